@@ -1,0 +1,99 @@
+import type { AnyTool, ToolPayloadTransformContext, ToolPayloadTransformTarget, TransformPhase } from '../tool/tool-types.ts'
+import type { ToolEvent, ToolEventView } from './tool-event.ts'
+
+/** Maps each raw event of a run to what one audience may see of it, or drops it. */
+export type EventProjector = (event: ToolEvent) => Promise<ToolEvent | undefined>
+
+const unavailable = (phase: TransformPhase) => ({ message: `Tool ${phase} payload unavailable` })
+
+const contextPhase: Record<TransformPhase, ToolPayloadTransformContext['phase']> = {
+  input: 'input-available',
+  inputDelta: 'input-delta',
+  output: 'output-available',
+  error: 'error',
+  approval: 'approval',
+  suspend: 'suspend',
+  resume: 'resume',
+}
+
+function asText(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value)
+}
+
+/**
+ * The view layer of SPEC §3. `raw` passes everything through. `display` and `transcript` pass
+ * each payload through the tool's `transform[view][phase]`; a transform that throws or returns
+ * `undefined` yields `{ message: "Tool <phase> payload unavailable" }`, never the raw value.
+ * Only `raw` carries `data-tool-model-output`. Input deltas are dropped from a view that
+ * transforms `input` but not `inputDelta`, since raw deltas would spell out the hidden input.
+ */
+export function createEventProjector(tool: AnyTool, view: ToolEventView, seed: { input?: unknown } = {}): EventProjector {
+  let input = seed.input
+  const trackInput = (event: ToolEvent) => {
+    if (event.type === 'tool-input-available' || event.type === 'tool-input-error') input = event.input
+  }
+  if (view === 'raw') {
+    return async (event) => {
+      trackInput(event)
+      return event
+    }
+  }
+  const transforms: ToolPayloadTransformTarget | undefined = tool.options.transform?.[view]
+  const base = { target: view, toolName: tool.id }
+
+  async function apply<T>(phase: TransformPhase, raw: T, fields: Partial<ToolPayloadTransformContext>): Promise<unknown> {
+    const transform = transforms?.[phase]
+    if (!transform) return raw
+    try {
+      const result = await transform({ ...base, phase: contextPhase[phase], toolCallId: '', input, ...fields } as ToolPayloadTransformContext)
+      return result === undefined ? unavailable(phase) : result
+    } catch {
+      return unavailable(phase)
+    }
+  }
+
+  return async (event) => {
+    switch (event.type) {
+      case 'data-tool-model-output':
+        return undefined
+      case 'tool-input-delta': {
+        if (!transforms?.inputDelta) return transforms?.input ? undefined : event
+        try {
+          const result = await transforms.inputDelta({ ...base, phase: 'input-delta', toolCallId: event.toolCallId, input, inputTextDelta: event.inputTextDelta })
+          return result === undefined ? undefined : { ...event, inputTextDelta: asText(result) }
+        } catch {
+          return undefined
+        }
+      }
+      case 'tool-input-available': {
+        trackInput(event)
+        return { ...event, input: await apply('input', event.input, { toolCallId: event.toolCallId, input: event.input }) }
+      }
+      case 'tool-input-error': {
+        trackInput(event)
+        const shownInput = await apply('input', event.input, { toolCallId: event.toolCallId, input: event.input })
+        const errorText = asText(await apply('error', event.errorText, { toolCallId: event.toolCallId, error: event.errorText }))
+        return { ...event, input: shownInput, errorText }
+      }
+      case 'tool-output-available':
+        return { ...event, output: await apply('output', event.output, { toolCallId: event.toolCallId, output: event.output }) }
+      case 'tool-output-error':
+        return { ...event, errorText: asText(await apply('error', event.errorText, { toolCallId: event.toolCallId, error: event.errorText })) }
+      case 'tool-approval-response': {
+        if (event.reason === undefined || !transforms?.approval) return event
+        const reason = await apply('approval', event.reason, { toolCallId: '' })
+        return { ...event, reason: asText(reason) }
+      }
+      case 'data-tool-suspended': {
+        const { toolCallId, suspendPayload } = event.data
+        return { ...event, data: { ...event.data, suspendPayload: await apply('suspend', suspendPayload, { toolCallId, suspendPayload }) } }
+      }
+      case 'data-tool-resumed': {
+        const { toolCallId, resumeData } = event.data
+        return { ...event, data: { ...event.data, resumeData: await apply('resume', resumeData, { toolCallId, resumeData }) } }
+      }
+      default:
+        return event
+    }
+  }
+}

@@ -1,0 +1,61 @@
+import type { ToolModelOutput } from '../runtime/model-output.ts'
+
+/** `data-tool-span`'s payload: one observed span, at its start and at its end. */
+export interface SpanData {
+  spanId: string
+  parentSpanId?: string
+  name: string
+  phase: 'start' | 'end'
+  durationMs?: number
+  status?: 'ok' | 'error'
+  attributes?: Record<string, unknown>
+}
+
+/** `data-tool-log`'s payload. */
+export interface LogData {
+  level: 'debug' | 'info' | 'warn' | 'error' | 'fatal'
+  message: string
+  data?: Record<string, unknown>
+  time: string
+}
+
+/**
+ * One event of a tool's lifecycle, in the AI SDK UI message stream's own shapes (SPEC §3), so
+ * `useChat` and the AI SDK's stream readers read toolroute streams directly.
+ */
+export type ToolEvent =
+  | { type: 'start'; messageMetadata: { runId: string; toolCallId: string } }
+  | { type: 'tool-input-start'; toolCallId: string; toolName: string }
+  | { type: 'tool-input-delta'; toolCallId: string; inputTextDelta: string }
+  | { type: 'tool-input-available'; toolCallId: string; toolName: string; input: unknown }
+  | { type: 'tool-input-error'; toolCallId: string; toolName: string; input: unknown; errorText: string }
+  | { type: 'tool-approval-request'; approvalId: string; toolCallId: string }
+  | { type: 'tool-approval-response'; approvalId: string; approved: boolean; reason?: string }
+  | {
+      type: 'data-tool-suspended'
+      data: { runId: string; toolCallId: string; suspendPayload: unknown; resumeSchema?: Record<string, unknown> }
+    }
+  | { type: 'data-tool-resumed'; data: { runId: string; toolCallId: string; resumeData: unknown } }
+  | { type: 'data-tool-log'; data: LogData }
+  | { type: 'data-tool-span'; data: SpanData }
+  | { type: 'tool-output-available'; toolCallId: string; output: unknown; preliminary?: boolean }
+  | { type: 'data-tool-model-output'; data: { toolCallId: string; modelOutput: ToolModelOutput } }
+  | { type: 'tool-output-error'; toolCallId: string; errorText: string }
+  | { type: 'tool-output-denied'; toolCallId: string }
+  | { type: 'finish'; finishReason: 'stop' | 'error' | 'tool-calls' | 'other' }
+
+export type ToolEventType = ToolEvent['type']
+
+/** A tool event with its place in the run's log: the SSE `id:` and the replay cursor. */
+export interface SequencedEvent {
+  seq: number
+  event: ToolEvent
+}
+
+/** The three audiences of one run (SPEC §3 "Views"). */
+export type ToolEventView = 'display' | 'raw' | 'transcript'
+
+export const toolEventViews: readonly ToolEventView[] = ['display', 'raw', 'transcript']
+
+/** Receives events as the executor produces them. */
+export type EmitEvent = (event: ToolEvent) => void

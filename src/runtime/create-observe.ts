@@ -1,0 +1,35 @@
+import type { EmitEvent, LogData } from '../events/tool-event.ts'
+import type { ToolObserve } from '../tool/tool-types.ts'
+import { randomHex } from './create-id.ts'
+
+/**
+ * `context.observe`: spans and logs become `data-tool-span` / `data-tool-log` events of the run.
+ * Nested spans record their parent, so a trace can be rebuilt from the stream alone.
+ */
+export function createObserve(emit: EmitEvent): ToolObserve {
+  const stack: string[] = []
+  return {
+    async span(name, fn, attributes) {
+      const spanId = randomHex(8)
+      const parentSpanId = stack.at(-1)
+      const base = { spanId, name, ...(parentSpanId ? { parentSpanId } : {}) }
+      emit({ type: 'data-tool-span', data: { ...base, phase: 'start', ...(attributes ? { attributes } : {}) } })
+      const started = performance.now()
+      stack.push(spanId)
+      try {
+        const result = await fn()
+        emit({ type: 'data-tool-span', data: { ...base, phase: 'end', status: 'ok', durationMs: performance.now() - started } })
+        return result
+      } catch (error) {
+        emit({ type: 'data-tool-span', data: { ...base, phase: 'end', status: 'error', durationMs: performance.now() - started } })
+        throw error
+      } finally {
+        stack.splice(stack.lastIndexOf(spanId), 1)
+      }
+    },
+    log(level, message, data) {
+      const entry: LogData = { level, message, time: new Date().toISOString(), ...(data ? { data } : {}) }
+      emit({ type: 'data-tool-log', data: entry })
+    },
+  }
+}

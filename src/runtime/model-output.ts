@@ -1,0 +1,59 @@
+/** One part of a `content` model output (the AI SDK's `ToolResultOutput` content parts). */
+export type ToolModelOutputPart =
+  | { type: 'text'; text: string; providerOptions?: Record<string, Record<string, unknown>> }
+  | { type: 'image-url'; url: string; providerOptions?: Record<string, Record<string, unknown>> }
+  | { type: 'image-data'; data: string; mediaType: string; providerOptions?: Record<string, Record<string, unknown>> }
+  | { type: 'file-url'; url: string; mediaType?: string; providerOptions?: Record<string, Record<string, unknown>> }
+  | {
+      type: 'file-data'
+      data: string
+      mediaType: string
+      filename?: string
+      providerOptions?: Record<string, Record<string, unknown>>
+    }
+  | { type: 'file-id'; fileId: string | Record<string, string>; providerOptions?: Record<string, Record<string, unknown>> }
+  | {
+      type: 'image-file-id'
+      fileId: string | Record<string, string>
+      providerOptions?: Record<string, Record<string, unknown>>
+    }
+  | { type: 'custom'; providerOptions?: Record<string, Record<string, unknown>> }
+
+/** What the model sees of a tool's output (the AI SDK's `ToolResultOutput`). */
+export type ToolModelOutput =
+  | { type: 'text'; value: string }
+  | { type: 'json'; value: unknown }
+  | { type: 'content'; value: ToolModelOutputPart[] }
+  | { type: 'error-text'; value: string }
+  | { type: 'error-json'; value: unknown }
+  | { type: 'execution-denied'; reason?: string }
+
+const outputTypes = new Set(['text', 'json', 'content', 'error-text', 'error-json', 'execution-denied'])
+const partTypes = new Set(['text', 'image-url', 'image-data', 'file-url', 'file-data', 'file-id', 'image-file-id', 'custom'])
+
+/** Whether a value has the shape of a model output, so a mistake in `toModelOutput` is caught here, not by a provider. */
+export function isToolModelOutput(value: unknown): value is ToolModelOutput {
+  if (typeof value !== 'object' || value === null) return false
+  const { type, value: inner } = value as { type?: unknown; value?: unknown }
+  if (typeof type !== 'string' || !outputTypes.has(type)) return false
+  if (type === 'text' || type === 'error-text') return typeof inner === 'string'
+  if (type === 'content') {
+    return Array.isArray(inner) && inner.every((part) => typeof part === 'object' && part !== null && partTypes.has(part.type))
+  }
+  return true
+}
+
+/**
+ * `toModelOutput(output)` when the tool defines it, else `{ type: 'json', value: output }`
+ * (what the AI SDK sends a model by default). A string shorthand becomes a text output.
+ */
+export async function toModelOutputOf(
+  toModelOutput: ((output: any) => unknown) | undefined,
+  output: unknown,
+): Promise<ToolModelOutput> {
+  if (!toModelOutput) return { type: 'json', value: output ?? null }
+  const result = await toModelOutput(output)
+  if (typeof result === 'string') return { type: 'text', value: result }
+  if (isToolModelOutput(result)) return result
+  throw new TypeError('toModelOutput must return { type: "text" | "json" | "content", value }')
+}

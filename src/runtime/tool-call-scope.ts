@@ -1,0 +1,23 @@
+import type { EmitEvent } from '../events/tool-event.ts'
+import type { AnyTool, McpToolContext, ToolObserve, WorkflowToolContext } from '../tool/tool-types.ts'
+import type { RequestContext } from './request-context.ts'
+
+/**
+ * Everything the executor needs to know about one call, whoever drives it: a direct call,
+ * an HTTP request, a Durable Object, or MCP. Built once per call.
+ */
+export interface ToolCallScope {
+  tool: AnyTool
+  runId: string
+  toolCallId: string
+  requestContext: RequestContext<any>
+  /** Where lifecycle events go (a discarded sink for direct calls). */
+  emit: EmitEvent
+  observe: ToolObserve
+  signal: AbortSignal
+  messages: unknown[]
+  mcp?: McpToolContext
+  workflow?: WorkflowToolContext<unknown, unknown>
+  /** A caller's own suspend callback (direct calls, Mastra agents), run after validation. */
+  onSuspend?: (payload: unknown) => unknown
+}

@@ -1,0 +1,90 @@
+import { ToolrouteError, type ErrorCode, type ValidationIssue } from '../errors/toolroute-error.ts'
+import type { CompiledSchema } from '../schema/compile-schema.ts'
+import { describeIssues } from '../schema/format-validation-errors.ts'
+import { validateWithNullRetry } from '../schema/validate-with-null-retry.ts'
+
+export type Checked<T> = { ok: true; value: T } | { ok: false; error: ToolrouteError }
+
+function preview(value: unknown, limit = 200): string {
+  try {
+    const text = JSON.stringify(value, null, 2) ?? 'undefined'
+    return text.length <= limit ? text : `${text.slice(0, limit)}... (truncated)`
+  } catch {
+    return '[unserializable]'
+  }
+}
+
+function fail(code: ErrorCode, what: string, toolId: string, issues: ValidationIssue[], shown: string): Checked<never> {
+  const message = `${what} validation failed for ${toolId}. Please fix the following errors and try again:\n${describeIssues(issues)}\n\n${shown}`
+  return { ok: false, error: new ToolrouteError(code, message, { issues }) }
+}
+
+/** Input against `inputSchema`; a `null` for an optional field counts as absent. */
+export function checkInput(toolId: string, schema: CompiledSchema | undefined, input: unknown): Checked<unknown> {
+  if (!schema) return { ok: true, value: input }
+  const result = validateWithNullRetry(schema, input)
+  if (result.ok) return result
+  return fail('INPUT_VALIDATION_FAILED', 'Tool input', toolId, result.issues, `Provided arguments: ${preview(input)}`)
+}
+
+/** `resumeData` against `resumeSchema`. */
+export function checkResumeData(toolId: string, schema: CompiledSchema | undefined, resumeData: unknown): Checked<unknown> {
+  if (!schema) return { ok: true, value: resumeData }
+  const result = validateWithNullRetry(schema, resumeData)
+  if (result.ok) return result
+  return fail('RESUME_VALIDATION_FAILED', 'Tool resume data', toolId, result.issues, `Provided resume data: ${preview(resumeData)}`)
+}
+
+/** A `suspend()` payload against `suspendSchema`. */
+export function checkSuspendPayload(toolId: string, schema: CompiledSchema | undefined, payload: unknown): Checked<unknown> {
+  if (!schema) return { ok: true, value: payload }
+  const result = schema.validate(payload)
+  if (result.ok) return result
+  return fail('SUSPEND_VALIDATION_FAILED', 'Tool suspension data', toolId, result.issues, `Provided payload: ${preview(payload)}`)
+}
+
+/** Output against `outputSchema`. */
+export function checkOutput(toolId: string, schema: CompiledSchema | undefined, output: unknown): Checked<unknown> {
+  if (!schema) return { ok: true, value: output }
+  const result = schema.validate(output)
+  if (result.ok) return result
+  const message = `Tool output validation failed for ${toolId}. The tool returned invalid output:\n${describeIssues(result.issues)}`
+  return { ok: false, error: new ToolrouteError('OUTPUT_VALIDATION_FAILED', message, { issues: result.issues }) }
+}
+
+const secretKeyPattern = /password|secret|token|api_?key|auth|credential/i
+
+/** A copy with the values of secret-looking keys replaced, so they never reach an error message. */
+export function redactSecrets(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(redactSecrets)
+  if (typeof value !== 'object' || value === null) return value
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [key, secretKeyPattern.test(key) ? '[REDACTED]' : redactSecrets(item)]),
+  )
+}
+
+/**
+ * Request context against `requestContextSchema`. The message names the failing keys but
+ * never the values of keys like password/secret/token/apiKey/auth/credential.
+ */
+export function checkRequestContext(
+  toolId: string,
+  schema: CompiledSchema | undefined,
+  values: Record<string, unknown>,
+): Checked<Record<string, unknown>> {
+  if (!schema) return { ok: true, value: values }
+  const result = schema.validate(values)
+  if (result.ok) return { ok: true, value: (result.value ?? {}) as Record<string, unknown> }
+  // Schema libraries echo received values in their messages ("received 'hunter2'"): keep only
+  // messages about keys that are not secret, and a generic one for secret keys.
+  const issues = result.issues.map((issue) =>
+    issue.path.some((key) => secretKeyPattern.test(String(key))) ? { path: issue.path, message: 'Invalid value' } : issue,
+  )
+  return fail(
+    'REQUEST_CONTEXT_VALIDATION_FAILED',
+    'Request context',
+    toolId,
+    issues,
+    `Provided request context: ${preview(redactSecrets(values))}`,
+  )
+}

@@ -1,0 +1,123 @@
+import { Validator } from '@cfworker/json-schema'
+import type { ValidationIssue } from '../errors/toolroute-error.ts'
+import type { SchemaLike, StandardJSONSchemaV1, StandardSchemaV1 } from './standard-schema.ts'
+
+/** A JSON Schema document (draft 2020-12). */
+export type JSONSchemaObject = Record<string, unknown>
+
+export type SchemaResult<T> = { ok: true; value: T } | { ok: false; issues: ValidationIssue[] }
+
+/**
+ * A schema as toolroute uses it: its JSON Schema, computed once at definition, and a
+ * synchronous validator. Standard Schemas validate with their own code; plain JSON Schema
+ * with @cfworker/json-schema, which needs no `new Function` and so runs on Workers.
+ */
+export interface CompiledSchema<T = unknown> {
+  readonly source: SchemaLike
+  /** JSON Schema of what the schema accepts (draft 2020-12). */
+  readonly jsonSchema: JSONSchemaObject
+  /** JSON Schema of what the schema produces (differs from `jsonSchema` for transforms). */
+  readonly outputJsonSchema: JSONSchemaObject
+  validate(value: unknown): SchemaResult<T>
+}
+
+const DRAFT = 'draft-2020-12'
+
+/** Whether a value implements Standard Schema (`~standard.validate`). */
+export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
+  const standard = (value as { '~standard'?: { validate?: unknown } } | null)?.['~standard']
+  return typeof standard === 'object' && standard !== null && typeof standard.validate === 'function'
+}
+
+function hasJsonSchema(value: StandardSchemaV1): value is StandardJSONSchemaV1 {
+  const jsonSchema = (value['~standard'] as { jsonSchema?: { input?: unknown } }).jsonSchema
+  return typeof jsonSchema?.input === 'function'
+}
+
+/** Standard Schema paths hold keys or `{ key }` segments (Valibot); the wire wants plain keys. */
+export function toIssuePath(path: StandardSchemaV1.Issue['path']): (string | number)[] {
+  if (!path) return []
+  return path.map((segment) => {
+    const key = typeof segment === 'object' && segment !== null ? segment.key : segment
+    return typeof key === 'number' ? key : String(key)
+  })
+}
+
+function compileStandard<T>(schema: StandardSchemaV1, name: string): CompiledSchema<T> {
+  if (!hasJsonSchema(schema)) {
+    throw new TypeError(
+      `${name} implements Standard Schema but not Standard JSON Schema (~standard.jsonSchema); ` +
+        `with Valibot wrap it in toStandardJsonSchema() from @valibot/to-json-schema`,
+    )
+  }
+  const describe = schema['~standard'].jsonSchema
+  const jsonSchema = describe.input({ target: DRAFT })
+  let outputJsonSchema: JSONSchemaObject
+  try {
+    outputJsonSchema = describe.output({ target: DRAFT })
+  } catch {
+    outputJsonSchema = jsonSchema
+  }
+  const validate = schema['~standard'].validate
+  return {
+    source: schema,
+    jsonSchema,
+    outputJsonSchema,
+    validate(value) {
+      const result = validate(value)
+      if (result instanceof Promise) {
+        throw new TypeError(`${name} is asynchronous; tool schemas must validate synchronously`)
+      }
+      if (result.issues) {
+        return {
+          ok: false,
+          issues: Array.from(result.issues, (issue) => ({ path: toIssuePath(issue.path), message: issue.message })),
+        }
+      }
+      return { ok: true, value: result.value as T }
+    },
+  }
+}
+
+// Wrapper errors that only say "a child failed"; the child's own error says what.
+const wrapperKeywords = new Set(['properties', 'items', 'prefixItems', 'allOf', '$ref', 'additionalProperties', 'unevaluatedProperties'])
+
+function pointerToPath(pointer: string): (string | number)[] {
+  const trimmed = pointer.replace(/^#\/?/, '')
+  if (trimmed === '') return []
+  return trimmed.split('/').map((part) => {
+    const key = decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~')
+    return /^\d+$/.test(key) ? Number(key) : key
+  })
+}
+
+function compileJsonSchema<T>(schema: JSONSchemaObject): CompiledSchema<T> {
+  const validator = new Validator(schema as never, '2020-12', false)
+  return {
+    source: schema as SchemaLike,
+    jsonSchema: schema,
+    outputJsonSchema: schema,
+    validate(value) {
+      const result = validator.validate(value)
+      if (result.valid) return { ok: true, value: value as T }
+      const leaves = result.errors.filter((error) => !wrapperKeywords.has(error.keyword))
+      const errors = leaves.length > 0 ? leaves : result.errors
+      return {
+        ok: false,
+        issues: errors.map((error) => ({ path: pointerToPath(error.instanceLocation), message: error.error })),
+      }
+    },
+  }
+}
+
+/**
+ * Compiles any accepted schema once: Standard Schema with Standard JSON Schema (Zod 4,
+ * ArkType, Valibot via `toStandardJsonSchema`), or a plain JSON Schema object.
+ */
+export function compileSchema<T = unknown>(schema: SchemaLike, name: string): CompiledSchema<T> {
+  if (isStandardSchema(schema)) return compileStandard<T>(schema, name)
+  if (typeof schema === 'object' && schema !== null && !Array.isArray(schema)) {
+    return compileJsonSchema<T>(schema as JSONSchemaObject)
+  }
+  throw new TypeError(`${name} must be a Standard Schema (Zod 4, ArkType, Valibot) or a JSON Schema object`)
+}

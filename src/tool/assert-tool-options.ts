@@ -1,0 +1,79 @@
+import { isStandardSchema } from '../schema/compile-schema.ts'
+
+/** Tool ids are URL segments and MCP tool names, so they are kept to this alphabet. */
+export const toolIdPattern = /^[A-Za-z0-9_-]{1,64}$/
+
+const functionOptions = [
+  'execute',
+  'toModelOutput',
+  'onInputStart',
+  'onInputDelta',
+  'onInputAvailable',
+  'onOutput',
+] as const
+const schemaOptions = ['inputSchema', 'outputSchema', 'suspendSchema', 'resumeSchema', 'requestContextSchema'] as const
+const transformPhases = new Set(['input', 'inputDelta', 'output', 'error', 'approval', 'suspend', 'resume'])
+
+/**
+ * Fails at definition, naming the tool, for options that would otherwise fail on the first
+ * request: a bad id, a missing description, a function option that is not a function.
+ */
+export function assertToolOptions(options: Record<string, any>): void {
+  if (typeof options !== 'object' || options === null) throw new TypeError('createTool() needs an options object')
+  const id = options.id
+  const label = typeof id === 'string' ? `Tool "${id}"` : 'createTool()'
+  const fail = (message: string): never => {
+    throw new TypeError(`${label}: ${message}`)
+  }
+  if (typeof id !== 'string' || !toolIdPattern.test(id)) {
+    fail(`id must match ${toolIdPattern} (a URL segment and an MCP tool name), got ${JSON.stringify(id)}`)
+  }
+  if (typeof options.description !== 'string' || options.description.trim() === '') fail('description must be a non-empty string')
+  for (const key of functionOptions) {
+    if (options[key] !== undefined && typeof options[key] !== 'function') fail(`${key} must be a function`)
+  }
+  for (const key of schemaOptions) {
+    const schema = options[key]
+    const isObject = typeof schema === 'object' && schema !== null && !Array.isArray(schema)
+    if (schema !== undefined && !isObject && !isStandardSchema(schema)) {
+      fail(`${key} must be a schema (Zod, ArkType, Valibot or a JSON Schema object)`)
+    }
+  }
+  const approval = options.requireApproval
+  if (approval !== undefined && typeof approval !== 'boolean' && typeof approval !== 'function') {
+    fail('requireApproval must be a boolean or a function (input, { requestContext }) => boolean')
+  }
+  for (const key of ['strict'] as const) {
+    if (options[key] !== undefined && typeof options[key] !== 'boolean') fail(`${key} must be a boolean`)
+  }
+  if (options.outputValidation !== undefined && !['error', 'warn'].includes(options.outputValidation)) {
+    fail('outputValidation must be "error" or "warn"')
+  }
+  if (options.transform !== undefined) {
+    for (const [target, phases] of Object.entries(options.transform ?? {})) {
+      if (target !== 'display' && target !== 'transcript') fail(`transform.${target} is not a view (display, transcript)`)
+      for (const [phase, fn] of Object.entries(phases ?? {})) {
+        if (!transformPhases.has(phase)) fail(`transform.${target}.${phase} is not a phase (${[...transformPhases].join(', ')})`)
+        if (typeof fn !== 'function') fail(`transform.${target}.${phase} must be a function`)
+      }
+    }
+  }
+  const background = options.background
+  if (background !== undefined) {
+    if (typeof background !== 'object' || background === null) fail('background must be an object ({ enabled, timeoutMs, maxRetries })')
+    for (const key of ['timeoutMs', 'maxRetries'] as const) {
+      const value = background[key]
+      if (value !== undefined && (typeof value !== 'number' || !Number.isFinite(value) || value < 0)) {
+        fail(`background.${key} must be a non-negative number`)
+      }
+    }
+  }
+  if (options.inputExamples !== undefined) {
+    const valid = Array.isArray(options.inputExamples) && options.inputExamples.every((example: any) => typeof example?.input === 'object' && example.input !== null)
+    if (!valid) fail('inputExamples must be an array of { input: object }')
+  }
+  if (options.mcp !== undefined && (typeof options.mcp !== 'object' || options.mcp === null)) fail('mcp must be an object ({ annotations, _meta })')
+  if (options.providerOptions !== undefined && (typeof options.providerOptions !== 'object' || options.providerOptions === null)) {
+    fail('providerOptions must be an object keyed by provider')
+  }
+}

@@ -1,0 +1,5 @@
+/** `toolroute/tools`: the tool-definition surface alone, as `@mastra/core/tools` is. */
+export { createTool, isTool } from './tool/create-tool.ts'
+export { RequestContext } from './runtime/request-context.ts'
+export { isValidationError } from './schema/format-validation-errors.ts'
+export type * from './tool/tool-types.ts'
