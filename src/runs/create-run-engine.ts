@@ -1,0 +1,363 @@
+import { ToolrouteError, errorMessage } from '../errors/toolroute-error.ts'
+import type { SequencedEvent, ToolEvent } from '../events/tool-event.ts'
+import { createObserve } from '../runtime/create-observe.ts'
+import { executeToolCall, type ExecuteOutcome, type ResumeState } from '../runtime/execute-tool-call.ts'
+import { RequestContext } from '../runtime/request-context.ts'
+import { checkResumeData } from '../runtime/validate-call.ts'
+import type { AnyTool } from '../tool/tool-types.ts'
+import { settledStatuses, waitingStatuses, type RunRecord, type RunStatus } from './run-record.ts'
+import type { RunCaller, RunHost, RunSegment } from './run-host.ts'
+import type { RunStore } from './run-store.ts'
+
+export interface RunEngineOptions {
+  tools: ReadonlyMap<string, AnyTool>
+  store: RunStore
+  /** How long a run may wait for approval or resumption (default 24 h). */
+  ttlMs?: number
+  /** How long a settled run is kept before it is deleted (default 24 h). */
+  retentionMs?: number
+  /** Asks for `sweep(runId)` to run at a time (a Durable Object sets its alarm). */
+  schedule?: (runId: string, at: number) => void | Promise<void>
+  /** Keeps background work alive past the request (`ctx.waitUntil`); default: fire and forget. */
+  defer?: (work: Promise<unknown>) => void
+  /** When runs are driven from several processes (KV), followers also poll this often (ms). */
+  pollMs?: number
+  now?: () => number
+}
+
+export const defaultRunTtlMs = 24 * 60 * 60 * 1000
+const defaultBackgroundTimeoutMs = 10 * 60 * 1000
+
+/** The engine behind `RunHost`, plus what a Durable Object's alarm drives. */
+export interface RunEngine extends RunHost {
+  /** Runs a background run's attempts (from the object's alarm, or deferred in-process). */
+  runBackground(runId: string): Promise<void>
+  /** Expires a waiting run past its time to live; deletes a settled run past retention. */
+  sweep(runId: string): Promise<void>
+}
+
+const notFound = (runId: string) => new ToolrouteError('RUN_NOT_FOUND', `Run ${runId} not found`)
+
+/**
+ * Durable runs over any `RunStore`: approval, decline, suspend/resume, background attempts,
+ * cancellation, expiry and replayable events. Every state change is a compare-and-set on the
+ * store, so a run executes once however many approve or resume requests race.
+ */
+export function createRunEngine(options: RunEngineOptions): RunEngine {
+  const { tools, store } = options
+  const ttlMs = options.ttlMs ?? defaultRunTtlMs
+  const retentionMs = options.retentionMs ?? defaultRunTtlMs
+  const now = options.now ?? Date.now
+  const defer = options.defer ?? ((work: Promise<unknown>) => void work.catch(() => {}))
+  const listeners = new Map<string, Set<() => void>>()
+  const running = new Map<string, AbortController>()
+  const iso = (ms = now()) => new Date(ms).toISOString()
+
+  const notify = (runId: string) => listeners.get(runId)?.forEach((wake) => wake())
+
+  function nextChange(runId: string, signal?: AbortSignal): { promise: Promise<void>; dispose(): void } {
+    let wake!: () => void
+    const promise = new Promise<void>((resolve) => (wake = resolve))
+    const set = listeners.get(runId) ?? new Set()
+    listeners.set(runId, set)
+    set.add(wake)
+    const timer = options.pollMs ? setTimeout(wake, options.pollMs) : undefined
+    signal?.addEventListener('abort', wake, { once: true })
+    return {
+      promise,
+      dispose() {
+        set.delete(wake)
+        if (set.size === 0) listeners.delete(runId)
+        if (timer) clearTimeout(timer)
+        signal?.removeEventListener('abort', wake)
+      },
+    }
+  }
+
+  function toolOf(run: RunRecord): AnyTool {
+    const tool = tools.get(run.toolId)
+    if (!tool) throw new ToolrouteError('EXECUTION_FAILED', `Tool ${run.toolId} of run ${run.runId} is no longer deployed`)
+    return tool
+  }
+
+  async function schedule(run: RunRecord) {
+    if (!options.schedule) return
+    const at = waitingStatuses.includes(run.status) && run.expiresAt
+      ? Date.parse(run.expiresAt)
+      : settledStatuses.includes(run.status)
+        ? Date.parse(run.updatedAt) + retentionMs
+        : undefined
+    if (at !== undefined) await options.schedule(run.runId, at)
+  }
+
+  /** Loads a run the caller may see, expiring it first if its wait is over. */
+  async function load(runId: string, caller: RunCaller): Promise<RunRecord> {
+    const run = await store.get(runId)
+    if (!run || (run.principal !== null && run.principal !== caller.principal)) throw notFound(runId)
+    if (waitingStatuses.includes(run.status) && run.expiresAt && Date.parse(run.expiresAt) <= now()) {
+      const expired = await store.transition(runId, waitingStatuses, { status: 'expired', updatedAt: iso(), expiresAt: undefined })
+      if (expired.ok) {
+        notify(runId)
+        await schedule(expired.run)
+        return expired.run
+      }
+      return expired.reason === 'conflict' ? expired.run : run
+    }
+    return run
+  }
+
+  function refuse(run: RunRecord, wanted: RunStatus, action: string): never {
+    if (run.status === 'expired') throw new ToolrouteError('RUN_EXPIRED', `Run ${run.runId} expired before it was ${action}`)
+    throw new ToolrouteError('RUN_STATE_CONFLICT', `Run ${run.runId} is ${run.status}, not ${wanted}; it cannot be ${action}`)
+  }
+
+  async function* follow(runId: string, after: number, signal?: AbortSignal): AsyncGenerator<SequencedEvent> {
+    let cursor = after
+    while (!signal?.aborted) {
+      const change = nextChange(runId, signal)
+      try {
+        for (const entry of await store.events(runId, cursor)) {
+          cursor = entry.seq
+          yield entry
+        }
+        const run = await store.get(runId)
+        if (!run || run.status !== 'running') {
+          for (const entry of await store.events(runId, cursor)) yield entry
+          return
+        }
+        await change.promise
+      } finally {
+        change.dispose()
+      }
+    }
+  }
+
+  /** Settles a step: its outcome and `finish` in one transition from `running`. */
+  async function settle(run: RunRecord, outcome: ExecuteOutcome): Promise<RunRecord> {
+    const at = iso()
+    const patch: Partial<RunRecord> =
+      outcome.status === 'completed'
+        ? { status: 'completed', output: outcome.output, modelOutput: outcome.modelOutput, suspendPayload: undefined }
+        : outcome.status === 'suspended'
+          ? { status: 'suspended', suspendPayload: outcome.suspendPayload, expiresAt: iso(now() + ttlMs) }
+          : { status: 'failed', error: outcome.error.toJSON().error }
+    const finish: ToolEvent = { type: 'finish', finishReason: outcome.status === 'failed' ? 'error' : outcome.status === 'suspended' ? 'other' : 'stop' }
+    const result = await store.transition(run.runId, ['running'], { ...patch, updatedAt: at }, [finish])
+    notify(run.runId)
+    if (!result.ok) {
+      // Cancelled while running: the cancellation already settled the run.
+      return result.reason === 'conflict' ? result.run : run
+    }
+    await schedule(result.run)
+    return result.run
+  }
+
+  /** Runs `execute` for a run now `running`, its events appended in order as they come. */
+  async function execute(run: RunRecord, signal: AbortSignal, resume?: ResumeState): Promise<ExecuteOutcome> {
+    let chain: Promise<unknown> = Promise.resolve()
+    const emit = (event: ToolEvent) => {
+      chain = chain.then(() => store.append(run.runId, [event])).then(() => notify(run.runId), () => {})
+    }
+    let outcome: ExecuteOutcome
+    try {
+      const tool = toolOf(run)
+      outcome = await executeToolCall(
+        {
+          tool,
+          runId: run.runId,
+          toolCallId: run.toolCallId,
+          requestContext: new RequestContext(run.requestContext),
+          emit,
+          observe: createObserve(emit),
+          signal,
+          messages: [],
+        },
+        run.input,
+        resume,
+      )
+    } catch (error) {
+      const failure = ToolrouteError.isInstance(error) ? error : new ToolrouteError('EXECUTION_FAILED', errorMessage(error))
+      emit({ type: 'tool-output-error', toolCallId: run.toolCallId, errorText: failure.message })
+      outcome = { status: 'failed', error: failure }
+    }
+    await chain
+    return outcome
+  }
+
+  function startStep(run: RunRecord, firstSeq: number, work: (signal: AbortSignal) => Promise<RunRecord>): RunSegment {
+    const controller = new AbortController()
+    running.set(run.runId, controller)
+    const settled = work(controller.signal).finally(() => {
+      if (running.get(run.runId) === controller) running.delete(run.runId)
+    })
+    defer(settled)
+    return { run, events: follow(run.runId, firstSeq - 1), settled, abort: (reason) => controller.abort(reason) }
+  }
+
+  function doneStep(run: RunRecord, events: SequencedEvent[]): RunSegment {
+    const first = events[0]?.seq ?? 1
+    return { run, events: follow(run.runId, first - 1), settled: Promise.resolve(run), abort() {} }
+  }
+
+  async function backgroundAttempts(run: RunRecord): Promise<RunRecord> {
+    const tool = toolOf(run)
+    const timeoutMs = tool.background?.timeoutMs ?? defaultBackgroundTimeoutMs
+    const maxRetries = tool.background?.maxRetries ?? 0
+    const cancel = new AbortController()
+    running.set(run.runId, cancel)
+    let outcome: ExecuteOutcome = { status: 'failed', error: new ToolrouteError('EXECUTION_FAILED', 'not started') }
+    let attempts = run.attempts ?? 0
+    try {
+      for (let attempt = attempts; attempt <= maxRetries; attempt++) {
+        attempts = attempt + 1
+        await store.transition(run.runId, ['running'], { attempts, updatedAt: iso() })
+        const signal = AbortSignal.any([cancel.signal, AbortSignal.timeout(timeoutMs)])
+        outcome = await execute(run, signal)
+        if (outcome.status !== 'failed' || cancel.signal.aborted) break
+        if (attempt < maxRetries) {
+          await store.append(run.runId, [
+            { type: 'data-tool-log', data: { level: 'warn', message: `Attempt ${attempts} failed: ${outcome.error.message}; retrying`, time: iso() } },
+          ])
+          notify(run.runId)
+        }
+      }
+    } finally {
+      running.delete(run.runId)
+    }
+    const settledRun = await settle({ ...run, attempts }, outcome)
+    const callback = outcome.status === 'completed' ? tool.background?.onComplete : outcome.status === 'failed' ? tool.background?.onFailed : undefined
+    if (callback && settledRun.status === outcome.status) {
+      try {
+        await callback({
+          runId: run.runId,
+          toolId: run.toolId,
+          toolCallId: run.toolCallId,
+          status: outcome.status as 'completed' | 'failed',
+          attempts,
+          ...(outcome.status === 'completed' ? { output: outcome.output } : {}),
+          ...(outcome.status === 'failed' ? { error: { code: outcome.error.code, message: outcome.error.message } } : {}),
+        })
+      } catch {
+        // A callback observes the run; its failure does not change it.
+      }
+    }
+    return settledRun
+  }
+
+  const engine: RunEngine = {
+    async open(run, events) {
+      const stored = { ...run, ...(waitingStatuses.includes(run.status) ? { expiresAt: iso(now() + ttlMs) } : {}) }
+      await store.create(stored, events)
+      notify(run.runId)
+      if (stored.status === 'running' && stored.background) {
+        if (options.schedule) await options.schedule(run.runId, now())
+        else defer(engine.runBackground(run.runId))
+      } else {
+        await schedule(stored)
+      }
+    },
+
+    async approve(runId, caller) {
+      const run = await load(runId, caller)
+      if (run.status !== 'approval-required') refuse(run, 'approval-required', 'approved')
+      if (caller.approvalId !== undefined && caller.approvalId !== run.approvalId) {
+        throw new ToolrouteError('RUN_STATE_CONFLICT', `Approval ${caller.approvalId} does not belong to run ${runId}`)
+      }
+      const events: ToolEvent[] = [
+        { type: 'start', messageMetadata: { runId, toolCallId: run.toolCallId } },
+        { type: 'tool-approval-response', approvalId: run.approvalId ?? '', approved: true },
+      ]
+      const result = await store.transition(runId, ['approval-required'], { status: 'running', updatedAt: iso(), expiresAt: undefined }, events)
+      if (!result.ok) refuse(result.reason === 'conflict' ? result.run : run, 'approval-required', 'approved')
+      notify(runId)
+      const first = result.events[0]!.seq
+      if (result.run.background) {
+        if (options.schedule) await options.schedule(runId, now())
+        else defer(engine.runBackground(runId))
+        return doneStep(result.run, result.events)
+      }
+      return startStep(result.run, first, async (signal) => settle(result.run, await execute(result.run, signal)))
+    },
+
+    async decline(runId, caller) {
+      const run = await load(runId, caller)
+      if (run.status !== 'approval-required') refuse(run, 'approval-required', 'declined')
+      const events: ToolEvent[] = [
+        { type: 'start', messageMetadata: { runId, toolCallId: run.toolCallId } },
+        { type: 'tool-approval-response', approvalId: run.approvalId ?? '', approved: false, ...(caller.reason !== undefined ? { reason: caller.reason } : {}) },
+        { type: 'tool-output-denied', toolCallId: run.toolCallId },
+        { type: 'finish', finishReason: 'stop' },
+      ]
+      const patch: Partial<RunRecord> = { status: 'declined', updatedAt: iso(), expiresAt: undefined, ...(caller.reason !== undefined ? { reason: caller.reason } : {}) }
+      const result = await store.transition(runId, ['approval-required'], patch, events)
+      if (!result.ok) refuse(result.reason === 'conflict' ? result.run : run, 'approval-required', 'declined')
+      notify(runId)
+      await schedule(result.run)
+      return doneStep(result.run, result.events)
+    },
+
+    async resume(runId, caller) {
+      const run = await load(runId, caller)
+      if (run.status !== 'suspended') refuse(run, 'suspended', 'resumed')
+      // Validated before the transition: a rejected resume leaves the run suspended.
+      const checked = checkResumeData(run.toolId, toolOf(run).schemas.resume, caller.resumeData)
+      if (!checked.ok) throw checked.error
+      const events: ToolEvent[] = [
+        { type: 'start', messageMetadata: { runId, toolCallId: run.toolCallId } },
+        { type: 'data-tool-resumed', data: { runId, toolCallId: run.toolCallId, resumeData: caller.resumeData } },
+      ]
+      const result = await store.transition(runId, ['suspended'], { status: 'running', updatedAt: iso(), expiresAt: undefined }, events)
+      if (!result.ok) refuse(result.reason === 'conflict' ? result.run : run, 'suspended', 'resumed')
+      notify(runId)
+      const resume = { resumeData: checked.value, suspendPayload: run.suspendPayload }
+      return startStep(result.run, result.events[0]!.seq, async (signal) => settle(result.run, await execute(result.run, signal, resume)))
+    },
+
+    async cancel(runId, caller) {
+      const run = await load(runId, caller)
+      if (run.status === 'expired') refuse(run, 'running', 'cancelled')
+      const events: ToolEvent[] = [
+        { type: 'tool-output-error', toolCallId: run.toolCallId, errorText: 'The run was cancelled' },
+        { type: 'finish', finishReason: 'other' },
+      ]
+      const result = await store.transition(runId, ['running', ...waitingStatuses], { status: 'cancelled', updatedAt: iso(), expiresAt: undefined }, events)
+      if (!result.ok) refuse(result.reason === 'conflict' ? result.run : run, 'running', 'cancelled')
+      running.get(runId)?.abort(new Error('The run was cancelled'))
+      notify(runId)
+      await schedule(result.run)
+      return result.run
+    },
+
+    async get(runId, caller) {
+      const run = await load(runId, caller)
+      return { run, events: await store.events(runId, 0) }
+    },
+
+    async follow(runId, caller) {
+      await load(runId, caller)
+      return follow(runId, caller.after, caller.signal)
+    },
+
+    async runBackground(runId) {
+      const run = await store.get(runId)
+      if (!run || run.status !== 'running' || !run.background || running.has(runId)) return
+      await backgroundAttempts(run)
+    },
+
+    async sweep(runId) {
+      const run = await store.get(runId)
+      if (!run) return
+      if (run.status === 'running' && run.background && !running.has(runId)) return engine.runBackground(runId)
+      if (waitingStatuses.includes(run.status) && run.expiresAt && Date.parse(run.expiresAt) <= now()) {
+        await load(runId, { principal: run.principal })
+        return
+      }
+      if (settledStatuses.includes(run.status) && Date.parse(run.updatedAt) + retentionMs <= now()) {
+        await store.delete(runId)
+        return
+      }
+      await schedule(run)
+    },
+  }
+  return engine
+}

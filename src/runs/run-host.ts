@@ -1,0 +1,36 @@
+import type { SequencedEvent, ToolEvent } from '../events/tool-event.ts'
+import type { RunRecord } from './run-record.ts'
+
+/** Who is asking: runs answer only the principal that created them. */
+export interface RunCaller {
+  principal: string | null
+}
+
+/** The events of one step of a run (an approval, a resume), live until that step ends. */
+export interface RunSegment {
+  /** The run as the step found it, after its state change. */
+  run: RunRecord
+  /** The step's events, from its `start` to its `finish`, as they are stored. */
+  events: AsyncIterable<SequencedEvent>
+  /** The run once the step is over. */
+  settled: Promise<RunRecord>
+  /** Aborts the step's execution (the caller went away). */
+  abort(reason?: unknown): void
+}
+
+/**
+ * What the HTTP and MCP surfaces ask of durable runs. The engine implements it in-process over
+ * any `RunStore`; on Workers a stub forwards each call to the run's own Durable Object, where
+ * the same engine runs over the object's SQLite storage.
+ */
+export interface RunHost {
+  /** Stores a run the request started that now waits for a human, or that goes on in the background. */
+  open(run: RunRecord, events: readonly ToolEvent[]): Promise<void>
+  approve(runId: string, caller: RunCaller & { approvalId?: string }): Promise<RunSegment>
+  decline(runId: string, caller: RunCaller & { reason?: string }): Promise<RunSegment>
+  resume(runId: string, caller: RunCaller & { resumeData: unknown }): Promise<RunSegment>
+  cancel(runId: string, caller: RunCaller): Promise<RunRecord>
+  get(runId: string, caller: RunCaller): Promise<{ run: RunRecord; events: SequencedEvent[] }>
+  /** Replays events after `after`, then follows live until the run stops running. */
+  follow(runId: string, caller: RunCaller & { after: number; signal?: AbortSignal }): Promise<AsyncIterable<SequencedEvent>>
+}

@@ -1,0 +1,34 @@
+import type { SequencedEvent, ToolEvent } from '../events/tool-event.ts'
+import type { RunRecord, RunStatus } from './run-record.ts'
+
+/** The outcome of a compare-and-set. */
+export type TransitionResult =
+  | { ok: true; run: RunRecord; events: SequencedEvent[] }
+  | { ok: false; reason: 'not-found' }
+  | { ok: false; reason: 'conflict'; run: RunRecord }
+
+/**
+ * Where runs and their event logs live. One contract, one test suite
+ * (test/shared/run-store-contract.ts), several backends: memory, Durable Object storage,
+ * Workers KV, Deno KV.
+ *
+ * Sequence numbers start at 1 and grow by one per event of a run; they are the SSE ids and
+ * the replay cursor, so a caller that reconnects with `Last-Event-ID` loses and repeats nothing.
+ */
+export interface RunStore {
+  /** Stores a new run with its first events (numbered 1…n). Fails if the run exists. */
+  create(run: RunRecord, events: readonly ToolEvent[]): Promise<SequencedEvent[]>
+  get(runId: string): Promise<RunRecord | undefined>
+  /**
+   * Compare-and-set: applies `patch` and appends `events` only when the run's status is one of
+   * `from`, atomically. Exactly-once execution rests on this.
+   */
+  transition(runId: string, from: readonly RunStatus[], patch: Partial<RunRecord>, events?: readonly ToolEvent[]): Promise<TransitionResult>
+  /** Appends events to an existing run, numbered after the last. */
+  append(runId: string, events: readonly ToolEvent[]): Promise<SequencedEvent[]>
+  /** Events with `seq > after`, in order. */
+  events(runId: string, after: number): Promise<SequencedEvent[]>
+  delete(runId: string): Promise<void>
+  /** Whether transitions are atomic across every process (false for Workers KV). */
+  readonly exactlyOnce: boolean
+}

@@ -1,0 +1,83 @@
+import type { SequencedEvent, ToolEvent } from '../../events/tool-event.ts'
+import { decodeRunRecord, type RunRecord, type RunStatus } from '../../runs/run-record.ts'
+import type { RunStore, TransitionResult } from '../../runs/run-store.ts'
+
+/**
+ * A run store over one SQLite-backed Durable Object's storage: one object holds one run.
+ *
+ * Key layout (SQLite tables of the object):
+ * - `run (id TEXT PRIMARY KEY, record TEXT)`: the run record as JSON, one row.
+ * - `event (seq INTEGER PRIMARY KEY, body TEXT)`: the event log, `seq` from 1, as JSON.
+ *
+ * `sql.exec` is synchronous and the object runs one request's code at a time, so a read-check-
+ * write with no `await` inside `transactionSync` is a true compare-and-set.
+ */
+export function createDurableObjectRunStore(storage: DurableObjectStorage): RunStore {
+  const sql = storage.sql
+  sql.exec('CREATE TABLE IF NOT EXISTS run (id TEXT PRIMARY KEY, record TEXT NOT NULL)')
+  sql.exec('CREATE TABLE IF NOT EXISTS event (seq INTEGER PRIMARY KEY, body TEXT NOT NULL)')
+
+  const read = (runId: string): RunRecord | undefined => {
+    const row = sql.exec<{ record: string }>('SELECT record FROM run WHERE id = ?', runId).toArray()[0]
+    return row ? decodeRunRecord(JSON.parse(row.record)) : undefined
+  }
+  const lastSeq = (): number => sql.exec<{ seq: number | null }>('SELECT MAX(seq) AS seq FROM event').one().seq ?? 0
+  const insert = (events: readonly ToolEvent[]): SequencedEvent[] => {
+    let seq = lastSeq()
+    return events.map((event) => {
+      seq += 1
+      sql.exec('INSERT INTO event (seq, body) VALUES (?, ?)', seq, JSON.stringify(event))
+      return { seq, event }
+    })
+  }
+  const write = (run: RunRecord) => sql.exec('INSERT OR REPLACE INTO run (id, record) VALUES (?, ?)', run.runId, JSON.stringify(run))
+
+  return {
+    exactlyOnce: true,
+    async create(run, events) {
+      return storage.transactionSync(() => {
+        if (read(run.runId)) throw new Error(`run ${run.runId} exists`)
+        write(run)
+        return insert(events)
+      })
+    },
+    async get(runId) {
+      return read(runId)
+    },
+    async transition(runId: string, from: readonly RunStatus[], patch: Partial<RunRecord>, events: readonly ToolEvent[] = []): Promise<TransitionResult> {
+      return storage.transactionSync((): TransitionResult => {
+        const run = read(runId)
+        if (!run) return { ok: false, reason: 'not-found' }
+        if (!from.includes(run.status)) return { ok: false, reason: 'conflict', run }
+        const next = JSON.parse(JSON.stringify({ ...run, ...patch })) as RunRecord
+        write(next)
+        return { ok: true, run: next, events: insert(events) }
+      })
+    },
+    async append(runId, events) {
+      return storage.transactionSync(() => {
+        if (!read(runId)) throw new Error(`run ${runId} does not exist`)
+        return insert(events)
+      })
+    },
+    async events(_runId, after) {
+      return sql
+        .exec<{ seq: number; body: string }>('SELECT seq, body FROM event WHERE seq > ? ORDER BY seq', after)
+        .toArray()
+        .map((row) => ({ seq: row.seq, event: JSON.parse(row.body) as ToolEvent }))
+    },
+    async delete() {
+      storage.transactionSync(() => {
+        sql.exec('DELETE FROM event')
+        sql.exec('DELETE FROM run')
+      })
+      await storage.deleteAlarm()
+    },
+  }
+}
+
+/** The id of the one run an object holds, if any (its alarm needs it). */
+export function storedRunId(storage: DurableObjectStorage): string | undefined {
+  storage.sql.exec('CREATE TABLE IF NOT EXISTS run (id TEXT PRIMARY KEY, record TEXT NOT NULL)')
+  return storage.sql.exec<{ id: string }>('SELECT id FROM run LIMIT 1').toArray()[0]?.id
+}
