@@ -1,0 +1,181 @@
+import type { Context } from 'hono'
+import { ToolrouteError } from '../errors/toolroute-error.ts'
+import { createEventProjector } from '../events/create-event-projector.ts'
+import type { SequencedEvent, ToolEventView } from '../events/tool-event.ts'
+import { toolEventViews } from '../events/tool-event.ts'
+import { createObserve } from '../runtime/create-observe.ts'
+import { createRunId, createToolCallId, randomHex } from '../runtime/create-id.ts'
+import { executeToolCall, needsApproval, type ExecuteOutcome } from '../runtime/execute-tool-call.ts'
+import { receiveInput, type ToolInputSource } from '../runtime/receive-input.ts'
+import { RequestContext } from '../runtime/request-context.ts'
+import type { ToolCallScope } from '../runtime/tool-call-scope.ts'
+import type { RunRecord } from '../runs/run-record.ts'
+import type { RunHost } from '../runs/run-host.ts'
+import type { AnyTool } from '../tool/tool-types.ts'
+import { createEventLog, type EventLog } from './event-log.ts'
+import { sseResponse } from './sse-response.ts'
+import { isBackgroundTool } from './tool-descriptor.ts'
+
+/** What the caller asked for: SSE or JSON, and which view of the events. */
+export interface ResponseMode {
+  sse: boolean
+  view: ToolEventView
+}
+
+export function responseModeOf(c: Context): ResponseMode {
+  const sse = (c.req.header('accept') ?? '').includes('text/event-stream')
+  const requested = c.req.query('view')
+  const view = toolEventViews.includes(requested as ToolEventView) ? (requested as ToolEventView) : 'display'
+  return { sse, view }
+}
+
+/** How the first step of a call ended. */
+type CallEnding =
+  | { kind: 'input-error'; error: ToolrouteError }
+  | { kind: 'approval-required'; approvalId: string }
+  | { kind: 'background' }
+  | { kind: 'executed'; outcome: ExecuteOutcome }
+
+export interface CallToolArgs {
+  tool: AnyTool
+  requestContext: Record<string, unknown>
+  principal: string | null
+  source: ToolInputSource
+  runs: () => RunHost
+  storeRuns: 'stateful' | 'all'
+  /** Stream before the input has arrived (a chunked body read live by an SSE caller). */
+  liveInput: boolean
+  /** Keeps work alive past the response (`executionCtx.waitUntil`). */
+  defer: (work: Promise<unknown>) => void
+}
+
+/**
+ * `POST /tools/:toolId` once the middleware has accepted it. The call's first step runs here,
+ * in the request; a run that then waits for a human, or runs in the background, is handed to
+ * the run host with the events so far, so its log continues under the same ids.
+ */
+export async function callTool(c: Context, args: CallToolArgs): Promise<Response> {
+  const { tool } = args
+  const mode = responseModeOf(c)
+  const runId = createRunId()
+  const toolCallId = c.req.header('x-tool-call-id') || createToolCallId()
+  const headers = { 'x-run-id': runId, 'x-tool-call-id': toolCallId }
+  const log = createEventLog()
+  const controller = new AbortController()
+  const onRequestAbort = () => controller.abort(new Error('The caller disconnected'))
+  c.req.raw.signal?.addEventListener('abort', onRequestAbort, { once: true })
+  const scope: ToolCallScope = {
+    tool,
+    runId,
+    toolCallId,
+    requestContext: new RequestContext(args.requestContext),
+    emit: log.push,
+    observe: createObserve(log.push),
+    signal: controller.signal,
+    messages: [],
+  }
+  const baseRecord = (): Omit<RunRecord, 'status'> => {
+    const at = new Date().toISOString()
+    return { runId, toolId: tool.id, toolCallId, principal: args.principal, createdAt: at, updatedAt: at, input: undefined, requestContext: args.requestContext }
+  }
+
+  let inputPhaseDone!: (ok: boolean) => void
+  const inputPhase = new Promise<boolean>((resolve) => (inputPhaseDone = resolve))
+
+  const ending: Promise<CallEnding> = (async () => {
+    log.push({ type: 'start', messageMetadata: { runId, toolCallId } })
+    const received = await receiveInput(scope, args.source)
+    inputPhaseDone(received.ok)
+    if (!received.ok) {
+      log.push({ type: 'finish', finishReason: 'error' })
+      log.close()
+      return { kind: 'input-error', error: received.error }
+    }
+    const record = { ...baseRecord(), input: received.value.value }
+    if (await needsApproval(scope, received.value.value)) {
+      const approvalId = `approval_${randomHex(12)}`
+      log.push({ type: 'tool-approval-request', approvalId, toolCallId })
+      log.push({ type: 'finish', finishReason: 'other' })
+      await args.runs().open({ ...record, status: 'approval-required', approvalId, ...(isBackgroundTool(tool) ? { background: true } : {}) }, log.events.map((entry) => entry.event))
+      log.close()
+      return { kind: 'approval-required', approvalId }
+    }
+    if (isBackgroundTool(tool)) {
+      await args.runs().open({ ...record, status: 'running', background: true, attempts: 0 }, log.events.map((entry) => entry.event))
+      log.close()
+      return { kind: 'background' }
+    }
+    const outcome = await executeToolCall(scope, received.value.value)
+    log.push({ type: 'finish', finishReason: outcome.status === 'failed' ? 'error' : outcome.status === 'suspended' ? 'other' : 'stop' })
+    if (outcome.status === 'suspended') {
+      await args.runs().open({ ...record, status: 'suspended', suspendPayload: outcome.suspendPayload }, log.events.map((entry) => entry.event))
+    } else if (args.storeRuns === 'all') {
+      const settled: RunRecord =
+        outcome.status === 'completed'
+          ? { ...record, status: 'completed', output: outcome.output, modelOutput: outcome.modelOutput }
+          : { ...record, status: 'failed', error: outcome.error.toJSON().error }
+      await args.runs().open(settled, log.events.map((entry) => entry.event))
+    }
+    log.close()
+    return { kind: 'executed', outcome }
+  })()
+  ending.catch(() => {})
+  const cleanup = ending.finally(() => c.req.raw.signal?.removeEventListener('abort', onRequestAbort)).catch(() => {})
+  args.defer(cleanup)
+
+  if (!mode.sse) return jsonEnding(c, await ending, { runId, toolCallId }, headers)
+
+  // A body that is already complete is validated before the stream starts, so bad input gets
+  // its error status; a body still arriving streams its deltas live, and a bad one ends the
+  // stream with `tool-input-error`.
+  if (!args.liveInput && !(await inputPhase)) {
+    const end = await ending
+    if (end.kind === 'input-error') throw end.error
+  }
+  const project = createEventProjector(tool, mode.view)
+  async function* events(): AsyncGenerator<SequencedEvent> {
+    yield* log.read()
+    const end = await ending
+    if (end.kind === 'background') yield* await args.runs().follow(runId, { principal: args.principal, after: log.lastSeq() })
+  }
+  return sseResponse(events(), project, {
+    headers,
+    onCancel: async () => {
+      // A background run goes on without its caller; a call in the request stops with it.
+      if ((await Promise.race([ending, Promise.resolve(undefined)]))?.kind !== 'background') onRequestAbort()
+    },
+  })
+}
+
+/** The JSON answers of SPEC §2 for a call, an approval or a resume. */
+export function jsonEnding(
+  c: Context,
+  end: CallEnding,
+  ids: { runId: string; toolCallId: string },
+  headers: Record<string, string>,
+): Response {
+  switch (end.kind) {
+    case 'input-error':
+      throw end.error
+    case 'approval-required':
+      return c.json({ ...ids, status: 'approval-required', approvalId: end.approvalId }, 202, headers)
+    case 'background':
+      return c.json({ ...ids, status: 'running' }, 202, headers)
+    case 'executed': {
+      const { outcome } = end
+      if (outcome.status === 'failed') {
+        c.header('x-run-id', ids.runId)
+        c.header('x-tool-call-id', ids.toolCallId)
+        throw outcome.error
+      }
+      if (outcome.status === 'suspended') {
+        return c.json({ ...ids, status: 'suspended', suspendPayload: outcome.suspendPayload, resumeSchema: resumeSchemaOf(c) }, 202, headers)
+      }
+      return c.json({ ...ids, status: 'completed', output: outcome.output, modelOutput: outcome.modelOutput }, 200, headers)
+    }
+  }
+}
+
+function resumeSchemaOf(c: Context): Record<string, unknown> | undefined {
+  return (c.get('tool') as AnyTool | undefined)?.schemas.resume?.jsonSchema
+}

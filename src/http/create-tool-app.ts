@@ -1,0 +1,191 @@
+import { Hono, type Context, type MiddlewareHandler } from 'hono'
+import { cors } from 'hono/cors'
+import { HTTPException } from 'hono/http-exception'
+import { zValidator } from '@hono/zod-validator'
+import { z } from 'zod'
+import { ToolrouteError } from '../errors/toolroute-error.ts'
+import { createMemoryRunStore } from '../store/memory/memory-run-store.ts'
+import { createRunEngine } from '../runs/create-run-engine.ts'
+import type { RunHost } from '../runs/run-host.ts'
+import { checkRequestContext } from '../runtime/validate-call.ts'
+import type { AnyTool } from '../tool/tool-types.ts'
+import { callTool, responseModeOf } from './call-tool.ts'
+import { errorResponse } from './error-response.ts'
+import { principalOf } from './middleware/principal-of.ts'
+import { bodyChunks, checkBodyHeaders, readJsonBody } from './middleware/read-json-body.ts'
+import { resolveRequestContext } from './middleware/resolve-request-context.ts'
+import { createOpenApiDocument } from './openapi.ts'
+import { runView, segmentResponse } from './run-response.ts'
+import type { ToolAppOptions, ToolAppVariables } from './tool-app-options.ts'
+import { toToolDescriptor } from './tool-descriptor.ts'
+import { toolRegistry } from './tool-registry.ts'
+import { createMcpHandler } from '../mcp/create-mcp-handler.ts'
+
+export const defaultMaxInputBytes = 1024 * 1024
+
+/** The app's Hono environment: any bindings, and the variables its middleware sets. */
+export type ToolAppEnv = { Variables: ToolAppVariables; Bindings: any }
+type E = ToolAppEnv
+
+/**
+ * The Hono app that serves tools: listing, calling (JSON or SSE), durable runs, MCP and
+ * OpenAPI. Validation runs as middleware in the spec's order, before `execute`: tool exists →
+ * request context → body (media type, size, JSON) → input.
+ *
+ * @example
+ * const app = createToolApp({ tools: [weatherTool], auth: bearerAuth({ token }) })
+ * export default app
+ */
+export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
+  const tools = toolRegistry(options.tools)
+  const maxInputBytes = options.maxInputBytes ?? defaultMaxInputBytes
+  const descriptors = new Map([...tools.values()].map((tool) => [tool.id, toToolDescriptor(tool)]))
+  const list = { tools: [...descriptors.values()] }
+  let openApi: unknown
+  let memoryHost: RunHost | undefined
+  const hostFor = (c: Context): RunHost => {
+    if (typeof options.runs === 'function') return options.runs(c as never)
+    if (options.runs) return options.runs
+    return (memoryHost ??= createRunEngine({ tools, store: createMemoryRunStore() }))
+  }
+  const deferOf = (c: Context) => (work: Promise<unknown>) => {
+    try {
+      c.executionCtx.waitUntil(work)
+    } catch {
+      // No execution context (Node, Deno, tests): the promise runs on by itself.
+    }
+  }
+
+  const app = new Hono<E>().basePath(options.basePath ?? '/')
+  app.onError((error, c) => {
+    if (error instanceof HTTPException) {
+      if (error.status === 401) return errorResponse(c, new ToolrouteError('UNAUTHORIZED', error.message || 'Unauthorized'))
+      return error.getResponse()
+    }
+    return errorResponse(c, error)
+  })
+  app.notFound((c) => c.json({ error: { code: 'NOT_FOUND', message: `No route for ${c.req.method} ${c.req.path}` } }, 404))
+  if (options.cors) app.use('*', cors(options.cors === true ? undefined : options.cors))
+  for (const middleware of [options.auth ?? []].flat()) app.use('*', middleware as MiddlewareHandler<E>)
+
+  const findTool: MiddlewareHandler<E> = async (c, next) => {
+    const tool = tools.get(c.req.param('toolId') ?? '')
+    if (!tool) throw new ToolrouteError('TOOL_NOT_FOUND', `Tool ${c.req.param('toolId')} not found`)
+    c.set('tool', tool)
+    await next()
+  }
+  const requestContext: MiddlewareHandler<E> = async (c, next) => {
+    const tool = c.get('tool')
+    const values = await resolveRequestContext(c, options)
+    const checked = checkRequestContext(tool.id, tool.schemas.requestContext, values)
+    if (!checked.ok) throw checked.error
+    c.set('requestContext', checked.value)
+    await next()
+  }
+  const principal: MiddlewareHandler<E> = async (c, next) => {
+    c.set('principal', await principalOf(c, options, c.get('requestContext') ?? {}))
+    await next()
+  }
+  const bodyHeaders: MiddlewareHandler<E> = async (c, next) => {
+    checkBodyHeaders(c, maxInputBytes, { required: true })
+    await next()
+  }
+
+  app.get('/tools', (c) => c.json(list))
+  app.get('/tools/:toolId', findTool, (c) => c.json(descriptors.get(c.get('tool').id)))
+  app.post('/tools/:toolId', findTool, requestContext, bodyHeaders, principal, async (c) => {
+    const mode = responseModeOf(c)
+    // A chunked body read by an SSE caller streams its deltas live; any other body is read
+    // whole (still chunk by chunk, for the input hooks) and validated before the response.
+    const liveInput = mode.sse && c.req.header('content-length') === undefined
+    return callTool(c, {
+      tool: c.get('tool'),
+      requestContext: c.get('requestContext'),
+      principal: c.get('principal'),
+      source: { chunks: bodyChunks(c.req.raw), maxBytes: maxInputBytes },
+      runs: () => hostFor(c),
+      storeRuns: options.storeRuns ?? 'stateful',
+      liveInput,
+      defer: deferOf(c),
+    })
+  })
+
+  // Run routes: the caller's principal comes from the same request context and auth as a call.
+  const runCaller: MiddlewareHandler<E> = async (c, next) => {
+    const values = await resolveRequestContext(c, options)
+    c.set('principal', await principalOf(c, options, values))
+    await next()
+  }
+  const toolOfRun = (toolId: string): AnyTool | undefined => tools.get(toolId)
+
+  app.get('/runs/:runId', runCaller, async (c) => {
+    const { run, events } = await hostFor(c).get(c.req.param('runId'), { principal: c.get('principal') })
+    return c.json(await runView(run, events, toolOfRun(run.toolId)))
+  })
+  app.get('/runs/:runId/events', runCaller, async (c) => {
+    const cursor = c.req.header('last-event-id') ?? c.req.query('after') ?? '0'
+    const after = /^\d+$/.test(cursor) ? Number(cursor) : 0
+    const host = hostFor(c)
+    const { run } = await host.get(c.req.param('runId'), { principal: c.get('principal') })
+    const events = await host.follow(run.runId, { principal: c.get('principal'), after, signal: c.req.raw.signal })
+    const mode = responseModeOf(c)
+    return segmentResponse(c, { run, events, settled: Promise.resolve(run), abort() {} }, toolOfRun(run.toolId), { ...mode, sse: true })
+  })
+  app.post('/runs/:runId/approve', runCaller, async (c) => {
+    const body = (await readJsonBody(c, maxInputBytes)) as { approvalId?: unknown }
+    const approvalId = typeof body === 'object' && body !== null && typeof body.approvalId === 'string' ? body.approvalId : undefined
+    const segment = await hostFor(c).approve(c.req.param('runId'), { principal: c.get('principal'), ...(approvalId ? { approvalId } : {}) })
+    return segmentResponse(c, segment, toolOfRun(segment.run.toolId), responseModeOf(c))
+  })
+
+  const validationHook =
+    (code: 'INPUT_VALIDATION_FAILED' | 'RESUME_VALIDATION_FAILED') =>
+    (result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) => {
+      if (!result.success) {
+        const issues = (result.error?.issues ?? []).map((issue) => ({ path: issue.path.map((key) => (typeof key === 'number' ? key : String(key))), message: issue.message }))
+        throw new ToolrouteError(code, `Invalid request body: ${issues.map((issue) => `${issue.path.join('.') || 'root'}: ${issue.message}`).join('; ')}`, { issues })
+      }
+    }
+  const parsedBody: MiddlewareHandler<E> = async (c, next) => {
+    // Parsed by us first, so a bad body gets the spec's codes (415, 413, INVALID_JSON) before the schema check.
+    // An empty body counts as `{}`; Hono's public body cache hands the validator that text.
+    const body = await readJsonBody(c, maxInputBytes)
+    ;(c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve(JSON.stringify(body))
+    await next()
+  }
+
+  app.post(
+    '/runs/:runId/decline',
+    runCaller,
+    parsedBody,
+    zValidator('json', z.object({ reason: z.string().max(10_000).optional() }).loose(), validationHook('INPUT_VALIDATION_FAILED') as never),
+    async (c) => {
+      const { reason } = c.req.valid('json' as never) as { reason?: string }
+      const segment = await hostFor(c).decline(c.req.param('runId'), { principal: c.get('principal'), ...(reason !== undefined ? { reason } : {}) })
+      return segmentResponse(c, segment, toolOfRun(segment.run.toolId), responseModeOf(c))
+    },
+  )
+  app.post(
+    '/runs/:runId/resume',
+    runCaller,
+    parsedBody,
+    zValidator('json', z.object({ resumeData: z.unknown() }).loose(), validationHook('RESUME_VALIDATION_FAILED') as never),
+    async (c) => {
+      const { resumeData } = c.req.valid('json' as never) as { resumeData: unknown }
+      const segment = await hostFor(c).resume(c.req.param('runId'), { principal: c.get('principal'), resumeData })
+      return segmentResponse(c, segment, toolOfRun(segment.run.toolId), responseModeOf(c))
+    },
+  )
+  app.post('/runs/:runId/cancel', runCaller, async (c) => {
+    const run = await hostFor(c).cancel(c.req.param('runId'), { principal: c.get('principal') })
+    return c.json({ runId: run.runId, toolCallId: run.toolCallId, status: run.status }, 200, { 'x-run-id': run.runId, 'x-tool-call-id': run.toolCallId })
+  })
+
+  app.get('/openapi.json', (c) => c.json((openApi ??= createOpenApiDocument([...tools.values()], { basePath: options.basePath ?? '/', server: options.server }))))
+
+  if (options.mcp !== false) {
+    const mcp = createMcpHandler({ tools, options: options, runs: hostFor })
+    app.on(['GET', 'POST', 'DELETE'], '/mcp', (c) => mcp(c))
+  }
+  return app
+}

@@ -1,0 +1,14 @@
+import type { Context } from 'hono'
+import type { ToolAppOptions } from '../tool-app-options.ts'
+
+async function sha256(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text))
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('')
+}
+
+/** The principal a request acts for: the app's own rule, else a hash of its credential. */
+export async function principalOf(c: Context, options: ToolAppOptions, requestContext: Record<string, unknown>): Promise<string | null> {
+  if (options.principal) return options.principal(c, requestContext)
+  const authorization = c.req.header('authorization')
+  return authorization ? `auth:${await sha256(authorization)}` : null
+}

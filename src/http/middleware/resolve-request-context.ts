@@ -1,0 +1,24 @@
+import type { Context } from 'hono'
+import { ToolrouteError } from '../../errors/toolroute-error.ts'
+import type { ToolAppOptions } from '../tool-app-options.ts'
+
+/**
+ * The request context of a request: from the app's resolver (verified auth) when it returns
+ * one, else from the `x-request-context` header (a JSON object).
+ */
+export async function resolveRequestContext(c: Context, options: ToolAppOptions): Promise<Record<string, unknown>> {
+  const resolved = await options.resolveRequestContext?.(c)
+  if (resolved !== undefined) return resolved
+  const header = c.req.header('x-request-context')
+  if (header === undefined || header.trim() === '') return {}
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(header)
+  } catch {
+    throw new ToolrouteError('REQUEST_CONTEXT_VALIDATION_FAILED', 'x-request-context is not valid JSON')
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new ToolrouteError('REQUEST_CONTEXT_VALIDATION_FAILED', 'x-request-context must be a JSON object')
+  }
+  return parsed as Record<string, unknown>
+}

@@ -1,0 +1,121 @@
+import type { AnyTool } from '../tool/tool-types.ts'
+import { errorStatus } from '../errors/toolroute-error.ts'
+
+const errorSchema = {
+  type: 'object',
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: {
+        code: { type: 'string', enum: Object.keys(errorStatus) },
+        message: { type: 'string' },
+        issues: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['path', 'message'],
+            properties: { path: { type: 'array', items: { type: ['string', 'integer'] } }, message: { type: 'string' } },
+          },
+        },
+      },
+    },
+  },
+}
+
+const ids = { runId: { type: 'string' }, toolCallId: { type: 'string' } }
+const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } })
+const json = (schema: unknown) => ({ 'application/json': { schema } })
+const sse = { 'text/event-stream': { schema: { type: 'string', description: 'AI SDK UI message stream (SSE)' } } }
+const runIdParameter = { name: 'runId', in: 'path', required: true, schema: { type: 'string' } }
+const headerParameters = [
+  { name: 'x-request-context', in: 'header', required: false, schema: { type: 'string' }, description: 'The request context as a JSON object' },
+  { name: 'x-tool-call-id', in: 'header', required: false, schema: { type: 'string' } },
+]
+
+function callResponses(tool: AnyTool) {
+  const output = tool.schemas.output?.outputJsonSchema ?? {}
+  return {
+    200: {
+      description: 'Completed (JSON) or the event stream (Accept: text/event-stream)',
+      content: {
+        ...json({ type: 'object', required: ['runId', 'toolCallId', 'status'], properties: { ...ids, status: { const: 'completed' }, output, modelOutput: { type: 'object' } } }),
+        ...sse,
+      },
+    },
+    202: {
+      description: 'Waiting for approval, suspended, or running in the background',
+      content: json({
+        type: 'object',
+        properties: {
+          ...ids,
+          status: { enum: ['approval-required', 'suspended', 'running'] },
+          approvalId: { type: 'string' },
+          suspendPayload: tool.schemas.suspend?.jsonSchema ?? {},
+          resumeSchema: { type: 'object' },
+        },
+      }),
+    },
+    400: errorResponse('Invalid request context, JSON or input'),
+    404: errorResponse('Unknown tool'),
+    413: errorResponse('Body too large'),
+    415: errorResponse('Body is not application/json'),
+    500: errorResponse('The tool failed'),
+  }
+}
+
+function runStep(summary: string, body?: unknown) {
+  return {
+    post: {
+      summary,
+      parameters: [runIdParameter],
+      ...(body ? { requestBody: { required: false, content: json(body) } } : {}),
+      responses: {
+        200: { description: 'The step ended', content: { ...json({ type: 'object' }), ...sse } },
+        202: { description: 'The run waits again or runs in the background', content: json({ type: 'object' }) },
+        400: errorResponse('Invalid body'),
+        404: errorResponse('Unknown run'),
+        409: errorResponse('The run is not in a state for this'),
+        410: errorResponse('The run expired'),
+      },
+    },
+  }
+}
+
+/** OpenAPI 3.1: one path per tool with its own schemas, plus the run routes. Built once per app. */
+export function createOpenApiDocument(tools: readonly AnyTool[], options: { basePath: string; server?: { name: string; version: string } | undefined }) {
+  const base = options.basePath.replace(/\/$/, '')
+  const paths: Record<string, unknown> = {}
+  for (const tool of tools) {
+    paths[`${base}/tools/${tool.id}`] = {
+      post: {
+        operationId: tool.id,
+        summary: tool.description,
+        parameters: headerParameters,
+        requestBody: { required: true, content: json(tool.schemas.input?.jsonSchema ?? { type: 'object' }) },
+        responses: callResponses(tool),
+      },
+    }
+  }
+  paths[`${base}/runs/{runId}`] = {
+    get: { summary: 'The run', parameters: [runIdParameter], responses: { 200: { description: 'The run', content: json({ type: 'object' }) }, 404: errorResponse('Unknown run') } },
+  }
+  paths[`${base}/runs/{runId}/events`] = {
+    get: {
+      summary: "The run's events, replayed from Last-Event-ID or ?after=, then live",
+      parameters: [runIdParameter, { name: 'after', in: 'query', required: false, schema: { type: 'integer' } }],
+      responses: { 200: { description: 'SSE', content: sse }, 404: errorResponse('Unknown run') },
+    },
+  }
+  paths[`${base}/runs/{runId}/approve`] = runStep('Approve a run waiting for approval')
+  paths[`${base}/runs/{runId}/decline`] = runStep('Decline a run waiting for approval', { type: 'object', properties: { reason: { type: 'string' } } })
+  paths[`${base}/runs/{runId}/resume`] = runStep('Resume a suspended run', { type: 'object', required: ['resumeData'], properties: { resumeData: {} } })
+  paths[`${base}/runs/{runId}/cancel`] = runStep('Cancel a waiting or background run')
+  return {
+    openapi: '3.1.0',
+    info: { title: options.server?.name ?? 'toolroute', version: options.server?.version ?? '0.1.0' },
+    paths,
+    components: { schemas: { Error: errorSchema } },
+  }
+}

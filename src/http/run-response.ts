@@ -1,0 +1,94 @@
+import type { Context } from 'hono'
+import { ToolrouteError } from '../errors/toolroute-error.ts'
+import { createEventProjector } from '../events/create-event-projector.ts'
+import type { RunRecord, RunView } from '../runs/run-record.ts'
+import type { RunSegment } from '../runs/run-host.ts'
+import type { SequencedEvent } from '../events/tool-event.ts'
+import type { AnyTool } from '../tool/tool-types.ts'
+import type { ResponseMode } from './call-tool.ts'
+import { sseResponse } from './sse-response.ts'
+
+function idsOf(run: RunRecord) {
+  return { runId: run.runId, toolCallId: run.toolCallId }
+}
+
+/** The JSON answer for a run where a step left it (SPEC §2 "JSON responses"). */
+export function runJson(c: Context, run: RunRecord, tool: AnyTool | undefined): Response {
+  const ids = idsOf(run)
+  const headers = { 'x-run-id': run.runId, 'x-tool-call-id': run.toolCallId }
+  switch (run.status) {
+    case 'completed':
+      return c.json({ ...ids, status: 'completed', output: run.output, modelOutput: run.modelOutput }, 200, headers)
+    case 'declined':
+      return c.json({ ...ids, status: 'declined', reason: run.reason ?? null }, 200, headers)
+    case 'approval-required':
+      return c.json({ ...ids, status: 'approval-required', approvalId: run.approvalId }, 202, headers)
+    case 'suspended':
+      return c.json({ ...ids, status: 'suspended', suspendPayload: run.suspendPayload, resumeSchema: tool?.schemas.resume?.jsonSchema }, 202, headers)
+    case 'running':
+      return c.json({ ...ids, status: 'running' }, 202, headers)
+    case 'cancelled':
+      return c.json({ ...ids, status: 'cancelled' }, 200, headers)
+    case 'expired':
+      throw new ToolrouteError('RUN_EXPIRED', `Run ${run.runId} expired`)
+    case 'failed': {
+      c.header('x-run-id', run.runId)
+      c.header('x-tool-call-id', run.toolCallId)
+      const error = run.error ?? { code: 'EXECUTION_FAILED' as const, message: 'The tool failed' }
+      throw new ToolrouteError(error.code, error.message, error.issues ? { issues: error.issues } : undefined)
+    }
+  }
+}
+
+/** Answers an approve / decline / resume step as SSE (its live events) or JSON (where it ends). */
+export async function segmentResponse(c: Context, segment: RunSegment, tool: AnyTool | undefined, mode: ResponseMode): Promise<Response> {
+  if (!mode.sse) {
+    // A background run goes on without its caller: JSON answers `running` at once.
+    if (segment.run.background && segment.run.status === 'running') return runJson(c, segment.run, tool)
+    const onAbort = () => segment.abort(new Error('The caller disconnected'))
+    c.req.raw.signal?.addEventListener('abort', onAbort, { once: true })
+    try {
+      // Drained first: where a step ends is known once its events are (a remote host's
+      // final state comes after them on the same stream).
+      for await (const _ of segment.events);
+      return runJson(c, await segment.settled, tool)
+    } finally {
+      c.req.raw.signal?.removeEventListener('abort', onAbort)
+    }
+  }
+  const project = tool ? createEventProjector(tool, mode.view, { input: segment.run.input }) : async (event: SequencedEvent['event']) => event
+  return sseResponse(segment.events, project, {
+    headers: { 'x-run-id': segment.run.runId, 'x-tool-call-id': segment.run.toolCallId },
+    onCancel: () => segment.abort(new Error('The caller disconnected')),
+  })
+}
+
+/** `GET /runs/:runId`: the run, with its transcript view (never raw payloads). */
+export async function runView(run: RunRecord, events: SequencedEvent[], tool: AnyTool | undefined): Promise<RunView> {
+  const transcript: unknown[] = []
+  if (tool) {
+    const project = createEventProjector(tool, 'transcript')
+    for (const entry of events) {
+      const shown = await project(entry.event)
+      if (shown) transcript.push(shown)
+    }
+  }
+  const resumeSchema = run.status === 'suspended' ? tool?.schemas.resume?.jsonSchema : undefined
+  return {
+    runId: run.runId,
+    toolId: run.toolId,
+    toolCallId: run.toolCallId,
+    status: run.status,
+    createdAt: run.createdAt,
+    updatedAt: run.updatedAt,
+    ...(run.expiresAt ? { expiresAt: run.expiresAt } : {}),
+    ...(run.suspendPayload !== undefined && run.status === 'suspended' ? { suspendPayload: run.suspendPayload } : {}),
+    ...(resumeSchema ? { resumeSchema } : {}),
+    ...(run.approvalId && run.status === 'approval-required' ? { approvalId: run.approvalId } : {}),
+    ...(run.output !== undefined ? { output: run.output } : {}),
+    ...(run.modelOutput ? { modelOutput: run.modelOutput } : {}),
+    ...(run.error ? { error: run.error } : {}),
+    ...(run.reason !== undefined ? { reason: run.reason } : {}),
+    transcript,
+  }
+}

@@ -1,0 +1,64 @@
+import type { EventProjector } from '../events/create-event-projector.ts'
+import { encodeSseEvent, keepAliveIntervalMs, sseDone, sseHeaders, sseKeepAlive } from '../events/encode-sse.ts'
+import type { SequencedEvent } from '../events/tool-event.ts'
+
+export interface SseResponseOptions {
+  headers?: Record<string, string>
+  /** Called when the client goes away before the stream ends. */
+  onCancel?: () => void
+}
+
+/**
+ * The AI SDK UI message stream over SSE: each event projected for its view, `id:` set to its
+ * place in the run's log, `: keep-alive` every 15 s of silence, `data: [DONE]` at the end.
+ */
+export function sseResponse(events: AsyncIterable<SequencedEvent>, project: EventProjector, options: SseResponseOptions = {}): Response {
+  const encoder = new TextEncoder()
+  const iterator = events[Symbol.asyncIterator]()
+  let keepAlive: ReturnType<typeof setInterval> | undefined
+  let finished = false
+  const stop = () => {
+    finished = true
+    if (keepAlive) clearInterval(keepAlive)
+  }
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      keepAlive = setInterval(() => {
+        try {
+          controller.enqueue(encoder.encode(sseKeepAlive))
+        } catch {
+          stop()
+        }
+      }, keepAliveIntervalMs)
+    },
+    // Loops until it enqueues: a pull that enqueues nothing (an event its view drops) is not
+    // called again by the stream, which would stall until the next keep-alive.
+    async pull(controller) {
+      try {
+        while (true) {
+          const next = await iterator.next()
+          if (next.done) {
+            controller.enqueue(encoder.encode(sseDone))
+            stop()
+            controller.close()
+            return
+          }
+          const shown = await project(next.value.event)
+          if (shown) {
+            controller.enqueue(encoder.encode(encodeSseEvent(next.value.seq, shown)))
+            return
+          }
+        }
+      } catch (error) {
+        stop()
+        controller.error(error)
+      }
+    },
+    async cancel() {
+      if (!finished) options.onCancel?.()
+      stop()
+      await iterator.return?.()
+    },
+  })
+  return new Response(body, { headers: { ...sseHeaders, ...options.headers } })
+}

@@ -1,0 +1,43 @@
+import type { Context, Env, MiddlewareHandler } from 'hono'
+import type { cors } from 'hono/cors'
+import type { RunHost } from '../runs/run-host.ts'
+import type { AnyTool } from '../tool/tool-types.ts'
+
+/** Options of `createToolApp`: what a real deployment sets, in one config file of its own. */
+export interface ToolAppOptions<E extends Env = any> {
+  /** The tools to serve: an array, or an object of them (a module's exports). */
+  tools: readonly AnyTool[] | Readonly<Record<string, AnyTool>>
+  /** Where the routes are mounted (default `/`). */
+  basePath?: string
+  /**
+   * Derives the request context from verified auth (a JWT's claims, a session…). When set, it
+   * wins over the `x-request-context` header; return `undefined` to fall back to the header.
+   */
+  resolveRequestContext?: (c: Context<E>) => Record<string, unknown> | undefined | Promise<Record<string, unknown> | undefined>
+  /** Any Hono middleware run before every route, e.g. `bearerAuth({ token })` from `hono/bearer-auth`. */
+  auth?: MiddlewareHandler<E> | readonly MiddlewareHandler<E>[]
+  /**
+   * Who owns the runs a request creates. Default: a hash of the `authorization` header, so a
+   * run answers only the credential that created it; `null` when there is none.
+   */
+  principal?: (c: Context<E>, requestContext: Record<string, unknown>) => string | null | Promise<string | null>
+  /** Largest accepted request body in bytes (default 1 MiB). */
+  maxInputBytes?: number
+  /** CORS for browsers: `true` for `hono/cors` defaults, or its options. Off by default. */
+  cors?: boolean | Parameters<typeof cors>[0]
+  /** Where durable runs live: a `RunHost`, or one per request (Durable Objects need `env`). Default: in memory. */
+  runs?: RunHost | ((c: Context<E>) => RunHost)
+  /** `'stateful'` (default) stores only runs that wait or run in the background; `'all'` stores every run. */
+  storeRuns?: 'stateful' | 'all'
+  /** Serve MCP at `/mcp` (default true). */
+  mcp?: boolean
+  /** Name and version announced to MCP clients. */
+  server?: { name: string; version: string }
+}
+
+/** Variables the middleware chain sets on the context. */
+export interface ToolAppVariables {
+  tool: AnyTool
+  requestContext: Record<string, unknown>
+  principal: string | null
+}
