@@ -1,0 +1,87 @@
+import { DurableObject } from 'cloudflare:workers'
+import type { SequencedEvent, ToolEvent } from '../../events/tool-event.ts'
+import { createRunEngine, type RunEngine } from '../../runs/create-run-engine.ts'
+import type { RunRecord } from '../../runs/run-record.ts'
+import type { RunCaller, RunSegment } from '../../runs/run-host.ts'
+import { encodeSegmentStream, toRpcError, type RpcResult } from '../../runs/segment-stream.ts'
+import { createDurableObjectRunStore, storedRunId } from '../../store/durable-object/durable-object-run-store.ts'
+import type { AnyTool } from '../../tool/tool-types.ts'
+
+export interface ToolRunObjectOptions {
+  /** How long a run may wait for approval or resumption (default 24 h). */
+  runTtlMs?: number
+  /** How long a settled run is kept (default 24 h). */
+  retentionMs?: number
+}
+
+/** What a step returns over RPC: the run after its state change, and its events as NDJSON. */
+export type RpcSegment = RpcResult<{ run: RunRecord; stream: ReadableStream<Uint8Array> }>
+
+async function rpc<T>(work: () => Promise<T>): Promise<RpcResult<T>> {
+  try {
+    return { ok: true, value: await work() }
+  } catch (error) {
+    return toRpcError(error)
+  }
+}
+
+function streamed(segment: RunSegment) {
+  return { run: segment.run, stream: encodeSegmentStream(segment.events, segment.settled, () => segment.abort(new Error('The caller disconnected'))) }
+}
+
+/**
+ * The Durable Object class that holds one run: its record, its event log, its execution and its
+ * alarm (background attempts, expiry, retention). Thin by design: it hands every call to the
+ * run engine over the object's own SQLite storage.
+ */
+export function createToolRunObject(tools: ReadonlyMap<string, AnyTool>, options: ToolRunObjectOptions = {}) {
+  return class ToolRunObject extends DurableObject {
+    readonly engine: RunEngine
+
+    constructor(ctx: DurableObjectState, env: unknown) {
+      super(ctx, env as never)
+      this.engine = createRunEngine({
+        tools,
+        store: createDurableObjectRunStore(ctx.storage),
+        ...(options.runTtlMs !== undefined ? { ttlMs: options.runTtlMs } : {}),
+        ...(options.retentionMs !== undefined ? { retentionMs: options.retentionMs } : {}),
+        schedule: (_runId, at) => ctx.storage.setAlarm(at),
+        defer: (work) => ctx.waitUntil(work.catch(() => {})),
+      })
+    }
+
+    open(run: RunRecord, events: ToolEvent[]): Promise<RpcResult<null>> {
+      return rpc(async () => {
+        await this.engine.open(run, events)
+        return null
+      })
+    }
+    approve(runId: string, caller: RunCaller & { approvalId?: string }): Promise<RpcSegment> {
+      return rpc(async () => streamed(await this.engine.approve(runId, caller)))
+    }
+    decline(runId: string, caller: RunCaller & { reason?: string }): Promise<RpcSegment> {
+      return rpc(async () => streamed(await this.engine.decline(runId, caller)))
+    }
+    resume(runId: string, caller: RunCaller & { resumeData: unknown }): Promise<RpcSegment> {
+      return rpc(async () => streamed(await this.engine.resume(runId, caller)))
+    }
+    cancel(runId: string, caller: RunCaller): Promise<RpcResult<RunRecord>> {
+      return rpc(() => this.engine.cancel(runId, caller))
+    }
+    get(runId: string, caller: RunCaller): Promise<RpcResult<{ run: RunRecord; events: SequencedEvent[] }>> {
+      return rpc(() => this.engine.get(runId, caller))
+    }
+    follow(runId: string, caller: RunCaller & { after: number }): Promise<RpcResult<ReadableStream<Uint8Array>>> {
+      return rpc(async () => {
+        const controller = new AbortController()
+        const events = await this.engine.follow(runId, { ...caller, signal: controller.signal })
+        return encodeSegmentStream(events, this.engine.get(runId, caller).then((state) => state.run), () => controller.abort())
+      })
+    }
+
+    async alarm(): Promise<void> {
+      const runId = storedRunId(this.ctx.storage)
+      if (runId) await this.engine.sweep(runId)
+    }
+  }
+}

@@ -1,0 +1,64 @@
+import type { SequencedEvent, ToolEvent } from '../../events/tool-event.ts'
+import type { RunRecord } from '../../runs/run-record.ts'
+import type { RunCaller, RunHost, RunSegment } from '../../runs/run-host.ts'
+import { decodeSegmentStream, fromRpc, type RpcResult } from '../../runs/segment-stream.ts'
+import type { RpcSegment } from './create-tool-run-object.ts'
+
+/** The RPC surface of the run object, as the Worker sees it. */
+interface RunObjectStub {
+  open(run: RunRecord, events: ToolEvent[]): Promise<RpcResult<null>>
+  approve(runId: string, caller: RunCaller & { approvalId?: string }): Promise<RpcSegment>
+  decline(runId: string, caller: RunCaller & { reason?: string }): Promise<RpcSegment>
+  resume(runId: string, caller: RunCaller & { resumeData: unknown }): Promise<RpcSegment>
+  cancel(runId: string, caller: RunCaller): Promise<RpcResult<RunRecord>>
+  get(runId: string, caller: RunCaller): Promise<RpcResult<{ run: RunRecord; events: SequencedEvent[] }>>
+  follow(runId: string, caller: RunCaller & { after: number }): Promise<RpcResult<ReadableStream<Uint8Array>>>
+}
+
+/** Run ids are UUIDs; anything else cannot name a run and never reaches an object. */
+const runIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/**
+ * `RunHost` over a Durable Object namespace: each run lives in the object named by its run id,
+ * so every request about one run reaches the one object that serialises it.
+ */
+export function createDurableObjectRunHost(namespace: DurableObjectNamespace): RunHost {
+  const stub = (runId: string): RunObjectStub => {
+    if (!runIdPattern.test(runId)) {
+      return new Proxy({} as RunObjectStub, {
+        get: () => async () => ({ ok: false, error: { code: 'RUN_NOT_FOUND', message: `Run ${runId} not found` } }),
+      })
+    }
+    return namespace.get(namespace.idFromName(runId)) as unknown as RunObjectStub
+  }
+  const segment = (result: { run: RunRecord; stream: ReadableStream<Uint8Array> }): RunSegment => {
+    const { events, settled, cancel } = decodeSegmentStream(result.stream)
+    return { run: result.run, events, settled, abort: cancel }
+  }
+  return {
+    async open(run, events) {
+      fromRpc(await stub(run.runId).open(run, [...events]))
+    },
+    async approve(runId, caller) {
+      return segment(fromRpc(await stub(runId).approve(runId, caller)))
+    },
+    async decline(runId, caller) {
+      return segment(fromRpc(await stub(runId).decline(runId, caller)))
+    },
+    async resume(runId, caller) {
+      return segment(fromRpc(await stub(runId).resume(runId, caller)))
+    },
+    async cancel(runId, caller) {
+      return fromRpc(await stub(runId).cancel(runId, caller))
+    },
+    async get(runId, caller) {
+      return fromRpc(await stub(runId).get(runId, caller))
+    },
+    async follow(runId, caller) {
+      const { signal, ...rest } = caller
+      const decoded = decodeSegmentStream(fromRpc(await stub(runId).follow(runId, rest)))
+      signal?.addEventListener('abort', decoded.cancel, { once: true })
+      return decoded.events
+    },
+  }
+}
