@@ -1,0 +1,9 @@
+// The Worker the workerd tests run: the example tools of tools/ plus test-only fixtures.
+import { createWorker } from 'toolroute/workers'
+import { tools } from '../../.toolroute/tools.ts'
+import { testTools } from '../fixtures/test-tools.ts'
+
+const worker = createWorker({ tools: [...tools, ...testTools] })
+
+export default { fetch: worker.fetch }
+export class ToolRunObject extends worker.ToolRunObject {}

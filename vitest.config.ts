@@ -1,0 +1,42 @@
+import { cloudflareTest } from '@cloudflare/vitest-pool-workers'
+import { defineConfig } from 'vitest/config'
+
+// One `vitest run` covers three projects:
+// - node:    pure logic and type tests, in Node;
+// - workers: the same core tests plus the HTTP, run and MCP tests, inside workerd (real Durable Objects);
+// - e2e:     against a real `wrangler dev` that the run starts and stops.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'node',
+          include: ['src/**/*.test.ts', 'test/node/**/*.test.ts'],
+          typecheck: { enabled: true, include: ['src/**/*.test-d.ts', 'test/node/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
+        },
+      },
+      {
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: './test/workers/wrangler.toml' },
+            miniflare: { cf: false },
+          }),
+        ],
+        test: {
+          name: 'workers',
+          include: ['src/**/*.test.ts', 'test/workers/**/*.test.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          globalSetup: ['test/e2e/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+})
