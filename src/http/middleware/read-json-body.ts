@@ -8,16 +8,19 @@ export function isJsonMediaType(contentType: string | undefined): boolean {
   return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'))
 }
 
-/** Refuses a body that is not JSON (415) or declares more than `maxBytes` (413), before reading it. */
+/**
+ * Refuses a body that declares more than `maxBytes` (413) or is not JSON (415), before reading
+ * it, in the spec's order: size, then media type.
+ */
 export function checkBodyHeaders(c: Context, maxBytes: number, { required }: { required: boolean }): void {
   const length = c.req.header('content-length')
   const hasBody = length !== undefined ? Number(length) > 0 : c.req.raw.body !== null
   if (!hasBody && !required) return
-  if (!isJsonMediaType(c.req.header('content-type'))) {
-    throw new ToolrouteError('UNSUPPORTED_MEDIA_TYPE', 'The request body must be application/json')
-  }
   if (length !== undefined && Number(length) > maxBytes) {
     throw new ToolrouteError('PAYLOAD_TOO_LARGE', `Request body is larger than ${maxBytes} bytes`)
+  }
+  if (!isJsonMediaType(c.req.header('content-type'))) {
+    throw new ToolrouteError('UNSUPPORTED_MEDIA_TYPE', 'The request body must be application/json')
   }
 }
 
