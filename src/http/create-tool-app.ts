@@ -11,6 +11,7 @@ import { checkRequestContext } from '../runtime/validate-call.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import { callTool, responseModeOf } from './call-tool.ts'
 import { errorResponse } from './error-response.ts'
+import { guardAuth } from './middleware/guard-auth.ts'
 import { principalOf } from './middleware/principal-of.ts'
 import { bodyChunks, checkBodyHeaders, readJsonBody } from './middleware/read-json-body.ts'
 import { resolveRequestContext } from './middleware/resolve-request-context.ts'
@@ -65,8 +66,12 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
     return errorResponse(c, error)
   })
   app.notFound((c) => c.json({ error: { code: 'NOT_FOUND', message: `No route for ${c.req.method} ${c.req.path}` } }, 404))
-  if (options.cors) app.use('*', cors(options.cors === true ? undefined : options.cors))
-  for (const middleware of [options.auth ?? []].flat()) app.use('*', middleware as MiddlewareHandler<E>)
+  if (options.cors) {
+    // Browsers read only exposed headers: the run's ids are how a page follows its call.
+    const { exposeHeaders = [], ...corsOptions } = options.cors === true ? {} : options.cors
+    app.use('*', cors({ ...corsOptions, exposeHeaders: [...new Set([...exposeHeaders, 'x-run-id', 'x-tool-call-id'])] }))
+  }
+  for (const middleware of [options.auth ?? []].flat()) app.use('*', guardAuth(middleware as MiddlewareHandler) as MiddlewareHandler<E>)
 
   const findTool: MiddlewareHandler<E> = async (c, next) => {
     const tool = tools.get(c.req.param('toolId') ?? '')
