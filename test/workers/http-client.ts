@@ -40,9 +40,13 @@ export async function eventually<T>(read: () => Promise<T>, check: (value: T) =>
 }
 
 /** A request body the test writes chunk by chunk, when it chooses (no content-length: chunked). */
-export function chunkedBody(): { stream: ReadableStream<Uint8Array>; send(text: string): void; end(): void } {
+export function chunkedBody(): { stream: ReadableStream<Uint8Array>; send(chunk: string | Uint8Array): void; end(): void } {
   let controller!: ReadableStreamDefaultController<Uint8Array>
   const stream = new ReadableStream<Uint8Array>({ start: (c) => void (controller = c) })
   const encoder = new TextEncoder()
-  return { stream, send: (text) => controller.enqueue(encoder.encode(text)), end: () => controller.close() }
+  return {
+    stream,
+    send: (chunk) => controller.enqueue(typeof chunk === 'string' ? encoder.encode(chunk) : chunk),
+    end: () => controller.close(),
+  }
 }
