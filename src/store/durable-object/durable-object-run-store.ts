@@ -11,6 +11,9 @@ import type { RunStore, TransitionResult } from '../../runs/run-store.ts'
  *
  * `sql.exec` is synchronous and the object runs one request's code at a time, so a read-check-
  * write with no `await` inside `transactionSync` is a true compare-and-set.
+ *
+ * The event table has no run column: the store holds one run. Creating a second run fails,
+ * and another run id reads as absent (no record, no events).
  */
 export function createDurableObjectRunStore(storage: DurableObjectStorage): RunStore {
   const sql = storage.sql
@@ -21,6 +24,7 @@ export function createDurableObjectRunStore(storage: DurableObjectStorage): RunS
     const row = sql.exec<{ record: string }>('SELECT record FROM run WHERE id = ?', runId).toArray()[0]
     return row ? decodeRunRecord(JSON.parse(row.record)) : undefined
   }
+  const heldRunId = (): string | undefined => sql.exec<{ id: string }>('SELECT id FROM run LIMIT 1').toArray()[0]?.id
   const lastSeq = (): number => sql.exec<{ seq: number | null }>('SELECT MAX(seq) AS seq FROM event').one().seq ?? 0
   const insert = (events: readonly ToolEvent[]): SequencedEvent[] => {
     let seq = lastSeq()
@@ -36,7 +40,8 @@ export function createDurableObjectRunStore(storage: DurableObjectStorage): RunS
     exactlyOnce: true,
     async create(run, events) {
       return storage.transactionSync(() => {
-        if (read(run.runId)) throw new Error(`run ${run.runId} exists`)
+        const held = heldRunId()
+        if (held !== undefined) throw new Error(held === run.runId ? `run ${run.runId} exists` : `this object already holds run ${held}`)
         write(run)
         return insert(events)
       })
@@ -60,13 +65,15 @@ export function createDurableObjectRunStore(storage: DurableObjectStorage): RunS
         return insert(events)
       })
     },
-    async events(_runId, after) {
+    async events(runId, after) {
+      if (heldRunId() !== runId) return []
       return sql
         .exec<{ seq: number; body: string }>('SELECT seq, body FROM event WHERE seq > ? ORDER BY seq', after)
         .toArray()
         .map((row) => ({ seq: row.seq, event: JSON.parse(row.body) as ToolEvent }))
     },
-    async delete() {
+    async delete(runId) {
+      if (heldRunId() !== runId) return
       storage.transactionSync(() => {
         sql.exec('DELETE FROM event')
         sql.exec('DELETE FROM run')

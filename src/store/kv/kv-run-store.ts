@@ -1,0 +1,163 @@
+import type { SequencedEvent, ToolEvent } from '../../events/tool-event.ts'
+import { decodeRunRecord, type RunRecord, type RunStatus } from '../../runs/run-record.ts'
+import type { RunStore, TransitionResult } from '../../runs/run-store.ts'
+
+export interface KvRunStoreOptions {
+  /**
+   * Seconds after its last write that each key expires (Workers KV's `expirationTtl`, at least
+   * 60). Choose more than a run can live: its time to live, plus its work, plus retention.
+   * Default: keys never expire (the engine deletes settled runs it sweeps).
+   */
+  expirationTtl?: number
+}
+
+/** Largest event kept in its key's metadata (KV allows 1024 bytes of metadata per key). */
+const metadataEventBytes = 900
+/** Keys per bulk `get` (the KV limit). */
+const bulkGetKeys = 100
+
+type RecordMetadata = { lastSeq: number }
+type EventMetadata = { event?: ToolEvent }
+
+const recordKey = (runId: string) => `run:${runId}`
+const eventPrefix = (runId: string) => `run:${runId}:event:`
+/** Zero-padded so that KV's lexicographic `list` order is the log's order. */
+const eventKey = (runId: string, seq: number) => `${eventPrefix(runId)}${String(seq).padStart(10, '0')}`
+
+/**
+ * A run store over Workers KV, for deployments that choose it.
+ *
+ * KV is eventually consistent (a write can take 60 s or more to be seen elsewhere) and has no
+ * compare-and-set, so this store is NOT exactly-once: two requests in different isolates can
+ * both win a transition. Within one isolate, operations on a run are serialised, so transitions
+ * are compare-and-set there. Use Durable Objects when a tool must run once.
+ *
+ * Key layout:
+ * - `run:<runId>`: the run record as JSON; metadata `{ lastSeq }`, the last event number the
+ *   writer of the record knew of (a later isolate numbers its appends after it).
+ * - `run:<runId>:event:<seq, 10 digits>`: one event as JSON, one key each (KV allows one write
+ *   per second per key, so a busy log never rewrites a shared key). An event of up to 900 bytes
+ *   also rides in the key's metadata, so `events(after)` is one `list` per 1000 events, with
+ *   bulk `get`s only for larger events.
+ */
+export function createKvRunStore(kv: KVNamespace, options: KvRunStoreOptions = {}): RunStore {
+  const putOptions = options.expirationTtl ? { expirationTtl: options.expirationTtl } : {}
+  /** Per-run queues: this isolate's operations on one run never interleave. */
+  const queues = new Map<string, Promise<unknown>>()
+  /** The last event number this isolate wrote or read, per run. */
+  const lastSeqs = new Map<string, number>()
+
+  function serialised<T>(runId: string, work: () => Promise<T>): Promise<T> {
+    const previous = queues.get(runId) ?? Promise.resolve()
+    const next = previous.then(work, work)
+    const tail = next.catch(() => {})
+    queues.set(runId, tail)
+    void tail.then(() => {
+      if (queues.get(runId) === tail) queues.delete(runId)
+    })
+    return next
+  }
+
+  async function readRecord(runId: string): Promise<{ run: RunRecord; lastSeq: number } | undefined> {
+    const { value, metadata } = await kv.getWithMetadata<unknown, Partial<RecordMetadata>>(recordKey(runId), 'json')
+    if (value === null) return undefined
+    return { run: decodeRunRecord(value), lastSeq: typeof metadata?.lastSeq === 'number' ? metadata.lastSeq : 0 }
+  }
+
+  async function listEvents(runId: string): Promise<{ seq: number; name: string; event?: ToolEvent }[]> {
+    const found: { seq: number; name: string; event?: ToolEvent }[] = []
+    let cursor: string | undefined
+    do {
+      const page: KVNamespaceListResult<EventMetadata> = await kv.list<EventMetadata>({ prefix: eventPrefix(runId), ...(cursor ? { cursor } : {}) })
+      for (const key of page.keys) {
+        const seq = Number(key.name.slice(eventPrefix(runId).length))
+        found.push({ seq, name: key.name, ...(key.metadata?.event ? { event: key.metadata.event } : {}) })
+      }
+      cursor = page.list_complete ? undefined : page.cursor
+    } while (cursor)
+    return found
+  }
+
+  async function nextSeq(runId: string, recordSeq: number): Promise<number> {
+    let last = Math.max(lastSeqs.get(runId) ?? 0, recordSeq)
+    if (!lastSeqs.has(runId)) {
+      const listed = await listEvents(runId)
+      last = Math.max(last, listed.at(-1)?.seq ?? 0)
+    }
+    return last
+  }
+
+  async function writeEvents(runId: string, after: number, events: readonly ToolEvent[]): Promise<SequencedEvent[]> {
+    const sequenced = events.map((event, index) => ({ seq: after + index + 1, event: structuredClone(event) }))
+    await Promise.all(
+      sequenced.map(({ seq, event }) => {
+        const body = JSON.stringify(event)
+        const metadata: EventMetadata = body.length <= metadataEventBytes ? { event } : {}
+        return kv.put(eventKey(runId, seq), body, { ...putOptions, metadata })
+      }),
+    )
+    lastSeqs.set(runId, after + events.length)
+    return sequenced
+  }
+
+  const writeRecord = (run: RunRecord, lastSeq: number) =>
+    kv.put(recordKey(run.runId), JSON.stringify(run), { ...putOptions, metadata: { lastSeq } satisfies RecordMetadata })
+
+  return {
+    exactlyOnce: false,
+    create(run, events) {
+      return serialised(run.runId, async () => {
+        if (await readRecord(run.runId)) throw new Error(`run ${run.runId} exists`)
+        lastSeqs.set(run.runId, 0)
+        const written = await writeEvents(run.runId, 0, events)
+        await writeRecord(run, events.length)
+        return written
+      })
+    },
+    async get(runId) {
+      return (await readRecord(runId))?.run
+    },
+    transition(runId: string, from: readonly RunStatus[], patch: Partial<RunRecord>, events: readonly ToolEvent[] = []): Promise<TransitionResult> {
+      return serialised(runId, async (): Promise<TransitionResult> => {
+        const stored = await readRecord(runId)
+        if (!stored) return { ok: false, reason: 'not-found' }
+        if (!from.includes(stored.run.status)) return { ok: false, reason: 'conflict', run: stored.run }
+        // Through JSON, as every read will see it: a patch's `undefined` removes the field.
+        const next = decodeRunRecord(JSON.parse(JSON.stringify({ ...stored.run, ...patch })))
+        const written = await writeEvents(runId, await nextSeq(runId, stored.lastSeq), events)
+        await writeRecord(next, lastSeqs.get(runId) ?? 0)
+        return { ok: true, run: next, events: written }
+      })
+    },
+    append(runId, events) {
+      return serialised(runId, async () => {
+        const stored = await readRecord(runId)
+        if (!stored) throw new Error(`run ${runId} does not exist`)
+        return writeEvents(runId, await nextSeq(runId, stored.lastSeq), events)
+      })
+    },
+    async events(runId, after) {
+      const listed = (await listEvents(runId)).filter((entry) => entry.seq > after)
+      const missing = listed.filter((entry) => !entry.event).map((entry) => entry.name)
+      const bodies = new Map<string, string | null>()
+      for (let index = 0; index < missing.length; index += bulkGetKeys) {
+        for (const [name, body] of await kv.get(missing.slice(index, index + bulkGetKeys), 'text')) bodies.set(name, body)
+      }
+      const result: SequencedEvent[] = []
+      for (const entry of listed) {
+        const body = entry.event ? undefined : bodies.get(entry.name)
+        // A key listed but already gone (deleted meanwhile) is skipped, not invented.
+        if (entry.event) result.push({ seq: entry.seq, event: entry.event })
+        else if (typeof body === 'string') result.push({ seq: entry.seq, event: JSON.parse(body) as ToolEvent })
+      }
+      return result
+    },
+    delete(runId) {
+      return serialised(runId, async () => {
+        const listed = await listEvents(runId)
+        await Promise.all([...listed.map((entry) => kv.delete(entry.name)), kv.delete(recordKey(runId))])
+        lastSeqs.delete(runId)
+      })
+    },
+  }
+}

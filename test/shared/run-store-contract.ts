@@ -1,0 +1,287 @@
+// The one contract every RunStore backend passes: memory (Node), Durable Objects and Workers KV
+// (workerd), Deno KV (deno test). Framework-agnostic on purpose: it takes the runner's `test`
+// function and asserts with its own helpers, so it imports nothing but toolroute's types.
+import type { SequencedEvent, ToolEvent } from '../../src/events/tool-event.ts'
+import type { RunRecord } from '../../src/runs/run-record.ts'
+import type { RunStore } from '../../src/runs/run-store.ts'
+
+export interface ContractRunner {
+  test: (name: string, fn: () => Promise<void>) => void
+}
+
+class ContractError extends Error {
+  override name = 'ContractError'
+}
+
+function ok(condition: unknown, message: string): asserts condition {
+  if (!condition) throw new ContractError(message)
+}
+
+/** JSON with sorted keys: stored records go through JSON, where `undefined` fields vanish. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, inner: unknown) =>
+    inner && typeof inner === 'object' && !Array.isArray(inner)
+      ? Object.fromEntries(Object.entries(inner as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : inner,
+  )
+}
+
+function equal(actual: unknown, expected: unknown, message: string): void {
+  const a = canonical(actual)
+  const e = canonical(expected)
+  if (a !== e) throw new ContractError(`${message}\n  expected: ${e}\n  actual:   ${a}`)
+}
+
+async function rejects(work: () => Promise<unknown>, message: string): Promise<void> {
+  try {
+    await work()
+  } catch {
+    return
+  }
+  throw new ContractError(message)
+}
+
+const seqsOf = (events: SequencedEvent[]) => events.map((entry) => entry.seq)
+
+const at = '2026-01-02T03:04:05.678Z'
+
+/** A run with every field of RunRecord set, nested and unicode values included. */
+function fullRecord(runId: string): RunRecord {
+  return {
+    runId,
+    toolId: 'book-flight',
+    toolCallId: 'call_0123456789abcdef01234567',
+    principal: 'auth:8a3c',
+    status: 'approval-required',
+    createdAt: at,
+    updatedAt: at,
+    expiresAt: '2026-01-03T03:04:05.678Z',
+    input: { from: 'CDG', to: 'JFK', passengers: [{ name: 'Zoë', age: 31 }], note: null, flags: [true, false] },
+    requestContext: { tenantId: 'acme', nested: { roles: ['admin'] } },
+    approvalId: 'approval_00112233445566778899aabb',
+    suspendPayload: { question: 'Which seat?', seats: ['12A', '12B'] },
+    output: { confirmation: 'CDG-JFK-12A', seat: '12A' },
+    modelOutput: { type: 'json', value: { confirmation: 'CDG-JFK-12A' } },
+    error: { code: 'RESUME_VALIDATION_FAILED', message: 'bad seat', issues: [{ path: ['seat', 0], message: 'Invalid' }] },
+    reason: 'not today',
+    background: true,
+    attempts: 2,
+  }
+}
+
+function waitingRecord(runId: string): RunRecord {
+  return {
+    runId,
+    toolId: 'delete-file',
+    toolCallId: 'call_aaaaaaaaaaaaaaaaaaaaaaaa',
+    principal: null,
+    status: 'approval-required',
+    createdAt: at,
+    updatedAt: at,
+    expiresAt: '2026-01-03T03:04:05.678Z',
+    input: { path: '/tmp/x' },
+    requestContext: {},
+    approvalId: 'approval_bbbbbbbbbbbbbbbbbbbbbbbb',
+  }
+}
+
+const firstEvents = (runId: string): ToolEvent[] => [
+  { type: 'start', messageMetadata: { runId, toolCallId: 'call_aaaaaaaaaaaaaaaaaaaaaaaa' } },
+  { type: 'tool-input-start', toolCallId: 'call_aaaaaaaaaaaaaaaaaaaaaaaa', toolName: 'delete-file' },
+  { type: 'tool-input-available', toolCallId: 'call_aaaaaaaaaaaaaaaaaaaaaaaa', toolName: 'delete-file', input: { path: '/tmp/x' } },
+  { type: 'tool-approval-request', approvalId: 'approval_bbbbbbbbbbbbbbbbbbbbbbbb', toolCallId: 'call_aaaaaaaaaaaaaaaaaaaaaaaa' },
+  { type: 'finish', finishReason: 'other' },
+]
+
+const logEvent = (message: string): ToolEvent => ({ type: 'data-tool-log', data: { level: 'info', message, time: at } })
+
+/**
+ * Registers the RunStore contract under `name`. `makeStore` gives a fresh, empty store per test
+ * (a Durable Object store holds one run, so every test uses one run per store).
+ */
+export function defineRunStoreContract(name: string, makeStore: () => RunStore | Promise<RunStore>, t: ContractRunner): void {
+  const test = (title: string, fn: (store: RunStore, runId: string) => Promise<void>) =>
+    t.test(`${name}: ${title}`, async () => fn(await makeStore(), crypto.randomUUID()))
+
+  test('create stores the run and numbers its first events from 1', async (store, runId) => {
+    const events = firstEvents(runId)
+    const created = await store.create(waitingRecord(runId), events)
+    equal(seqsOf(created), [1, 2, 3, 4, 5], 'create numbers events from 1')
+    equal(created.map((entry) => entry.event), events, 'create returns the events it stored')
+    equal(await store.get(runId), waitingRecord(runId), 'get returns the created record')
+    equal(await store.events(runId, 0), created, 'events(0) returns the whole log')
+  })
+
+  test('every field of a record round-trips through storage', async (store, runId) => {
+    await store.create(fullRecord(runId), [])
+    const stored = await store.get(runId)
+    equal(stored, fullRecord(runId), 'the stored record equals the one created')
+    ok(stored && typeof stored.attempts === 'number' && stored.background === true && stored.principal === 'auth:8a3c', 'types survive storage')
+    const changed = await store.transition(runId, ['approval-required'], { status: 'suspended', attempts: 3, reason: 'again', error: undefined })
+    ok(changed.ok, 'a transition from the stored status succeeds')
+    const expected: Record<string, unknown> = { ...fullRecord(runId), status: 'suspended', attempts: 3, reason: 'again' }
+    delete expected.error
+    equal(await store.get(runId), expected, 'the patched record round-trips too')
+  })
+
+  test('a run with principal null and no optional fields round-trips', async (store, runId) => {
+    const minimal: RunRecord = { runId, toolId: 't', toolCallId: 'c', principal: null, status: 'running', createdAt: at, updatedAt: at, input: 0, requestContext: {} }
+    await store.create(minimal, [])
+    const stored = await store.get(runId)
+    equal(stored, minimal, 'a minimal record round-trips')
+    ok(stored?.principal === null, 'principal null stays null')
+  })
+
+  test('creating a run that exists fails and changes nothing', async (store, runId) => {
+    await store.create(waitingRecord(runId), firstEvents(runId))
+    await rejects(() => store.create({ ...waitingRecord(runId), status: 'running' }, [logEvent('again')]), 'a second create of one run id must fail')
+    equal((await store.get(runId))?.status, 'approval-required', 'the first record stays')
+    equal(seqsOf(await store.events(runId, 0)), [1, 2, 3, 4, 5], 'no event was added')
+  })
+
+  test('unknown runs: get is undefined, events empty, transition not-found, append rejects, delete resolves', async (store, runId) => {
+    const other = crypto.randomUUID()
+    equal(await store.get(other), undefined, 'get of an unknown run')
+    equal(await store.events(other, 0), [], 'events of an unknown run')
+    const result = await store.transition(other, ['approval-required'], { status: 'running' })
+    equal(result, { ok: false, reason: 'not-found' }, 'transition of an unknown run')
+    await rejects(() => store.append(other, [logEvent('x')]), 'append to an unknown run must fail')
+    await store.delete(other)
+    // With a run stored, another id still reads as absent.
+    await store.create(waitingRecord(runId), firstEvents(runId))
+    equal(await store.get(other), undefined, 'get of another id beside a stored run')
+    equal(await store.events(other, 0), [], 'events of another id beside a stored run')
+    equal(await store.transition(other, ['approval-required'], { status: 'running' }), { ok: false, reason: 'not-found' }, 'transition of another id')
+    await store.delete(other)
+    equal((await store.get(runId))?.status, 'approval-required', 'deleting another id leaves the run')
+  })
+
+  test('transition applies the patch and appends its events after the last', async (store, runId) => {
+    await store.create(waitingRecord(runId), firstEvents(runId))
+    const events: ToolEvent[] = [
+      { type: 'start', messageMetadata: { runId, toolCallId: 'call_aaaaaaaaaaaaaaaaaaaaaaaa' } },
+      { type: 'tool-approval-response', approvalId: 'approval_bbbbbbbbbbbbbbbbbbbbbbbb', approved: true },
+    ]
+    const result = await store.transition(runId, ['approval-required'], { status: 'running', updatedAt: '2026-01-02T04:00:00.000Z', expiresAt: undefined }, events)
+    ok(result.ok, 'the transition succeeds')
+    equal(seqsOf(result.events), [6, 7], 'its events follow the log')
+    equal(result.events.map((entry) => entry.event), events, 'its events are the ones given')
+    ok(result.run.status === 'running' && result.run.updatedAt === '2026-01-02T04:00:00.000Z', 'the returned run carries the patch')
+    ok(result.run.expiresAt === undefined, 'a patch field set to undefined is removed')
+    const stored = await store.get(runId)
+    equal(stored, result.run, 'get sees what the transition returned')
+    ok(stored && !('expiresAt' in stored && stored.expiresAt !== undefined), 'the removed field stays removed')
+    equal(seqsOf(await store.events(runId, 0)), [1, 2, 3, 4, 5, 6, 7], 'the log has both steps')
+  })
+
+  test('transition accepts any of several from-statuses', async (store, runId) => {
+    await store.create({ ...waitingRecord(runId), status: 'suspended' }, [])
+    const result = await store.transition(runId, ['running', 'approval-required', 'suspended'], { status: 'cancelled' }, [logEvent('cancel')])
+    ok(result.ok && result.run.status === 'cancelled', 'a run in any listed status transitions')
+    equal(seqsOf(result.events), [1], 'the first event of an empty log is 1')
+  })
+
+  test('a transition from another status is a conflict and changes nothing', async (store, runId) => {
+    await store.create(waitingRecord(runId), firstEvents(runId))
+    const result = await store.transition(runId, ['suspended', 'running'], { status: 'completed', output: 1 }, [logEvent('never')])
+    ok(!result.ok && result.reason === 'conflict', 'the transition is refused as a conflict')
+    equal(!result.ok && result.reason === 'conflict' ? result.run : undefined, waitingRecord(runId), 'a conflict reports the run as it is')
+    equal(await store.get(runId), waitingRecord(runId), 'the record is unchanged')
+    equal(seqsOf(await store.events(runId, 0)), [1, 2, 3, 4, 5], 'no event was appended')
+  })
+
+  test('append numbers events after the last, in order, and events(after) reads any suffix', async (store, runId) => {
+    await store.create(waitingRecord(runId), firstEvents(runId))
+    const appended = await store.append(runId, [logEvent('a'), logEvent('b')])
+    equal(seqsOf(appended), [6, 7], 'append continues the numbering')
+    equal(seqsOf(await store.append(runId, [logEvent('c')])), [8], 'a second append follows the first')
+    equal(await store.append(runId, []), [], 'appending nothing appends nothing')
+    const all = await store.events(runId, 0)
+    equal(seqsOf(all), [1, 2, 3, 4, 5, 6, 7, 8], 'the log is contiguous')
+    equal(all.slice(5).map((entry) => (entry.event.type === 'data-tool-log' ? entry.event.data.message : '')), ['a', 'b', 'c'], 'the log keeps append order')
+    for (let after = 0; after <= 9; after++) {
+      equal(await store.events(runId, after), all.filter((entry) => entry.seq > after), `events(${after}) is the suffix after ${after}`)
+    }
+  })
+
+  test('concurrent appends get distinct, contiguous numbers', async (store, runId) => {
+    await store.create(waitingRecord(runId), [])
+    const results = await Promise.all(Array.from({ length: 20 }, (_, index) => store.append(runId, [logEvent(`m${index}`)])))
+    const seqs = results.flat().map((entry) => entry.seq).sort((a, b) => a - b)
+    equal(seqs, Array.from({ length: 20 }, (_, index) => index + 1), 'each append got its own number')
+    const log = await store.events(runId, 0)
+    equal(seqsOf(log), seqs, 'the log holds every appended event once')
+    for (const entry of results.flat()) equal(log[entry.seq - 1], entry, `event ${entry.seq} is stored as returned`)
+  })
+
+  test('concurrent transitions from one status: exactly one wins (exactly-once stores)', async (store, runId) => {
+    await store.create(waitingRecord(runId), firstEvents(runId))
+    const racers = 50
+    const results = await Promise.all(
+      Array.from({ length: racers }, (_, index) =>
+        store.transition(runId, ['approval-required'], { status: 'running', reason: `winner ${index}` }, [logEvent(`approved by ${index}`)]),
+      ),
+    )
+    const winners = results.filter((result) => result.ok)
+    const log = await store.events(runId, 0)
+    const approvals = log.filter((entry) => entry.event.type === 'data-tool-log')
+    const stored = await store.get(runId)
+    ok(stored?.status === 'running', 'the run left approval-required')
+    if (store.exactlyOnce) {
+      equal(winners.length, 1, 'exactly one transition wins')
+      for (const result of results) if (!result.ok) ok(result.reason === 'conflict' && result.run.status === 'running', 'the losers see a conflict with the running run')
+      equal(approvals.length, 1, 'only the winner appended its events')
+      const winner = winners[0]!
+      ok(winner.ok, 'winner')
+      equal(stored, winner.run, 'the stored run is the winner’s')
+      equal(winner.events, approvals, 'the winner’s events are in the log')
+    } else {
+      ok(winners.length >= 1, 'at least one transition wins')
+      equal(approvals.length, winners.length, 'every winner appended its events, nobody else did')
+    }
+    equal(seqsOf(log), log.map((_, index) => index + 1), 'the log stays contiguous')
+  })
+
+  test('stored values are copies: changing what a call returned changes nothing stored', async (store, runId) => {
+    const created = await store.create(waitingRecord(runId), firstEvents(runId))
+    ;(created[0]!.event as { type: string }).type = 'mutated'
+    const run = await store.get(runId)
+    ;(run!.input as Record<string, unknown>).path = 'mutated'
+    const events = await store.events(runId, 0)
+    equal(events[0]!.event, firstEvents(runId)[0], 'a returned event is a copy')
+    equal(await store.get(runId), waitingRecord(runId), 'a returned record is a copy')
+  })
+
+  test('delete removes the record and its events; the id can then be created again', async (store, runId) => {
+    await store.create(waitingRecord(runId), firstEvents(runId))
+    await store.append(runId, [logEvent('x')])
+    await store.delete(runId)
+    equal(await store.get(runId), undefined, 'the record is gone')
+    equal(await store.events(runId, 0), [], 'the events are gone')
+    equal(await store.transition(runId, ['approval-required'], { status: 'running' }), { ok: false, reason: 'not-found' }, 'a deleted run is not found')
+    await store.delete(runId)
+    const again = await store.create({ ...waitingRecord(runId), status: 'running' }, [logEvent('new')])
+    equal(seqsOf(again), [1], 'a run created again starts its log at 1')
+    equal(seqsOf(await store.events(runId, 0)), [1], 'no old event comes back')
+  })
+
+  test('every event shape round-trips', async (store, runId) => {
+    const events: ToolEvent[] = [
+      ...firstEvents(runId),
+      { type: 'tool-input-delta', toolCallId: 'c', inputTextDelta: '{"pa' },
+      { type: 'tool-input-error', toolCallId: 'c', toolName: 't', input: { bad: true }, errorText: 'nope' },
+      { type: 'tool-approval-response', approvalId: 'a', approved: false, reason: 'no' },
+      { type: 'data-tool-suspended', data: { runId, toolCallId: 'c', suspendPayload: { q: 'x' }, resumeSchema: { type: 'object' } } },
+      { type: 'data-tool-resumed', data: { runId, toolCallId: 'c', resumeData: { seat: '12A' } } },
+      { type: 'data-tool-log', data: { level: 'warn', message: 'm', data: { k: 1 }, time: at } },
+      { type: 'data-tool-span', data: { spanId: 's', parentSpanId: 'p', name: 'n', phase: 'end', durationMs: 3, status: 'ok', attributes: { a: 'b' } } },
+      { type: 'tool-output-available', toolCallId: 'c', output: { big: 'x'.repeat(5000) }, preliminary: true },
+      { type: 'data-tool-model-output', data: { toolCallId: 'c', modelOutput: { type: 'text', value: 'hi' } } },
+      { type: 'tool-output-error', toolCallId: 'c', errorText: 'boom' },
+      { type: 'tool-output-denied', toolCallId: 'c' },
+      { type: 'finish', finishReason: 'stop' },
+    ]
+    await store.create(waitingRecord(runId), events)
+    equal((await store.events(runId, 0)).map((entry) => entry.event), events, 'events come back as stored, large ones included')
+  })
+}
