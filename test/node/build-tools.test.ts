@@ -1,0 +1,120 @@
+// scripts/build-tools.mjs on fixture projects: tools that import 'toolroute' from a temporary
+// directory inside the repo (so the package resolves as it does for tools/).
+import { execFile } from 'node:child_process'
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { promisify } from 'node:util'
+import { afterAll, describe, expect, it } from 'vitest'
+
+const repo = resolve(import.meta.dirname, '../..')
+const tmpRoot = join(repo, '.toolroute-test-tmp')
+const script = join(repo, 'scripts/build-tools.mjs')
+
+const created: string[] = []
+
+function project(files: Record<string, string>): string {
+  const dir = join(tmpRoot, `build-${process.pid}-${Math.random().toString(36).slice(2)}`)
+  created.push(dir)
+  for (const [name, contents] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true })
+    writeFileSync(join(dir, name), contents)
+  }
+  return dir
+}
+
+async function buildTools(dir: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [script, dir], { cwd: repo })
+    return { code: 0, stdout, stderr }
+  } catch (error) {
+    const failure = error as { code: number; stdout: string; stderr: string }
+    return { code: failure.code, stdout: failure.stdout, stderr: failure.stderr }
+  }
+}
+
+const tool = (exportName: string, id: string) => `import { createTool } from 'toolroute'
+import { z } from 'zod'
+
+export const ${exportName} = createTool({
+  id: ${JSON.stringify(id)},
+  description: 'A fixture tool',
+  inputSchema: z.object({ q: z.string() }),
+  execute: async ({ q }) => ({ q }),
+})
+`
+
+afterAll(() => {
+  for (const dir of created) rmSync(dir, { recursive: true, force: true })
+})
+
+describe('scripts/build-tools.mjs', () => {
+  it('compiles tools/ into the worker entry and prints the routes', async () => {
+    const dir = project({ 'tools/alpha.ts': tool('alpha', 'alpha-tool'), 'tools/beta.ts': tool('beta', 'beta_tool'), 'tools/alpha.test.ts': 'throw new Error("tests are not tools")' })
+    const result = await buildTools(dir)
+    expect(result.stderr).toBe('')
+    expect(result.code).toBe(0)
+    expect(result.stdout).toContain('toolroute: 2 tools from tools/')
+    expect(result.stdout).toMatch(/POST \/tools\/alpha-tool\s+\(tools\/alpha\.ts\)/)
+    expect(result.stdout).toMatch(/POST \/tools\/beta_tool\s+\(tools\/beta\.ts\)/)
+    expect(result.stdout).toContain('GET /openapi.json')
+    const toolsModule = readFileSync(join(dir, '.toolroute/tools.ts'), 'utf8')
+    expect(toolsModule).toContain('../tools/alpha.ts')
+    expect(toolsModule).not.toContain('alpha.test.ts')
+    const entry = readFileSync(join(dir, '.toolroute/worker.ts'), 'utf8')
+    expect(entry).toContain("import { createWorker } from 'toolroute/workers'")
+    expect(entry).toContain('export class ToolRunObject')
+    expect(entry).toContain('const config = {}')
+  })
+
+  it('fails on two tools with one id, naming both files', async () => {
+    const dir = project({ 'tools/first.ts': tool('first', 'same-id'), 'tools/second.ts': tool('second', 'same-id') })
+    const result = await buildTools(dir)
+    expect(result.code).toBe(1)
+    expect(result.stderr).toContain('tool id "same-id" is defined twice')
+    expect(result.stderr).toContain('tools/first.ts (export first)')
+    expect(result.stderr).toContain('tools/second.ts (export second)')
+  })
+
+  it('serves one tool exported by two files (a re-export) once', async () => {
+    const dir = project({ 'tools/original.ts': tool('original', 'shared-tool'), 'tools/reexport.ts': "export { original as again } from './original.ts'\n" })
+    const result = await buildTools(dir)
+    expect(result.code).toBe(0)
+    expect(result.stdout).toContain('toolroute: 1 tool from tools/')
+  })
+
+  it('fails on an invalid id, naming the file and the id', async () => {
+    const dir = project({ 'tools/good.ts': tool('good', 'good'), 'tools/bad.ts': tool('bad', 'has spaces/and slashes') })
+    const result = await buildTools(dir)
+    expect(result.code).toBe(1)
+    expect(result.stderr).toContain('tools/bad.ts')
+    expect(result.stderr).toContain('"has spaces/and slashes"')
+    expect(result.stderr).not.toContain('tools/good.ts')
+  })
+
+  it('fails on a tool object with an invalid id that bypassed createTool', async () => {
+    const forged = `export const forged = { [Symbol.for('toolroute.tool')]: true, id: '${'x'.repeat(65)}' }\n`
+    const result = await buildTools(project({ 'tools/forged.ts': forged }))
+    expect(result.code).toBe(1)
+    expect(result.stderr).toContain(`invalid tool id "${'x'.repeat(65)}" in tools/forged.ts (export forged)`)
+  })
+
+  it('fails on a file that does not compile, naming it', async () => {
+    const result = await buildTools(project({ 'tools/broken.ts': 'export const = 1\n' }))
+    expect(result.code).toBe(1)
+    expect(result.stderr).toContain('tools/broken.ts')
+  })
+
+  it('picks up toolroute.config.ts at the project root, and prints routes under its basePath', async () => {
+    const dir = project({
+      'tools/alpha.ts': tool('alpha', 'alpha-tool'),
+      'toolroute.config.ts': `import { defineConfig } from 'toolroute/workers'\nexport default defineConfig({ basePath: '/api/', maxInputBytes: 4096 })\n`,
+    })
+    const result = await buildTools(dir)
+    expect(result.stderr).toBe('')
+    expect(result.code).toBe(0)
+    expect(result.stdout).toContain('(with toolroute.config.ts)')
+    expect(result.stdout).toMatch(/POST \/api\/tools\/alpha-tool\s/)
+    expect(result.stdout).toContain('GET /api/openapi.json')
+    expect(readFileSync(join(dir, '.toolroute/worker.ts'), 'utf8')).toContain('import config from "../toolroute.config.ts"')
+  })
+})
