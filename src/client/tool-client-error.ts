@@ -1,0 +1,92 @@
+import type { ErrorCode, ValidationIssue } from '../errors/toolroute-error.ts'
+
+/**
+ * What went wrong, as the client sees it: one of the spec's codes when the server answered with
+ * one, else `UNEXPECTED_RESPONSE` (an answer that is not toolroute's: a proxy's 502, a wrong base
+ * URL) or `CONNECTION_LOST` (the network failed, or a stream broke and could not be resumed).
+ */
+export type ToolClientErrorCode = ErrorCode | 'UNEXPECTED_RESPONSE' | 'CONNECTION_LOST'
+
+const marker = Symbol.for('toolroute.client-error')
+
+/**
+ * The one error class of `toolroute/client`. It carries the spec's `code`, the HTTP `status` the
+ * server really answered with (0 when no answer came), `issues` for validation failures, and the
+ * run the failure belongs to when the server named one.
+ *
+ * It is deliberately not the server's `ToolrouteError`: a tool that calls another toolroute
+ * deployment and lets this error escape must fail with `EXECUTION_FAILED`, not answer its own
+ * caller with the remote's `401` or `RUN_NOT_FOUND`.
+ */
+export class ToolClientError extends Error {
+  readonly [marker] = true
+  readonly code: ToolClientErrorCode
+  readonly status: number
+  readonly issues?: ValidationIssue[]
+  readonly runId?: string
+  readonly toolCallId?: string
+
+  constructor(
+    code: ToolClientErrorCode,
+    message: string,
+    options: { status?: number; issues?: ValidationIssue[]; runId?: string; toolCallId?: string; cause?: unknown } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause })
+    this.name = 'ToolClientError'
+    this.code = code
+    this.status = options.status ?? 0
+    if (options.issues) this.issues = options.issues
+    if (options.runId) this.runId = options.runId
+    if (options.toolCallId) this.toolCallId = options.toolCallId
+  }
+
+  /** Whether a value is a `ToolClientError`, also across two bundled copies of the client. */
+  static isInstance(error: unknown): error is ToolClientError {
+    return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[marker] === true
+  }
+}
+
+/** The error of a response that is not OK: the spec's `{ error: { code, message, issues? } }` when it is one. */
+export async function responseError(response: Response): Promise<ToolClientError> {
+  const ids = {
+    status: response.status,
+    ...(response.headers.get('x-run-id') ? { runId: response.headers.get('x-run-id')! } : {}),
+    ...(response.headers.get('x-tool-call-id') ? { toolCallId: response.headers.get('x-tool-call-id')! } : {}),
+  }
+  const text = await response.text().catch(() => '')
+  let body: unknown
+  try {
+    body = JSON.parse(text)
+  } catch {
+    body = undefined
+  }
+  const error = (body as { error?: { code?: unknown; message?: unknown; issues?: unknown } } | undefined)?.error
+  if (error && typeof error.code === 'string' && typeof error.message === 'string' && isSpecCode(error.code)) {
+    return new ToolClientError(error.code, error.message, { ...ids, ...(Array.isArray(error.issues) ? { issues: error.issues as ValidationIssue[] } : {}) })
+  }
+  const detail = typeof error?.message === 'string' ? error.message : text.slice(0, 200)
+  return new ToolClientError('UNEXPECTED_RESPONSE', `Unexpected response ${response.status}${detail ? `: ${detail}` : ''}`, ids)
+}
+
+// The codes of SPEC §2, written out rather than imported (the client imports server code only as
+// types); the Record type makes the compiler catch a code added to the server and missed here.
+const specCodes: Record<ErrorCode, true> = {
+  TOOL_NOT_FOUND: true,
+  REQUEST_CONTEXT_VALIDATION_FAILED: true,
+  INVALID_JSON: true,
+  INPUT_VALIDATION_FAILED: true,
+  RESUME_VALIDATION_FAILED: true,
+  UNSUPPORTED_MEDIA_TYPE: true,
+  PAYLOAD_TOO_LARGE: true,
+  UNAUTHORIZED: true,
+  RUN_NOT_FOUND: true,
+  RUN_STATE_CONFLICT: true,
+  RUN_EXPIRED: true,
+  OUTPUT_VALIDATION_FAILED: true,
+  SUSPEND_VALIDATION_FAILED: true,
+  EXECUTION_FAILED: true,
+}
+
+function isSpecCode(code: string): code is ErrorCode {
+  return Object.hasOwn(specCodes, code)
+}
