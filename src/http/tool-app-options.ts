@@ -1,5 +1,6 @@
 import type { Context, Env, MiddlewareHandler } from 'hono'
 import type { cors } from 'hono/cors'
+import type { McpSessionHost } from '../mcp/mcp-session-host.ts'
 import type { RunHost } from '../runs/run-host.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 
@@ -29,10 +30,23 @@ export interface ToolAppOptions<E extends Env = any> {
   runs?: RunHost | ((c: Context<E>) => RunHost)
   /** `'stateful'` (default) stores only runs that wait or run in the background; `'all'` stores every run. */
   storeRuns?: 'stateful' | 'all'
-  /** Serve MCP at `/mcp` (default true). */
-  mcp?: boolean
+  /** Serve MCP at `/mcp` (default true), or how to serve it. */
+  mcp?: boolean | ToolAppMcpOptions<E>
   /** Name and version announced to MCP clients. */
   server?: { name: string; version: string }
+}
+
+/** How `/mcp` keeps sessions and waits for the user. */
+export interface ToolAppMcpOptions<E extends Env = any> {
+  /**
+   * Where sessions live, for clients that declare elicitation (tools may ask them questions):
+   * `'memory'` (this process; the default under Node and Deno), `false` (every client served
+   * statelessly; the default on Workers without `createWorker`), or a host per request
+   * (`createWorker` uses the `TOOLROUTE_MCP` Durable Objects, one per session).
+   */
+  sessions?: 'memory' | false | ((c: Context<E>) => McpSessionHost | undefined)
+  /** How long a question to the user (elicitation) waits for an answer (default 5 minutes). */
+  elicitationTimeoutMs?: number
 }
 
 /** Variables the middleware chain sets on the context. */

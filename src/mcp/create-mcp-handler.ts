@@ -1,7 +1,15 @@
 import type { Context } from 'hono'
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
+import type { ToolAppOptions } from '../http/tool-app-options.ts'
 import type { RunHost } from '../runs/run-host.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
-import type { ToolAppOptions } from '../http/tool-app-options.ts'
+import { createMemoryMcpSessions } from './create-memory-mcp-sessions.ts'
+import { createMcpServer, defaultElicitationTimeoutMs, defaultServerInfo, type McpServerDeps } from './create-mcp-server.ts'
+import { jsonRpcError, sessionNotFound } from './json-rpc-error.ts'
+import { withCaller } from './mcp-caller.ts'
+import type { McpSessionHost } from './mcp-session-host.ts'
+import { readMcpBody, wantsSession } from './read-mcp-body.ts'
+import { resolveMcpCaller } from './resolve-mcp-caller.ts'
 
 export interface McpHandlerOptions {
   tools: ReadonlyMap<string, AnyTool>
@@ -9,7 +17,74 @@ export interface McpHandlerOptions {
   runs: (c: Context) => RunHost
 }
 
-/** MCP over Streamable HTTP at `/mcp` (issue #5: not built yet; answers 501 until then). */
-export function createMcpHandler(_options: McpHandlerOptions) {
-  return (c: Context) => c.json({ error: { code: 'NOT_IMPLEMENTED', message: 'MCP is not served yet' } }, 501)
+/** Session ids are UUIDs this server made; anything else names no session and reaches no object. */
+const sessionIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+// Workers spread requests over isolates, so a session in memory would not see its own later
+// requests: there the default is stateless, and `createWorker` pins sessions to Durable Objects.
+const onWorkers = (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === 'Cloudflare-Workers'
+
+/** One request, one server, one transport, JSON answers: nothing kept, nothing to route back to. */
+async function handleStateless(deps: McpServerDeps, request: Request, body: unknown): Promise<Response> {
+  const server = createMcpServer(deps)
+  const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true })
+  await server.connect(transport)
+  try {
+    return await transport.handleRequest(request, { parsedBody: body })
+  } finally {
+    void server.close().catch(() => {})
+  }
+}
+
+/**
+ * MCP over Streamable HTTP at `/mcp`, on the official SDK. Auth middleware has already run.
+ * A client that declares elicitation at `initialize` gets a session (`Mcp-Session-Id`), held
+ * where all its requests land (this process, or a Durable Object per session on Workers), so a
+ * tool can ask it questions mid-call. Any other client is served statelessly. No GET stream:
+ * every server-to-client message belongs to a call and goes out on that call's response.
+ */
+export function createMcpHandler({ tools, options, runs }: McpHandlerOptions) {
+  const settings = typeof options.mcp === 'object' ? options.mcp : {}
+  const maxBytes = options.maxInputBytes ?? 1024 * 1024
+  const depsOf = (c: Context): McpServerDeps => ({
+    tools,
+    runs: () => runs(c),
+    storeRuns: options.storeRuns ?? 'stateful',
+    serverInfo: options.server ?? defaultServerInfo,
+    basePath: options.basePath ?? '/',
+    elicitationTimeoutMs: settings.elicitationTimeoutMs ?? defaultElicitationTimeoutMs,
+  })
+  let memory: McpSessionHost | undefined
+  const sessionsOf = (c: Context): McpSessionHost | undefined => {
+    const choice = settings.sessions ?? (onWorkers ? false : 'memory')
+    if (choice === false) return undefined
+    if (choice === 'memory') return (memory ??= createMemoryMcpSessions())
+    return choice(c)
+  }
+
+  return async (c: Context): Promise<Response> => {
+    const method = c.req.method
+    const sessionId = c.req.header('mcp-session-id')
+    if (method === 'GET' || (method === 'DELETE' && sessionId === undefined)) {
+      return jsonRpcError(405, -32000, 'Method not allowed: questions and notifications go out on each call\'s own response', { allow: 'POST, DELETE' })
+    }
+    const caller = await resolveMcpCaller(c, options)
+    const sessions = sessionsOf(c)
+    const deps = () => depsOf(c)
+    if (method === 'DELETE') {
+      if (!sessions || !sessionIdPattern.test(sessionId!)) return sessionNotFound()
+      return sessions.handle(sessionId!, { request: withCaller(c.req.raw, caller, undefined), initialize: false, caller, deps })
+    }
+
+    const read = await readMcpBody(c.req.raw, maxBytes)
+    if (!read.ok) return read.response
+    const request = withCaller(c.req.raw, caller, read.text)
+    const message = { request, text: read.text, body: read.body, caller, deps }
+    if (sessionId !== undefined) {
+      if (!sessions || !sessionIdPattern.test(sessionId)) return sessionNotFound()
+      return sessions.handle(sessionId, { ...message, initialize: false })
+    }
+    if (sessions && wantsSession(read.body)) return sessions.handle(crypto.randomUUID(), { ...message, initialize: true })
+    return handleStateless(deps(), request, read.body)
+  }
 }

@@ -1,0 +1,45 @@
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
+import { createMcpServer, type McpServerDeps } from './create-mcp-server.ts'
+
+/** One stateful MCP session: a server and its transport, kept between the session's requests. */
+export interface McpSession {
+  readonly sessionId: string
+  /** Handles one request of the session (`body` already parsed, for POST). */
+  handle(request: Request, body?: unknown): Promise<Response>
+  /**
+   * Replays the session's saved `initialize` (and `notifications/initialized`) into a fresh
+   * server, so a host that lost its memory (an evicted Durable Object) serves the session again
+   * under the same id, with the client's capabilities, without the client noticing.
+   */
+  restore(initialize: unknown): Promise<void>
+  close(): Promise<void>
+}
+
+const internalUrl = 'https://session.toolroute.internal/mcp'
+
+/**
+ * A session in SSE mode: a call's response is an event stream, so a tool's question
+ * (elicitation) goes out on it and the client's answer, a later POST, reaches this transport.
+ * JSON responses cannot carry such questions (the SDK drops them).
+ */
+export async function createMcpSession(sessionId: string, deps: McpServerDeps): Promise<McpSession> {
+  const server = createMcpServer(deps)
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => sessionId })
+  await server.connect(transport)
+  return {
+    sessionId,
+    handle: (request, body) => transport.handleRequest(request, body === undefined ? undefined : { parsedBody: body }),
+    async restore(initialize) {
+      const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }
+      const replayed = await transport.handleRequest(new Request(internalUrl, { method: 'POST', headers, body: '{}' }), { parsedBody: initialize })
+      // Read to its end: the stream closes once the server has answered, capabilities recorded.
+      await replayed.text()
+      if (!replayed.ok) throw new Error(`The saved initialize of MCP session ${sessionId} was refused (${replayed.status})`)
+      const initialized = { jsonrpc: '2.0', method: 'notifications/initialized' }
+      await transport.handleRequest(new Request(internalUrl, { method: 'POST', headers: { ...headers, 'mcp-session-id': sessionId }, body: '{}' }), {
+        parsedBody: initialized,
+      })
+    },
+    close: () => server.close(),
+  }
+}

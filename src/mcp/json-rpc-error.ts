@@ -1,0 +1,13 @@
+/**
+ * An HTTP answer in JSON-RPC's error shape, for what /mcp refuses before the MCP transport
+ * sees the request (the transport answers the same way for its own refusals).
+ */
+export function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), {
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+  })
+}
+
+/** The session is unknown here (never opened, closed, expired, or another principal's): the client starts a new one. */
+export const sessionNotFound = () => jsonRpcError(404, -32001, 'Session not found')

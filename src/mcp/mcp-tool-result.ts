@@ -1,0 +1,110 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { ToolrouteError } from '../errors/toolroute-error.ts'
+import { toModelOutputOf, type ToolModelOutput } from '../runtime/model-output.ts'
+import type { RunRecord } from '../runs/run-record.ts'
+import type { AnyTool } from '../tool/tool-types.ts'
+import { toMcpContent } from './to-mcp-content.ts'
+
+/** `_meta` keys of toolroute's results: the run behind a result, and the spec error code of a failure. */
+export const runMetaKey = 'toolroute/run'
+export const errorMetaKey = 'toolroute/error'
+
+interface RunIds {
+  runId: string
+  toolCallId: string
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/** A completed call: `structuredContent` is the output, `content` the model output as MCP blocks. */
+export function completedResult(ids: RunIds, output: unknown, modelOutput: ToolModelOutput): CallToolResult {
+  return {
+    content: toMcpContent(modelOutput),
+    // MCP's structured content is a JSON object; any other output reaches the client as content only.
+    ...(isPlainObject(output) ? { structuredContent: output } : {}),
+    _meta: { [runMetaKey]: { ...ids, status: 'completed' } },
+  }
+}
+
+/**
+ * A failure as an `isError` result, not a protocol error, so the model reads it and can correct
+ * itself. No `structuredContent`: a client would check it against the tool's output schema.
+ */
+export function errorResult(error: ToolrouteError, ids?: RunIds, status = 'failed'): CallToolResult {
+  return {
+    content: [{ type: 'text', text: `${error.code}: ${error.message}` }],
+    isError: true,
+    _meta: { [errorMetaKey]: error.toJSON().error, ...(ids ? { [runMetaKey]: { ...ids, status } } : {}) },
+  }
+}
+
+/** Where the run routes are, under the app's base path. */
+export function runRoute(basePath: string, runId: string, action?: string): string {
+  const base = basePath === '/' ? '' : basePath.replace(/\/+$/, '')
+  return `${base}/runs/${runId}${action ? `/${action}` : ''}`
+}
+
+/**
+ * A run that waits for a human and could not ask through the client (no elicitation, a form
+ * that cannot express the schema, no answer): an `isError` result naming the run and the HTTP
+ * routes that finish it. The run stays where it is, durable, until then or until it expires.
+ */
+export function waitingResult(tool: AnyTool, run: RunRecord, basePath: string, shownPayload?: unknown): CallToolResult {
+  const ids = { runId: run.runId, toolCallId: run.toolCallId }
+  const route = (action?: string) => runRoute(basePath, run.runId, action)
+  if (run.status === 'running') {
+    const text = `${tool.id} goes on in the background as run ${run.runId}: follow it with GET ${route('events')}; its state and output: GET ${route()}.`
+    return {
+      content: [{ type: 'text', text }],
+      isError: true,
+      _meta: { [runMetaKey]: { ...ids, status: run.status, routes: { events: route('events'), run: route() } } },
+    }
+  }
+  if (run.status === 'approval-required') {
+    const text =
+      `${tool.id} needs approval before it runs. Run ${run.runId} is waiting: approve it with POST ${route('approve')} ` +
+      `(body {"approvalId":"${run.approvalId}"} optional) or decline it with POST ${route('decline')} (body {"reason"} optional). ` +
+      `Its state: GET ${route()}.`
+    return {
+      content: [{ type: 'text', text }],
+      isError: true,
+      _meta: { [runMetaKey]: { ...ids, status: run.status, approvalId: run.approvalId, routes: { approve: route('approve'), decline: route('decline'), run: route() } } },
+    }
+  }
+  const resumeSchema = tool.schemas.resume?.jsonSchema
+  const text =
+    `${tool.id} is suspended and waiting for input: ${JSON.stringify(shownPayload ?? null)}. Run ${run.runId} is waiting: ` +
+    `resume it with POST ${route('resume')} and body {"resumeData": ...}${resumeSchema ? ` matching ${JSON.stringify(resumeSchema)}` : ''}, ` +
+    `or cancel it with POST ${route('cancel')}. Its state: GET ${route()}.`
+  return {
+    content: [{ type: 'text', text }],
+    isError: true,
+    _meta: { [runMetaKey]: { ...ids, status: run.status, routes: { resume: route('resume'), cancel: route('cancel'), run: route() } } },
+  }
+}
+
+/** The result for a run that has settled (after an approval or a resume). */
+export async function settledResult(run: RunRecord): Promise<CallToolResult> {
+  const ids = { runId: run.runId, toolCallId: run.toolCallId }
+  switch (run.status) {
+    case 'completed':
+      return completedResult(ids, run.output, run.modelOutput ?? (await toModelOutputOf(undefined, run.output)))
+    case 'declined':
+      return {
+        content: [{ type: 'text', text: `The user declined to run ${run.toolId}${run.reason ? `: ${run.reason}` : ''}. It did not run.` }],
+        isError: true,
+        _meta: { [runMetaKey]: { ...ids, status: 'declined', ...(run.reason !== undefined ? { reason: run.reason } : {}) } },
+      }
+    case 'cancelled':
+      return { content: [{ type: 'text', text: `Run ${run.runId} of ${run.toolId} was cancelled.` }], isError: true, _meta: { [runMetaKey]: { ...ids, status: 'cancelled' } } }
+    case 'expired':
+      return errorResult(new ToolrouteError('RUN_EXPIRED', `Run ${run.runId} expired`), ids, 'expired')
+    case 'failed': {
+      const error = run.error ?? { code: 'EXECUTION_FAILED' as const, message: 'The tool failed' }
+      return errorResult(new ToolrouteError(error.code, error.message, error.issues ? { issues: error.issues } : undefined), ids)
+    }
+    default:
+      return errorResult(new ToolrouteError('RUN_STATE_CONFLICT', `Run ${run.runId} is ${run.status}`), ids, run.status)
+  }
+}

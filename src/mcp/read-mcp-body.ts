@@ -1,0 +1,55 @@
+import { isJsonMediaType } from '../http/middleware/read-json-body.ts'
+import { jsonRpcError } from './json-rpc-error.ts'
+
+/** A POST body of /mcp: its text and parsed JSON, or the JSON-RPC error that answers it. */
+export type McpBody = { ok: true; text: string; body: unknown } | { ok: false; response: Response }
+
+/**
+ * Reads a POST to /mcp, counting bytes as they arrive (a chunked body declares no length), so
+ * the handler can see whether it opens a session before any server is involved.
+ */
+export async function readMcpBody(request: Request, maxBytes: number): Promise<McpBody> {
+  if (!isJsonMediaType(request.headers.get('content-type') ?? undefined)) {
+    return { ok: false, response: jsonRpcError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json') }
+  }
+  const tooLarge = () => ({ ok: false as const, response: jsonRpcError(413, -32000, `Request body is larger than ${maxBytes} bytes`) })
+  const length = request.headers.get('content-length')
+  if (length !== null && Number(length) > maxBytes) return tooLarge()
+  const decoder = new TextDecoder()
+  let text = ''
+  let bytes = 0
+  if (request.body) {
+    const reader = request.body.getReader()
+    while (true) {
+      const { done, value } = await reader.read()
+      if (done) break
+      bytes += value.byteLength
+      if (bytes > maxBytes) {
+        await reader.cancel().catch(() => {})
+        return tooLarge()
+      }
+      text += decoder.decode(value, { stream: true })
+    }
+    text += decoder.decode()
+  }
+  try {
+    return { ok: true, text, body: JSON.parse(text) }
+  } catch {
+    return { ok: false, response: jsonRpcError(400, -32700, 'Parse error: Invalid JSON') }
+  }
+}
+
+/** Whether a JSON-RPC body is an `initialize` request. */
+export function isInitialize(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && !Array.isArray(body) && (body as { method?: unknown }).method === 'initialize'
+}
+
+/**
+ * Whether a client opening a connection can answer questions (form elicitation): only those
+ * get a session. Others are served statelessly, every request on its own.
+ */
+export function wantsSession(body: unknown): boolean {
+  if (!isInitialize(body)) return false
+  const capabilities = (body as { params?: { capabilities?: { elicitation?: unknown } } }).params?.capabilities
+  return typeof capabilities?.elicitation === 'object' && capabilities.elicitation !== null
+}
