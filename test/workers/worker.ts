@@ -7,3 +7,4 @@ const worker = createWorker({ tools: [...tools, ...testTools] })
 
 export default { fetch: worker.fetch }
 export class ToolRunObject extends worker.ToolRunObject {}
+export class McpSessionObject extends worker.McpSessionObject {}

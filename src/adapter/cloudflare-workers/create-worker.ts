@@ -2,18 +2,29 @@ import type { Hono } from 'hono'
 import { createToolApp, type ToolAppEnv } from '../../http/create-tool-app.ts'
 import type { ToolAppOptions } from '../../http/tool-app-options.ts'
 import { toolRegistry } from '../../http/tool-registry.ts'
+import type { McpSessionHost } from '../../mcp/mcp-session-host.ts'
 import type { RunHost } from '../../runs/run-host.ts'
+import { defaultElicitationTimeoutMs, defaultServerInfo, type McpServerDeps } from '../../mcp/create-mcp-server.ts'
+import { createMcpSessionObject } from './create-mcp-session-object.ts'
 import { createToolRunObject, type ToolRunObjectOptions } from './create-tool-run-object.ts'
+import { createDurableObjectMcpSessions } from './durable-object-mcp-sessions.ts'
 import { createDurableObjectRunHost } from './durable-object-run-host.ts'
 
 /** The Durable Object binding that holds runs (wrangler.toml `[[durable_objects.bindings]]`). */
 export const runsBinding = 'TOOLROUTE_RUNS'
+/** The Durable Object binding that holds MCP sessions, one object per `Mcp-Session-Id`. Without it, MCP is stateless. */
+export const mcpSessionsBinding = 'TOOLROUTE_MCP'
 
 /** What a deployment configures in `toolroute.config.ts` (everything but the tools, found in `tools/`). */
 export type ToolrouteConfig = Omit<ToolAppOptions, 'tools' | 'runs'> &
   ToolRunObjectOptions & {
-    /** A custom run host per request (e.g. Workers KV); default: the `TOOLROUTE_RUNS` Durable Objects. */
+    /**
+     * A custom run host per request (e.g. Workers KV); default: the `TOOLROUTE_RUNS` Durable Objects.
+     * Inside an MCP session object there is no request: a function here is called with `{ env }`.
+     */
     runs?: ToolAppOptions['runs']
+    /** How long an idle MCP session is kept (default 24 h). */
+    mcpSessionTtlMs?: number
   }
 
 /** Identity helper that types `toolroute.config.ts`. */
@@ -29,25 +40,55 @@ export function defineConfig(config: ToolrouteConfig): ToolrouteConfig {
  * const worker = createWorker({ tools: [weatherTool] })
  * export default worker
  * export class ToolRunObject extends worker.ToolRunObject {}
+ * export class McpSessionObject extends worker.McpSessionObject {}
  */
 export function createWorker(config: ToolrouteConfig & { tools: ToolAppOptions['tools'] }): {
   app: Hono<ToolAppEnv>
   fetch: Hono<ToolAppEnv>['fetch']
   ToolRunObject: ReturnType<typeof createToolRunObject>
+  McpSessionObject: ReturnType<typeof createMcpSessionObject>
 } {
   const tools = toolRegistry(config.tools)
   const hosts = new WeakMap<DurableObjectNamespace, RunHost>()
+  const sessionHosts = new WeakMap<DurableObjectNamespace, McpSessionHost>()
+  const binding = (env: unknown, name: string) => (env as Record<string, DurableObjectNamespace | undefined> | undefined)?.[name]
+  const runsOf = (env: unknown): RunHost => {
+    const namespace = binding(env, runsBinding)
+    if (!namespace) throw new Error(`Durable Object binding ${runsBinding} is missing from wrangler.toml`)
+    let host = hosts.get(namespace)
+    if (!host) hosts.set(namespace, (host = createDurableObjectRunHost(namespace)))
+    return host
+  }
+  const mcp = config.mcp === false ? false : typeof config.mcp === 'object' ? config.mcp : {}
   const app = createToolApp({
     ...config,
-    runs:
-      config.runs ??
-      ((c) => {
-        const namespace = (c.env as Record<string, DurableObjectNamespace | undefined>)?.[runsBinding]
-        if (!namespace) throw new Error(`Durable Object binding ${runsBinding} is missing from wrangler.toml`)
-        let host = hosts.get(namespace)
-        if (!host) hosts.set(namespace, (host = createDurableObjectRunHost(namespace)))
-        return host
-      }),
+    runs: config.runs ?? ((c) => runsOf(c.env)),
+    mcp: mcp && {
+      ...mcp,
+      // Sessions go to the object named by their id when the binding exists; stateless otherwise.
+      sessions:
+        mcp.sessions ??
+        ((c) => {
+          const namespace = binding(c.env, mcpSessionsBinding)
+          if (!namespace) return undefined
+          let host = sessionHosts.get(namespace)
+          if (!host) sessionHosts.set(namespace, (host = createDurableObjectMcpSessions(namespace)))
+          return host
+        }),
+    },
   })
-  return { app, fetch: app.fetch, ToolRunObject: createToolRunObject(tools, config) }
+  const mcpDeps = (env: unknown): McpServerDeps => ({
+    tools,
+    runs: () => (typeof config.runs === 'function' ? config.runs({ env } as never) : (config.runs ?? runsOf(env))),
+    storeRuns: config.storeRuns ?? 'stateful',
+    serverInfo: config.server ?? defaultServerInfo,
+    basePath: config.basePath ?? '/',
+    elicitationTimeoutMs: (mcp && mcp.elicitationTimeoutMs) || defaultElicitationTimeoutMs,
+  })
+  return {
+    app,
+    fetch: app.fetch,
+    ToolRunObject: createToolRunObject(tools, config),
+    McpSessionObject: createMcpSessionObject({ deps: mcpDeps, ...(config.mcpSessionTtlMs !== undefined ? { sessionTtlMs: config.mcpSessionTtlMs } : {}) }),
+  }
 }

@@ -1,0 +1,133 @@
+import { DurableObject } from 'cloudflare:workers'
+import { z } from 'zod'
+import { createMcpSession, type McpSession } from '../../mcp/create-mcp-session.ts'
+import type { McpServerDeps } from '../../mcp/create-mcp-server.ts'
+import { jsonRpcError, sessionNotFound } from '../../mcp/json-rpc-error.ts'
+import { readCaller } from '../../mcp/mcp-caller.ts'
+import { isInitialize } from '../../mcp/read-mcp-body.ts'
+
+/** The internal header that tells a session object which session it is (the Worker sets it). */
+export const mcpSessionIdHeader = 'x-toolroute-mcp-session'
+
+export interface McpSessionObjectOptions {
+  /** Everything the session's MCP server needs, from the object's `env`. */
+  deps: (env: unknown) => McpServerDeps
+  /** A session unused this long is deleted (default 24 h). */
+  sessionTtlMs?: number
+}
+
+/**
+ * Storage layout, one object per session (`idFromName(sessionId)`):
+ * - `session`: `{ initialize, principal, createdAt }`: the client's `initialize` request as it
+ *   came, replayed to rebuild the server after the object was evicted; the principal that
+ *   opened it, the only one it answers.
+ * - the alarm: idle expiry.
+ */
+const savedSessionSchema = z.object({ initialize: z.unknown(), principal: z.string().nullable(), createdAt: z.string() })
+type SavedSession = z.infer<typeof savedSessionSchema>
+
+const defaultSessionTtlMs = 24 * 60 * 60 * 1000
+/** The alarm moves at most this often (an alarm write per request would cost a write per request). */
+const alarmSlackMs = 60 * 60 * 1000
+
+/**
+ * The Durable Object that holds one MCP session: the SDK server and its transport, in memory,
+ * so the client's answer to a question (a later POST) reaches the call that asked it. Every
+ * request of the session lands here because the Worker routes by `Mcp-Session-Id`. After an
+ * eviction the session is rebuilt from its saved `initialize`; a question pending at that
+ * moment is lost (its call ends with the run still waiting for HTTP), so waits stay bounded.
+ */
+export function createMcpSessionObject(options: McpSessionObjectOptions) {
+  const ttlMs = options.sessionTtlMs ?? defaultSessionTtlMs
+  return class McpSessionObject extends DurableObject {
+    #session: Promise<McpSession> | undefined
+    #deps: McpServerDeps
+    #alarmAt = 0
+    #lastSeen = 0
+
+    constructor(ctx: DurableObjectState, env: unknown) {
+      super(ctx, env as never)
+      this.#deps = options.deps(env)
+    }
+
+    async fetch(request: Request): Promise<Response> {
+      const sessionId = request.headers.get(mcpSessionIdHeader)
+      if (!sessionId) return sessionNotFound()
+      const caller = readCaller(request.headers)
+      let body: unknown
+      if (request.method === 'POST') {
+        try {
+          body = JSON.parse(await request.text())
+        } catch {
+          return jsonRpcError(400, -32700, 'Parse error: Invalid JSON')
+        }
+      }
+      if (isInitialize(body)) return this.#open(sessionId, request, body, caller.principal)
+
+      const saved = await this.#saved()
+      if (!saved || saved.principal !== caller.principal) return sessionNotFound()
+      this.#session ??= this.#restore(sessionId, saved)
+      let session: McpSession
+      try {
+        session = await this.#session
+      } catch {
+        this.#session = undefined
+        return sessionNotFound()
+      }
+      const response = await session.handle(request, body)
+      if (request.method === 'DELETE' && response.ok) await this.#forget()
+      else await this.#touch()
+      return response
+    }
+
+    async alarm(): Promise<void> {
+      if (this.#lastSeen && Date.now() - this.#lastSeen < ttlMs) {
+        this.#alarmAt = this.#lastSeen + ttlMs
+        await this.ctx.storage.setAlarm(this.#alarmAt)
+        return
+      }
+      await this.#forget()
+    }
+
+    async #open(sessionId: string, request: Request, body: unknown, principal: string | null): Promise<Response> {
+      if (this.#session || (await this.#saved())) return jsonRpcError(400, -32600, 'Invalid Request: Server already initialized')
+      const opening = createMcpSession(sessionId, this.#deps)
+      this.#session = opening
+      const response = await (await opening).handle(request, body)
+      if (!response.ok) {
+        this.#session = undefined
+        return response
+      }
+      await this.ctx.storage.put('session', { initialize: body, principal, createdAt: new Date().toISOString() } satisfies SavedSession)
+      await this.#touch()
+      return response
+    }
+
+    async #restore(sessionId: string, saved: SavedSession): Promise<McpSession> {
+      const session = await createMcpSession(sessionId, this.#deps)
+      await session.restore(saved.initialize)
+      return session
+    }
+
+    async #saved(): Promise<SavedSession | undefined> {
+      const parsed = savedSessionSchema.safeParse(await this.ctx.storage.get('session'))
+      return parsed.success ? parsed.data : undefined
+    }
+
+    async #touch(): Promise<void> {
+      this.#lastSeen = Date.now()
+      if (this.#alarmAt - this.#lastSeen > ttlMs - alarmSlackMs) return
+      this.#alarmAt = this.#lastSeen + ttlMs
+      await this.ctx.storage.setAlarm(this.#alarmAt)
+    }
+
+    async #forget(): Promise<void> {
+      const session = this.#session
+      this.#session = undefined
+      this.#alarmAt = 0
+      await session?.then((open) => open.close()).catch(() => {})
+      await this.ctx.storage.deleteAlarm()
+      await this.ctx.storage.deleteAll()
+    }
+  }
+}
