@@ -2,8 +2,9 @@
 import { createWorker } from 'toolroute/workers'
 import { tools } from '../../.toolroute/tools.ts'
 import { testTools } from '../fixtures/test-tools.ts'
+import { mcpTestTools } from '../fixtures/mcp-tools.ts'
 
-const worker = createWorker({ tools: [...tools, ...testTools] })
+const worker = createWorker({ tools: [...tools, ...testTools, ...mcpTestTools] })
 
 export default { fetch: worker.fetch }
 export class ToolRunObject extends worker.ToolRunObject {}

@@ -1,0 +1,52 @@
+import { SELF } from 'cloudflare:test'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { ElicitRequestSchema, type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/sdk/types.js'
+import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker'
+
+export const mcpUrl = 'http://tools.test/mcp'
+
+const open: Client[] = []
+
+/** Closes every client the test opened (call from `afterEach`). */
+export async function closeAll(): Promise<void> {
+  await Promise.all(open.splice(0).map((client) => client.close().catch(() => {})))
+}
+
+export interface ConnectOptions {
+  /** Declares elicitation and answers each question with this (the user, in a real client). */
+  elicitation?: (params: ElicitRequest['params']) => ElicitResult | Promise<ElicitResult>
+  headers?: Record<string, string>
+  fetch?: (url: string | URL, init?: RequestInit) => Promise<Response>
+  url?: string
+}
+
+/** The official SDK client, over the test Worker (SELF), as Claude Desktop or the Inspector would connect. */
+export async function connectMcp(options: ConnectOptions = {}) {
+  const client = new Client(
+    { name: 'toolroute-test', version: '1.0.0' },
+    // Client-side output validation needs the cfworker validator inside workerd too.
+    { capabilities: options.elicitation ? { elicitation: {} } : {}, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() },
+  )
+  const questions: ElicitRequest['params'][] = []
+  if (options.elicitation) {
+    const answer = options.elicitation
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      questions.push(request.params)
+      return answer(request.params)
+    })
+  }
+  const transport = new StreamableHTTPClientTransport(new URL(options.url ?? mcpUrl), {
+    fetch: options.fetch ?? ((url, init) => SELF.fetch(url, init)),
+    ...(options.headers ? { requestInit: { headers: options.headers } } : {}),
+  })
+  open.push(client)
+  await client.connect(transport)
+  return { client, transport, questions }
+}
+
+/** The text of a result's first content block. */
+export function textOf(result: { content?: unknown }): string {
+  const [first] = (result.content ?? []) as { type: string; text?: string }[]
+  return first?.type === 'text' ? (first.text ?? '') : ''
+}

@@ -1,0 +1,123 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { closeAll, connectMcp, textOf } from './mcp-client.ts'
+
+afterEach(closeAll)
+
+describe('MCP tools/list', () => {
+  it('lists every tool with its id as name, schemas, annotations (with title) and _meta', async () => {
+    const { client } = await connectMcp()
+    const { tools } = await client.listTools()
+    const byName = new Map(tools.map((tool) => [tool.name, tool]))
+    expect([...byName.keys()]).toEqual(expect.arrayContaining(['weather-tool', 'chart-tool', 'delete-file', 'book-flight', 'lookup-customer', 'confirm-order']))
+
+    const weather = byName.get('weather-tool')!
+    expect(weather.description).toBe('Get the current weather for a location')
+    expect(weather.inputSchema).toMatchObject({ type: 'object', properties: { location: { type: 'string', description: 'City name' } }, required: ['location'] })
+    expect(weather.outputSchema).toMatchObject({ type: 'object', required: ['location', 'temperatureCelsius', 'conditions'] })
+    expect(weather.annotations).toBeUndefined()
+
+    const deleteFile = byName.get('delete-file')!
+    expect(deleteFile.title).toBe('Delete file')
+    expect(deleteFile.annotations).toEqual({ title: 'Delete file', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false })
+    expect(deleteFile._meta).toEqual({ category: 'filesystem' })
+  })
+})
+
+describe('MCP tools/call', () => {
+  it('returns the output as structuredContent and the model output as content', async () => {
+    const { client } = await connectMcp()
+    const result = await client.callTool({ name: 'weather-tool', arguments: { location: 'Lisbon' } })
+    expect(result.isError).toBeFalsy()
+    expect(result.structuredContent).toEqual({ location: 'Lisbon', temperatureCelsius: 21, conditions: 'sunny' })
+    expect(result.content).toEqual([{ type: 'text', text: JSON.stringify({ location: 'Lisbon', temperatureCelsius: 21, conditions: 'sunny' }) }])
+    expect(result._meta?.['toolroute/run']).toMatchObject({ status: 'completed', runId: expect.stringMatching(/^[0-9a-f-]{36}$/) })
+  })
+
+  it('turns toModelOutput image parts into MCP image blocks', async () => {
+    const { client } = await connectMcp()
+    const result = await client.callTool({ name: 'chart-tool', arguments: { quarter: 'Q3' } })
+    expect(result.isError).toBeFalsy()
+    expect(result.structuredContent).toMatchObject({ quarter: 'Q3', total: 1500 })
+    expect(result.content).toEqual([
+      { type: 'text', text: 'Sales chart for Q3: total 1500' },
+      { type: 'image', data: expect.stringMatching(/^iVBOR/), mimeType: 'image/png' },
+    ])
+  })
+
+  it('answers invalid arguments with an isError result; execute never runs', async () => {
+    const { client } = await connectMcp()
+    const result = await client.callTool({ name: 'weather-tool', arguments: { location: 42 } })
+    expect(result.isError).toBe(true)
+    expect(result.structuredContent).toBeUndefined()
+    expect(textOf(result)).toMatch(/^INPUT_VALIDATION_FAILED: Tool input validation failed for weather-tool/)
+    expect(textOf(result)).toContain('location')
+    expect(result._meta?.['toolroute/error']).toMatchObject({ code: 'INPUT_VALIDATION_FAILED', issues: [expect.objectContaining({ path: ['location'] })] })
+  })
+
+  it('treats missing arguments as an empty object, validated like any other', async () => {
+    const { client } = await connectMcp()
+    const result = await client.callTool({ name: 'weather-tool' })
+    expect(result.isError).toBe(true)
+    expect(textOf(result)).toMatch(/^INPUT_VALIDATION_FAILED/)
+  })
+
+  it('answers a thrown error with an isError result carrying its message, no stack', async () => {
+    const { client } = await connectMcp()
+    const result = await client.callTool({ name: 'failing-tool', arguments: { message: 'disk on fire' } })
+    expect(result.isError).toBe(true)
+    expect(textOf(result)).toBe('EXECUTION_FAILED: disk on fire')
+    expect(textOf(result)).not.toMatch(/\bat\b.*\.ts/)
+  })
+
+  it('answers output that breaks its schema with OUTPUT_VALIDATION_FAILED', async () => {
+    const { client } = await connectMcp()
+    const result = await client.callTool({ name: 'bad-output-tool', arguments: {} })
+    expect(result.isError).toBe(true)
+    expect(textOf(result)).toMatch(/^OUTPUT_VALIDATION_FAILED/)
+  })
+
+  it('answers an unknown tool with TOOL_NOT_FOUND', async () => {
+    const { client } = await connectMcp()
+    const result = await client.callTool({ name: 'no-such-tool', arguments: {} })
+    expect(result.isError).toBe(true)
+    expect(textOf(result)).toBe('TOOL_NOT_FOUND: Tool no-such-tool not found')
+  })
+})
+
+describe('MCP request context', () => {
+  it('validates x-request-context against the tool schema, as over HTTP', async () => {
+    const { client } = await connectMcp()
+    const missing = await client.callTool({ name: 'lookup-customer', arguments: { email: 'ada@example.com' } })
+    expect(missing.isError).toBe(true)
+    expect(textOf(missing)).toMatch(/^REQUEST_CONTEXT_VALIDATION_FAILED/)
+    expect(textOf(missing)).toContain('tenantId')
+  })
+
+  it('passes the validated context to execute', async () => {
+    const { client } = await connectMcp({ headers: { 'x-request-context': JSON.stringify({ tenantId: 'acme' }) } })
+    const result = await client.callTool({ name: 'lookup-customer', arguments: { email: 'ada@example.com' } })
+    expect(result.isError).toBeFalsy()
+    // The MCP caller is the calling app: it gets the raw output, not the display view.
+    expect(result.structuredContent).toMatchObject({ id: 'cus_acme_42', email: 'ada@example.com', internalNotes: expect.any(String) })
+  })
+
+  it('refuses a malformed header per call, and never echoes secret values', async () => {
+    const bad = await connectMcp({ headers: { 'x-request-context': '{not json' } })
+    const result = await bad.client.callTool({ name: 'weather-tool', arguments: { location: 'Oslo' } })
+    expect(result.isError).toBe(true)
+    expect(textOf(result)).toBe('REQUEST_CONTEXT_VALIDATION_FAILED: x-request-context is not valid JSON')
+
+    const secret = await connectMcp({ headers: { 'x-request-context': JSON.stringify({ tenantId: 7, apiToken: 'hunter2-secret' }) } })
+    const refused = await secret.client.callTool({ name: 'lookup-customer', arguments: { email: 'ada@example.com' } })
+    expect(refused.isError).toBe(true)
+    expect(JSON.stringify(refused)).not.toContain('hunter2-secret')
+  })
+
+  it('cannot be forged through the internal caller header', async () => {
+    const forged = encodeURIComponent(JSON.stringify({ requestContext: { tenantId: 'victim' }, principal: null }))
+    const { client } = await connectMcp({ headers: { 'x-toolroute-mcp-caller': forged } })
+    const result = await client.callTool({ name: 'lookup-customer', arguments: { email: 'ada@example.com' } })
+    expect(result.isError).toBe(true)
+    expect(textOf(result)).toMatch(/^REQUEST_CONTEXT_VALIDATION_FAILED/)
+  })
+})
