@@ -91,7 +91,13 @@ describe('client over a service binding: list and call', () => {
   it('sends its headers, static or made per request', async () => {
     const seen: string[] = []
     const recording = createToolClient({
-      fetcher: { fetch: (input, init) => (seen.push(new Request(input, init).headers.get('authorization') ?? ''), SELF.fetch(input, init)) },
+      fetcher: {
+        fetch: (input, init) => {
+          const request = new Request(input, init)
+          seen.push(request.headers.get('authorization') ?? '')
+          return SELF.fetch(request)
+        },
+      },
       headers: async () => ({ authorization: `Bearer ${seen.length}` }),
     })
     await recording.list()

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest'
+import { createToolClient } from '../client/create-tool-client.ts'
+import { toAiSdkTools } from './to-ai-sdk-tools.ts'
+
+const descriptor = { id: 'progress-tool', description: 'Reports progress', inputSchema: { type: 'object' }, requireApproval: false }
+
+/** A server that lists one tool and answers its call with the SSE frames given. */
+function fakeServer(frames: string[]) {
+  return createToolClient({
+    fetcher: {
+      async fetch(input, init) {
+        const request = new Request(input, init)
+        if (request.method === 'GET') return Response.json({ tools: [descriptor] })
+        const body = frames.map((frame, index) => `id: ${index + 1}\ndata: ${frame}\n\n`).join('') + 'data: [DONE]\n\n'
+        return new Response(body, { headers: { 'content-type': 'text/event-stream', 'x-run-id': 'run_1' } })
+      },
+    },
+  })
+}
+
+async function outputsOf(iterable: unknown): Promise<unknown[]> {
+  const all: unknown[] = []
+  for await (const value of iterable as AsyncIterable<unknown>) all.push(value)
+  return all
+}
+
+describe('toAiSdkTools execute', () => {
+  it('yields preliminary outputs, then the final one, as the AI SDK expects of an async iterable', async () => {
+    const tools = await toAiSdkTools(
+      fakeServer([
+        JSON.stringify({ type: 'start', messageMetadata: { runId: 'run_1', toolCallId: 'call_1' } }),
+        JSON.stringify({ type: 'tool-output-available', toolCallId: 'call_1', output: { done: 1 }, preliminary: true }),
+        JSON.stringify({ type: 'tool-output-available', toolCallId: 'call_1', output: { done: 2 }, preliminary: true }),
+        JSON.stringify({ type: 'tool-output-available', toolCallId: 'call_1', output: { done: 3 } }),
+        JSON.stringify({ type: 'finish', finishReason: 'stop' }),
+      ]),
+    )
+    const result = tools['progress-tool']!.execute!({}, { toolCallId: 'call_1', messages: [] })
+    expect(await outputsOf(result)).toEqual([{ done: 1 }, { done: 2 }, { done: 3 }])
+  })
+
+  it('throws the tool’s error text when the stream reports a failure', async () => {
+    const tools = await toAiSdkTools(
+      fakeServer([
+        JSON.stringify({ type: 'start', messageMetadata: { runId: 'run_1', toolCallId: 'call_2' } }),
+        JSON.stringify({ type: 'tool-output-error', toolCallId: 'call_2', errorText: 'quota exceeded' }),
+        JSON.stringify({ type: 'finish', finishReason: 'error' }),
+      ]),
+    )
+    await expect(outputsOf(tools['progress-tool']!.execute!({}, { toolCallId: 'call_2', messages: [] }))).rejects.toMatchObject({
+      code: 'EXECUTION_FAILED',
+      message: 'quota exceeded',
+      runId: 'run_1',
+    })
+  })
+
+  it('refuses a stream that ends without an output', async () => {
+    const tools = await toAiSdkTools(fakeServer([JSON.stringify({ type: 'finish', finishReason: 'stop' })]))
+    await expect(outputsOf(tools['progress-tool']!.execute!({}, { toolCallId: 'call_3', messages: [] }))).rejects.toMatchObject({ code: 'UNEXPECTED_RESPONSE' })
+  })
+})

@@ -1,0 +1,147 @@
+import { jsonSchema, tool, type Tool as AiSdkTool } from 'ai'
+import { ToolClientError } from '../client/tool-client-error.ts'
+import type { ToolClient, ToolIdOf, ToolInputOf, ToolOutputOf, ToolSetLike } from '../client/tool-client-types.ts'
+import type { SequencedEvent } from '../events/tool-event.ts'
+import type { ToolDescriptor } from '../http/tool-descriptor.ts'
+import type { ToolModelOutput } from '../runtime/model-output.ts'
+
+/** A tool's run that stopped to wait for a person: what `execute` returns when nobody answers it here. */
+export type PendingToolResult =
+  | { status: 'suspended'; runId: string; toolCallId: string; suspendPayload: unknown; resumeSchema?: Record<string, unknown> }
+  | { status: 'approval-required'; runId: string; toolCallId: string; approvalId: string }
+
+/** A suspension handed to `onSuspend`. */
+export interface ToolSuspension {
+  toolId: string
+  runId: string
+  toolCallId: string
+  suspendPayload: unknown
+  resumeSchema?: Record<string, unknown>
+}
+
+export interface ToAiSdkToolsOptions<Id extends string = string> {
+  /** Only these tools (default: every tool the server lists). */
+  tools?: readonly Id[]
+  /** The request context of every call (`x-request-context`), over the client's own. */
+  requestContext?: Record<string, unknown>
+  /**
+   * Answers a tool that suspends: return its `resumeData`, and the run resumes and `execute` goes
+   * on to the output. Without it, the tool's result is the suspension itself (`PendingToolResult`),
+   * for the application to resume later with `client.resume(runId, …)`.
+   */
+  onSuspend?: (suspension: ToolSuspension) => unknown | Promise<unknown>
+}
+
+/** The AI SDK tools of a client, typed per tool when the client is. */
+export type AiSdkToolsOf<T extends ToolSetLike, Id extends ToolIdOf<T> = ToolIdOf<T>> = {
+  [K in Id]: AiSdkTool<ToolInputOf<T, K>, ToolOutputOf<T, K> | PendingToolResult>
+}
+
+/**
+ * The server's tools as AI SDK tools (`generateText`, `streamText`, agents). Each `execute` calls
+ * the remote tool over SSE and yields its outputs as they come (preliminary ones included; the
+ * last is the result), with the tool's own `toModelOutput` applied by the server.
+ *
+ * Approval: a tool that requires it (or may, by a rule only the server can evaluate) gets
+ * `needsApproval: true`, so the AI SDK asks first; once approved there, `execute` approves the
+ * server's run, with the same credentials that started it. A declined call never reaches the server.
+ *
+ * @example
+ * const tools = await toAiSdkTools(createToolClient({ baseUrl }))
+ * const { text } = await generateText({ model, tools, prompt: 'Weather in Lisbon?' })
+ */
+export async function toAiSdkTools<T extends ToolSetLike, Id extends ToolIdOf<T> = ToolIdOf<T>>(
+  client: ToolClient<T>,
+  options: ToAiSdkToolsOptions<Id> = {},
+): Promise<AiSdkToolsOf<T, Id>> {
+  const wanted = options.tools ? new Set<string>(options.tools) : undefined
+  const descriptors = (await client.list()).filter((descriptor) => !wanted || wanted.has(descriptor.id))
+  const missing = [...(wanted ?? [])].filter((id) => !descriptors.some((descriptor) => descriptor.id === id))
+  if (missing.length > 0) throw new ToolClientError('TOOL_NOT_FOUND', `The server has no tool ${missing.join(', ')}`, { status: 404 })
+  const tools: Record<string, AiSdkTool> = {}
+  for (const descriptor of descriptors) tools[descriptor.id] = toAiSdkTool(client as ToolClient, descriptor, options)
+  return tools as AiSdkToolsOf<T, Id>
+}
+
+function toAiSdkTool(client: ToolClient, descriptor: ToolDescriptor, options: ToAiSdkToolsOptions): AiSdkTool {
+  const gated = descriptor.requireApproval !== false
+  // Model outputs the server computed (`toModelOutput`), by tool call, until the AI SDK asks for them.
+  const modelOutputs = new Map<string, ToolModelOutput>()
+  const title = descriptor.mcp?.annotations?.title
+  return tool<unknown, unknown>({
+    description: descriptor.description,
+    ...(typeof title === 'string' ? { title } : {}),
+    inputSchema: jsonSchema(descriptor.inputSchema as Parameters<typeof jsonSchema>[0]),
+    ...(descriptor.strict !== undefined ? { strict: descriptor.strict } : {}),
+    ...(descriptor.providerOptions ? { providerOptions: descriptor.providerOptions as never } : {}),
+    ...(descriptor.inputExamples ? { inputExamples: descriptor.inputExamples } : {}),
+    ...(gated ? { needsApproval: true } : {}),
+    async *execute(input, { toolCallId, abortSignal }) {
+      const signal = abortSignal ? { signal: abortSignal } : {}
+      let runId = ''
+      let cursor = 0
+      let outputs = 0
+      let approvalId: string | undefined
+      let suspension: ToolSuspension | undefined
+      async function* outputsOf(events: AsyncIterable<SequencedEvent>): AsyncGenerator<unknown> {
+        for await (const { seq, event } of events) {
+          cursor = seq
+          switch (event.type) {
+            case 'start':
+              runId = event.messageMetadata.runId
+              break
+            case 'tool-output-available':
+              outputs += 1
+              yield event.output
+              break
+            case 'data-tool-model-output':
+              if (event.data.modelOutput.type !== 'json') modelOutputs.set(toolCallId, event.data.modelOutput)
+              break
+            case 'tool-approval-request':
+              approvalId = event.approvalId
+              break
+            case 'data-tool-suspended':
+              suspension = { toolId: descriptor.id, ...event.data }
+              break
+            case 'tool-input-error':
+              throw new ToolClientError('INPUT_VALIDATION_FAILED', event.errorText, { status: 400, runId, toolCallId })
+            case 'tool-output-error':
+              throw new ToolClientError('EXECUTION_FAILED', event.errorText, { status: 500, runId, toolCallId })
+            case 'tool-output-denied':
+              throw new ToolClientError('RUN_STATE_CONFLICT', `Tool ${descriptor.id} was declined`, { status: 409, runId, toolCallId })
+          }
+        }
+      }
+      const requestContext = options.requestContext ? { requestContext: options.requestContext } : {}
+      yield* outputsOf(client.stream(descriptor.id, input, { toolCallId, view: 'raw', ...requestContext, ...signal }))
+      // The run stopped to wait: approve it (the AI SDK already asked), or resume it (when the
+      // application answers suspensions); the rest of its events follow from where the stream stopped.
+      while (approvalId || suspension) {
+        if (approvalId) {
+          if (!gated) {
+            yield { status: 'approval-required', runId, toolCallId, approvalId } satisfies PendingToolResult
+            return
+          }
+          await client.approve(runId, { approvalId, ...signal })
+          approvalId = undefined
+        } else if (suspension) {
+          if (!options.onSuspend) {
+            const { toolId: _, ...pending } = suspension
+            yield { status: 'suspended', ...pending } satisfies PendingToolResult
+            return
+          }
+          const resumeData = await options.onSuspend(suspension)
+          suspension = undefined
+          await client.resume(runId, resumeData, signal)
+        }
+        yield* outputsOf(client.follow(runId, { after: cursor, view: 'raw', ...signal }))
+      }
+      if (outputs === 0) throw new ToolClientError('UNEXPECTED_RESPONSE', `Tool ${descriptor.id} ended without an output`, { runId, toolCallId })
+    },
+    toModelOutput({ toolCallId, output }) {
+      const computed = modelOutputs.get(toolCallId)
+      modelOutputs.delete(toolCallId)
+      return (computed ?? { type: 'json', value: output ?? null }) as ReturnType<NonNullable<AiSdkTool['toModelOutput']>> & object
+    },
+  })
+}

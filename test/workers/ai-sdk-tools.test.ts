@@ -1,0 +1,133 @@
+import { SELF } from 'cloudflare:test'
+import { generateText, stepCountIs, type ModelMessage } from 'ai'
+import { describe, expect, it } from 'vitest'
+import { toAiSdkTools } from 'toolroute/ai'
+import { createToolClient } from 'toolroute/client'
+import type { weatherTool } from '../../tools/weather-tool.ts'
+import { toolCallingModel } from '../fixtures/scripted-model.ts'
+
+const client = createToolClient({ fetcher: SELF })
+
+/** Passes a request to the Worker, noting something of it first. */
+function record(seen: string[], request: Request, what: (request: Request) => string): Promise<Response> {
+  seen.push(what(request))
+  return SELF.fetch(request)
+}
+
+describe('toAiSdkTools over a service binding', () => {
+  it('makes AI SDK tools of the server’s tools, with their schemas and approval', async () => {
+    const tools = await toAiSdkTools(client)
+    expect(Object.keys(tools)).toEqual(expect.arrayContaining(['weather-tool', 'delete-file', 'book-flight', 'chart-tool']))
+    expect(tools['weather-tool']!.description).toBe('Get the current weather for a location')
+    expect(tools['weather-tool']!.needsApproval).toBeUndefined()
+    expect(tools['delete-file']!.needsApproval).toBe(true)
+    // A rule only the server can evaluate: the AI SDK asks every time.
+    expect(tools['transfer-money']!.needsApproval).toBe(true)
+    const only = await toAiSdkTools(createToolClient<[typeof weatherTool]>({ fetcher: SELF }), { tools: ['weather-tool'] })
+    expect(Object.keys(only)).toEqual(['weather-tool'])
+    await expect(toAiSdkTools(client, { tools: ['nope'] })).rejects.toMatchObject({ code: 'TOOL_NOT_FOUND' })
+  })
+
+  it('runs a remote tool from generateText, with the call id the model gave', async () => {
+    const { model, prompts } = toolCallingModel([{ toolCallId: 'call_ai_1', toolName: 'weather-tool', input: { location: 'Lisbon' } }])
+    const result = await generateText({ model, tools: await toAiSdkTools(client), prompt: 'Weather in Lisbon?', stopWhen: stepCountIs(3) })
+    const toolResults = result.steps.flatMap((step) => step.toolResults)
+    expect(toolResults).toHaveLength(1)
+    expect(toolResults[0]).toMatchObject({ toolCallId: 'call_ai_1', toolName: 'weather-tool', output: { location: 'Lisbon', temperatureCelsius: 21 } })
+    expect(result.text).toBe('Done.')
+    // The model was sent the output as JSON (the server's default model output).
+    const sent = prompts[1]!.at(-1)!.content as { type: string; output: unknown }[]
+    expect(sent[0]).toMatchObject({ type: 'tool-result', output: { type: 'json', value: { location: 'Lisbon' } } })
+  })
+
+  it('sends the model what the tool’s toModelOutput made', async () => {
+    const { model, prompts } = toolCallingModel([{ toolCallId: 'call_chart', toolName: 'chart-tool', input: { quarter: 'Q2' } }])
+    const result = await generateText({ model, tools: await toAiSdkTools(client), prompt: 'Chart Q2', stopWhen: stepCountIs(3) })
+    expect(result.steps[0]!.toolResults[0]).toMatchObject({ output: { quarter: 'Q2', total: 1400 } })
+    const sent = prompts[1]!.at(-1)!.content as { output: { type: string; value: { type: string }[] } }[]
+    expect(sent[0]!.output.type).toBe('content')
+    expect(sent[0]!.output.value.map((part) => part.type)).toEqual(['text', 'image-data'])
+  })
+
+  it('turns a tool failure into an AI SDK tool error, with the server’s message', async () => {
+    const { model } = toolCallingModel([{ toolCallId: 'call_fail', toolName: 'failing-tool', input: { message: 'disk full' } }])
+    const result = await generateText({ model, tools: await toAiSdkTools(client), prompt: 'Fail' })
+    const errors = result.steps[0]!.content.filter((part) => part.type === 'tool-error')
+    expect(errors).toHaveLength(1)
+    expect(String((errors[0] as { error: unknown }).error)).toContain('disk full')
+  })
+
+  it('goes through the AI SDK’s approval, then approves the server’s run', async () => {
+    const seen: string[] = []
+    const recording = createToolClient({ fetcher: { fetch: (input, init) => record(seen, new Request(input, init), (request) => new URL(request.url).pathname) } })
+    const tools = await toAiSdkTools(recording)
+    const { model } = toolCallingModel([{ toolCallId: 'call_delete', toolName: 'delete-file', input: { path: '/tmp/ai' } }])
+    const first = await generateText({ model, tools, prompt: 'Delete /tmp/ai' })
+    const request = first.content.find((part) => part.type === 'tool-approval-request')
+    expect(request).toBeDefined()
+    expect(first.steps.flatMap((step) => step.toolResults)).toHaveLength(0)
+    expect(seen.filter((path) => path !== '/tools')).toEqual([])
+
+    const messages: ModelMessage[] = [
+      { role: 'user', content: 'Delete /tmp/ai' },
+      ...first.response.messages,
+      { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: request!.approvalId, approved: true }] },
+    ]
+    const second = await generateText({ model, tools, messages, stopWhen: stepCountIs(3) })
+    // The approved call runs before the first step; its result opens the response messages.
+    const toolMessage = second.response.messages.find((message) => message.role === 'tool')!
+    expect(toolMessage.content[0]).toMatchObject({ type: 'tool-result', toolCallId: 'call_delete', output: { type: 'json', value: { deleted: '/tmp/ai' } } })
+    expect(second.text).toBe('Done.')
+    // On the server: a call under the model's tool call id, then an approval of its run.
+    const calls = seen.filter((path) => path !== '/tools')
+    expect(calls[0]).toBe('/tools/delete-file')
+    expect(calls[1]).toMatch(/^\/runs\/[^/]+\/approve$/)
+    const runId = calls[1]!.split('/')[2]!
+    expect(await client.getRun(runId)).toMatchObject({ status: 'completed', toolCallId: 'call_delete', output: { deleted: '/tmp/ai' } })
+  })
+
+  it('never reaches the server when the AI SDK approval is declined', async () => {
+    const seen: string[] = []
+    const recording = createToolClient({ fetcher: { fetch: (input, init) => record(seen, new Request(input, init), (request) => request.url) } })
+    const tools = await toAiSdkTools(recording)
+    const { model } = toolCallingModel([{ toolCallId: 'call_keep', toolName: 'delete-file', input: { path: '/keep' } }])
+    const first = await generateText({ model, tools, prompt: 'Delete /keep' })
+    const request = first.content.find((part) => part.type === 'tool-approval-request')!
+    const second = await generateText({
+      model,
+      tools,
+      messages: [
+        { role: 'user', content: 'Delete /keep' },
+        ...first.response.messages,
+        { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: request.approvalId, approved: false, reason: 'no' }] },
+      ],
+    })
+    expect(second.steps[0]!.content.some((part) => part.type === 'tool-result')).toBe(false)
+    expect(seen.filter((url) => url.includes('/tools/delete-file'))).toEqual([])
+  })
+
+  it('returns a suspension as the result, or resumes it through onSuspend', async () => {
+    const call = [{ toolCallId: 'call_flight', toolName: 'book-flight', input: { from: 'LIS', to: 'OPO' } }]
+    const pending = await generateText({ model: toolCallingModel(call).model, tools: await toAiSdkTools(client), prompt: 'Book' })
+    const output = pending.steps[0]!.toolResults[0]!.output as { status: string; runId: string; suspendPayload: { seats: string[] } }
+    expect(output).toMatchObject({ status: 'suspended', suspendPayload: { seats: ['12A', '12B', '14C'] } })
+    expect((await client.getRun(output.runId)).status).toBe('suspended')
+
+    const asked: unknown[] = []
+    const tools = await toAiSdkTools(client, {
+      onSuspend: (suspension) => {
+        asked.push(suspension)
+        return { seat: '14C' }
+      },
+    })
+    const resumed = await generateText({ model: toolCallingModel(call).model, tools, prompt: 'Book' })
+    expect(resumed.steps[0]!.toolResults[0]!.output).toEqual({ confirmation: 'LIS-OPO-14C', seat: '14C' })
+    expect(asked).toEqual([expect.objectContaining({ toolId: 'book-flight', toolCallId: 'call_flight', suspendPayload: expect.objectContaining({ seats: ['12A', '12B', '14C'] }) })])
+  })
+
+  it('waits for a background tool and yields its output', async () => {
+    const { model } = toolCallingModel([{ toolCallId: 'call_report', toolName: 'generate-report', input: { month: '2026-07', delayMs: 50 } }])
+    const result = await generateText({ model, tools: await toAiSdkTools(client), prompt: 'Report' })
+    expect(result.steps[0]!.toolResults[0]!.output).toEqual({ month: '2026-07', rows: 31 })
+  })
+})
