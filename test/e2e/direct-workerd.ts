@@ -1,0 +1,42 @@
+import { execFile } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { promisify } from 'node:util'
+import { Miniflare } from 'miniflare'
+
+export interface DirectWorkerd {
+  url: string
+  stop(): Promise<void>
+}
+
+/**
+ * A Worker on workerd with a socket straight to it (Miniflare's `unsafeDirectSockets`): no
+ * `wrangler dev` proxy in between, so what the runtime does with a connection (a client that
+ * goes away) is what the test sees. The Worker is bundled as for deploy, from `config`.
+ */
+export async function startDirectWorkerd(config: string): Promise<DirectWorkerd> {
+  const repo = resolve(import.meta.dirname, '../..')
+  mkdirSync(join(repo, '.toolroute-test-tmp'), { recursive: true })
+  const outdir = mkdtempSync(join(repo, '.toolroute-test-tmp', 'workerd-'))
+  const env = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false', WRANGLER_LOG_PATH: join(repo, '.wrangler/logs'), NO_COLOR: '1' }
+  await promisify(execFile)('npx', ['wrangler', 'deploy', '--dry-run', '--outdir', outdir, '--config', config], { cwd: repo, env })
+  const script = readdirSync(outdir).find((name) => name.endsWith('.js'))!
+  const { unstable_getMiniflareWorkerOptions } = await import('wrangler')
+  const { workerOptions } = unstable_getMiniflareWorkerOptions(join(repo, config))
+  const miniflare = new Miniflare({
+    ...(workerOptions as object),
+    modules: true,
+    scriptPath: join(outdir, script),
+    cf: false,
+    unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }],
+  } as ConstructorParameters<typeof Miniflare>[0])
+  await miniflare.ready
+  const url = String(await miniflare.unsafeGetDirectURL()).replace(/\/$/, '')
+  return {
+    url,
+    async stop() {
+      await miniflare.dispose()
+      rmSync(outdir, { recursive: true, force: true })
+    },
+  }
+}

@@ -1,0 +1,81 @@
+// Disconnects and input hooks over real HTTP, on the test Worker (tools/ plus the recorder
+// fixtures of test/fixtures/test-tools.ts) bundled as for deploy and served by workerd with a
+// direct socket. `wrangler dev` is not used here: its proxy keeps reading a response after the
+// client left, so the Worker never learns of the disconnect.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sseMessages } from '../fixtures/read-sse.ts'
+import { startDirectWorkerd, type DirectWorkerd } from './direct-workerd.ts'
+import { liveBody, streamedPost } from './live-body.ts'
+
+let server: DirectWorkerd
+beforeAll(async () => {
+  server = await startDirectWorkerd('test/workers/wrangler.toml')
+})
+afterAll(async () => {
+  await server?.stop()
+})
+
+const post = (path: string, body: unknown, init: RequestInit & { headers?: Record<string, string> } = {}) =>
+  fetch(`${server.url}${path}`, { ...init, method: 'POST', headers: { 'content-type': 'application/json', ...init.headers }, body: JSON.stringify(body) })
+
+async function probe(key: string): Promise<string[]> {
+  const response = await post('/tools/read-probe', { key })
+  return ((await response.json()) as { output: { entries: string[] } }).output.entries
+}
+
+/** Polls until `check` holds or `withinMs` passed (an upper bound only, never a timing assert). */
+async function eventually(key: string, check: (entries: string[]) => boolean, withinMs = 10_000): Promise<string[]> {
+  const deadline = Date.now() + withinMs
+  let entries = await probe(key)
+  while (!check(entries) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    entries = await probe(key)
+  }
+  return entries
+}
+
+describe('abort over HTTP: the caller disconnecting aborts context.abortSignal', () => {
+  // Local workerd learns of a closed HTTP/1.1 connection only when it writes to it (on
+  // Cloudflare the edge tells the Worker at once). An SSE stream writes `: keep-alive` every
+  // 15 s, so a silent tool learns of its caller leaving within 15 s. A JSON caller that aborts
+  // is covered inside workerd (test/workers/abort.test.ts), where the runtime sees it directly.
+  it('an SSE caller that cancels the stream aborts the silent tool by the next keep-alive', async () => {
+    const key = `e2e-sse-${crypto.randomUUID()}`
+    const response = await post('/tools/abort-recorder', { key, ms: 50_000 }, { headers: { accept: 'text/event-stream' } })
+    const reader = sseMessages(response.body!).getReader()
+    for (let next = await reader.read(); !next.done && !next.value.data.includes('tool-input-available'); next = await reader.read());
+    expect(await eventually(key, (entries) => entries.includes('started'))).toEqual(['started'])
+    await reader.cancel()
+    expect(await eventually(key, (entries) => entries.length > 1, 25_000)).toEqual(['started', 'aborted: The caller disconnected'])
+  })
+
+  it('a caller that stays gets its output and no abort', async () => {
+    const key = `e2e-stay-${crypto.randomUUID()}`
+    const response = await post('/tools/abort-recorder', { key, ms: 50 })
+    expect(await response.json()).toMatchObject({ status: 'completed', output: { waited: 50 } })
+    expect(await probe(key)).toEqual(['started', 'finished'])
+  })
+})
+
+describe('onInputDelta over HTTP', () => {
+  it('is called once per chunk of a chunked body, as the chunk arrives', async () => {
+    const toolCallId = `e2e-hooks-${crypto.randomUUID()}`
+    const body = liveBody()
+    const chunks = ['{"text"', ':"stre', 'amed"}']
+    body.send(chunks[0]!)
+    const response = await fetch(`${server.url}/tools/input-recorder`, streamedPost(body.stream, { accept: 'text/event-stream', 'x-tool-call-id': toolCallId }))
+    const reader = sseMessages(response.body!).getReader()
+    for (const [index, chunk] of chunks.entries()) {
+      if (index > 0) body.send(chunk)
+      for (let next = await reader.read(); !next.done && !next.value.data.includes('tool-input-delta'); next = await reader.read());
+      // The hook ran for this chunk while the rest of the body has not been sent yet.
+      expect(await probe(toolCallId)).toEqual(['start', ...chunks.slice(0, index + 1).map((text) => `delta:${text}`)])
+    }
+    body.end()
+    let output: unknown
+    for (let next = await reader.read(); !next.done; next = await reader.read()) {
+      if (next.value.data.includes('tool-output-available')) output = JSON.parse(next.value.data).output
+    }
+    expect(output).toEqual({ text: 'streamed', hooks: ['start', ...chunks.map((text) => `delta:${text}`), 'available'] })
+  })
+})
