@@ -22,7 +22,7 @@ export async function startDirectWorkerd(config: string): Promise<DirectWorkerd>
   await promisify(execFile)('npx', ['wrangler', 'deploy', '--dry-run', '--outdir', outdir, '--config', config], { cwd: repo, env })
   const script = readdirSync(outdir).find((name) => name.endsWith('.js'))!
   const { unstable_getMiniflareWorkerOptions } = await import('wrangler')
-  const { workerOptions } = unstable_getMiniflareWorkerOptions(join(repo, config))
+  const { workerOptions } = unstable_getMiniflareWorkerOptions(resolve(repo, config))
   const miniflare = new Miniflare({
     ...(workerOptions as object),
     modules: true,
