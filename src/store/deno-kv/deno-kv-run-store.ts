@@ -1,0 +1,158 @@
+import type { SequencedEvent, ToolEvent } from '../../events/tool-event.ts'
+import { decodeRunRecord, type RunRecord, type RunStatus } from '../../runs/run-record.ts'
+import type { RunStore, TransitionResult } from '../../runs/run-store.ts'
+import { deletePrefix, dropText, isStoredText, readText, stageText, unlessBusy, type StoredText } from './kv-text.ts'
+
+/**
+ * Where a run lives in Deno KV. Every key of a run starts with `['toolroute', 'run', runId]`,
+ * so deleting a run is one prefix scan:
+ *
+ * - `['toolroute', 'run', runId]`: the run record as JSON text (`StoredText`).
+ * - `['toolroute', 'run', runId, 'seq']`: the number of the run's last event (absent: none yet).
+ * - `['toolroute', 'run', runId, 'events', lastSeq]`: the events one write added, as a JSON array
+ *   of `ToolEvent`s numbered `lastSeq - length + 1` … `lastSeq`. One entry per write, not per
+ *   event: a call's first step can bring hundreds of input deltas, and one commit holds at most
+ *   1000 mutations. Keyed by the last number, so the entries holding events after a cursor are
+ *   exactly those with a key from `cursor + 1` on.
+ * - `['toolroute', 'run', runId, 'blob', blobId, i]`: parts of a record or event batch too large
+ *   for one value (see kv-text.ts).
+ */
+export const denoKvRunPrefix = ['toolroute', 'run'] as const
+
+const runKey = (runId: string): Deno.KvKey => [...denoKvRunPrefix, runId]
+const seqKey = (runId: string): Deno.KvKey => [...runKey(runId), 'seq']
+const eventsPrefix = (runId: string): Deno.KvKey => [...runKey(runId), 'events']
+
+/** A consistent read of a run: its record, its last event number, and the versions of both. */
+interface Snapshot {
+  runEntry: Deno.KvEntryMaybe<unknown>
+  seqEntry: Deno.KvEntryMaybe<unknown>
+  stored?: StoredText
+  run?: RunRecord
+  lastSeq: number
+}
+
+/** Tries of a compare-and-set that loses to a concurrent write of the same run before giving up. */
+const maxTries = 100
+
+function decodeEvents(runId: string, value: unknown): ToolEvent[] {
+  const ok = Array.isArray(value) && value.every((event) => typeof event === 'object' && event !== null && typeof (event as { type?: unknown }).type === 'string')
+  if (!ok) throw new Error(`Run ${runId}: a stored event batch is not a list of events`)
+  return value as ToolEvent[]
+}
+
+/**
+ * A run store in Deno KV. Every change is one atomic commit that checks the versionstamps of the
+ * run record and of its event counter, so a transition is a true compare-and-set across every
+ * process sharing the database: of many racing approvals or resumes, one wins and the others see
+ * the new status. `exactlyOnce` holds.
+ *
+ * @example
+ * const kv = await Deno.openKv()
+ * const store = createDenoKvRunStore(kv)
+ */
+export function createDenoKvRunStore(kv: Deno.Kv): RunStore {
+  async function snapshot(runId: string): Promise<Snapshot> {
+    for (let read = 0; read < maxTries; read++) {
+      const [runEntry, seqEntry] = await unlessBusy(() => kv.getMany<[unknown, unknown]>([runKey(runId), seqKey(runId)]))
+      const lastSeq = typeof seqEntry.value === 'number' ? seqEntry.value : 0
+      if (runEntry.versionstamp === null) return { runEntry, seqEntry, lastSeq }
+      if (!isStoredText(runEntry.value)) throw new Error(`Run ${runId}: the stored value is not a run record`)
+      const text = await readText(kv, runKey(runId), runEntry.value)
+      // A part is gone: the record was replaced since it was read. Read again.
+      if (text === undefined) continue
+      return { runEntry, seqEntry, stored: runEntry.value, run: decodeRunRecord(JSON.parse(text)), lastSeq }
+    }
+    throw new Error(`Run ${runId}: its record kept changing while it was read`)
+  }
+
+  /**
+   * Writes `run` (when given) and `events` if neither the record nor the counter changed since
+   * `snap`. Answers the numbered events, or `undefined` when another write got there first.
+   */
+  async function commit(runId: string, snap: Snapshot, run: RunRecord | undefined, events: readonly ToolEvent[]): Promise<SequencedEvent[] | undefined> {
+    const base = runKey(runId)
+    const runText = run === undefined ? undefined : await stageText(kv, base, JSON.stringify(run))
+    const batch = JSON.stringify(events)
+    const eventsText = events.length > 0 ? await stageText(kv, base, batch) : undefined
+    const lastSeq = snap.lastSeq + events.length
+    const operation = kv.atomic().check(snap.runEntry).check(snap.seqEntry)
+    if (runText !== undefined) operation.set(base, runText)
+    if (eventsText !== undefined) operation.set(seqKey(runId), lastSeq).set([...eventsPrefix(runId), lastSeq], eventsText)
+    const result = await unlessBusy(() => operation.commit())
+    if (!result.ok) {
+      await Promise.all([dropText(kv, base, runText), dropText(kv, base, eventsText)])
+      return undefined
+    }
+    if (runText !== undefined) await dropText(kv, base, snap.stored)
+    return (JSON.parse(batch) as ToolEvent[]).map((event, index) => ({ seq: snap.lastSeq + index + 1, event }))
+  }
+
+  return {
+    exactlyOnce: true,
+
+    async create(run, events) {
+      for (let tries = 0; tries < maxTries; tries++) {
+        const snap = await snapshot(run.runId)
+        if (snap.runEntry.versionstamp !== null) throw new Error(`run ${run.runId} exists`)
+        const written = await commit(run.runId, snap, JSON.parse(JSON.stringify(run)) as RunRecord, events)
+        if (written) return written
+      }
+      throw new Error(`run ${run.runId}: too much contention to create it`)
+    },
+
+    async get(runId) {
+      return (await snapshot(runId)).run
+    },
+
+    async transition(runId: string, from: readonly RunStatus[], patch: Partial<RunRecord>, events: readonly ToolEvent[] = []): Promise<TransitionResult> {
+      for (let tries = 0; tries < maxTries; tries++) {
+        const snap = await snapshot(runId)
+        if (!snap.run) return { ok: false, reason: 'not-found' }
+        if (!from.includes(snap.run.status)) return { ok: false, reason: 'conflict', run: snap.run }
+        // Through JSON, as every backend stores it: a patch key set to `undefined` is removed.
+        const next = JSON.parse(JSON.stringify({ ...snap.run, ...patch })) as RunRecord
+        const written = await commit(runId, snap, next, events)
+        if (written) return { ok: true, run: next, events: written }
+      }
+      throw new Error(`run ${runId}: too much contention to change it`)
+    },
+
+    async append(runId, events) {
+      for (let tries = 0; tries < maxTries; tries++) {
+        const snap = await snapshot(runId)
+        if (!snap.run) throw new Error(`run ${runId} does not exist`)
+        if (events.length === 0) return []
+        const written = await commit(runId, snap, undefined, events)
+        if (written) return written
+      }
+      throw new Error(`run ${runId}: too much contention to append to it`)
+    },
+
+    async events(runId, after) {
+      const found: SequencedEvent[] = []
+      const prefix = eventsPrefix(runId)
+      const entries = await unlessBusy(() => Array.fromAsync(kv.list({ prefix, start: [...prefix, after + 1] })))
+      for (const entry of entries) {
+        const lastSeq = entry.key.at(-1)
+        if (typeof lastSeq !== 'number' || !isStoredText(entry.value)) throw new Error(`Run ${runId}: a stored event batch is unreadable`)
+        const text = await readText(kv, runKey(runId), entry.value)
+        // Only a delete removes an event batch's parts: the run is going away.
+        if (text === undefined) break
+        const batch = decodeEvents(runId, JSON.parse(text))
+        const first = lastSeq - batch.length + 1
+        batch.forEach((event, index) => {
+          if (first + index > after) found.push({ seq: first + index, event })
+        })
+      }
+      return found
+    },
+
+    async delete(runId) {
+      // The record first: a write racing the delete then fails its check instead of leaving
+      // events behind a run that no longer exists.
+      await unlessBusy(() => kv.delete(runKey(runId)))
+      await deletePrefix(kv, runKey(runId))
+    },
+  }
+}
