@@ -1,0 +1,125 @@
+/**
+ * The run engine's `schedule` on Deno: what a Durable Object's alarm is on Workers. Each run has
+ * at most one pending sweep, kept at `['toolroute', 'schedule', runId]` as `{ at, id }`; a
+ * later `schedule` replaces it, as `setAlarm` does. The sweep itself travels as a delayed Deno KV
+ * queue message `{ toolroute: 'sweep', runId, id }`: the queue delivers it to whichever process
+ * listens, after a restart too. A message whose `id` is no longer the run's pending one is stale
+ * and dropped.
+ *
+ * A process that dies while handling a message loses it (Deno KV does not redeliver it), so
+ * `start` sends again every pending sweep that is due and not claimed by a live handler. A
+ * handler claims its sweep in one atomic commit before running it, so two processes never run
+ * one sweep at once.
+ */
+
+/** Deno KV refuses queue delays over 30 days; a later sweep is sent in hops. */
+const maxDelayMs = 30 * 24 * 60 * 60 * 1000 - 60_000
+/** A claim older than this belongs to a handler that died (a sweep is short: long work reschedules). */
+const defaultClaimTimeoutMs = 60_000
+/** A sweep that throws is tried again, as a Durable Object retries a failed alarm: this often… */
+const maxRetries = 5
+/** …after this long, doubling each time. */
+const retryBaseMs = 500
+
+export const denoKvSchedulePrefix = ['toolroute', 'schedule'] as const
+
+interface PendingSweep {
+  at: number
+  id: string
+  /** When a handler claimed it (ms). */
+  claimedAt?: number
+  /** How many times the sweep threw before. */
+  retries?: number
+}
+
+interface SweepMessage {
+  toolroute: 'sweep'
+  runId: string
+  id: string
+}
+
+const isPendingSweep = (value: unknown): value is PendingSweep =>
+  typeof value === 'object' && value !== null && typeof (value as PendingSweep).at === 'number' && typeof (value as PendingSweep).id === 'string'
+
+const isSweepMessage = (value: unknown): value is SweepMessage =>
+  typeof value === 'object' && value !== null && (value as SweepMessage).toolroute === 'sweep' && typeof (value as SweepMessage).runId === 'string' && typeof (value as SweepMessage).id === 'string'
+
+export interface DenoKvSchedulerOptions {
+  now?: () => number
+  claimTimeoutMs?: number
+}
+
+/** Durable `schedule(runId, at)` → `sweep(runId)` over a Deno KV database and its queue. */
+export interface DenoKvScheduler {
+  schedule(runId: string, at: number): Promise<void>
+  /**
+   * Listens to the queue (once per `Deno.Kv`: the queue of a database has one listener per
+   * handle), and sends again the sweeps a crash left behind.
+   */
+  start(sweep: (runId: string) => Promise<void>): Promise<void>
+}
+
+export function createDenoKvScheduler(kv: Deno.Kv, options: DenoKvSchedulerOptions = {}): DenoKvScheduler {
+  const now = options.now ?? Date.now
+  const claimTimeoutMs = options.claimTimeoutMs ?? defaultClaimTimeoutMs
+  const keyOf = (runId: string): Deno.KvKey => [...denoKvSchedulePrefix, runId]
+
+  const send = (runId: string, pending: PendingSweep) =>
+    kv.enqueue({ toolroute: 'sweep', runId, id: pending.id } satisfies SweepMessage, { delay: Math.min(maxDelayMs, Math.max(0, pending.at - now())) })
+
+  async function handle(message: SweepMessage, sweep: (runId: string) => Promise<void>) {
+    const key = keyOf(message.runId)
+    const entry = await kv.get<unknown>(key)
+    if (!isPendingSweep(entry.value) || entry.value.id !== message.id || entry.value.claimedAt !== undefined) return
+    // Sent early (a delay longer than the queue allows): hop again.
+    if (entry.value.at > now()) return void (await send(message.runId, entry.value))
+    const pending = entry.value
+    const claim = await kv.atomic().check(entry).set(key, { ...pending, claimedAt: now() }).commit()
+    if (!claim.ok) return
+    let next: PendingSweep | undefined
+    try {
+      await sweep(message.runId)
+    } catch (error) {
+      const retries = (pending.retries ?? 0) + 1
+      console.error(`toolroute: the sweep of run ${message.runId} failed${retries <= maxRetries ? '; it will be tried again' : ''}`, error)
+      if (retries <= maxRetries) next = { at: now() + retryBaseMs * 2 ** (retries - 1), id: crypto.randomUUID(), retries }
+    }
+    // Done, unless the sweep scheduled the next one meanwhile (then the key holds that one).
+    const after = await kv.get<unknown>(key)
+    if (after.versionstamp !== claim.versionstamp) return
+    const operation = kv.atomic().check(after)
+    const done = await (next ? operation.set(key, next) : operation.delete(key)).commit()
+    if (done.ok && next) await send(message.runId, next)
+  }
+
+  return {
+    async schedule(runId, at) {
+      const pending: PendingSweep = { at, id: crypto.randomUUID() }
+      await kv.set(keyOf(runId), pending)
+      await send(runId, pending)
+    },
+
+    async start(sweep) {
+      kv.listenQueue(async (message: unknown) => {
+        if (!isSweepMessage(message)) return
+        try {
+          await handle(message, sweep)
+        } catch (error) {
+          // The database itself failed: the entry stays, and the next start sends it again.
+          console.error(`toolroute: the scheduled sweep of run ${message.runId} could not run`, error)
+        }
+      })
+      for await (const entry of kv.list<unknown>({ prefix: denoKvSchedulePrefix })) {
+        const runId = entry.key.at(-1)
+        if (typeof runId !== 'string' || !isPendingSweep(entry.value)) continue
+        const pending = entry.value
+        if (pending.claimedAt !== undefined && now() - pending.claimedAt < claimTimeoutMs) continue
+        if (pending.claimedAt === undefined && pending.at > now()) continue
+        // Due and unhandled, or claimed by a handler that died: a fresh id, so only this send counts.
+        const retry: PendingSweep = { at: pending.at, id: crypto.randomUUID() }
+        const reset = await kv.atomic().check(entry).set(entry.key, retry).commit()
+        if (reset.ok) await send(runId, retry)
+      }
+    },
+  }
+}

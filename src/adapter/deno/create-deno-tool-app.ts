@@ -1,0 +1,62 @@
+import type { Hono } from 'hono'
+import { createToolApp, type ToolAppEnv } from '../../http/create-tool-app.ts'
+import type { ToolAppOptions } from '../../http/tool-app-options.ts'
+import { toolRegistry } from '../../http/tool-registry.ts'
+import { createRunEngine, type RunEngine } from '../../runs/create-run-engine.ts'
+import type { RunStore } from '../../runs/run-store.ts'
+import { createDenoKvRunStore } from '../../store/deno-kv/deno-kv-run-store.ts'
+import { createDenoKvScheduler } from './create-deno-kv-scheduler.ts'
+
+/** Options of `createDenoToolApp`: the app's, with runs in a Deno KV database. */
+export interface DenoToolAppOptions extends Omit<ToolAppOptions, 'runs'> {
+  /** The Deno KV database runs live in. */
+  kv: Deno.Kv
+  /**
+   * Expiry, retention and background attempts through the database's queue (default true). A
+   * `Deno.Kv` handle has one queue listener: pass `false` if the app listens to it itself (runs
+   * then still expire when read, and background work runs in the process that starts it).
+   */
+  queue?: boolean
+  /** How long a run may wait for approval or resumption (default 24 h). */
+  ttlMs?: number
+  /** How long a settled run is kept (default 24 h). */
+  retentionMs?: number
+  /**
+   * Followers of a run also poll its events this often (default 1000 ms). Within a process a
+   * change wakes them at once; polling covers changes made by another process on the same database.
+   */
+  pollMs?: number
+}
+
+/** The app, the engine behind its runs, and the store they live in. */
+export interface DenoToolApp {
+  app: Hono<ToolAppEnv>
+  engine: RunEngine
+  store: RunStore
+}
+
+/**
+ * The tool app with durable runs in Deno KV: the same routes, SSE and MCP as on Workers; a run's
+ * transitions are compare-and-set commits, so approvals and resumes execute exactly once.
+ *
+ * @example
+ * const kv = await Deno.openKv()
+ * const { app } = await createDenoToolApp({ tools: [weatherTool], kv })
+ * Deno.serve(app.fetch)
+ */
+export async function createDenoToolApp(options: DenoToolAppOptions): Promise<DenoToolApp> {
+  const { kv, queue = true, ttlMs, retentionMs, pollMs = 1000, ...appOptions } = options
+  const tools = toolRegistry(appOptions.tools)
+  const store = createDenoKvRunStore(kv)
+  const scheduler = queue ? createDenoKvScheduler(kv) : undefined
+  const engine = createRunEngine({
+    tools,
+    store,
+    pollMs,
+    ...(ttlMs !== undefined ? { ttlMs } : {}),
+    ...(retentionMs !== undefined ? { retentionMs } : {}),
+    ...(scheduler ? { schedule: scheduler.schedule } : {}),
+  })
+  await scheduler?.start((runId) => engine.sweep(runId))
+  return { app: createToolApp({ ...appOptions, runs: engine }), engine, store }
+}

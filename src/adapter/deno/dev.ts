@@ -1,0 +1,49 @@
+/**
+ * `deno task dev`: serves every tool in `tools/` with runs in a Deno KV file, as `npm run dev`
+ * does on wrangler. No build step: the tools are imported at startup.
+ *
+ *   deno task dev [--port 8000] [--hostname 127.0.0.1] [--tools tools] [--kv .toolroute/deno-kv.sqlite3]
+ *
+ * `PORT` and `TOOLROUTE_KV` set the port and the database too; `--kv :memory:` keeps nothing.
+ */
+import { loadTools } from './load-tools.ts'
+import { serveTools } from './serve-tools.ts'
+
+const defaultKvPath = '.toolroute/deno-kv.sqlite3'
+
+function flag(name: string): string | undefined {
+  const index = Deno.args.indexOf(`--${name}`)
+  if (index >= 0) return Deno.args[index + 1]
+  return Deno.args.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3)
+}
+
+const port = Number(flag('port') ?? Deno.env.get('PORT') ?? 8000)
+if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`toolroute: --port must be a port number, got ${flag('port') ?? Deno.env.get('PORT')}`)
+const toolsDir = flag('tools') ?? 'tools'
+const kvPath = flag('kv') ?? Deno.env.get('TOOLROUTE_KV') ?? defaultKvPath
+if (kvPath !== ':memory:') await Deno.mkdir(new URL('.', new URL(kvPath, new URL(`${Deno.cwd()}/`, 'file:///'))), { recursive: true })
+
+const { tools, files } = await loadTools(toolsDir)
+const server = await serveTools({
+  tools,
+  port,
+  hostname: flag('hostname') ?? '127.0.0.1',
+  kvPath,
+  onListen({ url }) {
+    console.log(`toolroute: ${tools.length} tool${tools.length === 1 ? '' : 's'} from ${toolsDir}/ on ${url.href} (runs in Deno KV: ${kvPath})`)
+    for (const [id, where] of files) console.log(`  POST /tools/${id}  ← ${where}`)
+    console.log('  GET  /tools  GET /tools/:toolId  GET /openapi.json  /mcp  /runs/:runId[/events|/approve|/decline|/resume|/cancel]')
+  },
+})
+
+// Stops on Ctrl-C or a TERM from `deno task` or a supervisor: in-flight requests get a moment to
+// finish (an open event stream would hold a graceful shutdown forever), the database is closed.
+let stopping = false
+const stop = () => {
+  if (stopping) return
+  stopping = true
+  const grace = new Promise((resolve) => setTimeout(resolve, 2000))
+  Promise.race([server.shutdown(), grace]).finally(() => Deno.exit(0))
+}
+Deno.addSignalListener('SIGINT', stop)
+Deno.addSignalListener('SIGTERM', stop)

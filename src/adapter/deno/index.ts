@@ -1,0 +1,10 @@
+/** `toolroute/deno`: serving tools with `Deno.serve`, runs in Deno KV. */
+export { serveTools } from './serve-tools.ts'
+export type { ServeToolsOptions, ToolServer } from './serve-tools.ts'
+export { createDenoToolApp } from './create-deno-tool-app.ts'
+export type { DenoToolApp, DenoToolAppOptions } from './create-deno-tool-app.ts'
+export { loadTools } from './load-tools.ts'
+export type { LoadedTools } from './load-tools.ts'
+export { createDenoKvScheduler } from './create-deno-kv-scheduler.ts'
+export type { DenoKvScheduler } from './create-deno-kv-scheduler.ts'
+export { createDenoKvRunStore, denoKvRunPrefix } from '../../store/deno-kv/deno-kv-run-store.ts'

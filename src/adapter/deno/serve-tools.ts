@@ -1,0 +1,57 @@
+import { createDenoToolApp, type DenoToolApp, type DenoToolAppOptions } from './create-deno-tool-app.ts'
+
+/** Options of `serveTools`: the app's, where to listen, and which Deno KV database holds runs. */
+export interface ServeToolsOptions extends Omit<DenoToolAppOptions, 'kv'> {
+  /** An open database; default: `Deno.openKv(kvPath)`, closed again by `shutdown`. */
+  kv?: Deno.Kv
+  /** Where `Deno.openKv` keeps the database when `kv` is not given (`:memory:` for none). */
+  kvPath?: string
+  /** Default 8000; 0 picks a free port. */
+  port?: number
+  /** Default `127.0.0.1`. */
+  hostname?: string
+  /** Called once the server listens. */
+  onListen?: (address: { url: URL; hostname: string; port: number }) => void
+}
+
+/** A running server. */
+export interface ToolServer extends DenoToolApp {
+  kv: Deno.Kv
+  server: Deno.HttpServer<Deno.NetAddr>
+  /** The address it listens on, e.g. `http://127.0.0.1:8000/`. */
+  url: URL
+  /** Stops accepting requests, waits for those in flight, and closes a database it opened. */
+  shutdown(): Promise<void>
+}
+
+/**
+ * Serves tools with `Deno.serve`, runs in Deno KV.
+ *
+ * @example
+ * import { serveTools } from 'toolroute/deno'
+ * import { weatherTool } from './tools/weather-tool.ts'
+ * await serveTools({ tools: [weatherTool], port: 8000 })
+ */
+export async function serveTools(options: ServeToolsOptions): Promise<ToolServer> {
+  const { kv: givenKv, kvPath, port = 8000, hostname = '127.0.0.1', onListen, ...appOptions } = options
+  const kv = givenKv ?? (await Deno.openKv(kvPath))
+  try {
+    const built = await createDenoToolApp({ ...appOptions, kv })
+    const server = Deno.serve({ port, hostname, onListen() {} }, built.app.fetch)
+    const url = new URL(`http://${server.addr.hostname.includes(':') ? `[${server.addr.hostname}]` : server.addr.hostname}:${server.addr.port}/`)
+    onListen?.({ url, hostname: server.addr.hostname, port: server.addr.port })
+    return {
+      ...built,
+      kv,
+      server,
+      url,
+      async shutdown() {
+        await server.shutdown()
+        if (!givenKv) kv.close()
+      },
+    }
+  } catch (error) {
+    if (!givenKv) kv.close()
+    throw error
+  }
+}

@@ -1,0 +1,64 @@
+// How `deno task dev` finds tools: every module of tools/, no build step, ids checked with the
+// file names in the message, as scripts/build-tools.mjs does for the Worker.
+import assert from 'node:assert/strict'
+import { loadTools } from 'toolroute/deno'
+import { repoRoot } from './harness.ts'
+
+/** A directory of tool modules inside the repo, so their bare imports resolve through deno.json. */
+async function toolsDir(files: Record<string, string>): Promise<string> {
+  await Deno.mkdir(new URL('.toolroute/', repoRoot), { recursive: true })
+  const dir = await Deno.makeTempDir({ dir: new URL('.toolroute/', repoRoot).pathname, prefix: 'deno-tools-' })
+  for (const [name, source] of Object.entries(files)) await Deno.writeTextFile(`${dir}/${name}`, source)
+  return dir
+}
+
+const tool = (exportName: string, id: string) => `
+import { createTool } from 'toolroute'
+import { z } from 'zod'
+export const ${exportName} = createTool({ id: '${id}', description: 'd', inputSchema: z.object({}), execute: async () => ({}) })
+`
+
+Deno.test('loadTools: every tool of tools/, with the file it came from', async () => {
+  const { tools, files } = await loadTools(new URL('tools/', repoRoot))
+  const ids = tools.map((each) => each.id)
+  assert.ok(ids.includes('weather-tool') && ids.includes('book-flight') && ids.includes('generate-report'))
+  assert.equal(new Set(ids).size, ids.length)
+  assert.equal(files.get('weather-tool'), 'tools/weather-tool.ts (export weatherTool)')
+})
+
+Deno.test('loadTools: skips tests, declarations and non-tool exports; one tool exported twice counts once', async () => {
+  const dir = await toolsDir({
+    'a.ts': `${tool('alpha', 'alpha')}\nexport const helper = { id: 'not-a-tool' }\nexport default alpha\n`,
+    'a.test.ts': 'throw new Error("a test file must not be imported")\n',
+    'types.d.ts': 'export type X = 1\n',
+    'notes.md': '# not a module\n',
+  })
+  try {
+    const { tools, files } = await loadTools(dir)
+    assert.deepEqual(tools.map((each) => each.id), ['alpha'])
+    assert.match(files.get('alpha')!, /a\.ts \(export alpha\)$/)
+  } finally {
+    await Deno.remove(dir, { recursive: true })
+  }
+})
+
+Deno.test('loadTools: two tools with one id are refused, naming both files', async () => {
+  const dir = await toolsDir({ 'first.ts': tool('one', 'same-id'), 'second.ts': tool('two', 'same-id') })
+  try {
+    await assert.rejects(() => loadTools(dir), (error: Error) => {
+      assert.match(error.message, /tool id "same-id" is defined twice: .*first\.ts \(export one\) and .*second\.ts \(export two\)/)
+      return true
+    })
+  } finally {
+    await Deno.remove(dir, { recursive: true })
+  }
+})
+
+Deno.test('loadTools: a module that fails to load fails the whole load', async () => {
+  const dir = await toolsDir({ 'broken.ts': 'throw new Error("broken tool module")\n' })
+  try {
+    await assert.rejects(() => loadTools(dir), /broken tool module/)
+  } finally {
+    await Deno.remove(dir, { recursive: true })
+  }
+})
