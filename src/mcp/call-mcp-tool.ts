@@ -1,4 +1,6 @@
+// @ts-types="@modelcontextprotocol/sdk/server/index"
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
+// @ts-types="@modelcontextprotocol/sdk/types"
 import type { CallToolRequest, CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { ToolrouteError, errorMessage } from '../errors/toolroute-error.ts'
 import { createEventLog } from '../http/event-log.ts'

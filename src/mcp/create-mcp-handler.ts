@@ -1,4 +1,5 @@
 import type { Context } from 'hono'
+// @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
 import type { ToolAppOptions } from '../http/tool-app-options.ts'
 import type { RunHost } from '../runs/run-host.ts'

@@ -1,4 +1,6 @@
+// @ts-types="@modelcontextprotocol/sdk/server/index"
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
+// @ts-types="@modelcontextprotocol/sdk/types"
 import { CallToolRequestSchema, ListToolsRequestSchema, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js'
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker'
 import type { RunHost } from '../runs/run-host.ts'

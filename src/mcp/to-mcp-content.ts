@@ -1,3 +1,4 @@
+// @ts-types="@modelcontextprotocol/sdk/types"
 import type { ContentBlock } from '@modelcontextprotocol/sdk/types.js'
 import type { ToolModelOutput, ToolModelOutputPart } from '../runtime/model-output.ts'
 

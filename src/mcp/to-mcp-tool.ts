@@ -1,3 +1,4 @@
+// @ts-types="@modelcontextprotocol/sdk/types"
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js'
 import type { JSONSchemaObject } from '../schema/compile-schema.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
