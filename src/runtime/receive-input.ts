@@ -14,32 +14,35 @@ export interface ReceivedInput {
   value: unknown
 }
 
+function hookOptions(scope: ToolCallScope) {
+  return { toolCallId: scope.toolCallId, messages: scope.messages, abortSignal: scope.signal }
+}
+
 async function readChunks(
   scope: ToolCallScope,
   chunks: AsyncIterable<Uint8Array | string>,
   maxBytes: number,
 ): Promise<Checked<string>> {
-  const { tool, toolCallId, emit, observe, messages, signal } = scope
+  const { tool, emit, observe } = scope
+  const onInputDelta = tool.options.onInputDelta
   const decoder = new TextDecoder()
   const parts: string[] = []
   let bytes = 0
+  const delta = async (text: string) => {
+    parts.push(text)
+    emit?.({ type: 'tool-input-delta', toolCallId: scope.toolCallId, inputTextDelta: text })
+    if (onInputDelta) await callHook('onInputDelta', onInputDelta, { ...hookOptions(scope), inputTextDelta: text }, observe)
+  }
   for await (const chunk of chunks) {
     bytes += typeof chunk === 'string' ? chunk.length : chunk.byteLength
     if (bytes > maxBytes) {
       return { ok: false, error: new ToolrouteError('PAYLOAD_TOO_LARGE', `Request body is larger than ${maxBytes} bytes`) }
     }
     const text = typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true })
-    if (text === '') continue
-    parts.push(text)
-    emit({ type: 'tool-input-delta', toolCallId, inputTextDelta: text })
-    await callHook('onInputDelta', tool.options.onInputDelta, { toolCallId, messages, abortSignal: signal, inputTextDelta: text }, observe)
+    if (text !== '') await delta(text)
   }
   const tail = decoder.decode()
-  if (tail !== '') {
-    parts.push(tail)
-    emit({ type: 'tool-input-delta', toolCallId, inputTextDelta: tail })
-    await callHook('onInputDelta', tool.options.onInputDelta, { toolCallId, messages, abortSignal: signal, inputTextDelta: tail }, observe)
-  }
+  if (tail !== '') await delta(tail)
   return { ok: true, value: parts.join('') }
 }
 
@@ -52,36 +55,59 @@ function parseJson(text: string): Checked<unknown> {
   }
 }
 
+/** Validates a parsed input and emits `tool-input-available` or `tool-input-error` (no hooks). */
+function acceptInput(scope: ToolCallScope, raw: unknown): Checked<unknown> {
+  const { tool, emit } = scope
+  const checked = checkInput(tool.id, tool.schemas.input, raw)
+  if (!checked.ok) {
+    emit?.({ type: 'tool-input-error', toolCallId: scope.toolCallId, toolName: tool.id, input: raw ?? null, errorText: checked.error.message })
+  } else {
+    emit?.({ type: 'tool-input-available', toolCallId: scope.toolCallId, toolName: tool.id, input: raw ?? {} })
+  }
+  return checked
+}
+
 /**
  * The input phase of a call: `tool-input-start` (and `onInputStart`), one `tool-input-delta`
  * (and `onInputDelta`) per chunk as it arrives, then `tool-input-available` (and
  * `onInputAvailable`) once the whole input parsed and validated, or `tool-input-error`.
  */
 export async function receiveInput(scope: ToolCallScope, source: ToolInputSource): Promise<Checked<ReceivedInput>> {
-  const { tool, toolCallId, emit, observe, messages, signal } = scope
-  emit({ type: 'tool-input-start', toolCallId, toolName: tool.id })
-  await callHook('onInputStart', tool.options.onInputStart, { toolCallId, messages, abortSignal: signal }, observe)
+  const { tool, emit, observe } = scope
+  const { onInputStart, onInputAvailable } = tool.options
+  emit?.({ type: 'tool-input-start', toolCallId: scope.toolCallId, toolName: tool.id })
+  if (onInputStart) await callHook('onInputStart', onInputStart, hookOptions(scope), observe)
 
   let raw: unknown
-  let text = ''
   if ('input' in source) {
     raw = source.input
   } else {
     const read = await readChunks(scope, source.chunks, source.maxBytes ?? 1024 * 1024)
-    const parsed = read.ok ? parseJson((text = read.value)) : read
+    const parsed = read.ok ? parseJson(read.value) : read
     if (!parsed.ok) {
-      emit({ type: 'tool-input-error', toolCallId, toolName: tool.id, input: text, errorText: parsed.error.message })
+      const text = read.ok ? read.value : ''
+      emit?.({ type: 'tool-input-error', toolCallId: scope.toolCallId, toolName: tool.id, input: text, errorText: parsed.error.message })
       return parsed
     }
     raw = parsed.value
   }
 
-  const checked = checkInput(tool.id, tool.schemas.input, raw)
-  if (!checked.ok) {
-    emit({ type: 'tool-input-error', toolCallId, toolName: tool.id, input: raw ?? null, errorText: checked.error.message })
-    return checked
+  const accepted = acceptInput(scope, raw)
+  if (!accepted.ok) return accepted
+  if (onInputAvailable) await callHook('onInputAvailable', onInputAvailable, { ...hookOptions(scope), input: accepted.value }, observe)
+  return { ok: true, value: { raw: raw ?? {}, value: accepted.value } }
+}
+
+/**
+ * The input phase for an input already parsed (a direct call), giving the validated input:
+ * synchronous when the tool has no input hooks, so the direct-call hot path awaits nothing
+ * before `execute`.
+ */
+export function receiveParsedInput(scope: ToolCallScope, input: unknown): Checked<unknown> | Promise<Checked<unknown>> {
+  const { tool, emit } = scope
+  if (tool.options.onInputStart || tool.options.onInputAvailable) {
+    return receiveInput(scope, { input }).then((received) => (received.ok ? { ok: true, value: received.value.value } : received))
   }
-  emit({ type: 'tool-input-available', toolCallId, toolName: tool.id, input: raw ?? {} })
-  await callHook('onInputAvailable', tool.options.onInputAvailable, { toolCallId, messages, abortSignal: signal, input: checked.value }, observe)
-  return { ok: true, value: { raw: raw ?? {}, value: checked.value } }
+  emit?.({ type: 'tool-input-start', toolCallId: scope.toolCallId, toolName: tool.id })
+  return acceptInput(scope, input)
 }

@@ -11,10 +11,14 @@ export interface ToolCallScope {
   runId: string
   toolCallId: string
   requestContext: RequestContext<any>
-  /** Where lifecycle events go (a discarded sink for direct calls). */
-  emit: EmitEvent
+  /**
+   * Where lifecycle events go. Absent for a direct `tool.execute()` call: no events are built
+   * and no model output is computed, since nothing would read them.
+   */
+  emit?: EmitEvent
   observe: ToolObserve
-  signal: AbortSignal
+  /** Absent when nothing can abort the call; `execute` then gets a signal that never aborts. */
+  signal?: AbortSignal
   messages: unknown[]
   mcp?: McpToolContext
   workflow?: WorkflowToolContext<unknown, unknown>
