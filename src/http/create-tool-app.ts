@@ -21,6 +21,7 @@ import type { ToolAppOptions, ToolAppVariables } from './tool-app-options.ts'
 import { toToolDescriptor } from './tool-descriptor.ts'
 import { toolRegistry } from './tool-registry.ts'
 import { createMcpHandler } from '../mcp/create-mcp-handler.ts'
+import { mountMastraRoutes } from './mastra-routes.ts'
 
 export const defaultMaxInputBytes = 1024 * 1024
 
@@ -188,6 +189,7 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
 
   app.get('/openapi.json', (c) => c.json((openApi ??= createOpenApiDocument([...tools.values()], { basePath: options.basePath ?? '/', server: options.server }))))
 
+  if (options.mastra !== false) mountMastraRoutes(app, { descriptors, maxInputBytes })
   if (options.mcp !== false) {
     const mcp = createMcpHandler({ tools, options: options, runs: hostFor })
     app.on(['GET', 'POST', 'DELETE'], '/mcp', (c) => mcp(c))

@@ -32,6 +32,8 @@ export interface ToolAppOptions<E extends Env = any> {
   storeRuns?: 'stateful' | 'all'
   /** Serve MCP at `/mcp` (default true), or how to serve it. */
   mcp?: boolean | ToolAppMcpOptions<E>
+  /** Serve Mastra's tool routes (`/api/tools`, `/api/tools/:toolId/execute`) for Mastra's own client (default true). */
+  mastra?: boolean
   /** Name and version announced to MCP clients. */
   server?: { name: string; version: string }
 }
