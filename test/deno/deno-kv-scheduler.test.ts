@@ -74,3 +74,32 @@ Deno.test('scheduler: a sweep that throws is logged and tried again, as a failed
       console.error = original
     }
   }))
+
+Deno.test('scheduler: a long sweep renews its claim, so a process starting meanwhile leaves it alone', async () => {
+  const dir = await Deno.makeTempDir({ prefix: 'toolroute-scheduler-' })
+  const first = await Deno.openKv(`${dir}/runs.sqlite3`)
+  const second = await Deno.openKv(`${dir}/runs.sqlite3`)
+  try {
+    const swept: string[] = []
+    let finish!: () => void
+    const finished = new Promise<void>((resolve) => (finish = resolve))
+    const running = createDenoKvScheduler(first, { claimTimeoutMs: 150 })
+    await running.start(async (runId) => {
+      swept.push(`first:${runId}`)
+      await finished
+    })
+    await running.schedule('long', Date.now())
+    await eventually(async () => swept.length, (count) => count === 1, 'the long sweep to start')
+    // Several claim timeouts later, a second process starts on the same database.
+    await pause(500)
+    await createDenoKvScheduler(second, { claimTimeoutMs: 150 }).start(async (runId) => void swept.push(`second:${runId}`))
+    await pause(300)
+    finish()
+    await eventually(async () => (await first.get(['toolroute', 'schedule', 'long'])).versionstamp, (stamp) => stamp === null, 'the entry to be cleared')
+    assert.deepEqual(swept, ['first:long'])
+  } finally {
+    first.close()
+    second.close()
+    await Deno.remove(dir, { recursive: true })
+  }
+})

@@ -6,15 +6,15 @@
  * listens, after a restart too. A message whose `id` is no longer the run's pending one is stale
  * and dropped.
  *
- * A process that dies while handling a message loses it (Deno KV does not redeliver it), so
- * `start` sends again every pending sweep that is due and not claimed by a live handler. A
- * handler claims its sweep in one atomic commit before running it, so two processes never run
- * one sweep at once.
+ * A process that dies while handling a message may lose it (the local SQLite backend was not
+ * seen to deliver it again), so `start` sends again every pending sweep that is due and not
+ * claimed by a live handler. A handler claims its sweep in one atomic commit before running it,
+ * and renews the claim while the sweep runs, so two processes never run one sweep at once.
  */
 
 /** Deno KV refuses queue delays over 30 days; a later sweep is sent in hops. */
 const maxDelayMs = 30 * 24 * 60 * 60 * 1000 - 60_000
-/** A claim older than this belongs to a handler that died (a sweep is short: long work reschedules). */
+/** A claim not renewed for this long belongs to a handler that died. */
 const defaultClaimTimeoutMs = 60_000
 /** A sweep that throws is tried again, as a Durable Object retries a failed alarm: this often… */
 const maxRetries = 5
@@ -53,8 +53,8 @@ export interface DenoKvSchedulerOptions {
 export interface DenoKvScheduler {
   schedule(runId: string, at: number): Promise<void>
   /**
-   * Listens to the queue (once per `Deno.Kv`: the queue of a database has one listener per
-   * handle), and sends again the sweeps a crash left behind.
+   * Listens to the database's queue and sends again the sweeps a crash left behind. Call it once
+   * per `Deno.Kv` handle: a handle delivers its queue to its first listener only.
    */
   start(sweep: (runId: string) => Promise<void>): Promise<void>
 }
@@ -76,6 +76,16 @@ export function createDenoKvScheduler(kv: Deno.Kv, options: DenoKvSchedulerOptio
     const pending = entry.value
     const claim = await kv.atomic().check(entry).set(key, { ...pending, claimedAt: now() }).commit()
     if (!claim.ok) return
+    // Renewed while the sweep runs (a background attempt can take minutes), unless the sweep
+    // has scheduled the next one meanwhile.
+    let claimStamp = claim.versionstamp
+    let renewing: Promise<unknown> = Promise.resolve()
+    const renew = setInterval(() => {
+      renewing = renewing.then(async () => {
+        const renewed = await kv.atomic().check({ key, versionstamp: claimStamp }).set(key, { ...pending, claimedAt: now() }).commit()
+        if (renewed.ok) claimStamp = renewed.versionstamp
+      }).catch(() => {})
+    }, claimTimeoutMs / 3)
     let next: PendingSweep | undefined
     try {
       await sweep(message.runId)
@@ -83,10 +93,13 @@ export function createDenoKvScheduler(kv: Deno.Kv, options: DenoKvSchedulerOptio
       const retries = (pending.retries ?? 0) + 1
       console.error(`toolroute: the sweep of run ${message.runId} failed${retries <= maxRetries ? '; it will be tried again' : ''}`, error)
       if (retries <= maxRetries) next = { at: now() + retryBaseMs * 2 ** (retries - 1), id: crypto.randomUUID(), retries }
+    } finally {
+      clearInterval(renew)
+      await renewing
     }
     // Done, unless the sweep scheduled the next one meanwhile (then the key holds that one).
     const after = await kv.get<unknown>(key)
-    if (after.versionstamp !== claim.versionstamp) return
+    if (after.versionstamp !== claimStamp) return
     const operation = kv.atomic().check(after)
     const done = await (next ? operation.set(key, next) : operation.delete(key)).commit()
     if (done.ok && next) await send(message.runId, next)
@@ -100,6 +113,8 @@ export function createDenoKvScheduler(kv: Deno.Kv, options: DenoKvSchedulerOptio
     },
 
     async start(sweep) {
+      // Settles when the database closes. A second listener on one handle receives nothing, so
+      // one handle serves one scheduler.
       kv.listenQueue(async (message: unknown) => {
         if (!isSweepMessage(message)) return
         try {
@@ -108,7 +123,7 @@ export function createDenoKvScheduler(kv: Deno.Kv, options: DenoKvSchedulerOptio
           // The database itself failed: the entry stays, and the next start sends it again.
           console.error(`toolroute: the scheduled sweep of run ${message.runId} could not run`, error)
         }
-      })
+      }).catch((error) => console.error('toolroute: the Deno KV queue listener stopped', error))
       for await (const entry of kv.list<unknown>({ prefix: denoKvSchedulePrefix })) {
         const runId = entry.key.at(-1)
         if (typeof runId !== 'string' || !isPendingSweep(entry.value)) continue
