@@ -38,6 +38,17 @@ export interface RunEngine extends RunHost {
 
 const notFound = (runId: string) => new ToolrouteError('RUN_NOT_FOUND', `Run ${runId} not found`)
 
+/** Slack past an attempt's `timeoutMs` before the watchdog alarm declares it interrupted. */
+const watchdogGraceMs = 5_000
+
+/**
+ * The abort reason of a cancellation. An execution aborted by it stores nothing more: the
+ * cancellation already wrote the run's last events, and a replay must end where the live stream did.
+ */
+const cancelledMarker = Symbol.for('toolroute.run-cancelled')
+const cancellation = () => Object.assign(new Error('The run was cancelled'), { [cancelledMarker]: true })
+const isCancelled = (signal: AbortSignal) => signal.aborted && (signal.reason as Record<symbol, unknown> | undefined)?.[cancelledMarker] === true
+
 /**
  * Durable runs over any `RunStore`: approval, decline, suspend/resume, background attempts,
  * cancellation, expiry and replayable events. Every state change is a compare-and-set on the
@@ -94,6 +105,11 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
   async function load(runId: string, caller: RunCaller): Promise<RunRecord> {
     const run = await store.get(runId)
     if (!run || (run.principal !== null && run.principal !== caller.principal)) throw notFound(runId)
+    if (settledStatuses.includes(run.status) && Date.parse(run.updatedAt) + retentionMs <= now()) {
+      // Past retention: gone, whether or not an alarm got to it first (KV and memory have none).
+      await store.delete(runId)
+      throw notFound(runId)
+    }
     if (waitingStatuses.includes(run.status) && run.expiresAt && Date.parse(run.expiresAt) <= now()) {
       const expired = await store.transition(runId, waitingStatuses, { status: 'expired', updatedAt: iso(), expiresAt: undefined })
       if (expired.ok) {
@@ -156,7 +172,9 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
   async function execute(run: RunRecord, signal: AbortSignal, resume?: ResumeState): Promise<ExecuteOutcome> {
     let chain: Promise<unknown> = Promise.resolve()
     const emit = (event: ToolEvent) => {
-      chain = chain.then(() => store.append(run.runId, [event])).then(() => notify(run.runId), () => {})
+      // Checked when the append runs: an event emitted just before a cancellation must not
+      // land after the cancellation's `finish`.
+      chain = chain.then(() => (isCancelled(signal) ? undefined : store.append(run.runId, [event]))).then(() => notify(run.runId), () => {})
     }
     let outcome: ExecuteOutcome
     try {
@@ -199,33 +217,46 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
     return { run, events: follow(run.runId, first - 1), settled: Promise.resolve(run), abort() {} }
   }
 
-  async function backgroundAttempts(run: RunRecord): Promise<RunRecord> {
-    const tool = toolOf(run)
-    const timeoutMs = tool.background?.timeoutMs ?? defaultBackgroundTimeoutMs
-    const maxRetries = tool.background?.maxRetries ?? 0
-    const cancel = new AbortController()
-    running.set(run.runId, cancel)
-    let outcome: ExecuteOutcome = { status: 'failed', error: new ToolrouteError('EXECUTION_FAILED', 'not started') }
-    let attempts = run.attempts ?? 0
-    try {
-      for (let attempt = attempts; attempt <= maxRetries; attempt++) {
-        attempts = attempt + 1
-        await store.transition(run.runId, ['running'], { attempts, updatedAt: iso() })
-        const signal = AbortSignal.any([cancel.signal, AbortSignal.timeout(timeoutMs)])
-        outcome = await execute(run, signal)
-        if (outcome.status !== 'failed' || cancel.signal.aborted) break
-        if (attempt < maxRetries) {
-          await store.append(run.runId, [
-            { type: 'data-tool-log', data: { level: 'warn', message: `Attempt ${attempts} failed: ${outcome.error.message}; retrying`, time: iso() } },
-          ])
-          notify(run.runId)
-        }
+  /** Asks for `runBackground(runId)` soon: the object's alarm, or deferred in-process. */
+  async function requeue(runId: string) {
+    if (options.schedule) await options.schedule(runId, now())
+    else defer(engine.runBackground(runId))
+  }
+
+  /**
+   * One attempt of a background run; answers whether another attempt should follow. On Durable
+   * Objects each attempt runs in its own alarm (an alarm handler's wall time is bounded), and a
+   * watchdog alarm just past `timeoutMs` picks up an attempt whose object did not live to finish
+   * it: that attempt counts, and the next one starts (or the run fails when none is left).
+   */
+  async function backgroundAttempt(run: RunRecord, cancel: AbortController): Promise<'retry' | 'done'> {
+    const tool = tools.get(run.toolId)
+    const timeoutMs = tool?.background?.timeoutMs ?? defaultBackgroundTimeoutMs
+    const maxRetries = tool?.background?.maxRetries ?? 0
+    const attempts = (run.attempts ?? 0) + 1
+    let outcome: ExecuteOutcome
+    let current = run
+    if (attempts > maxRetries + 1) {
+      outcome = { status: 'failed', error: new ToolrouteError('EXECUTION_FAILED', `The run was interrupted after ${run.attempts} attempt(s)`) }
+    } else {
+      // Counted before it starts, so an attempt cut short by a restart is not run for free.
+      const started = await store.transition(run.runId, ['running'], { attempts, updatedAt: iso() })
+      if (!started.ok) return 'done'
+      current = started.run
+      if (options.schedule) await options.schedule(run.runId, now() + timeoutMs + watchdogGraceMs)
+      outcome = await execute(current, AbortSignal.any([cancel.signal, AbortSignal.timeout(timeoutMs)]))
+      if (outcome.status === 'failed' && attempts <= maxRetries && !cancel.signal.aborted) {
+        const message = `Attempt ${attempts} failed: ${outcome.error.message}; retrying`
+        // A compare-and-set, so a run cancelled meanwhile gets no event after its `finish`.
+        const logged = await store.transition(run.runId, ['running'], { updatedAt: iso() }, [
+          { type: 'data-tool-log', data: { level: 'warn', message, time: iso() } },
+        ])
+        notify(run.runId)
+        return logged.ok ? 'retry' : 'done'
       }
-    } finally {
-      running.delete(run.runId)
     }
-    const settledRun = await settle({ ...run, attempts }, outcome)
-    const callback = outcome.status === 'completed' ? tool.background?.onComplete : outcome.status === 'failed' ? tool.background?.onFailed : undefined
+    const settledRun = await settle(current, outcome)
+    const callback = outcome.status === 'completed' ? tool?.background?.onComplete : outcome.status === 'failed' ? tool?.background?.onFailed : undefined
     if (callback && settledRun.status === outcome.status) {
       try {
         await callback({
@@ -233,7 +264,7 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
           toolId: run.toolId,
           toolCallId: run.toolCallId,
           status: outcome.status as 'completed' | 'failed',
-          attempts,
+          attempts: current.attempts ?? attempts,
           ...(outcome.status === 'completed' ? { output: outcome.output } : {}),
           ...(outcome.status === 'failed' ? { error: { code: outcome.error.code, message: outcome.error.message } } : {}),
         })
@@ -241,7 +272,7 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
         // A callback observes the run; its failure does not change it.
       }
     }
-    return settledRun
+    return 'done'
   }
 
   const engine: RunEngine = {
@@ -250,8 +281,7 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
       await store.create(stored, events)
       notify(run.runId)
       if (stored.status === 'running' && stored.background) {
-        if (options.schedule) await options.schedule(run.runId, now())
-        else defer(engine.runBackground(run.runId))
+        await requeue(run.runId)
       } else {
         await schedule(stored)
       }
@@ -272,8 +302,7 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
       notify(runId)
       const first = result.events[0]!.seq
       if (result.run.background) {
-        if (options.schedule) await options.schedule(runId, now())
-        else defer(engine.runBackground(runId))
+        await requeue(runId)
         return doneStep(result.run, result.events)
       }
       return startStep(result.run, first, async (signal) => settle(result.run, await execute(result.run, signal)))
@@ -317,12 +346,14 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
       const run = await load(runId, caller)
       if (run.status === 'expired') refuse(run, 'running', 'cancelled')
       const events: ToolEvent[] = [
+        // A waiting run's last stream ended with `finish`: the cancellation opens its own.
+        ...(waitingStatuses.includes(run.status) ? [{ type: 'start', messageMetadata: { runId, toolCallId: run.toolCallId } } satisfies ToolEvent] : []),
         { type: 'tool-output-error', toolCallId: run.toolCallId, errorText: 'The run was cancelled' },
         { type: 'finish', finishReason: 'other' },
       ]
       const result = await store.transition(runId, ['running', ...waitingStatuses], { status: 'cancelled', updatedAt: iso(), expiresAt: undefined }, events)
       if (!result.ok) refuse(result.reason === 'conflict' ? result.run : run, 'running', 'cancelled')
-      running.get(runId)?.abort(new Error('The run was cancelled'))
+      running.get(runId)?.abort(cancellation())
       notify(runId)
       await schedule(result.run)
       return result.run
@@ -339,15 +370,29 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
     },
 
     async runBackground(runId) {
-      const run = await store.get(runId)
-      if (!run || run.status !== 'running' || !run.background || running.has(runId)) return
-      await backgroundAttempts(run)
+      // Claimed before the first `await`, so one process never runs two attempts of a run at once.
+      if (running.has(runId)) return
+      const cancel = new AbortController()
+      running.set(runId, cancel)
+      let next: 'retry' | 'done' = 'done'
+      try {
+        const run = await store.get(runId)
+        if (run?.status === 'running' && run.background) next = await backgroundAttempt(run, cancel)
+      } finally {
+        if (running.get(runId) === cancel) running.delete(runId)
+      }
+      if (next === 'retry') await requeue(runId)
     },
 
     async sweep(runId) {
       const run = await store.get(runId)
       if (!run) return
-      if (run.status === 'running' && run.background && !running.has(runId)) return engine.runBackground(runId)
+      if (run.status === 'running' && !running.has(runId)) {
+        if (run.background) return engine.runBackground(runId)
+        // A step whose object restarted mid-execution: nothing will finish it.
+        await settle(run, { status: 'failed', error: new ToolrouteError('EXECUTION_FAILED', 'The run was interrupted before it finished') })
+        return
+      }
       if (waitingStatuses.includes(run.status) && run.expiresAt && Date.parse(run.expiresAt) <= now()) {
         await load(runId, { principal: run.principal })
         return

@@ -10,7 +10,8 @@ type Line = { event: SequencedEvent } | { run: RunRecord }
 
 export function encodeSegmentStream(
   events: AsyncIterable<SequencedEvent>,
-  settled: Promise<RunRecord>,
+  /** Read once the events are over: the run where the step left it. */
+  settled: () => Promise<RunRecord>,
   onCancel: () => void,
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder()
@@ -22,7 +23,7 @@ export function encodeSegmentStream(
       const next = await iterator.next()
       if (next.done) {
         done = true
-        controller.enqueue(encoder.encode(`${JSON.stringify({ run: await settled } satisfies Line)}\n`))
+        controller.enqueue(encoder.encode(`${JSON.stringify({ run: await settled() } satisfies Line)}\n`))
         controller.close()
         return
       }

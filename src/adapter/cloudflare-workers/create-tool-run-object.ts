@@ -8,10 +8,20 @@ import { createDurableObjectRunStore, storedRunId } from '../../store/durable-ob
 import type { AnyTool } from '../../tool/tool-types.ts'
 
 export interface ToolRunObjectOptions {
-  /** How long a run may wait for approval or resumption (default 24 h). */
+  /**
+   * How long a run may wait for approval or resumption (default 24 h). When the config leaves
+   * it unset, the `TOOLROUTE_RUN_TTL_MS` var of the environment is used, if any.
+   */
   runTtlMs?: number
-  /** How long a settled run is kept (default 24 h). */
+  /** How long a settled run is kept (default 24 h); else the `TOOLROUTE_RETENTION_MS` var. */
   retentionMs?: number
+}
+
+/** A positive number of milliseconds from a config value or an environment var, if any. */
+function millisecondsOf(configured: number | undefined, fromEnv: unknown): number | undefined {
+  if (configured !== undefined) return configured
+  const value = typeof fromEnv === 'string' || typeof fromEnv === 'number' ? Number(fromEnv) : Number.NaN
+  return Number.isFinite(value) && value > 0 ? value : undefined
 }
 
 /** What a step returns over RPC: the run after its state change, and its events as NDJSON. */
@@ -26,7 +36,7 @@ async function rpc<T>(work: () => Promise<T>): Promise<RpcResult<T>> {
 }
 
 function streamed(segment: RunSegment) {
-  return { run: segment.run, stream: encodeSegmentStream(segment.events, segment.settled, () => segment.abort(new Error('The caller disconnected'))) }
+  return { run: segment.run, stream: encodeSegmentStream(segment.events, () => segment.settled, () => segment.abort(new Error('The caller disconnected'))) }
 }
 
 /**
@@ -40,11 +50,17 @@ export function createToolRunObject(tools: ReadonlyMap<string, AnyTool>, options
 
     constructor(ctx: DurableObjectState, env: unknown) {
       super(ctx, env as never)
+      const vars = (env ?? {}) as Record<string, unknown>
+      const ttlMs = millisecondsOf(options.runTtlMs, vars.TOOLROUTE_RUN_TTL_MS)
+      const retentionMs = millisecondsOf(options.retentionMs, vars.TOOLROUTE_RETENTION_MS)
       this.engine = createRunEngine({
         tools,
         store: createDurableObjectRunStore(ctx.storage),
-        ...(options.runTtlMs !== undefined ? { ttlMs: options.runTtlMs } : {}),
-        ...(options.retentionMs !== undefined ? { retentionMs: options.retentionMs } : {}),
+        ...(ttlMs !== undefined ? { ttlMs } : {}),
+        ...(retentionMs !== undefined ? { retentionMs } : {}),
+        // One object holds one run, and the run's state names the one time it next needs
+        // (expiry, retention, the next background attempt or its watchdog): each call replaces
+        // the object's single alarm.
         schedule: (_runId, at) => ctx.storage.setAlarm(at),
         defer: (work) => ctx.waitUntil(work.catch(() => {})),
       })
@@ -75,7 +91,8 @@ export function createToolRunObject(tools: ReadonlyMap<string, AnyTool>, options
       return rpc(async () => {
         const controller = new AbortController()
         const events = await this.engine.follow(runId, { ...caller, signal: controller.signal })
-        return encodeSegmentStream(events, this.engine.get(runId, caller).then((state) => state.run), () => controller.abort())
+        // The final state is read once the events are over, not when the stream opens.
+        return encodeSegmentStream(events, () => this.engine.get(runId, caller).then((state) => state.run), () => controller.abort())
       })
     }
 

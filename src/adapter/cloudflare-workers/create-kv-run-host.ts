@@ -1,0 +1,58 @@
+import type { Context } from 'hono'
+import type { ToolAppOptions } from '../../http/tool-app-options.ts'
+import { toolRegistry } from '../../http/tool-registry.ts'
+import { createRunEngine } from '../../runs/create-run-engine.ts'
+import type { RunHost } from '../../runs/run-host.ts'
+import type { RunStore } from '../../runs/run-store.ts'
+import { createKvRunStore, type KvRunStoreOptions } from '../../store/kv/kv-run-store.ts'
+
+/** The KV binding `createKvRunHost` reads by default (wrangler.toml `[[kv_namespaces]]`). */
+export const runsKvBinding = 'TOOLROUTE_RUNS_KV'
+
+export interface KvRunHostOptions extends KvRunStoreOptions {
+  /** The KV namespace binding (default `TOOLROUTE_RUNS_KV`). */
+  binding?: string
+  /** How long a run may wait for approval or resumption (default 24 h). */
+  ttlMs?: number
+  /** How long a settled run is kept, once something reads it past that (default 24 h). */
+  retentionMs?: number
+  /** How often followers poll KV for events written by other requests (default 500 ms). */
+  pollMs?: number
+}
+
+/**
+ * Runs in Workers KV instead of Durable Objects, for deployments that choose it. KV is
+ * eventually consistent and has no compare-and-set: two racing approvals in different
+ * isolates can both execute the tool, events written elsewhere show up late, and a cancel does
+ * not abort an attempt running in another request. Background work runs in the request that
+ * started it (`waitUntil`), not in a Durable Object.
+ *
+ * @example
+ * const worker = createWorker({ tools, runs: createKvRunHost(tools) })
+ */
+export function createKvRunHost(tools: ToolAppOptions['tools'], options: KvRunHostOptions = {}): (c: Context) => RunHost {
+  const registry = toolRegistry(tools)
+  const binding = options.binding ?? runsKvBinding
+  // One store per namespace and isolate: its per-run queues serialise this isolate's requests.
+  const stores = new WeakMap<KVNamespace, RunStore>()
+  return (c) => {
+    const kv = (c.env as Record<string, KVNamespace | undefined> | undefined)?.[binding]
+    if (!kv) throw new Error(`KV binding ${binding} is missing from wrangler.toml`)
+    let store = stores.get(kv)
+    if (!store) stores.set(kv, (store = createKvRunStore(kv, options.expirationTtl ? { expirationTtl: options.expirationTtl } : {})))
+    return createRunEngine({
+      tools: registry,
+      store,
+      pollMs: options.pollMs ?? 500,
+      ...(options.ttlMs !== undefined ? { ttlMs: options.ttlMs } : {}),
+      ...(options.retentionMs !== undefined ? { retentionMs: options.retentionMs } : {}),
+      defer: (work) => {
+        try {
+          c.executionCtx.waitUntil(work.catch(() => {}))
+        } catch {
+          void work.catch(() => {})
+        }
+      },
+    })
+  }
+}
