@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
-import { ToolrouteError } from '../errors/toolroute-error.ts'
+import { ToolrouteError, errorMessage } from '../errors/toolroute-error.ts'
 import { createEventProjector } from '../events/create-event-projector.ts'
-import type { SequencedEvent, ToolEventView } from '../events/tool-event.ts'
+import type { SequencedEvent, ToolEvent, ToolEventView } from '../events/tool-event.ts'
 import { toolEventViews } from '../events/tool-event.ts'
 import { createObserve } from '../runtime/create-observe.ts'
 import { createRunId, createToolCallId, randomHex } from '../runtime/create-id.ts'
@@ -61,6 +61,10 @@ export async function callTool(c: Context, args: CallToolArgs): Promise<Response
   const toolCallId = c.req.header('x-tool-call-id') || createToolCallId()
   const headers = { 'x-run-id': runId, 'x-tool-call-id': toolCallId }
   const log = createEventLog()
+  // `data-tool-suspended` names a run to resume: held back until that run is stored, so a
+  // caller acting on it at once never meets RUN_NOT_FOUND. It is the step's last event.
+  const held: ToolEvent[] = []
+  const emit = (event: ToolEvent) => (event.type === 'data-tool-suspended' ? held.push(event) : log.push(event))
   const controller = new AbortController()
   const onRequestAbort = () => controller.abort(new Error('The caller disconnected'))
   c.req.raw.signal?.addEventListener('abort', onRequestAbort, { once: true })
@@ -69,8 +73,8 @@ export async function callTool(c: Context, args: CallToolArgs): Promise<Response
     runId,
     toolCallId,
     requestContext: new RequestContext(args.requestContext),
-    emit: log.push,
-    observe: createObserve(log.push),
+    emit,
+    observe: createObserve(emit),
     signal: controller.signal,
     messages: [],
   }
@@ -82,42 +86,57 @@ export async function callTool(c: Context, args: CallToolArgs): Promise<Response
   let inputPhaseDone!: (ok: boolean) => void
   const inputPhase = new Promise<boolean>((resolve) => (inputPhaseDone = resolve))
 
+  /** Stores the run with the step's events plus `last`, then shows `last` to the caller. */
+  const store = async (run: RunRecord, last: ToolEvent[]) => {
+    await args.runs().open(run, [...log.events.map((entry) => entry.event), ...last])
+    last.forEach(log.push)
+  }
+
   const ending: Promise<CallEnding> = (async () => {
-    log.push({ type: 'start', messageMetadata: { runId, toolCallId } })
-    const received = await receiveInput(scope, args.source)
-    inputPhaseDone(received.ok)
-    if (!received.ok) {
+    try {
+      log.push({ type: 'start', messageMetadata: { runId, toolCallId } })
+      const received = await receiveInput(scope, args.source)
+      inputPhaseDone(received.ok)
+      if (!received.ok) {
+        log.push({ type: 'finish', finishReason: 'error' })
+        return { kind: 'input-error', error: received.error }
+      }
+      const record = { ...baseRecord(), input: received.value.value }
+      if (await needsApproval(scope, received.value.value)) {
+        const approvalId = `approval_${randomHex(12)}`
+        await store({ ...record, status: 'approval-required', approvalId, ...(isBackgroundTool(tool) ? { background: true } : {}) }, [
+          { type: 'tool-approval-request', approvalId, toolCallId },
+          { type: 'finish', finishReason: 'other' },
+        ])
+        return { kind: 'approval-required', approvalId }
+      }
+      if (isBackgroundTool(tool)) {
+        await store({ ...record, status: 'running', background: true, attempts: 0 }, [])
+        return { kind: 'background' }
+      }
+      const outcome = await executeToolCall(scope, received.value.value)
+      const finish: ToolEvent = { type: 'finish', finishReason: outcome.status === 'failed' ? 'error' : outcome.status === 'suspended' ? 'other' : 'stop' }
+      if (outcome.status === 'suspended') {
+        await store({ ...record, status: 'suspended', suspendPayload: outcome.suspendPayload }, [...held.splice(0), finish])
+      } else if (args.storeRuns === 'all') {
+        const settled: RunRecord =
+          outcome.status === 'completed'
+            ? { ...record, status: 'completed', output: outcome.output, modelOutput: outcome.modelOutput }
+            : { ...record, status: 'failed', error: outcome.error.toJSON().error }
+        await store(settled, [finish])
+      } else {
+        log.push(finish)
+      }
+      return { kind: 'executed', outcome }
+    } catch (error) {
+      // The run could not be stored (or a hook of ours broke): the stream still ends properly.
+      inputPhaseDone(false)
+      log.push({ type: 'tool-output-error', toolCallId, errorText: errorMessage(error) })
       log.push({ type: 'finish', finishReason: 'error' })
+      throw error
+    } finally {
       log.close()
-      return { kind: 'input-error', error: received.error }
     }
-    const record = { ...baseRecord(), input: received.value.value }
-    if (await needsApproval(scope, received.value.value)) {
-      const approvalId = `approval_${randomHex(12)}`
-      log.push({ type: 'tool-approval-request', approvalId, toolCallId })
-      log.push({ type: 'finish', finishReason: 'other' })
-      await args.runs().open({ ...record, status: 'approval-required', approvalId, ...(isBackgroundTool(tool) ? { background: true } : {}) }, log.events.map((entry) => entry.event))
-      log.close()
-      return { kind: 'approval-required', approvalId }
-    }
-    if (isBackgroundTool(tool)) {
-      await args.runs().open({ ...record, status: 'running', background: true, attempts: 0 }, log.events.map((entry) => entry.event))
-      log.close()
-      return { kind: 'background' }
-    }
-    const outcome = await executeToolCall(scope, received.value.value)
-    log.push({ type: 'finish', finishReason: outcome.status === 'failed' ? 'error' : outcome.status === 'suspended' ? 'other' : 'stop' })
-    if (outcome.status === 'suspended') {
-      await args.runs().open({ ...record, status: 'suspended', suspendPayload: outcome.suspendPayload }, log.events.map((entry) => entry.event))
-    } else if (args.storeRuns === 'all') {
-      const settled: RunRecord =
-        outcome.status === 'completed'
-          ? { ...record, status: 'completed', output: outcome.output, modelOutput: outcome.modelOutput }
-          : { ...record, status: 'failed', error: outcome.error.toJSON().error }
-      await args.runs().open(settled, log.events.map((entry) => entry.event))
-    }
-    log.close()
-    return { kind: 'executed', outcome }
   })()
   ending.catch(() => {})
   const cleanup = ending.finally(() => c.req.raw.signal?.removeEventListener('abort', onRequestAbort)).catch(() => {})
@@ -135,8 +154,8 @@ export async function callTool(c: Context, args: CallToolArgs): Promise<Response
   const project = createEventProjector(tool, mode.view)
   async function* events(): AsyncGenerator<SequencedEvent> {
     yield* log.read()
-    const end = await ending
-    if (end.kind === 'background') yield* await args.runs().follow(runId, { principal: args.principal, after: log.lastSeq() })
+    const end = await ending.catch(() => undefined)
+    if (end?.kind === 'background') yield* await args.runs().follow(runId, { principal: args.principal, after: log.lastSeq() })
   }
   return sseResponse(events(), project, {
     headers,
