@@ -1,11 +1,21 @@
 // The Worker the workerd tests run: the example tools of tools/ plus test-only fixtures.
-import { createWorker } from 'toolroute/workers'
+// Under `/kv/` the same tools are served with runs in Workers KV instead of Durable Objects.
+import { createToolApp } from 'toolroute/server'
+import { createKvRunHost, createWorker } from 'toolroute/workers'
 import { tools } from '../../.toolroute/tools.ts'
 import { testTools } from '../fixtures/test-tools.ts'
 import { mcpTestTools } from '../fixtures/mcp-tools.ts'
+import { runFixtureTools } from './run-fixture-tools.ts'
 
-const worker = createWorker({ tools: [...tools, ...testTools, ...mcpTestTools] })
+const allTools = [...tools, ...testTools, ...runFixtureTools, ...mcpTestTools]
+const worker = createWorker({ tools: allTools })
+const kvApp = createToolApp({ tools: allTools, basePath: '/kv', runs: createKvRunHost(allTools, { pollMs: 20 }) })
 
-export default { fetch: worker.fetch }
+export default {
+  fetch(request: Request, env: unknown, ctx: ExecutionContext) {
+    return new URL(request.url).pathname.startsWith('/kv/') ? kvApp.fetch(request, env, ctx) : worker.fetch(request, env, ctx)
+  },
+}
 export class ToolRunObject extends worker.ToolRunObject {}
 export class McpSessionObject extends worker.McpSessionObject {}
+export { ExecutionCounter, RunStoreProbe } from './fixture-objects.ts'

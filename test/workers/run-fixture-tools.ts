@@ -1,0 +1,150 @@
+// Tools for the durable-run tests (workerd only: they count executions in a Durable Object).
+import { env } from 'cloudflare:workers'
+import { createTool } from 'toolroute'
+import { z } from 'zod'
+
+interface CounterStub {
+  increment(): Promise<number>
+  count(): Promise<number>
+}
+
+/** The execution counter named `key` (test/workers/fixture-objects.ts). */
+export function counter(key: string): CounterStub {
+  const namespace = (env as unknown as { EXECUTION_COUNTER: DurableObjectNamespace }).EXECUTION_COUNTER
+  return namespace.get(namespace.idFromName(key)) as unknown as CounterStub
+}
+
+/** Waits until the test has opened gate `key` `step` times (it increments `<key>:gate`). */
+async function gate(key: string, step: number, signal: AbortSignal): Promise<void> {
+  while ((await counter(`${key}:gate`).count()) < step) {
+    signal.throwIfAborted()
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+  // An abort that came while the gate opened still stops the tool (as a well-behaved tool does).
+  signal.throwIfAborted()
+}
+
+/** Needs approval; counts each execution. */
+export const countedApproval = createTool({
+  id: 'counted-approval',
+  description: 'Needs approval, then counts its execution',
+  inputSchema: z.object({ key: z.string() }),
+  outputSchema: z.object({ executions: z.number() }),
+  requireApproval: true,
+  execute: async ({ key }) => ({ executions: await counter(key).increment() }),
+})
+
+/** Suspends once; counts each resumed execution. */
+export const countedSuspend = createTool({
+  id: 'counted-suspend',
+  description: 'Suspends, then counts its resumed execution',
+  inputSchema: z.object({ key: z.string() }),
+  outputSchema: z.object({ answer: z.string(), executions: z.number() }),
+  suspendSchema: z.object({ question: z.string() }),
+  resumeSchema: z.object({ answer: z.string().min(1) }),
+  execute: async ({ key }, { resumeData, suspend }) => {
+    if (!resumeData) return suspend({ question: 'Go on?' })
+    return { answer: resumeData.answer, executions: await counter(key).increment() }
+  },
+})
+
+/**
+ * Several suspend/resume rounds in one run: each round's answers ride in its suspend payload,
+ * so the tool proves it got `agent.suspendPayload` and `agent.resumeData` back on every resume.
+ */
+export const multiRound = createTool({
+  id: 'multi-round',
+  description: 'Asks `rounds` questions, one suspension each',
+  inputSchema: z.object({ rounds: z.number().int().min(1).max(5) }),
+  outputSchema: z.object({ answers: z.array(z.string()), agentSawResume: z.boolean() }),
+  suspendSchema: z.object({ round: z.number(), answers: z.array(z.string()) }),
+  resumeSchema: z.object({ answer: z.string().regex(/^[a-z]+$/) }),
+  execute: async ({ rounds }, { agent, resumeData, suspendPayload, suspend }) => {
+    const previous = agent?.suspendPayload
+    const answers = previous && agent?.resumeData ? [...previous.answers, agent.resumeData.answer] : []
+    const agentSawResume = agent?.resumeData === resumeData && agent?.suspendPayload === suspendPayload
+    if (answers.length < rounds) return suspend({ round: answers.length + 1, answers })
+    return { answers, agentSawResume }
+  },
+})
+
+/** Background: fails its first `failures` attempts (counted under `key`), then succeeds. */
+export const flakyBackground = createTool({
+  id: 'flaky-background',
+  description: 'Fails a given number of times, then succeeds',
+  inputSchema: z.object({ key: z.string(), failures: z.number().int().min(0) }),
+  outputSchema: z.object({ attempt: z.number() }),
+  background: { enabled: true, timeoutMs: 10_000, maxRetries: 2 },
+  execute: async ({ key, failures }) => {
+    const attempt = await counter(key).increment()
+    if (attempt <= failures) throw new Error(`attempt ${attempt} failed`)
+    return { attempt }
+  },
+})
+
+/** Background with a tiny `timeoutMs`: every attempt is aborted, and counted. */
+export const timeoutBackground = createTool({
+  id: 'timeout-background',
+  description: 'Takes far longer than its timeout',
+  inputSchema: z.object({ key: z.string() }),
+  outputSchema: z.object({ done: z.boolean() }),
+  background: { enabled: true, timeoutMs: 50, maxRetries: 1 },
+  execute: async ({ key }, { abortSignal }) => {
+    await counter(key).increment()
+    await new Promise((resolve, reject) => {
+      const timer = setTimeout(resolve, 20_000)
+      abortSignal.addEventListener('abort', () => (clearTimeout(timer), reject(abortSignal.reason)), { once: true })
+    })
+    return { done: true }
+  },
+})
+
+/** Background, driven step by step by the test: logs `step i`, then waits for gate i. */
+export const gatedBackground = createTool({
+  id: 'gated-background',
+  description: 'Logs each step, waiting for the test to open its gate',
+  inputSchema: z.object({ key: z.string(), steps: z.number().int().min(0).max(20) }),
+  outputSchema: z.object({ steps: z.number() }),
+  background: { enabled: true, timeoutMs: 60_000, maxRetries: 0 },
+  execute: async ({ key, steps }, { observe, abortSignal }) => {
+    for (let step = 1; step <= steps; step++) {
+      observe.log('info', `step ${step}`)
+      await gate(key, step, abortSignal)
+    }
+    await counter(key).increment()
+    return { steps }
+  },
+})
+
+/** Approval, then background: the approve answers `running` at once. */
+export const approvedBackground = createTool({
+  id: 'approved-background',
+  description: 'Needs approval, then runs in the background',
+  inputSchema: z.object({ key: z.string() }),
+  outputSchema: z.object({ executions: z.number() }),
+  requireApproval: true,
+  background: { enabled: true, timeoutMs: 10_000, maxRetries: 0 },
+  execute: async ({ key }) => ({ executions: await counter(key).increment() }),
+})
+
+/** Approval with transforms: the transcript and display never show the secret. */
+export const approvalTransform = createTool({
+  id: 'approval-transform',
+  description: 'Needs approval; its transcript hides the secret',
+  inputSchema: z.object({ label: z.string(), secret: z.string() }),
+  outputSchema: z.object({ label: z.string(), secret: z.string() }),
+  requireApproval: true,
+  execute: async ({ label, secret }) => ({ label, secret }),
+  transform: {
+    display: {
+      input: ({ input }) => ({ label: input?.label }),
+      output: ({ output }) => (output ? { label: output.label } : undefined),
+    },
+    transcript: {
+      input: ({ input }) => ({ label: input?.label, secret: '[redacted]' }),
+      output: ({ output }) => (output ? { label: output.label } : undefined),
+    },
+  },
+})
+
+export const runFixtureTools = [countedApproval, countedSuspend, multiRound, flakyBackground, timeoutBackground, gatedBackground, approvedBackground, approvalTransform]
