@@ -28,7 +28,8 @@ export async function connectMcp(options: ConnectOptions = {}) {
     // Client-side output validation needs the cfworker validator inside workerd too.
     { capabilities: options.elicitation ? { elicitation: {} } : {}, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() },
   )
-  const questions: ElicitRequest['params'][] = []
+  // Form questions (the only kind toolroute asks), as the client received them.
+  const questions: { message: string; requestedSchema?: Record<string, unknown> }[] = []
   if (options.elicitation) {
     const answer = options.elicitation
     client.setRequestHandler(ElicitRequestSchema, async (request) => {
@@ -46,7 +47,7 @@ export async function connectMcp(options: ConnectOptions = {}) {
 }
 
 /** The text of a result's first content block. */
-export function textOf(result: { content?: unknown }): string {
-  const [first] = (result.content ?? []) as { type: string; text?: string }[]
+export function textOf(result: unknown): string {
+  const [first] = ((result as { content?: unknown }).content ?? []) as { type: string; text?: string }[]
   return first?.type === 'text' ? (first.text ?? '') : ''
 }
