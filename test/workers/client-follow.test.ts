@@ -69,6 +69,24 @@ describe('client.follow over a service binding', () => {
     expect(flaky.cursors[0]).toBe(String(events[2]!.seq))
   })
 
+  it('names a broken stream of a call that was not kept CONNECTION_LOST', async () => {
+    const cutting = createToolClient({
+      fetcher: {
+        async fetch(input, init) {
+          const request = new Request(input, init)
+          const response = await SELF.fetch(request)
+          return request.method === 'POST' ? cutEventStream(response, 2) : response
+        },
+      },
+    })
+    const seen: SequencedEvent[] = []
+    const error = await (async () => {
+      for await (const entry of cutting.stream('weather-tool', { location: 'Faro' })) seen.push(entry)
+    })().then(() => undefined, (thrown: unknown) => thrown)
+    expect(error).toMatchObject({ code: 'CONNECTION_LOST', runId: expect.any(String) })
+    expect(seen.length).toBeLessThanOrEqual(2)
+  })
+
   it('gives up with CONNECTION_LOST after maxRetries reconnections without progress', async () => {
     const call = await client.call('generate-report', { month: '2026-05', delayMs: 0 })
     let connections = 0

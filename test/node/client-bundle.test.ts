@@ -1,0 +1,19 @@
+import { build } from 'esbuild'
+import { gzipSync } from 'node:zlib'
+import { describe, expect, it } from 'vitest'
+
+/** Bundles an entry for the browser, as an app's bundler would, and reports what went in. */
+async function bundle(entry: string) {
+  const result = await build({ entryPoints: [entry], bundle: true, format: 'esm', platform: 'browser', minify: true, write: false, metafile: true, logLevel: 'silent' })
+  return { inputs: Object.keys(result.metafile.inputs), gzipBytes: gzipSync(result.outputFiles[0]!.contents).byteLength }
+}
+
+describe('toolroute/client in a browser bundle', () => {
+  it('carries none of the server: only the client and eventsource-parser', async () => {
+    const { inputs, gzipBytes } = await bundle('src/client/index.ts')
+    const outside = inputs.filter((input) => !input.startsWith('src/client/') && !input.startsWith('node_modules/eventsource-parser/'))
+    expect(outside).toEqual([])
+    // About 4.3 KB today; the bound catches a server module (zod alone is ~60 KB) slipping in.
+    expect(gzipBytes).toBeLessThan(8 * 1024)
+  })
+})
