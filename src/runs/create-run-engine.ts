@@ -148,8 +148,14 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
     }
   }
 
+  /** Ends a run nothing is executing any more: the failure shows in its log, then `finish`. */
+  function interrupted(run: RunRecord, message: string): Promise<RunRecord> {
+    const error = new ToolrouteError('EXECUTION_FAILED', message)
+    return settle(run, { status: 'failed', error }, [{ type: 'tool-output-error', toolCallId: run.toolCallId, errorText: message }])
+  }
+
   /** Settles a step: its outcome and `finish` in one transition from `running`. */
-  async function settle(run: RunRecord, outcome: ExecuteOutcome): Promise<RunRecord> {
+  async function settle(run: RunRecord, outcome: ExecuteOutcome, before: ToolEvent[] = []): Promise<RunRecord> {
     const at = iso()
     const patch: Partial<RunRecord> =
       outcome.status === 'completed'
@@ -158,7 +164,7 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
           ? { status: 'suspended', suspendPayload: outcome.suspendPayload, expiresAt: iso(now() + ttlMs) }
           : { status: 'failed', error: outcome.error.toJSON().error }
     const finish: ToolEvent = { type: 'finish', finishReason: outcome.status === 'failed' ? 'error' : outcome.status === 'suspended' ? 'other' : 'stop' }
-    const result = await store.transition(run.runId, ['running'], { ...patch, updatedAt: at }, [finish])
+    const result = await store.transition(run.runId, ['running'], { ...patch, updatedAt: at }, [...before, finish])
     notify(run.runId)
     if (!result.ok) {
       // Cancelled while running: the cancellation already settled the run.
@@ -202,6 +208,15 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
     return outcome
   }
 
+  /**
+   * A step runs in the process that started it; if that process dies, only a sweep can end the
+   * run. Its sweep moves from the old expiry to one time to live from now, so a sweep elsewhere
+   * (Deno KV) never fails a step that is still at work, and a lost one fails within a TTL.
+   */
+  async function watchStep(runId: string) {
+    if (options.schedule) await options.schedule(runId, now() + ttlMs)
+  }
+
   function startStep(run: RunRecord, firstSeq: number, work: (signal: AbortSignal) => Promise<RunRecord>): RunSegment {
     const controller = new AbortController()
     running.set(run.runId, controller)
@@ -234,26 +249,24 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
     const timeoutMs = tool?.background?.timeoutMs ?? defaultBackgroundTimeoutMs
     const maxRetries = tool?.background?.maxRetries ?? 0
     const attempts = (run.attempts ?? 0) + 1
-    let outcome: ExecuteOutcome
-    let current = run
     if (attempts > maxRetries + 1) {
-      outcome = { status: 'failed', error: new ToolrouteError('EXECUTION_FAILED', `The run was interrupted after ${run.attempts} attempt(s)`) }
-    } else {
-      // Counted before it starts, so an attempt cut short by a restart is not run for free.
-      const started = await store.transition(run.runId, ['running'], { attempts, updatedAt: iso() })
-      if (!started.ok) return 'done'
-      current = started.run
-      if (options.schedule) await options.schedule(run.runId, now() + timeoutMs + watchdogGraceMs)
-      outcome = await execute(current, AbortSignal.any([cancel.signal, AbortSignal.timeout(timeoutMs)]))
-      if (outcome.status === 'failed' && attempts <= maxRetries && !cancel.signal.aborted) {
-        const message = `Attempt ${attempts} failed: ${outcome.error.message}; retrying`
-        // A compare-and-set, so a run cancelled meanwhile gets no event after its `finish`.
-        const logged = await store.transition(run.runId, ['running'], { updatedAt: iso() }, [
-          { type: 'data-tool-log', data: { level: 'warn', message, time: iso() } },
-        ])
-        notify(run.runId)
-        return logged.ok ? 'retry' : 'done'
-      }
+      await interrupted(run, `The run was interrupted after ${run.attempts} attempt(s)`)
+      return 'done'
+    }
+    // Counted before it starts, so an attempt cut short by a restart is not run for free.
+    const started = await store.transition(run.runId, ['running'], { attempts, updatedAt: iso() })
+    if (!started.ok) return 'done'
+    const current = started.run
+    if (options.schedule) await options.schedule(run.runId, now() + timeoutMs + watchdogGraceMs)
+    const outcome = await execute(current, AbortSignal.any([cancel.signal, AbortSignal.timeout(timeoutMs)]))
+    if (outcome.status === 'failed' && attempts <= maxRetries && !cancel.signal.aborted) {
+      const message = `Attempt ${attempts} failed: ${outcome.error.message}; retrying`
+      // A compare-and-set, so a run cancelled meanwhile gets no event after its `finish`.
+      const logged = await store.transition(run.runId, ['running'], { updatedAt: iso() }, [
+        { type: 'data-tool-log', data: { level: 'warn', message, time: iso() } },
+      ])
+      notify(run.runId)
+      return logged.ok ? 'retry' : 'done'
     }
     const settledRun = await settle(current, outcome)
     const callback = outcome.status === 'completed' ? tool?.background?.onComplete : outcome.status === 'failed' ? tool?.background?.onFailed : undefined
@@ -264,7 +277,7 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
           toolId: run.toolId,
           toolCallId: run.toolCallId,
           status: outcome.status as 'completed' | 'failed',
-          attempts: current.attempts ?? attempts,
+          attempts,
           ...(outcome.status === 'completed' ? { output: outcome.output } : {}),
           ...(outcome.status === 'failed' ? { error: { code: outcome.error.code, message: outcome.error.message } } : {}),
         })
@@ -305,6 +318,7 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
         await requeue(runId)
         return doneStep(result.run, result.events)
       }
+      await watchStep(runId)
       return startStep(result.run, first, async (signal) => settle(result.run, await execute(result.run, signal)))
     },
 
@@ -339,6 +353,7 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
       if (!result.ok) refuse(result.reason === 'conflict' ? result.run : run, 'suspended', 'resumed')
       notify(runId)
       const resume = { resumeData: checked.value, suspendPayload: run.suspendPayload }
+      await watchStep(runId)
       return startStep(result.run, result.events[0]!.seq, async (signal) => settle(result.run, await execute(result.run, signal, resume)))
     },
 
@@ -390,7 +405,7 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
       if (run.status === 'running' && !running.has(runId)) {
         if (run.background) return engine.runBackground(runId)
         // A step whose object restarted mid-execution: nothing will finish it.
-        await settle(run, { status: 'failed', error: new ToolrouteError('EXECUTION_FAILED', 'The run was interrupted before it finished') })
+        await interrupted(run, 'The run was interrupted before it finished')
         return
       }
       if (waitingStatuses.includes(run.status) && run.expiresAt && Date.parse(run.expiresAt) <= now()) {

@@ -113,4 +113,19 @@ describe('background runs', () => {
     )
     expect(attempts).toBe(2)
   })
+
+  it('a run whose last allowed attempt was cut short fails as interrupted', async () => {
+    const key = uniqueKey('interrupted-last')
+    const { runId } = await start('flaky-background', { key, failures: 0 }, { auth: 'alice' })
+    await settledRun(runId)
+    const stub = runObject(runId)
+    // flaky-background allows 3 attempts; all 3 used, the last one never finished.
+    await runInDurableObject(stub, async (_instance, state) => {
+      state.storage.sql.exec(`UPDATE run SET record = json_set(record, '$.status', 'running', '$.attempts', 3, '$.output', NULL)`)
+      await state.storage.setAlarm(Date.now() + 60_000)
+    })
+    expect(await runDurableObjectAlarm(stub)).toBe(true)
+    expect(await runOf(runId)).toMatchObject({ status: 'failed', error: { code: 'EXECUTION_FAILED', message: 'The run was interrupted after 3 attempt(s)' } })
+    expect(await counter(key).count()).toBe(1)
+  })
 })

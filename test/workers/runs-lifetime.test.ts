@@ -155,6 +155,27 @@ describe('expiry', () => {
   })
 })
 
+describe('interrupted steps', () => {
+  it('a step its object did not live to finish fails from the alarm, not stays running forever', async () => {
+    const { runId } = await start('delete-file', { path: '/interrupted' }, { auth: 'alice' })
+    await runAction(runId, 'approve', undefined, { auth: 'alice' })
+    // What an object that died mid-step leaves behind: the record says running, nothing runs it.
+    await runInDurableObject(runObject(runId), (_instance, state) => {
+      state.storage.sql.exec(`UPDATE run SET record = json_set(record, '$.status', 'running', '$.output', NULL)`)
+    })
+    expect(await runDurableObjectAlarm(runObject(runId))).toBe(true)
+    expect(await (await getRun(runId, { auth: 'alice' })).json()).toMatchObject({
+      status: 'failed',
+      error: { code: 'EXECUTION_FAILED', message: 'The run was interrupted before it finished' },
+    })
+    const { entries } = await sequenced(await runEvents(runId, { auth: 'alice' }))
+    expect(entries.slice(-2).map((entry) => entry.event)).toEqual([
+      { type: 'tool-output-error', toolCallId: expect.any(String), errorText: 'The run was interrupted before it finished' },
+      { type: 'finish', finishReason: 'error' },
+    ])
+  })
+})
+
 describe('retention', () => {
   it('a settled run is deleted by its object’s alarm once retention has passed', async () => {
     const { runId } = await start('delete-file', { path: '/retained' }, { auth: 'alice' })
