@@ -1,0 +1,59 @@
+// Durable runs survive a restart: runs left waiting in one `wrangler dev --persist-to DIR` are
+// resumed and approved by the next one on the same directory, and complete.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, expect, it } from 'vitest'
+import { startWranglerDev, type WranglerDev } from './wrangler-dev.ts'
+
+const persistTo = mkdtempSync(join(tmpdir(), 'toolroute-runs-'))
+let server: WranglerDev | undefined
+
+afterAll(async () => {
+  await server?.stop()
+  rmSync(persistTo, { recursive: true, force: true })
+})
+
+const owner = { authorization: 'Bearer e2e-owner' }
+
+async function post(path: string, body: unknown, headers: Record<string, string> = owner): Promise<{ status: number; body: any }> {
+  const response = await fetch(`${server!.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })
+  return { status: response.status, body: await response.json() }
+}
+
+async function get(path: string, headers: Record<string, string> = owner): Promise<{ status: number; body: any }> {
+  const response = await fetch(`${server!.url}${path}`, { headers })
+  return { status: response.status, body: await response.json() }
+}
+
+it('a suspended run and a run waiting for approval complete after wrangler dev restarts', async () => {
+  server = await startWranglerDev({ persistTo })
+  const suspended = await post('/tools/book-flight', { from: 'CDG', to: 'JFK' })
+  expect(suspended.status).toBe(202)
+  expect(suspended.body).toMatchObject({ status: 'suspended', suspendPayload: { seats: ['12A', '12B', '14C'] } })
+  const waiting = await post('/tools/delete-file', { path: '/tmp/after-restart.txt' })
+  expect(waiting.status).toBe(202)
+  expect(waiting.body).toMatchObject({ status: 'approval-required' })
+  const { runId: suspendedId } = suspended.body as { runId: string }
+  const { runId: waitingId, approvalId } = waiting.body as { runId: string; approvalId: string }
+
+  await server.stop()
+  server = await startWranglerDev({ persistTo })
+
+  expect(await get(`/runs/${suspendedId}`)).toMatchObject({ status: 200, body: { status: 'suspended', suspendPayload: suspended.body.suspendPayload } })
+  expect(await get(`/runs/${suspendedId}`, { authorization: 'Bearer someone-else' })).toMatchObject({ status: 404, body: { error: { code: 'RUN_NOT_FOUND' } } })
+  // A rejected resume after the restart still leaves the run suspended.
+  expect(await post(`/runs/${suspendedId}/resume`, { resumeData: { seat: 'window' } })).toMatchObject({ status: 400, body: { error: { code: 'RESUME_VALIDATION_FAILED' } } })
+  const resumed = await post(`/runs/${suspendedId}/resume`, { resumeData: { seat: '12A' } })
+  expect(resumed).toMatchObject({ status: 200, body: { runId: suspendedId, status: 'completed', output: { confirmation: 'CDG-JFK-12A', seat: '12A' } } })
+
+  const approved = await post(`/runs/${waitingId}/approve`, { approvalId })
+  expect(approved).toMatchObject({ status: 200, body: { runId: waitingId, status: 'completed', output: { deleted: '/tmp/after-restart.txt' } } })
+  expect(await post(`/runs/${waitingId}/approve`, { approvalId })).toMatchObject({ status: 409, body: { error: { code: 'RUN_STATE_CONFLICT' } } })
+
+  // The whole log, both processes' events, replays under one numbering.
+  const events = await fetch(`${server.url}/runs/${suspendedId}/events?view=raw`, { headers: owner })
+  const ids = [...(await events.text()).matchAll(/^id: (\d+)$/gm)].map((match) => Number(match[1]))
+  expect(ids).toEqual(ids.map((_, index) => index + 1))
+  expect(ids.length).toBeGreaterThan(6)
+})
