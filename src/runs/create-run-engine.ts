@@ -177,10 +177,20 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
   /** Runs `execute` for a run now `running`, its events appended in order as they come. */
   async function execute(run: RunRecord, signal: AbortSignal, resume?: ResumeState): Promise<ExecuteOutcome> {
     let chain: Promise<unknown> = Promise.resolve()
+    let pending: ToolEvent[] = []
     const emit = (event: ToolEvent) => {
-      // Checked when the append runs: an event emitted just before a cancellation must not
-      // land after the cancellation's `finish`.
-      chain = chain.then(() => (isCancelled(signal) ? undefined : store.append(run.runId, [event]))).then(() => notify(run.runId), () => {})
+      // Events emitted together (an output and its model output) are stored in one append.
+      pending.push(event)
+      if (pending.length > 1) return
+      chain = chain
+        .then(() => {
+          const batch = pending
+          pending = []
+          // Checked when the append runs: an event emitted just before a cancellation must not
+          // land after the cancellation's `finish`.
+          return isCancelled(signal) ? undefined : store.append(run.runId, batch)
+        })
+        .then(() => notify(run.runId), () => {})
     }
     let outcome: ExecuteOutcome
     try {
