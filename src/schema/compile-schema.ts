@@ -34,10 +34,13 @@ function hasJsonSchema(value: StandardSchemaV1): value is StandardJSONSchemaV1 {
   return typeof jsonSchema?.input === 'function'
 }
 
-/** Standard Schema paths hold keys or `{ key }` segments (Valibot); the wire wants plain keys. */
+/**
+ * Standard Schema paths hold keys or `{ key }` segments (Valibot); the wire wants plain keys.
+ * `Array.from`, not `path.map`: ArkType's path is an Array subclass, and `map` would keep it.
+ */
 export function toIssuePath(path: StandardSchemaV1.Issue['path']): (string | number)[] {
   if (!path) return []
-  return path.map((segment) => {
+  return Array.from(path, (segment) => {
     const key = typeof segment === 'object' && segment !== null ? segment.key : segment
     return typeof key === 'number' ? key : String(key)
   })

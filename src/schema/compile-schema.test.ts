@@ -1,0 +1,149 @@
+import { toStandardJsonSchema } from '@valibot/to-json-schema'
+import { type } from 'arktype'
+import * as v from 'valibot'
+import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { compileSchema, isStandardSchema, toIssuePath } from './compile-schema.ts'
+import type { SchemaLike } from './standard-schema.ts'
+
+// The same schema written four ways: { location: non-empty string, days?: number }.
+const schemas: Record<string, SchemaLike> = {
+  zod: z.object({ location: z.string().min(1), days: z.number().optional() }),
+  valibot: toStandardJsonSchema(v.object({ location: v.pipe(v.string(), v.minLength(1)), days: v.optional(v.number()) })),
+  arktype: type({ location: 'string > 0', 'days?': 'number' }),
+  jsonSchema: {
+    type: 'object',
+    properties: { location: { type: 'string', minLength: 1 }, days: { type: 'number' } },
+    required: ['location'],
+  },
+}
+
+describe.each(Object.entries(schemas))('compileSchema(%s)', (_library, schema) => {
+  const compiled = compileSchema(schema, 'inputSchema of tool "t"')
+
+  it('computes a draft 2020-12 JSON Schema of the object', () => {
+    expect(compiled.jsonSchema).toMatchObject({
+      type: 'object',
+      properties: { location: { type: 'string', minLength: 1 }, days: { type: 'number' } },
+      required: ['location'],
+    })
+    if (compiled.jsonSchema.$schema !== undefined) expect(compiled.jsonSchema.$schema).toBe('https://json-schema.org/draft/2020-12/schema')
+    expect(compiled.outputJsonSchema).toMatchObject({ type: 'object', required: ['location'] })
+  })
+
+  it('accepts a valid value and returns it parsed', () => {
+    expect(compiled.validate({ location: 'Lisbon', days: 3 })).toEqual({ ok: true, value: { location: 'Lisbon', days: 3 } })
+    expect(compiled.validate({ location: 'Lisbon' })).toEqual({ ok: true, value: { location: 'Lisbon' } })
+  })
+
+  it('rejects an invalid value with one issue per field, each with a plain path', () => {
+    const result = compiled.validate({ location: '', days: 'three' })
+    expect(result.ok).toBe(false)
+    if (result.ok) return
+    const paths = result.issues.map((issue) => issue.path)
+    expect(paths).toEqual(expect.arrayContaining([['location'], ['days']]))
+    expect(result.issues).toHaveLength(2)
+    for (const issue of result.issues) expect(issue.message).toEqual(expect.any(String))
+  })
+
+  it('reports a missing required field', () => {
+    const result = compiled.validate({})
+    expect(result.ok).toBe(false)
+    if (result.ok) return
+    expect(result.issues.length).toBeGreaterThan(0)
+  })
+
+  it('rejects a value that is not an object', () => {
+    expect(compiled.validate('Lisbon').ok).toBe(false)
+    expect(compiled.validate(null).ok).toBe(false)
+  })
+})
+
+describe('compileSchema', () => {
+  it('keeps nested and array paths (numbers stay numbers)', () => {
+    const nested = { type: 'object', properties: { stops: { type: 'array', items: { type: 'object', properties: { city: { type: 'string' } } } } } }
+    for (const schema of [z.object({ stops: z.array(z.object({ city: z.string() })) }), nested] as SchemaLike[]) {
+      const result = compileSchema(schema, 'x').validate({ stops: [{ city: 'Porto' }, { city: 7 }] })
+      expect(result).toEqual({ ok: false, issues: [{ path: ['stops', 1, 'city'], message: expect.any(String) }] })
+    }
+  })
+
+  it('uses the transformed output JSON Schema of a Zod transform, and falls back to the input one when the output cannot be described', () => {
+    const piped = compileSchema(z.object({ n: z.string().pipe(z.coerce.number()) }), 'x')
+    expect(piped.jsonSchema).toMatchObject({ properties: { n: { type: 'string' } } })
+    expect(piped.outputJsonSchema).toMatchObject({ properties: { n: { type: 'number' } } })
+    const transformed = compileSchema(z.object({ n: z.string().transform((text) => text.length) }), 'x')
+    expect(transformed.outputJsonSchema).toBe(transformed.jsonSchema)
+    expect(transformed.validate({ n: 'abc' })).toEqual({ ok: true, value: { n: 3 } })
+  })
+
+  it('validates plain JSON Schema with $ref, enums and formats, and returns the value as given', () => {
+    const compiled = compileSchema(
+      {
+        $defs: { unit: { enum: ['celsius', 'fahrenheit'] } },
+        type: 'object',
+        properties: { unit: { $ref: '#/$defs/unit' }, email: { type: 'string', format: 'email' } },
+        additionalProperties: false,
+      },
+      'x',
+    )
+    const value = { unit: 'celsius', email: 'a@b.co' }
+    const ok = compiled.validate(value)
+    expect(ok).toEqual({ ok: true, value })
+    if (ok.ok) expect(ok.value).toBe(value)
+    const bad = compiled.validate({ unit: 'kelvin', email: 'nope', extra: 1 })
+    expect(bad.ok).toBe(false)
+    if (!bad.ok) {
+      // Wrapper errors ("a property failed") are dropped: only what is wrong, where.
+      expect(bad.issues.map((issue) => issue.path)).toEqual(expect.arrayContaining([['unit'], ['email']]))
+      expect(bad.issues.every((issue) => !/^Property .* does not match schema/.test(issue.message))).toBe(true)
+    }
+  })
+
+  it('decodes JSON Pointer escapes in JSON Schema issue paths', () => {
+    const compiled = compileSchema({ type: 'object', properties: { 'a/b': { type: 'string' }, 'c~d': { type: 'string' } } }, 'x')
+    const result = compiled.validate({ 'a/b': 1, 'c~d': 2 })
+    expect(result.ok).toBe(false)
+    if (!result.ok) expect(result.issues.map((issue) => issue.path)).toEqual(expect.arrayContaining([['a/b'], ['c~d']]))
+  })
+
+  it('computes the JSON Schema once: the same object on every read', () => {
+    const compiled = compileSchema(z.object({ a: z.string() }), 'x')
+    const first = compiled.jsonSchema
+    compiled.validate({ a: 'x' })
+    expect(compiled.jsonSchema).toBe(first)
+    const plain = { type: 'object' }
+    expect(compileSchema(plain, 'x').jsonSchema).toBe(plain)
+  })
+
+  it('refuses a Standard Schema without Standard JSON Schema, and says how to fix Valibot', () => {
+    expect(() => compileSchema(v.object({ a: v.string() }) as never, 'inputSchema of tool "t"')).toThrow(
+      /inputSchema of tool "t" implements Standard Schema but not Standard JSON Schema.*toStandardJsonSchema/,
+    )
+  })
+
+  it('refuses what is not a schema, naming it', () => {
+    expect(() => compileSchema('string' as never, 'outputSchema of tool "t"')).toThrow(/outputSchema of tool "t" must be/)
+    expect(() => compileSchema([] as never, 'outputSchema of tool "t"')).toThrow(/outputSchema of tool "t" must be/)
+  })
+
+  it('refuses an asynchronous schema when it validates, naming it', () => {
+    const compiled = compileSchema(z.object({ a: z.string().refine(async () => true) }), 'inputSchema of tool "t"')
+    expect(() => compiled.validate({ a: 'x' })).toThrow(/inputSchema of tool "t" is asynchronous/)
+  })
+})
+
+describe('isStandardSchema / toIssuePath', () => {
+  it('tells Standard Schemas from JSON Schema objects', () => {
+    expect(isStandardSchema(z.string())).toBe(true)
+    expect(isStandardSchema(type('string'))).toBe(true)
+    expect(isStandardSchema({ type: 'string' })).toBe(false)
+    expect(isStandardSchema(null)).toBe(false)
+    expect(isStandardSchema({ '~standard': {} })).toBe(false)
+  })
+
+  it('turns { key } segments and symbols into plain keys', () => {
+    expect(toIssuePath(undefined)).toEqual([])
+    expect(toIssuePath([{ key: 'a' }, 0, { key: 1 }, Symbol.for('s')])).toEqual(['a', 0, 1, 'Symbol(s)'])
+  })
+})
