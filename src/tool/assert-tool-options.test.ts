@@ -1,0 +1,115 @@
+import * as v from 'valibot'
+import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { createTool } from './create-tool.ts'
+
+const base = { id: 'my-tool', description: 'Does a thing', inputSchema: z.object({}) }
+// Definition errors are the point here, so options go in untyped.
+const define = (options: Record<string, unknown>) => () => createTool(options as never)
+
+describe('createTool() fails at definition, naming the tool', () => {
+  it.each([
+    ['an empty id', ''],
+    ['an id with a space', 'my tool'],
+    ['an id with a slash', 'tools/x'],
+    ['an id with a dot', 'my.tool'],
+    ['an id over 64 characters', 'a'.repeat(65)],
+  ])('%s', (_case, id) => {
+    expect(define({ ...base, id })).toThrow(TypeError)
+    expect(define({ ...base, id })).toThrow(`Tool ${JSON.stringify(id)}: id must match /^[A-Za-z0-9_-]{1,64}$/`)
+  })
+
+  it('accepts ids of letters, digits, _ and - up to 64 characters', () => {
+    for (const id of ['a', 'weather-tool', 'Get_Weather_2', 'a'.repeat(64)]) expect(define({ ...base, id })).not.toThrow()
+  })
+
+  it('a missing or non-string id', () => {
+    expect(define({ ...base, id: undefined })).toThrow(/^createTool\(\): id must match .* got undefined$/)
+    expect(define({ ...base, id: 42 })).toThrow(/got 42$/)
+  })
+
+  it('no options object at all', () => {
+    expect(() => createTool(undefined as never)).toThrow('createTool() needs an options object')
+    expect(() => createTool(null as never)).toThrow('createTool() needs an options object')
+  })
+
+  it.each([
+    ['missing', undefined],
+    ['empty', ''],
+    ['blank', '   '],
+    ['not a string', 7],
+  ])('a description that is %s', (_case, description) => {
+    expect(define({ ...base, description })).toThrow('Tool "my-tool": description must be a non-empty string')
+  })
+
+  it.each(['execute', 'toModelOutput', 'onInputStart', 'onInputDelta', 'onInputAvailable', 'onOutput'])('%s that is not a function', (key) => {
+    expect(define({ ...base, [key]: 'nope' })).toThrow(`Tool "my-tool": ${key} must be a function`)
+    expect(define({ ...base, [key]: {} })).toThrow(`Tool "my-tool": ${key} must be a function`)
+  })
+
+  it.each(['inputSchema', 'outputSchema', 'suspendSchema', 'resumeSchema', 'requestContextSchema'])('%s that is not a schema', (key) => {
+    for (const schema of ['string', 42, [], null, true]) {
+      expect(define({ ...base, [key]: schema })).toThrow(`Tool "my-tool": ${key} must be a schema (Zod, ArkType, Valibot or a JSON Schema object)`)
+    }
+  })
+
+  it('a Valibot schema not wrapped in toStandardJsonSchema', () => {
+    expect(define({ ...base, inputSchema: v.object({ a: v.string() }) })).toThrow(
+      /inputSchema of tool "my-tool" implements Standard Schema but not Standard JSON Schema/,
+    )
+  })
+
+  it('requireApproval that is neither a boolean nor a function', () => {
+    expect(define({ ...base, requireApproval: 'yes' })).toThrow('Tool "my-tool": requireApproval must be a boolean or a function')
+    expect(define({ ...base, requireApproval: 1 })).toThrow('requireApproval must be a boolean or a function')
+    expect(define({ ...base, requireApproval: true })).not.toThrow()
+    expect(define({ ...base, requireApproval: () => false })).not.toThrow()
+  })
+
+  it('strict that is not a boolean', () => {
+    expect(define({ ...base, strict: 'true' })).toThrow('Tool "my-tool": strict must be a boolean')
+  })
+
+  it('outputValidation other than "error" or "warn"', () => {
+    expect(define({ ...base, outputValidation: 'ignore' })).toThrow('Tool "my-tool": outputValidation must be "error" or "warn"')
+    expect(define({ ...base, outputValidation: 'warn' })).not.toThrow()
+    expect(define({ ...base, outputValidation: 'error' })).not.toThrow()
+  })
+
+  it('transform for an audience that is not a view', () => {
+    expect(define({ ...base, transform: { raw: { input: () => ({}) } } })).toThrow('Tool "my-tool": transform.raw is not a view (display, transcript)')
+  })
+
+  it('transform for a phase that does not exist', () => {
+    expect(define({ ...base, transform: { display: { inputs: () => ({}) } } })).toThrow(
+      'Tool "my-tool": transform.display.inputs is not a phase (input, inputDelta, output, error, approval, suspend, resume)',
+    )
+  })
+
+  it('transform whose phase is not a function', () => {
+    expect(define({ ...base, transform: { transcript: { output: 'hidden' } } })).toThrow('Tool "my-tool": transform.transcript.output must be a function')
+  })
+
+  it.each([
+    ['not an object', true, 'background must be an object'],
+    ['a negative timeoutMs', { enabled: true, timeoutMs: -1 }, 'background.timeoutMs must be a non-negative number'],
+    ['an infinite timeoutMs', { enabled: true, timeoutMs: Infinity }, 'background.timeoutMs must be a non-negative number'],
+    ['a string maxRetries', { enabled: true, maxRetries: '3' }, 'background.maxRetries must be a non-negative number'],
+    ['a NaN maxRetries', { enabled: true, maxRetries: Number.NaN }, 'background.maxRetries must be a non-negative number'],
+  ])('background that is %s', (_case, background, message) => {
+    expect(define({ ...base, background })).toThrow(`Tool "my-tool": ${message}`)
+  })
+
+  it.each([
+    ['not an array', { input: {} }],
+    ['an item without input', [{ example: {} }]],
+    ['an item whose input is not an object', [{ input: 'Lisbon' }]],
+  ])('inputExamples that is %s', (_case, inputExamples) => {
+    expect(define({ ...base, inputExamples })).toThrow('Tool "my-tool": inputExamples must be an array of { input: object }')
+  })
+
+  it('mcp or providerOptions that are not objects', () => {
+    expect(define({ ...base, mcp: 'readonly' })).toThrow('Tool "my-tool": mcp must be an object ({ annotations, _meta })')
+    expect(define({ ...base, providerOptions: null })).toThrow('Tool "my-tool": providerOptions must be an object keyed by provider')
+  })
+})
