@@ -1,0 +1,155 @@
+import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { createTool } from '../tool/create-tool.ts'
+import { receiveInput, receiveParsedInput } from './receive-input.ts'
+import { collectingScope } from './collecting-scope.test-helper.ts'
+
+async function* chunksOf(...parts: (string | Uint8Array)[]) {
+  for (const part of parts) yield part
+}
+
+function hookedTool() {
+  const calls: string[] = []
+  const tool = createTool({
+    id: 'search',
+    description: 'x',
+    inputSchema: z.object({ q: z.string(), limit: z.number().optional() }),
+    onInputStart: ({ toolCallId }) => void calls.push(`start:${toolCallId}`),
+    onInputDelta: ({ inputTextDelta }) => void calls.push(`delta:${inputTextDelta}`),
+    onInputAvailable: ({ input }) => void calls.push(`available:${JSON.stringify(input)}`),
+    execute: async () => 'ok',
+  })
+  return { tool, calls }
+}
+
+describe('receiveInput', () => {
+  it('a parsed input: tool-input-start then tool-input-available, with the hooks between', async () => {
+    const { tool, calls } = hookedTool()
+    const { scope, events } = collectingScope(tool)
+    const received = await receiveInput(scope, { input: { q: 'cats', limit: null } })
+    expect(received).toEqual({ ok: true, value: { raw: { q: 'cats', limit: null }, value: { q: 'cats' } } })
+    expect(events).toEqual([
+      { type: 'tool-input-start', toolCallId: 'call_1', toolName: 'search' },
+      { type: 'tool-input-available', toolCallId: 'call_1', toolName: 'search', input: { q: 'cats', limit: null } },
+    ])
+    expect(calls).toEqual(['start:call_1', 'available:{"q":"cats"}'])
+  })
+
+  it('streamed chunks: one tool-input-delta and one onInputDelta per chunk, in order, then the parsed input', async () => {
+    const { tool, calls } = hookedTool()
+    const { scope, events } = collectingScope(tool)
+    const encoder = new TextEncoder()
+    const received = await receiveInput(scope, { chunks: chunksOf('{"q":', encoder.encode('"ca'), 'ts"}') })
+    expect(received).toMatchObject({ ok: true, value: { value: { q: 'cats' } } })
+    expect(events).toEqual([
+      { type: 'tool-input-start', toolCallId: 'call_1', toolName: 'search' },
+      { type: 'tool-input-delta', toolCallId: 'call_1', inputTextDelta: '{"q":' },
+      { type: 'tool-input-delta', toolCallId: 'call_1', inputTextDelta: '"ca' },
+      { type: 'tool-input-delta', toolCallId: 'call_1', inputTextDelta: 'ts"}' },
+      { type: 'tool-input-available', toolCallId: 'call_1', toolName: 'search', input: { q: 'cats' } },
+    ])
+    expect(calls).toEqual(['start:call_1', 'delta:{"q":', 'delta:"ca', 'delta:ts"}', 'available:{"q":"cats"}'])
+  })
+
+  it('decodes a UTF-8 character split across chunks (no broken delta)', async () => {
+    const { tool } = hookedTool()
+    const { scope, events } = collectingScope(tool)
+    const bytes = new TextEncoder().encode('{"q":"café"}')
+    const split = bytes.indexOf(0xc3) + 1
+    await receiveInput(scope, { chunks: chunksOf(bytes.slice(0, split), bytes.slice(split)) })
+    const deltas = events.filter((event) => event.type === 'tool-input-delta').map((event) => (event as { inputTextDelta: string }).inputTextDelta)
+    expect(deltas.join('')).toBe('{"q":"café"}')
+    expect(deltas.every((delta) => !delta.includes('\uFFFD'))).toBe(true)
+  })
+
+  it('invalid JSON: INVALID_JSON and tool-input-error carrying the text received', async () => {
+    const { tool, calls } = hookedTool()
+    const { scope, events } = collectingScope(tool)
+    const received = await receiveInput(scope, { chunks: chunksOf('{"q":', 'oops') })
+    expect(received.ok).toBe(false)
+    if (!received.ok) expect(received.error.code).toBe('INVALID_JSON')
+    expect(events.at(-1)).toEqual({ type: 'tool-input-error', toolCallId: 'call_1', toolName: 'search', input: '{"q":oops', errorText: expect.stringMatching(/^Request body is not valid JSON/) })
+    expect(calls.some((call) => call.startsWith('available'))).toBe(false)
+  })
+
+  it('a body over maxBytes: PAYLOAD_TOO_LARGE, and reading stops', async () => {
+    const { tool } = hookedTool()
+    const { scope, events } = collectingScope(tool)
+    let pulled = 0
+    async function* many() {
+      for (;;) {
+        pulled++
+        yield '{"q":"aaaaaaaa'
+      }
+    }
+    const received = await receiveInput(scope, { chunks: many(), maxBytes: 40 })
+    expect(received.ok).toBe(false)
+    if (!received.ok) {
+      expect(received.error.code).toBe('PAYLOAD_TOO_LARGE')
+      expect(received.error.message).toBe('Request body is larger than 40 bytes')
+    }
+    expect(pulled).toBe(3)
+    expect(events.at(-1)).toMatchObject({ type: 'tool-input-error', errorText: 'Request body is larger than 40 bytes' })
+  })
+
+  it('an empty body is no input: {} for an object schema', async () => {
+    const tool = createTool({ id: 'optional', description: 'x', inputSchema: z.object({ q: z.string().optional() }), execute: async () => 'ok' })
+    const { scope, events } = collectingScope(tool)
+    expect(await receiveInput(scope, { chunks: chunksOf('  ') })).toEqual({ ok: true, value: { raw: {}, value: {} } })
+    expect(events.at(-1)).toEqual({ type: 'tool-input-available', toolCallId: 'call_1', toolName: 'optional', input: {} })
+  })
+
+  it('bad input: INPUT_VALIDATION_FAILED and tool-input-error with the input, onInputAvailable not called', async () => {
+    const { tool, calls } = hookedTool()
+    const { scope, events } = collectingScope(tool)
+    const received = await receiveInput(scope, { input: { q: 7 } })
+    expect(received.ok).toBe(false)
+    if (!received.ok) {
+      expect(received.error.code).toBe('INPUT_VALIDATION_FAILED')
+      expect(received.error.issues).toEqual([{ path: ['q'], message: expect.any(String) }])
+    }
+    expect(events.at(-1)).toEqual({ type: 'tool-input-error', toolCallId: 'call_1', toolName: 'search', input: { q: 7 }, errorText: expect.stringMatching(/^Tool input validation failed for search/) })
+    expect(calls).toEqual(['start:call_1'])
+  })
+
+  it('a throwing input hook becomes a data-tool-log warning; the input still arrives', async () => {
+    const tool = createTool({
+      id: 'fragile',
+      description: 'x',
+      onInputDelta: () => {
+        throw new Error('delta hook broke')
+      },
+      execute: async () => 'ok',
+    })
+    const { scope, events, types } = collectingScope(tool)
+    expect(await receiveInput(scope, { chunks: chunksOf('{}') })).toMatchObject({ ok: true })
+    expect(types()).toEqual(['tool-input-start', 'tool-input-delta', 'data-tool-log', 'tool-input-available'])
+    expect(events[2]).toMatchObject({ data: { level: 'warn', message: 'onInputDelta hook failed: delta hook broke', data: { hook: 'onInputDelta' } } })
+  })
+})
+
+describe('receiveParsedInput', () => {
+  it('is synchronous for a tool without input hooks', () => {
+    const tool = createTool({ id: 'plain', description: 'x', inputSchema: z.object({ q: z.string() }), execute: async () => 'ok' })
+    const { scope, types } = collectingScope(tool)
+    const received = receiveParsedInput(scope, { q: 'x' })
+    expect(received).not.toBeInstanceOf(Promise)
+    expect(received).toEqual({ ok: true, value: { q: 'x' } })
+    expect(types()).toEqual(['tool-input-start', 'tool-input-available'])
+  })
+
+  it('runs the hooks (asynchronously) for a tool that has them', async () => {
+    const { tool, calls } = hookedTool()
+    const { scope } = collectingScope(tool)
+    const received = receiveParsedInput(scope, { q: 'x' })
+    expect(received).toBeInstanceOf(Promise)
+    expect(await received).toEqual({ ok: true, value: { q: 'x' } })
+    expect(calls).toEqual(['start:call_1', 'available:{"q":"x"}'])
+  })
+
+  it('builds no events without an emit', () => {
+    const tool = createTool({ id: 'plain', description: 'x', inputSchema: z.object({ q: z.string() }), execute: async () => 'ok' })
+    const { scope } = collectingScope(tool, { emit: undefined })
+    expect(receiveParsedInput(scope, { q: 1 })).toMatchObject({ ok: false })
+  })
+})
