@@ -61,9 +61,13 @@ export async function segmentResponse(c: Context, segment: RunSegment, tool: Any
     }
   }
   const project = tool ? createEventProjector(tool, mode.view, { input: segment.run.input }) : async (event: SequencedEvent['event']) => event
+  // Either sign of a caller gone (the body cancelled, the request aborted) ends the step.
+  const onAbort = () => segment.abort(new Error('The caller disconnected'))
+  c.req.raw.signal?.addEventListener('abort', onAbort, { once: true })
+  void segment.settled.finally(() => c.req.raw.signal?.removeEventListener('abort', onAbort)).catch(() => {})
   return sseResponse(segment.events, project, {
     headers: { 'x-run-id': segment.run.runId, 'x-tool-call-id': segment.run.toolCallId },
-    onCancel: () => segment.abort(new Error('The caller disconnected')),
+    onCancel: onAbort,
   })
 }
 

@@ -127,6 +127,20 @@ export const approvedBackground = createTool({
   execute: async ({ key }) => ({ executions: await counter(key).increment() }),
 })
 
+/** Needs approval, then waits at gate 1 (in the foreground: the approve request streams it). */
+export const gatedApproval = createTool({
+  id: 'gated-approval',
+  description: 'Needs approval, then waits for the test to open its gate',
+  inputSchema: z.object({ key: z.string() }),
+  outputSchema: z.object({ executions: z.number() }),
+  requireApproval: true,
+  execute: async ({ key }, { observe, abortSignal }) => {
+    observe.log('info', 'waiting at the gate')
+    await gate(key, 1, abortSignal)
+    return { executions: await counter(key).increment() }
+  },
+})
+
 /** Approval with transforms: the transcript and display never show the secret. */
 export const approvalTransform = createTool({
   id: 'approval-transform',
@@ -147,4 +161,4 @@ export const approvalTransform = createTool({
   },
 })
 
-export const runFixtureTools = [countedApproval, countedSuspend, multiRound, flakyBackground, timeoutBackground, gatedBackground, approvedBackground, approvalTransform]
+export const runFixtureTools = [countedApproval, countedSuspend, multiRound, flakyBackground, timeoutBackground, gatedBackground, approvedBackground, approvalTransform, gatedApproval]

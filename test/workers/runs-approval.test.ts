@@ -2,7 +2,7 @@
 // requireApproval as a function, and exactly-once execution under racing approvals.
 import { describe, expect, it } from 'vitest'
 import { readSse, typesOf } from '../fixtures/read-sse.ts'
-import { call, counter, errorOf, getRun, runAction, runEvents, sequenced, start, uniqueKey } from './run-client.ts'
+import { call, counter, errorOf, getRun, liveSse, runAction, runEvents, sequenced, start, uniqueKey } from './run-client.ts'
 
 describe('approval', () => {
   it('a tool with requireApproval answers 202 approval-required, and runs once approved (JSON)', async () => {
@@ -174,6 +174,25 @@ describe('approval', () => {
     expect(typesOf(events).slice(-2)).toEqual(['tool-output-available', 'finish'])
     expect(await (await getRun(runId, { auth: 'alice' })).json()).toMatchObject({ status: 'completed', output: { executions: 1 } })
     expect(await counter(key).count()).toBe(1)
+  })
+
+  it('an approved step keeps streaming from its object for as long as the tool works', async () => {
+    const key = uniqueKey('long-step')
+    const { runId, toolCallId } = await start('gated-approval', { key }, { auth: 'alice' })
+    const stream = liveSse(await runAction(runId, 'approve', undefined, { auth: 'alice', sse: true }))
+    const seen: string[] = []
+    while (!seen.includes('data-tool-log')) seen.push(JSON.parse((await stream.next())!.data).type)
+    expect(seen).toEqual(['start', 'tool-approval-response', 'data-tool-log'])
+    // The tool is parked at its gate; the run is running, and so is the stream.
+    expect(await (await getRun(runId, { auth: 'alice' })).json()).toMatchObject({ status: 'running' })
+    await counter(`${key}:gate`).increment()
+    const rest: unknown[] = []
+    for (let message = await stream.next(); message && message.data !== '[DONE]'; message = await stream.next()) rest.push(JSON.parse(message.data))
+    expect(rest).toEqual([
+      { type: 'tool-output-available', toolCallId, output: { executions: 1 } },
+      { type: 'finish', finishReason: 'stop' },
+    ])
+    expect(await (await getRun(runId, { auth: 'alice' })).json()).toMatchObject({ status: 'completed' })
   })
 
   it('GET /runs/:runId shows the transcript view, never the raw secret; display streams hide it too', async () => {
