@@ -1,0 +1,57 @@
+// A small side-by-side timer: contenders run interleaved in rounds (order rotated each round),
+// so drift in CPU frequency or GC pressure hits all of them alike; results are medians.
+
+/** Runs `fn` `iterations` times, one call after another (each awaited), and returns ops/s. */
+export async function timeCalls(fn, iterations) {
+  const started = performance.now()
+  for (let index = 0; index < iterations; index++) await fn()
+  const elapsed = performance.now() - started
+  return (iterations * 1000) / elapsed
+}
+
+/** How many calls of `fn` take about `targetMs`. */
+export async function calibrate(fn, targetMs) {
+  let iterations = 100
+  for (;;) {
+    const started = performance.now()
+    for (let index = 0; index < iterations; index++) await fn()
+    const elapsed = performance.now() - started
+    if (elapsed >= targetMs / 4) return Math.max(100, Math.round((iterations * targetMs) / elapsed))
+    iterations *= 4
+  }
+}
+
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = sorted.length >> 1
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+}
+
+/**
+ * @param {Record<string, () => Promise<unknown>>} contenders
+ * @param {{ rounds: number, sampleMs: number, baseline: string }} options
+ * @returns {Promise<Record<string, { opsPerSecond: number, ratio: number, samples: number[] }>>}
+ *   `ratio`: median over rounds of (baseline ops/s ÷ contender ops/s), i.e. time per call relative to the baseline.
+ */
+export async function compare(contenders, { rounds, sampleMs, baseline }) {
+  const names = Object.keys(contenders)
+  const iterations = {}
+  // Calibrating warms every contender up (optimised code, settled feedback) before any sample counts.
+  for (let pass = 0; pass < 3; pass++) {
+    for (const name of names) iterations[name] = await calibrate(contenders[name], sampleMs)
+  }
+  const samples = Object.fromEntries(names.map((name) => [name, []]))
+  const ratios = Object.fromEntries(names.map((name) => [name, []]))
+  for (let round = 0; round < rounds; round++) {
+    const order = names.map((_, index) => names[(index + round) % names.length])
+    const opsThisRound = {}
+    for (const name of order) {
+      opsThisRound[name] = await timeCalls(contenders[name], iterations[name])
+      samples[name].push(opsThisRound[name])
+    }
+    for (const name of names) ratios[name].push(opsThisRound[baseline] / opsThisRound[name])
+  }
+  return Object.fromEntries(
+    names.map((name) => [name, { opsPerSecond: median(samples[name]), ratio: median(ratios[name]), samples: samples[name] }]),
+  )
+}
