@@ -5,11 +5,11 @@ import type { AnyTool, McpToolContext, ToolCallContextInput, ToolObserve, Workfl
 import { createObserve } from './create-observe.ts'
 import { createRunId, createToolCallId } from './create-id.ts'
 import { ExecutionContext, type ResumeState } from './execution-context.ts'
-import { callOnOutput, isAbortFailure, runExecute, settleExecution, toExecutionError } from './execute-tool-call.ts'
-import { receiveParsedInput } from './receive-input.ts'
+import { callOnOutput, isAbortFailure, runExecute, settleInvalidOutput, settleSuspension, toExecutionError } from './execute-tool-call.ts'
+import { receiveInput } from './receive-input.ts'
 import { RequestContext } from './request-context.ts'
 import type { ToolCallScope } from './tool-call-scope.ts'
-import { checkRequestContext, checkResumeData } from './validate-call.ts'
+import { checkInput, checkOutput, checkRequestContext, checkResumeData, failureDetails, type Checked } from './validate-call.ts'
 
 function toValidationError(error: { message: string; issues?: ValidationIssue[] }): ValidationError {
   return { error: true, message: error.message, validationErrors: formatValidationErrors(error.issues ?? []) }
@@ -118,46 +118,103 @@ function resumeOf(context: ToolCallContextInput): ResumeState | undefined {
 }
 
 /**
+ * The request context and resume data checks, out of line: most direct calls have neither a
+ * `requestContextSchema` nor anything to resume, and the hot path stays small.
+ */
+function prepareCall(scope: DirectCallScope, call: ToolCallContextInput): { error: ValidationError } | { resume: ResumeState | undefined } {
+  const { tool } = scope
+  const { schemas } = tool
+  if (schemas.requestContext) {
+    const checked = checkRequestContext(tool.id, schemas.requestContext, contextValues(call.requestContext))
+    if (!checked.ok) return { error: toValidationError(failureDetails(checked)) }
+    scope.validatedContext = checked.value
+  }
+  const resume = resumeOf(call)
+  if (resume && resume.resumeData != null && schemas.resume) {
+    const checked = checkResumeData(tool.id, schemas.resume, resume.resumeData)
+    if (!checked.ok) return { error: toValidationError(failureDetails(checked)) }
+    return { resume: { resumeData: checked.value, suspendPayload: resume.suspendPayload } }
+  }
+  return { resume }
+}
+
+/** What a direct call does with an error from `execute`: Mastra's contract, out of line. */
+function directFailure(error: unknown): ValidationError {
+  const failure = toExecutionError(error)
+  if (failure.code !== 'EXECUTION_FAILED') return toValidationError(failure)
+  throw isAbortFailure(failure) ? failure.cause : error
+}
+
+function directSuspension(scope: DirectCallScope, context: ExecutionContext): ValidationError | undefined {
+  const settled = settleSuspension(scope, context)
+  return settled?.status === 'failed' ? toValidationError(settled.error) : undefined
+}
+
+/**
  * `tool.execute(input, context?)`: the executor's phases with Mastra's direct-call contract.
  * Order: input, request context, resume data, execute, suspend payload, output.
  * Validation failures come back as `{ error: true, message, validationErrors }`; an error
  * thrown by `execute` is thrown again, as Mastra does (an abort throws the signal's reason).
  * Hooks run as on every surface; `toModelOutput` does not (only a model reads it).
+ *
+ * Shaped for speed, since agents call tools in loops: the work before and after `execute` is
+ * synchronous, and the only async function (`awaitExecute`) is a small one, because an async
+ * function saves all its locals at each `await`.
  */
-export async function executeDirect(tool: AnyTool, input: unknown, context?: ToolCallContextInput | null): Promise<unknown> {
-  const call = context ?? noContext
-  const scope = new DirectCallScope(tool, call)
-  let received = receiveParsedInput(scope, input)
-  if (received instanceof Promise) received = await received
-  if (!received.ok) return toValidationError(received.error)
-
-  const { schemas } = tool
-  if (schemas.requestContext) {
-    const checked = checkRequestContext(tool.id, schemas.requestContext, contextValues(call.requestContext))
-    if (!checked.ok) return toValidationError(checked.error)
-    scope.validatedContext = checked.value
+export function executeDirect(tool: AnyTool, input: unknown, context?: ToolCallContextInput | null): Promise<unknown> {
+  try {
+    const call = context ?? noContext
+    const scope = new DirectCallScope(tool, call)
+    const { options } = tool
+    // Without input hooks the input phase is one synchronous check (a direct call emits no events).
+    if (options.onInputStart || options.onInputAvailable) {
+      return receiveInput(scope, { input }).then((received) => startExecute(scope, call, received.ok ? { ok: true, value: received.value.value } : received))
+    }
+    return startExecute(scope, call, checkInput(tool.id, tool.schemas.input, input))
+  } catch (error) {
+    return Promise.reject(error)
   }
+}
 
-  let resume = resumeOf(call)
-  if (resume && resume.resumeData != null && schemas.resume) {
-    const checked = checkResumeData(tool.id, schemas.resume, resume.resumeData)
-    if (!checked.ok) return toValidationError(checked.error)
-    resume = { resumeData: checked.value, suspendPayload: resume.suspendPayload }
+function startExecute(scope: DirectCallScope, call: ToolCallContextInput, received: Checked<unknown>): Promise<unknown> {
+  if (!received.ok) return Promise.resolve(toValidationError(failureDetails(received)))
+  const { tool } = scope
+  let resume: ResumeState | undefined
+  if (tool.schemas.requestContext || call.agent || call.resumeData !== undefined || call.suspendPayload !== undefined) {
+    const prepared = prepareCall(scope, call)
+    if ('error' in prepared) return Promise.resolve(prepared.error)
+    resume = prepared.resume
   }
-
   const executionContext = new ExecutionContext(scope, resume)
+  let pending: unknown
+  try {
+    // No signal to race: call execute straight (runExecute handles a signal and a missing execute).
+    const execute = tool.options.execute
+    pending = execute && !call.abortSignal ? execute(received.value, executionContext as never) : runExecute(scope, executionContext, received.value)
+  } catch (error) {
+    pending = Promise.reject(error)
+  }
+  return awaitExecute(scope, executionContext, pending)
+}
+
+async function awaitExecute(scope: DirectCallScope, executionContext: ExecutionContext, pending: unknown): Promise<unknown> {
   let result: unknown
   try {
-    result = await runExecute(scope, executionContext, received.value)
+    result = await pending
   } catch (error) {
-    const failure = toExecutionError(error)
-    if (failure.code !== 'EXECUTION_FAILED') return toValidationError(failure)
-    throw isAbortFailure(failure) ? failure.cause : error
+    return directFailure(error)
   }
-  const settled = settleExecution(scope, executionContext, result)
-  if (settled.status === 'completed') {
-    if (tool.options.onOutput) await callOnOutput(scope, settled.output)
-    return settled.output
+  return finishExecute(scope, executionContext, result)
+}
+
+function finishExecute(scope: DirectCallScope, executionContext: ExecutionContext, result: unknown): unknown {
+  if (ExecutionContext.suspensionOf(executionContext)) return directSuspension(scope, executionContext)
+  const { tool } = scope
+  let output = checkOutput(tool.id, tool.schemas.output, result)
+  if (!output.ok) {
+    output = settleInvalidOutput(scope, result, output)
+    if (!output.ok) return toValidationError(failureDetails(output))
   }
-  return settled.status === 'suspended' ? undefined : toValidationError(settled.error)
+  const value = output.value
+  return tool.options.onOutput ? callOnOutput(scope, value).then(() => value) : value
 }

@@ -1,9 +1,9 @@
 import { ToolrouteError, errorMessage } from '../errors/toolroute-error.ts'
 import { callHook } from './call-hook.ts'
-import { ExecutionContext, type ResumeState } from './execution-context.ts'
+import { ExecutionContext, type ResumeState, type Suspension } from './execution-context.ts'
 import { toModelOutputOf, type ToolModelOutput } from './model-output.ts'
 import type { ToolCallScope } from './tool-call-scope.ts'
-import { checkOutput } from './validate-call.ts'
+import { checkOutput, failureDetails, type Checked } from './validate-call.ts'
 
 export type { ResumeState } from './execution-context.ts'
 
@@ -12,9 +12,6 @@ export type ExecuteOutcome =
   | { status: 'completed'; output: unknown; modelOutput: ToolModelOutput }
   | { status: 'suspended'; suspendPayload: unknown }
   | { status: 'failed'; error: ToolrouteError }
-
-/** An execution once `execute` returned, before the model output and `onOutput`. */
-export type SettledExecution = Exclude<ExecuteOutcome, { status: 'completed' }> | { status: 'completed'; output: unknown }
 
 const abortMarker = Symbol.for('toolroute.abort')
 
@@ -47,6 +44,11 @@ export function failExecution(scope: ToolCallScope, error: ToolrouteError): { st
  * allocated. May throw synchronously when `execute` does: callers await it inside `try`.
  */
 export function runExecute(scope: ToolCallScope, context: ExecutionContext, input: unknown): unknown {
+  const execute = scope.tool.options.execute
+  return execute && !scope.signal ? execute(input, context as never) : runGuarded(scope, context, input)
+}
+
+function runGuarded(scope: ToolCallScope, context: ExecutionContext, input: unknown): Promise<unknown> {
   const { tool, signal } = scope
   const execute = tool.options.execute
   if (!execute) throw new ToolrouteError('EXECUTION_FAILED', `Tool ${tool.id} has no execute function`)
@@ -66,27 +68,44 @@ export function runExecute(scope: ToolCallScope, context: ExecutionContext, inpu
 }
 
 /**
- * Settles what `execute` returned, synchronously: a `suspend()` payload (validated when
- * `suspend` was called), or the output validated against `outputSchema` (with
- * `outputValidation: 'warn'` a bad output is logged and kept). Emits `data-tool-suspended`
- * or `tool-output-error`; a completed output still needs `completeExecution`.
+ * What `suspend()` left on the context once `execute` returned: nothing (the call goes on to
+ * its output), the suspended outcome (`data-tool-suspended` emitted; the payload was validated
+ * when `suspend` was called), or the failure of an invalid payload (`tool-output-error`).
  */
-export function settleExecution(scope: ToolCallScope, context: ExecutionContext, result: unknown): SettledExecution {
-  const { tool } = scope
+export function settleSuspension(scope: ToolCallScope, context: ExecutionContext): Exclude<ExecuteOutcome, { status: 'completed' }> | undefined {
   const suspension = ExecutionContext.suspensionOf(context)
-  if (suspension && !suspension.ok) return failExecution(scope, suspension.error)
-  if (suspension) {
-    scope.emit?.({
-      type: 'data-tool-suspended',
-      data: { runId: scope.runId, toolCallId: scope.toolCallId, suspendPayload: suspension.payload, ...(tool.schemas.resume ? { resumeSchema: tool.schemas.resume.jsonSchema } : {}) },
-    })
-    return { status: 'suspended', suspendPayload: suspension.payload }
+  return suspension ? settleSuspended(scope, suspension) : undefined
+}
+
+function settleSuspended(scope: ToolCallScope, suspension: Suspension): Exclude<ExecuteOutcome, { status: 'completed' }> {
+  if (!suspension.ok) return failExecution(scope, suspension.error)
+  const resumeSchema = scope.tool.schemas.resume?.jsonSchema
+  scope.emit?.({
+    type: 'data-tool-suspended',
+    data: { runId: scope.runId, toolCallId: scope.toolCallId, suspendPayload: suspension.payload, ...(resumeSchema ? { resumeSchema } : {}) },
+  })
+  return { status: 'suspended', suspendPayload: suspension.payload }
+}
+
+/**
+ * What `execute` returned against `outputSchema`, synchronously: the validated output; with
+ * `outputValidation: 'warn'` a bad output logged and kept as returned; else the failure, with
+ * `tool-output-error` emitted. A completed output still needs `completeExecution`.
+ */
+export function settleOutput(scope: ToolCallScope, result: unknown): Checked<unknown> {
+  const checked = checkOutput(scope.tool.id, scope.tool.schemas.output, result)
+  return checked.ok ? checked : settleInvalidOutput(scope, result, checked)
+}
+
+/** An output that failed `outputSchema`: kept and logged under `outputValidation: 'warn'`, else the failure. */
+export function settleInvalidOutput(scope: ToolCallScope, result: unknown, checked: Checked<unknown> & { ok: false }): Checked<unknown> {
+  if (scope.tool.options.outputValidation === 'warn') {
+    const { message, issues } = failureDetails(checked)
+    scope.observe.log('warn', message, { issues })
+    return { ok: true, value: result }
   }
-  const checked = checkOutput(tool.id, tool.schemas.output, result)
-  if (checked.ok) return { status: 'completed', output: checked.value }
-  if (tool.options.outputValidation !== 'warn') return failExecution(scope, checked.error)
-  scope.observe.log('warn', checked.error.message, { issues: checked.error.issues })
-  return { status: 'completed', output: result }
+  scope.emit?.({ type: 'tool-output-error', toolCallId: scope.toolCallId, errorText: checked.error.message })
+  return checked
 }
 
 /** Runs `onOutput` (success only); a hook that throws is logged, never fails the call. */
@@ -127,8 +146,10 @@ export async function executeToolCall(scope: ToolCallScope, input: unknown, resu
   } catch (error) {
     return failExecution(scope, toExecutionError(error))
   }
-  const settled = settleExecution(scope, context, result)
-  return settled.status === 'completed' ? completeExecution(scope, settled.output) : settled
+  const suspended = settleSuspension(scope, context)
+  if (suspended) return suspended
+  const output = settleOutput(scope, result)
+  return output.ok ? completeExecution(scope, output.value) : { status: 'failed', error: output.error }
 }
 
 /** Whether this call needs a human's approval before `execute` runs. */

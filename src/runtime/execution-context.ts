@@ -19,6 +19,13 @@ interface LazyParts {
   suspension?: Suspension
 }
 
+// The context's own state sits under symbols, not `#private` fields: a class with private fields
+// runs an initializer per instance, and this object is made on every call. Code without the
+// symbols cannot read it, as with private fields.
+const scopeKey = Symbol('toolroute.scope')
+const resumeKey = Symbol('toolroute.resume')
+const lazyKey = Symbol('toolroute.lazy')
+
 /**
  * The second argument of `execute`. Its fields are getters computed on first read, so a call
  * that never reads `abortSignal` or `agent` never pays for an `AbortController` or a random
@@ -26,81 +33,84 @@ interface LazyParts {
  * object; spreading it does not copy the getters, so pass the context itself along.
  */
 export class ExecutionContext implements ToolExecutionContext<unknown, unknown, any> {
-  readonly #scope: ToolCallScope
-  readonly #resume: ResumeState | undefined
-  // Everything made on first read shares one slot: fewer private fields, a cheaper object per call.
-  #lazy: LazyParts | undefined
+  declare readonly [scopeKey]: ToolCallScope
+  declare readonly [resumeKey]: ResumeState | undefined
+  // Everything made on first read shares one slot, so the object stays three fields.
+  declare [lazyKey]: LazyParts | undefined
 
   constructor(scope: ToolCallScope, resume?: ResumeState) {
-    this.#scope = scope
-    this.#resume = resume
-  }
-
-  get #parts(): LazyParts {
-    return (this.#lazy ??= {})
+    this[scopeKey] = scope
+    this[resumeKey] = resume
+    this[lazyKey] = undefined
   }
 
   get requestContext() {
-    return this.#scope.requestContext
+    return this[scopeKey].requestContext
   }
 
   /** The caller's signal, or (when nothing can abort the call) one that never aborts. */
   get abortSignal(): AbortSignal {
-    return this.#scope.signal ?? (this.#parts.signal ??= new AbortController().signal)
+    return this[scopeKey].signal ?? (partsOf(this).signal ??= new AbortController().signal)
   }
 
   get observe() {
-    return this.#scope.observe
+    return this[scopeKey].observe
   }
 
   get runId(): string {
-    return this.#scope.runId
+    return this[scopeKey].runId
   }
 
   get mcp() {
-    return this.#scope.mcp
+    return this[scopeKey].mcp
   }
 
   get workflow() {
-    return this.#scope.workflow
+    return this[scopeKey].workflow
   }
 
   get resumeData(): unknown {
-    return this.#resume?.resumeData
+    return this[resumeKey]?.resumeData
   }
 
   get suspendPayload(): unknown {
-    return this.#resume?.suspendPayload
+    return this[resumeKey]?.suspendPayload
   }
 
   /** The same function as `agent.suspend`, bound, so it can be destructured. */
   get suspend(): (payload: unknown) => Promise<void> {
-    return (this.#parts.suspend ??= (payload) => this.#suspendWith(payload))
+    return (partsOf(this).suspend ??= (payload) => suspendWith(this, payload))
   }
 
   get agent(): AgentToolContext<unknown, unknown> {
-    const parts = this.#parts
+    const parts = partsOf(this)
     if (parts.agent) return parts.agent
-    const resume = this.#resume
-    const agent = { toolCallId: this.#scope.toolCallId, messages: this.#scope.messages, suspend: this.suspend }
+    const scope = this[scopeKey]
+    const resume = this[resumeKey]
+    const agent = { toolCallId: scope.toolCallId, messages: scope.messages, suspend: this.suspend }
     return (parts.agent = resume ? { ...agent, resumeData: resume.resumeData, suspendPayload: resume.suspendPayload } : agent)
-  }
-
-  // The payload is validated when `suspend()` is called, so the caller's own suspend callback
-  // (a Mastra agent, a direct caller) only ever sees a payload that matches `suspendSchema`.
-  async #suspendWith(payload: unknown): Promise<void> {
-    const { tool, onSuspend } = this.#scope
-    const checked = checkSuspendPayload(tool.id, tool.schemas.suspend, payload)
-    if (!checked.ok) {
-      this.#parts.suspension = { ok: false, error: checked.error }
-      return
-    }
-    this.#parts.suspension = { ok: true, payload: checked.value }
-    await onSuspend?.(checked.value)
   }
 
   /** What `suspend()` recorded on this context, for the executor once `execute` returned. */
   static suspensionOf(context: ExecutionContext): Suspension | undefined {
-    return context.#lazy?.suspension
+    return context[lazyKey]?.suspension
   }
+}
+
+function partsOf(context: ExecutionContext): LazyParts {
+  return (context[lazyKey] ??= {})
+}
+
+// The payload is validated when `suspend()` is called, so the caller's own suspend callback
+// (a Mastra agent, a direct caller) only ever sees a payload that matches `suspendSchema`.
+async function suspendWith(context: ExecutionContext, payload: unknown): Promise<void> {
+  const { tool, onSuspend } = context[scopeKey]
+  const parts = partsOf(context)
+  const checked = checkSuspendPayload(tool.id, tool.schemas.suspend, payload)
+  if (!checked.ok) {
+    parts.suspension = { ok: false, error: checked.error }
+    return
+  }
+  parts.suspension = { ok: true, payload: checked.value }
+  await onSuspend?.(checked.value)
 }

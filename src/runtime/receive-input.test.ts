@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createTool } from '../tool/create-tool.ts'
-import { receiveInput, receiveParsedInput } from './receive-input.ts'
+import { receiveInput } from './receive-input.ts'
 import { collectingScope } from './collecting-scope.test-helper.ts'
 
 async function* chunksOf(...parts: (string | Uint8Array)[]) {
@@ -125,31 +125,5 @@ describe('receiveInput', () => {
     expect(await receiveInput(scope, { chunks: chunksOf('{}') })).toMatchObject({ ok: true })
     expect(types()).toEqual(['tool-input-start', 'tool-input-delta', 'data-tool-log', 'tool-input-available'])
     expect(events[2]).toMatchObject({ data: { level: 'warn', message: 'onInputDelta hook failed: delta hook broke', data: { hook: 'onInputDelta' } } })
-  })
-})
-
-describe('receiveParsedInput', () => {
-  it('is synchronous for a tool without input hooks', () => {
-    const tool = createTool({ id: 'plain', description: 'x', inputSchema: z.object({ q: z.string() }), execute: async () => 'ok' })
-    const { scope, types } = collectingScope(tool)
-    const received = receiveParsedInput(scope, { q: 'x' })
-    expect(received).not.toBeInstanceOf(Promise)
-    expect(received).toEqual({ ok: true, value: { q: 'x' } })
-    expect(types()).toEqual(['tool-input-start', 'tool-input-available'])
-  })
-
-  it('runs the hooks (asynchronously) for a tool that has them', async () => {
-    const { tool, calls } = hookedTool()
-    const { scope } = collectingScope(tool)
-    const received = receiveParsedInput(scope, { q: 'x' })
-    expect(received).toBeInstanceOf(Promise)
-    expect(await received).toEqual({ ok: true, value: { q: 'x' } })
-    expect(calls).toEqual(['start:call_1', 'available:{"q":"x"}'])
-  })
-
-  it('builds no events without an emit', () => {
-    const tool = createTool({ id: 'plain', description: 'x', inputSchema: z.object({ q: z.string() }), execute: async () => 'ok' })
-    const { scope } = collectingScope(tool, { emit: undefined })
-    expect(receiveParsedInput(scope, { q: 1 })).toMatchObject({ ok: false })
   })
 })

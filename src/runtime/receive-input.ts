@@ -97,17 +97,3 @@ export async function receiveInput(scope: ToolCallScope, source: ToolInputSource
   if (onInputAvailable) await callHook('onInputAvailable', onInputAvailable, { ...hookOptions(scope), input: accepted.value }, observe)
   return { ok: true, value: { raw: raw ?? {}, value: accepted.value } }
 }
-
-/**
- * The input phase for an input already parsed (a direct call), giving the validated input:
- * synchronous when the tool has no input hooks, so the direct-call hot path awaits nothing
- * before `execute`.
- */
-export function receiveParsedInput(scope: ToolCallScope, input: unknown): Checked<unknown> | Promise<Checked<unknown>> {
-  const { tool, emit } = scope
-  if (tool.options.onInputStart || tool.options.onInputAvailable) {
-    return receiveInput(scope, { input }).then((received) => (received.ok ? { ok: true, value: received.value.value } : received))
-  }
-  emit?.({ type: 'tool-input-start', toolCallId: scope.toolCallId, toolName: tool.id })
-  return acceptInput(scope, input)
-}

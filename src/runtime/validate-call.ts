@@ -5,6 +5,34 @@ import { validateWithNullRetry } from '../schema/validate-with-null-retry.ts'
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; error: ToolrouteError }
 
+/**
+ * A failed validation whose `ToolrouteError` is built on first read of `error`: constructing an
+ * Error captures a stack, most of the cost of a failing call, and a direct call (which returns
+ * `{ error: true, message, validationErrors }`) never needs one.
+ */
+export class ValidationFailure {
+  readonly ok = false as const
+  readonly code: ErrorCode
+  readonly message: string
+  readonly issues: ValidationIssue[]
+  #error: ToolrouteError | undefined
+
+  constructor(code: ErrorCode, message: string, issues: ValidationIssue[]) {
+    this.code = code
+    this.message = message
+    this.issues = issues
+  }
+
+  get error(): ToolrouteError {
+    return (this.#error ??= new ToolrouteError(this.code, this.message, { issues: this.issues }))
+  }
+}
+
+/** The message and issues of a failed check, without building an Error when there is none yet. */
+export function failureDetails(failure: { ok: false; error: ToolrouteError }): { message: string; issues?: ValidationIssue[] } {
+  return failure instanceof ValidationFailure ? failure : failure.error
+}
+
 function preview(value: unknown, limit = 200): string {
   try {
     const text = JSON.stringify(value, null, 2) ?? 'undefined'
@@ -14,17 +42,21 @@ function preview(value: unknown, limit = 200): string {
   }
 }
 
-function fail(code: ErrorCode, what: string, toolId: string, issues: ValidationIssue[], shown: string): Checked<never> {
+function fail(code: ErrorCode, what: string, toolId: string, issues: ValidationIssue[], shown: string): ValidationFailure {
   const message = `${what} validation failed for ${toolId}. Please fix the following errors and try again:\n${describeIssues(issues)}\n\n${shown}`
-  return { ok: false, error: new ToolrouteError(code, message, { issues }) }
+  return new ValidationFailure(code, message, issues)
 }
 
 /** Input against `inputSchema`; a `null` for an optional field counts as absent. */
 export function checkInput(toolId: string, schema: CompiledSchema | undefined, input: unknown): Checked<unknown> {
   if (!schema) return { ok: true, value: input }
   const result = validateWithNullRetry(schema, input)
-  if (result.ok) return result
-  return fail('INPUT_VALIDATION_FAILED', 'Tool input', toolId, result.issues, `Provided arguments: ${preview(input)}`)
+  return result.ok ? result : inputFailure(toolId, result.issues, input)
+}
+
+// Failures are built out of line: the success path stays small enough to be inlined.
+function inputFailure(toolId: string, issues: ValidationIssue[], input: unknown): ValidationFailure {
+  return fail('INPUT_VALIDATION_FAILED', 'Tool input', toolId, issues, `Provided arguments: ${preview(input)}`)
 }
 
 /** `resumeData` against `resumeSchema`. */
@@ -47,9 +79,12 @@ export function checkSuspendPayload(toolId: string, schema: CompiledSchema | und
 export function checkOutput(toolId: string, schema: CompiledSchema | undefined, output: unknown): Checked<unknown> {
   if (!schema) return { ok: true, value: output }
   const result = schema.validate(output)
-  if (result.ok) return result
-  const message = `Tool output validation failed for ${toolId}. The tool returned invalid output:\n${describeIssues(result.issues)}`
-  return { ok: false, error: new ToolrouteError('OUTPUT_VALIDATION_FAILED', message, { issues: result.issues }) }
+  return result.ok ? result : outputFailure(toolId, result.issues)
+}
+
+function outputFailure(toolId: string, issues: ValidationIssue[]): ValidationFailure {
+  const message = `Tool output validation failed for ${toolId}. The tool returned invalid output:\n${describeIssues(issues)}`
+  return new ValidationFailure('OUTPUT_VALIDATION_FAILED', message, issues)
 }
 
 const secretKeyPattern = /password|secret|token|api_?key|auth|credential/i

@@ -66,20 +66,21 @@ function compileStandard<T>(schema: StandardSchemaV1, name: string): CompiledSch
     source: schema,
     jsonSchema,
     outputJsonSchema,
+    // Kept small (failures handled out of line) so the engine inlines it into the call path.
     validate(value) {
       const result = validate(value)
-      if (result instanceof Promise) {
-        throw new TypeError(`${name} is asynchronous; tool schemas must validate synchronously`)
-      }
-      if (result.issues) {
-        return {
-          ok: false,
-          issues: Array.from(result.issues, (issue) => ({ path: toIssuePath(issue.path), message: issue.message })),
-        }
-      }
-      return { ok: true, value: result.value as T }
+      if (result instanceof Promise) throw asyncSchemaError(name)
+      return result.issues ? standardFailure(result.issues) : { ok: true, value: result.value as T }
     },
   }
+}
+
+function asyncSchemaError(name: string): TypeError {
+  return new TypeError(`${name} is asynchronous; tool schemas must validate synchronously`)
+}
+
+function standardFailure(issues: ReadonlyArray<StandardSchemaV1.Issue>): SchemaResult<never> {
+  return { ok: false, issues: Array.from(issues, (issue) => ({ path: toIssuePath(issue.path), message: issue.message })) }
 }
 
 // Wrapper errors that only say "a child failed"; the child's own error says what.
