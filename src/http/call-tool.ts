@@ -47,6 +47,8 @@ export interface CallToolArgs {
   liveInput: boolean
   /** Keeps work alive past the response (`executionCtx.waitUntil`). */
   defer: (work: Promise<unknown>) => void
+  /** The response mode, when the route already read it. */
+  mode?: ResponseMode
 }
 
 /**
@@ -56,7 +58,7 @@ export interface CallToolArgs {
  */
 export async function callTool(c: Context, args: CallToolArgs): Promise<Response> {
   const { tool } = args
-  const mode = responseModeOf(c)
+  const mode = args.mode ?? responseModeOf(c)
   const runId = createRunId()
   const toolCallId = c.req.header('x-tool-call-id') || createToolCallId()
   const headers = { 'x-run-id': runId, 'x-tool-call-id': toolCallId }
@@ -67,7 +69,8 @@ export async function callTool(c: Context, args: CallToolArgs): Promise<Response
   const emit = (event: ToolEvent) => (event.type === 'data-tool-suspended' ? held.push(event) : log.push(event))
   const controller = new AbortController()
   const onRequestAbort = () => controller.abort(new Error('The caller disconnected'))
-  c.req.raw.signal?.addEventListener('abort', onRequestAbort, { once: true })
+  const requestSignal = c.req.raw.signal
+  requestSignal?.addEventListener('abort', onRequestAbort, { once: true })
   const scope: ToolCallScope = {
     tool,
     runId,
@@ -101,28 +104,30 @@ export async function callTool(c: Context, args: CallToolArgs): Promise<Response
         log.push({ type: 'finish', finishReason: 'error' })
         return { kind: 'input-error', error: received.error }
       }
-      const record = { ...baseRecord(), input: received.value.value }
-      if (await needsApproval(scope, received.value.value)) {
+      // Built only for a run that is stored: formatting dates costs more than a stateless call's validation.
+      const record = () => ({ ...baseRecord(), input: received.value.value })
+      // Awaited only for a rule that is a function: most tools decide once, at definition.
+      if (typeof tool.requireApproval === 'boolean' ? tool.requireApproval : await needsApproval(scope, received.value.value)) {
         const approvalId = `approval_${randomHex(12)}`
-        await store({ ...record, status: 'approval-required', approvalId, ...(isBackgroundTool(tool) ? { background: true } : {}) }, [
+        await store({ ...record(), status: 'approval-required', approvalId, ...(isBackgroundTool(tool) ? { background: true } : {}) }, [
           { type: 'tool-approval-request', approvalId, toolCallId },
           { type: 'finish', finishReason: 'other' },
         ])
         return { kind: 'approval-required', approvalId }
       }
       if (isBackgroundTool(tool)) {
-        await store({ ...record, status: 'running', background: true, attempts: 0 }, [])
+        await store({ ...record(), status: 'running', background: true, attempts: 0 }, [])
         return { kind: 'background' }
       }
       const outcome = await executeToolCall(scope, received.value.value)
       const finish: ToolEvent = { type: 'finish', finishReason: outcome.status === 'failed' ? 'error' : outcome.status === 'suspended' ? 'other' : 'stop' }
       if (outcome.status === 'suspended') {
-        await store({ ...record, status: 'suspended', suspendPayload: outcome.suspendPayload }, [...held.splice(0), finish])
+        await store({ ...record(), status: 'suspended', suspendPayload: outcome.suspendPayload }, [...held.splice(0), finish])
       } else if (args.storeRuns === 'all') {
         const settled: RunRecord =
           outcome.status === 'completed'
-            ? { ...record, status: 'completed', output: outcome.output, modelOutput: outcome.modelOutput }
-            : { ...record, status: 'failed', error: outcome.error.toJSON().error }
+            ? { ...record(), status: 'completed', output: outcome.output, modelOutput: outcome.modelOutput }
+            : { ...record(), status: 'failed', error: outcome.error.toJSON().error }
         await store(settled, [finish])
       } else {
         log.push(finish)
@@ -139,10 +144,10 @@ export async function callTool(c: Context, args: CallToolArgs): Promise<Response
     }
   })()
   ending.catch(() => {})
-  const cleanup = ending.finally(() => c.req.raw.signal?.removeEventListener('abort', onRequestAbort)).catch(() => {})
-  args.defer(cleanup)
-
+  const cleanup = ending.finally(() => requestSignal?.removeEventListener('abort', onRequestAbort)).catch(() => {})
+  // A JSON answer waits for the ending, so only a stream leaves work behind the response.
   if (!mode.sse) return jsonEnding(c, await ending, { runId, toolCallId }, headers)
+  args.defer(cleanup)
 
   // A body that is already complete is validated before the stream starts, so bad input gets
   // its error status; a body still arriving streams its deltas live, and a bad one ends the

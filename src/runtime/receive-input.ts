@@ -3,10 +3,13 @@ import { callHook } from './call-hook.ts'
 import type { ToolCallScope } from './tool-call-scope.ts'
 import { checkInput, type Checked } from './validate-call.ts'
 
-/** Where a call's input comes from: a value already parsed, or JSON text arriving in chunks. */
+/**
+ * Where a call's input comes from: a value already parsed, or JSON text arriving in chunks (a
+ * body already read whole is an array of one chunk: no stream machinery on the fast path).
+ */
 export type ToolInputSource =
   | { input: unknown }
-  | { chunks: AsyncIterable<Uint8Array | string>; maxBytes?: number }
+  | { chunks: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>; maxBytes?: number }
 
 /** What came in, for the run record: the raw JSON value and the validated one. */
 export interface ReceivedInput {
@@ -20,28 +23,44 @@ function hookOptions(scope: ToolCallScope) {
 
 async function readChunks(
   scope: ToolCallScope,
-  chunks: AsyncIterable<Uint8Array | string>,
+  chunks: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>,
   maxBytes: number,
 ): Promise<Checked<string>> {
   const { tool, emit, observe } = scope
   const onInputDelta = tool.options.onInputDelta
-  const decoder = new TextDecoder()
+  // Made on the first byte chunk: a body read whole arrives as text and needs none.
+  let decoder: TextDecoder | undefined
   const parts: string[] = []
   let bytes = 0
-  const delta = async (text: string) => {
+  // Returns a promise only when a hook must be awaited: no await per chunk otherwise.
+  const delta = (text: string): Promise<void> | undefined => {
     parts.push(text)
     emit?.({ type: 'tool-input-delta', toolCallId: scope.toolCallId, inputTextDelta: text })
-    if (onInputDelta) await callHook('onInputDelta', onInputDelta, { ...hookOptions(scope), inputTextDelta: text }, observe)
+    return onInputDelta ? callHook('onInputDelta', onInputDelta, { ...hookOptions(scope), inputTextDelta: text }, observe) : undefined
   }
-  for await (const chunk of chunks) {
+  const take = (chunk: Uint8Array | string): Checked<never> | Promise<void> | undefined => {
     bytes += typeof chunk === 'string' ? chunk.length : chunk.byteLength
     if (bytes > maxBytes) {
       return { ok: false, error: new ToolrouteError('PAYLOAD_TOO_LARGE', `Request body is larger than ${maxBytes} bytes`) }
     }
-    const text = typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true })
-    if (text !== '') await delta(text)
+    const text = typeof chunk === 'string' ? chunk : (decoder ??= new TextDecoder()).decode(chunk, { stream: true })
+    return text === '' ? undefined : delta(text)
   }
-  const tail = decoder.decode()
+  if (Symbol.asyncIterator in chunks) {
+    for await (const chunk of chunks) {
+      const taken = take(chunk)
+      if (taken instanceof Promise) await taken
+      else if (taken) return taken
+    }
+  } else {
+    // A body already read whole: iterated without an await per chunk.
+    for (const chunk of chunks) {
+      const taken = take(chunk)
+      if (taken instanceof Promise) await taken
+      else if (taken) return taken
+    }
+  }
+  const tail = decoder?.decode() ?? ''
   if (tail !== '') await delta(tail)
   return { ok: true, value: parts.join('') }
 }

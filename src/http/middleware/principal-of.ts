@@ -7,8 +7,8 @@ async function sha256(text: string): Promise<string> {
 }
 
 /** The principal a request acts for: the app's own rule, else a hash of its credential. */
-export async function principalOf(c: Context, options: ToolAppOptions, requestContext: Record<string, unknown>): Promise<string | null> {
+export function principalOf(c: Context, options: ToolAppOptions, requestContext: Record<string, unknown>): string | null | Promise<string | null> {
   if (options.principal) return options.principal(c, requestContext)
   const authorization = c.req.header('authorization')
-  return authorization ? `auth:${await sha256(authorization)}` : null
+  return authorization ? sha256(authorization).then((hash) => `auth:${hash}`) : null
 }

@@ -6,9 +6,15 @@ import type { ToolAppOptions } from '../tool-app-options.ts'
  * The request context of a request: from the app's resolver (verified auth) when it returns
  * one, else from the `x-request-context` header (a JSON object).
  */
-export async function resolveRequestContext(c: Context, options: ToolAppOptions): Promise<Record<string, unknown>> {
-  const resolved = await options.resolveRequestContext?.(c)
-  if (resolved !== undefined) return resolved
+export function resolveRequestContext(c: Context, options: ToolAppOptions): Record<string, unknown> | Promise<Record<string, unknown>> {
+  if (!options.resolveRequestContext) return requestContextHeader(c)
+  const resolved = options.resolveRequestContext(c)
+  if (resolved instanceof Promise) return resolved.then((value) => value ?? requestContextHeader(c))
+  return resolved ?? requestContextHeader(c)
+}
+
+/** The `x-request-context` header as an object (`{}` when absent). */
+function requestContextHeader(c: Context): Record<string, unknown> {
   const header = c.req.header('x-request-context')
   if (header === undefined || header.trim() === '') return {}
   let parsed: unknown
