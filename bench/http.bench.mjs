@@ -1,0 +1,186 @@
+// HTTP on workerd: POST /tools/weather-tool through toolroute (the example Worker, tools/ as
+// deployed) against a bare Hono route doing the same Zod validation and returning the same JSON
+// (bench/http/bare-worker.ts), JSON and SSE. Both are bundled by `wrangler deploy --dry-run`
+// and served by one Miniflare with a direct socket to each Worker (no proxy in front), loaded
+// by autocannon from this process over loopback, interleaved in rounds (order swapped every
+// round) so drift hits both alike. Reports medians and toolroute ÷ bare ratios; then the size of
+// the example Worker's bundle and toolroute's own share of it.
+//
+// node bench/run.mjs http [--rounds 5] [--seconds 3] [--connections 10] [--scenarios json,sse] [--no-minify] [--json]
+import autocannon from 'autocannon'
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { gzipSync } from 'node:zlib'
+import { Miniflare } from 'miniflare'
+import { unstable_getMiniflareWorkerOptions } from 'wrangler'
+
+const here = dirname(fileURLToPath(import.meta.url))
+const root = join(here, '..')
+const args = process.argv.slice(2)
+const option = (flag, fallback) => (args.includes(flag) ? Number(args[args.indexOf(flag) + 1]) : fallback)
+const rounds = option('--rounds', 5)
+const seconds = option('--seconds', 3)
+const connections = option('--connections', 10)
+const minify = !args.includes('--no-minify')
+const asJson = args.includes('--json')
+const only = args.includes('--scenarios') ? args[args.indexOf('--scenarios') + 1].split(',') : ['json', 'sse']
+const log = (...parts) => (asJson ? undefined : console.log(...parts))
+
+// --- bundles, as `wrangler deploy` makes them ---------------------------------------------
+const buildDir = join(here, '.build', 'http')
+rmSync(buildDir, { recursive: true, force: true })
+const env = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false', WRANGLER_LOG_PATH: join(root, '.wrangler/logs'), NO_COLOR: '1' }
+function bundle(name, config, { minified }) {
+  const outdir = join(buildDir, name)
+  mkdirSync(outdir, { recursive: true })
+  const flags = ['wrangler', 'deploy', '--dry-run', '--outdir', outdir, '--metafile', '--config', config, ...(minified ? ['--minify'] : [])]
+  execFileSync('npx', flags, { cwd: root, env, stdio: 'pipe' })
+  const script = readdirSync(outdir).find((file) => file.endsWith('.js'))
+  return { outdir, scriptPath: join(outdir, script) }
+}
+const toolrouteConfig = join(root, 'wrangler.toml')
+const bareConfig = join(here, 'http/wrangler.bare.toml')
+log(`bundling (wrangler deploy --dry-run${minify ? ' --minify' : ''})…`)
+const toolrouteBundle = bundle('toolroute', toolrouteConfig, { minified: minify })
+const bareBundle = bundle('bare', bareConfig, { minified: minify })
+
+// --- sizes ---------------------------------------------------------------------------------
+function sizeOf({ outdir, scriptPath }) {
+  const code = readFileSync(scriptPath)
+  const metaFile = readdirSync(outdir).find((file) => file.endsWith('.json') && file.includes('meta'))
+  const owners = {}
+  if (metaFile) {
+    const meta = JSON.parse(readFileSync(join(outdir, metaFile), 'utf8'))
+    const output = Object.entries(meta.outputs).find(([file]) => file.endsWith('.js'))[1]
+    for (const [path, { bytesInOutput }] of Object.entries(output.inputs)) {
+      const match = path.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/)
+      const owner = match ? match[1] : /(^|\/)src\//.test(path) ? 'toolroute (src/)' : /(^|\/)tools\//.test(path) ? 'tools/' : 'other'
+      owners[owner] = (owners[owner] ?? 0) + bytesInOutput
+    }
+  }
+  return { raw: code.byteLength, gzip: gzipSync(code).byteLength, owners }
+}
+const otherMinify = bundle('toolroute-alt', toolrouteConfig, { minified: !minify })
+const sizes = {
+  toolroute: { [minify ? 'minified' : 'plain']: sizeOf(toolrouteBundle), [minify ? 'plain' : 'minified']: sizeOf(otherMinify) },
+  bare: sizeOf(bareBundle),
+}
+
+// --- servers ---------------------------------------------------------------------------------
+const { workerOptions } = unstable_getMiniflareWorkerOptions(toolrouteConfig)
+const direct = [{ host: '127.0.0.1', port: 0 }]
+const miniflare = new Miniflare({
+  cf: false,
+  workers: [
+    { ...workerOptions, name: 'toolroute', modules: true, scriptPath: toolrouteBundle.scriptPath, unsafeDirectSockets: direct },
+    {
+      name: 'bare',
+      modules: true,
+      scriptPath: bareBundle.scriptPath,
+      compatibilityDate: workerOptions.compatibilityDate,
+      compatibilityFlags: workerOptions.compatibilityFlags,
+      unsafeDirectSockets: direct,
+    },
+  ],
+})
+await miniflare.ready
+const targets = {
+  toolroute: String(await miniflare.unsafeGetDirectURL('toolroute')).replace(/\/$/, ''),
+  bare: String(await miniflare.unsafeGetDirectURL('bare')).replace(/\/$/, ''),
+}
+
+const body = JSON.stringify({ location: 'Lisbon' })
+const scenarios = Object.fromEntries(
+  Object.entries({
+    json: { headers: { 'content-type': 'application/json' } },
+    sse: { headers: { 'content-type': 'application/json', accept: 'text/event-stream' } },
+  }).filter(([name]) => only.includes(name)),
+)
+
+// Both answer the same before anything is measured.
+const withoutIds = (text) => text.replace(/(run|call)_[0-9a-f-]{8,}/g, '<id>').replace(/"(runId|toolCallId)":"[^"]+"/g, '"$1":"<id>"')
+for (const [scenario, { headers }] of Object.entries(scenarios)) {
+  const answers = {}
+  for (const [name, url] of Object.entries(targets)) {
+    const response = await fetch(`${url}/tools/weather-tool`, { method: 'POST', headers, body })
+    if (response.status !== 200) throw new Error(`${name} ${scenario}: status ${response.status}: ${await response.text()}`)
+    answers[name] = await response.text()
+  }
+  if (scenario === 'json' && JSON.stringify(JSON.parse(withoutIds(answers.toolroute))) !== JSON.stringify(JSON.parse(withoutIds(answers.bare)))) {
+    throw new Error(`the JSON answers differ:\n${answers.toolroute}\n${answers.bare}`)
+  }
+  if (scenario === 'sse') {
+    const types = (text) => [...text.matchAll(/"type":"([^"]+)"/g)].map((match) => match[1]).join(',')
+    if (types(answers.toolroute) !== types(answers.bare) || !answers.toolroute.endsWith('data: [DONE]\n\n')) {
+      throw new Error(`the SSE answers differ:\n${answers.toolroute}\n${answers.bare}`)
+    }
+  }
+}
+
+// --- load ------------------------------------------------------------------------------------
+function load(url, headers, duration) {
+  return new Promise((resolve, reject) => {
+    autocannon({ url: `${url}/tools/weather-tool`, method: 'POST', headers, body, connections, duration }, (error, result) => (error ? reject(error) : resolve(result)))
+  })
+}
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = sorted.length >> 1
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+}
+
+log(`load: autocannon, ${connections} connections, ${seconds} s per sample, ${rounds} rounds (order swapped each round)`)
+const samples = {}
+for (const [scenario, { headers }] of Object.entries(scenarios)) {
+  for (const url of Object.values(targets)) await load(url, headers, 1) // warm-up
+  samples[scenario] = { toolroute: [], bare: [] }
+  for (let round = 0; round < rounds; round++) {
+    const order = round % 2 === 0 ? ['toolroute', 'bare'] : ['bare', 'toolroute']
+    for (const name of order) {
+      const result = await load(targets[name], scenarios[scenario].headers, seconds)
+      if (result.errors || result.non2xx || result.timeouts) throw new Error(`${name} ${scenario}: ${result.errors} errors, ${result.non2xx} non-2xx, ${result.timeouts} timeouts`)
+      samples[scenario][name].push({ rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 })
+    }
+  }
+}
+await miniflare.dispose()
+
+// --- report ----------------------------------------------------------------------------------
+const report = { connections, seconds, rounds, minify, scenarios: {}, sizes }
+for (const [scenario, byName] of Object.entries(samples)) {
+  const ratios = byName.toolroute.map((sample, index) => sample.rps / byName.bare[index].rps)
+  report.scenarios[scenario] = {
+    toolroute: { rps: median(byName.toolroute.map((s) => s.rps)), p50: median(byName.toolroute.map((s) => s.p50)), p99: median(byName.toolroute.map((s) => s.p99)) },
+    bare: { rps: median(byName.bare.map((s) => s.rps)), p50: median(byName.bare.map((s) => s.p50)), p99: median(byName.bare.map((s) => s.p99)) },
+    ratio: median(ratios),
+    ratios,
+  }
+}
+mkdirSync(join(here, 'results'), { recursive: true })
+writeFileSync(join(here, 'results', `http-${new Date().toISOString().replace(/[:.]/g, '-')}.json`), JSON.stringify(report, null, 2))
+
+if (asJson) {
+  console.log(JSON.stringify(report, null, 2))
+} else {
+  const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`
+  console.log('\nPOST /tools/weather-tool      req/s (median)   p50 ms   p99 ms   toolroute ÷ bare (median; per round)')
+  for (const [scenario, result] of Object.entries(report.scenarios)) {
+    for (const name of ['toolroute', 'bare']) {
+      const { rps, p50, p99 } = result[name]
+      const ratio = name === 'toolroute' ? `${result.ratio.toFixed(2)}×   (${result.ratios.map((value) => value.toFixed(2)).join(', ')})` : ''
+      console.log(`  ${`${scenario} ${name}`.padEnd(26)} ${rps.toFixed(0).padStart(10)} ${String(p50).padStart(8)} ${String(p99).padStart(8)}   ${ratio}`)
+    }
+  }
+  console.log('\nbundle (wrangler deploy --dry-run)      raw        gzip')
+  for (const [label, size] of [
+    ['example Worker, minified', sizes.toolroute.minified],
+    ['example Worker, not minified', sizes.toolroute.plain],
+    [`bare Hono + Zod${minify ? ', minified' : ''}`, sizes.bare],
+  ]) {
+    console.log(`  ${label.padEnd(34)} ${kib(size.raw).padStart(10)} ${kib(size.gzip).padStart(10)}`)
+  }
+  const shares = Object.entries(sizes.toolroute.minified.owners).sort((a, b) => b[1] - a[1])
+  console.log(`  share of the minified example Worker: ${shares.slice(0, 8).map(([owner, bytes]) => `${owner} ${kib(bytes)}`).join(', ')}`)
+}
