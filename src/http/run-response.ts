@@ -43,12 +43,9 @@ export function runJson(c: Context, run: RunRecord, tool: AnyTool | undefined): 
 /** Answers an approve / decline / resume step as SSE (its live events) or JSON (where it ends). */
 export async function segmentResponse(c: Context, segment: RunSegment, tool: AnyTool | undefined, mode: ResponseMode): Promise<Response> {
   if (!mode.sse) {
-    // A background run goes on without its caller: JSON answers `running` at once, and lets
-    // go of the step's event stream it will not read (over RPC, an unread stream is an error).
-    if (segment.run.background && segment.run.status === 'running') {
-      segment.abort(new Error('The caller answered without the events'))
-      return runJson(c, segment.run, tool)
-    }
+    // A background run goes on without its caller: JSON answers `running` at once, without
+    // reading the step's events (a remote host opens them only when read).
+    if (segment.run.background && segment.run.status === 'running') return runJson(c, segment.run, tool)
     const onAbort = () => segment.abort(new Error('The caller disconnected'))
     c.req.raw.signal?.addEventListener('abort', onAbort, { once: true })
     try {

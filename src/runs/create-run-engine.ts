@@ -234,12 +234,12 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
       if (running.get(run.runId) === controller) running.delete(run.runId)
     })
     defer(settled)
-    return { run, events: follow(run.runId, firstSeq - 1), settled, abort: (reason) => controller.abort(reason) }
+    return { run, events: follow(run.runId, firstSeq - 1), after: firstSeq - 1, settled, abort: (reason) => controller.abort(reason) }
   }
 
   function doneStep(run: RunRecord, events: SequencedEvent[]): RunSegment {
     const first = events[0]?.seq ?? 1
-    return { run, events: follow(run.runId, first - 1), settled: Promise.resolve(run), abort() {} }
+    return { run, events: follow(run.runId, first - 1), after: first - 1, settled: Promise.resolve(run), abort() {} }
   }
 
   /** Asks for `runBackground(runId)` soon: the object's alarm, or deferred in-process. */

@@ -12,6 +12,8 @@ export interface RunSegment {
   run: RunRecord
   /** The step's events, from its `start` to its `finish`, as they are stored. */
   events: AsyncIterable<SequencedEvent>
+  /** The sequence number the step's events follow (its `start` is `after + 1`), when known. */
+  after?: number
   /** The run once the step is over. */
   settled: Promise<RunRecord>
   /** Aborts the step's execution (the caller went away). */

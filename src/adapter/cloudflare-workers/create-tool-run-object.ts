@@ -24,8 +24,12 @@ function millisecondsOf(configured: number | undefined, fromEnv: unknown): numbe
   return Number.isFinite(value) && value > 0 ? value : undefined
 }
 
-/** What a step returns over RPC: the run after its state change, and its events as NDJSON. */
-export type RpcSegment = RpcResult<{ run: RunRecord; stream: ReadableStream<Uint8Array> }>
+/**
+ * What a step returns over RPC: the run after its state change, and its events as NDJSON. A
+ * background run's step has no stream: its events are the run's, which a caller that wants
+ * them follows (`follow`, from `after`), and a JSON caller never opens.
+ */
+export type RpcSegment = RpcResult<{ run: RunRecord; after: number; stream: ReadableStream<Uint8Array> | null }>
 
 async function rpc<T>(work: () => Promise<T>): Promise<RpcResult<T>> {
   try {
@@ -36,7 +40,10 @@ async function rpc<T>(work: () => Promise<T>): Promise<RpcResult<T>> {
 }
 
 function streamed(segment: RunSegment) {
-  return { run: segment.run, stream: encodeSegmentStream(segment.events, () => segment.settled, () => segment.abort(new Error('The caller disconnected'))) }
+  const { run } = segment
+  const after = segment.after ?? 0
+  if (run.background && run.status === 'running') return { run, after, stream: null }
+  return { run, after, stream: encodeSegmentStream(segment.events, () => segment.settled, () => segment.abort(new Error('The caller disconnected'))) }
 }
 
 /**

@@ -31,22 +31,39 @@ export function createDurableObjectRunHost(namespace: DurableObjectNamespace): R
     }
     return namespace.get(namespace.idFromName(runId)) as unknown as RunObjectStub
   }
-  const segment = (result: { run: RunRecord; stream: ReadableStream<Uint8Array> }): RunSegment => {
+  const segment = (result: { run: RunRecord; after: number; stream: ReadableStream<Uint8Array> | null }, caller: RunCaller): RunSegment => {
+    const { run, after } = result
+    if (!result.stream) {
+      // A background step: its events are followed only if someone reads them (SSE), so a JSON
+      // caller opens no stream at all.
+      let opened: AsyncIterator<SequencedEvent> | undefined
+      const events: AsyncIterable<SequencedEvent> = {
+        [Symbol.asyncIterator]: () => {
+          let source: Promise<AsyncIterator<SequencedEvent>> | undefined
+          const open = () => (source ??= host.follow(run.runId, { principal: caller.principal, after }).then((iterable) => (opened = iterable[Symbol.asyncIterator]())))
+          return {
+            next: async () => (await open()).next(),
+            return: async () => (source ? ((await open()).return?.() ?? { done: true, value: undefined }) : { done: true, value: undefined }),
+          }
+        },
+      }
+      return { run, after, events, settled: Promise.resolve(run), abort: () => void opened?.return?.() }
+    }
     const { events, settled, cancel } = decodeSegmentStream(result.stream)
-    return { run: result.run, events, settled, abort: cancel }
+    return { run, after, events, settled, abort: cancel }
   }
-  return {
+  const host: RunHost = {
     async open(run, events) {
       fromRpc(await stub(run.runId).open(run, [...events]))
     },
     async approve(runId, caller) {
-      return segment(fromRpc(await stub(runId).approve(runId, caller)))
+      return segment(fromRpc(await stub(runId).approve(runId, caller)), caller)
     },
     async decline(runId, caller) {
-      return segment(fromRpc(await stub(runId).decline(runId, caller)))
+      return segment(fromRpc(await stub(runId).decline(runId, caller)), caller)
     },
     async resume(runId, caller) {
-      return segment(fromRpc(await stub(runId).resume(runId, caller)))
+      return segment(fromRpc(await stub(runId).resume(runId, caller)), caller)
     },
     async cancel(runId, caller) {
       return fromRpc(await stub(runId).cancel(runId, caller))
@@ -61,4 +78,5 @@ export function createDurableObjectRunHost(namespace: DurableObjectNamespace): R
       return decoded.events
     },
   }
+  return host
 }
