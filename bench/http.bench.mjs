@@ -35,7 +35,7 @@ const env = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEN
 function bundle(name, config, { minified }) {
   const outdir = join(buildDir, name)
   mkdirSync(outdir, { recursive: true })
-  const flags = ['wrangler', 'deploy', '--dry-run', '--outdir', outdir, '--metafile', '--config', config, ...(minified ? ['--minify'] : [])]
+  const flags = ['wrangler', 'deploy', '--dry-run', '--outdir', outdir, '--metafile', '--config', config, minified ? '--minify' : '--no-minify']
   execFileSync('npx', flags, { cwd: root, env, stdio: 'pipe' })
   const script = readdirSync(outdir).find((file) => file.endsWith('.js'))
   return { outdir, scriptPath: join(outdir, script) }
