@@ -19,7 +19,12 @@ export async function startDirectWorkerd(config: string): Promise<DirectWorkerd>
   mkdirSync(join(repo, '.toolroute-test-tmp'), { recursive: true })
   const outdir = mkdtempSync(join(repo, '.toolroute-test-tmp', 'workerd-'))
   const env = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false', WRANGLER_LOG_PATH: join(repo, '.wrangler/logs'), NO_COLOR: '1' }
-  await promisify(execFile)('npx', ['wrangler', 'deploy', '--dry-run', '--outdir', outdir, '--config', config], { cwd: repo, env })
+  try {
+    await promisify(execFile)('npx', ['wrangler', 'deploy', '--dry-run', '--outdir', outdir, '--config', config], { cwd: repo, env })
+  } catch (error) {
+    rmSync(outdir, { recursive: true, force: true })
+    throw error
+  }
   const script = readdirSync(outdir).find((name) => name.endsWith('.js'))!
   const { unstable_getMiniflareWorkerOptions } = await import('wrangler')
   const { workerOptions } = unstable_getMiniflareWorkerOptions(resolve(repo, config))
