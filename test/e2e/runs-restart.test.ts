@@ -7,6 +7,7 @@ import { afterAll, expect, it } from 'vitest'
 import { startWranglerDev, type WranglerDev } from './wrangler-dev.ts'
 
 const persistTo = mkdtempSync(join(tmpdir(), 'toolroute-runs-'))
+const config = 'test/e2e/runs-restart.wrangler.toml'
 let server: WranglerDev | undefined
 
 afterAll(async () => {
@@ -27,7 +28,7 @@ async function get(path: string, headers: Record<string, string> = owner): Promi
 }
 
 it('a suspended run and a run waiting for approval complete after wrangler dev restarts', async () => {
-  server = await startWranglerDev({ persistTo })
+  server = await startWranglerDev({ persistTo, config })
   const suspended = await post('/tools/book-flight', { from: 'CDG', to: 'JFK' })
   expect(suspended.status).toBe(202)
   expect(suspended.body).toMatchObject({ status: 'suspended', suspendPayload: { seats: ['12A', '12B', '14C'] } })
@@ -38,7 +39,7 @@ it('a suspended run and a run waiting for approval complete after wrangler dev r
   const { runId: waitingId, approvalId } = waiting.body as { runId: string; approvalId: string }
 
   await server.stop()
-  server = await startWranglerDev({ persistTo })
+  server = await startWranglerDev({ persistTo, config })
 
   expect(await get(`/runs/${suspendedId}`)).toMatchObject({ status: 200, body: { status: 'suspended', suspendPayload: suspended.body.suspendPayload } })
   expect(await get(`/runs/${suspendedId}`, { authorization: 'Bearer someone-else' })).toMatchObject({ status: 404, body: { error: { code: 'RUN_NOT_FOUND' } } })
