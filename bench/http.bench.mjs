@@ -134,7 +134,8 @@ const median = (values) => {
 log(`load: autocannon, ${connections} connections, ${seconds} s per sample, ${rounds} rounds (order swapped each round)`)
 const samples = {}
 for (const [scenario, { headers }] of Object.entries(scenarios)) {
-  for (const url of Object.values(targets)) await load(url, headers, 1) // warm-up
+  // Warm-up long enough for the JIT to settle both Workers (early rounds otherwise favour the smaller one).
+  for (const url of Object.values(targets)) await load(url, headers, Math.max(3, seconds))
   samples[scenario] = { toolroute: [], bare: [] }
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 === 0 ? ['toolroute', 'bare'] : ['bare', 'toolroute']
