@@ -86,8 +86,9 @@ export async function callTool(c: Context, args: CallToolArgs): Promise<Response
     return { runId, toolId: tool.id, toolCallId, principal: args.principal, createdAt: at, updatedAt: at, input: undefined, requestContext: args.requestContext }
   }
 
-  let inputPhaseDone!: (ok: boolean) => void
-  const inputPhase = new Promise<boolean>((resolve) => (inputPhaseDone = resolve))
+  // Only a stream waits on the input phase by itself; a JSON answer waits for the ending.
+  let inputPhaseDone: (ok: boolean) => void = () => {}
+  const inputPhase = mode.sse ? new Promise<boolean>((resolve) => (inputPhaseDone = resolve)) : undefined
 
   /** Stores the run with the step's events plus `last`, then shows `last` to the caller. */
   const store = async (run: RunRecord, last: ToolEvent[]) => {
@@ -143,16 +144,21 @@ export async function callTool(c: Context, args: CallToolArgs): Promise<Response
       log.close()
     }
   })()
+  if (!mode.sse) {
+    // A JSON answer waits for the ending, so it leaves no work behind the response.
+    try {
+      return jsonEnding(c, await ending, { runId, toolCallId }, headers)
+    } finally {
+      requestSignal?.removeEventListener('abort', onRequestAbort)
+    }
+  }
   ending.catch(() => {})
-  const cleanup = ending.finally(() => requestSignal?.removeEventListener('abort', onRequestAbort)).catch(() => {})
-  // A JSON answer waits for the ending, so only a stream leaves work behind the response.
-  if (!mode.sse) return jsonEnding(c, await ending, { runId, toolCallId }, headers)
-  args.defer(cleanup)
+  args.defer(ending.finally(() => requestSignal?.removeEventListener('abort', onRequestAbort)).catch(() => {}))
 
   // A body that is already complete is validated before the stream starts, so bad input gets
   // its error status; a body still arriving streams its deltas live, and a bad one ends the
   // stream with `tool-input-error`.
-  if (!args.liveInput && !(await inputPhase)) {
+  if (!args.liveInput && !(await inputPhase!)) {
     const end = await ending
     if (end.kind === 'input-error') throw end.error
   }
