@@ -4,7 +4,7 @@
 // tool exported by a file in tools/ is served. Two tools with one id, or an invalid id, fail the
 // build with a message naming the files.
 import { build } from 'esbuild'
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 
@@ -111,8 +111,13 @@ export default { fetch: worker.fetch }
 export class ToolRunObject extends worker.ToolRunObject {}
 export class McpSessionObject extends worker.McpSessionObject {}
 `
-writeFileSync(join(outDir, 'tools.ts'), toolsModule)
-writeFileSync(join(outDir, 'worker.ts'), entry)
+// Written only when they change: a running `wrangler dev` reloads on any write to its entry,
+// and a build started elsewhere (a bundle, a test) would restart it mid-request.
+const writeIfChanged = (file, text) => {
+  if (!existsSync(file) || readFileSync(file, 'utf8') !== text) writeFileSync(file, text)
+}
+writeIfChanged(join(outDir, 'tools.ts'), toolsModule)
+writeIfChanged(join(outDir, 'worker.ts'), entry)
 
 const config = probe.config?.default ?? {}
 const base = typeof config.basePath === 'string' ? config.basePath.replace(/\/+$/, '') : ''
