@@ -79,3 +79,17 @@ describe('onInputDelta over HTTP', () => {
     expect(output).toEqual({ text: 'streamed', hooks: ['start', ...chunks.map((text) => `delta:${text}`), 'available'] })
   })
 })
+
+describe('a chunked body past maxInputBytes over real HTTP', () => {
+  it('refuses a chunked body past 1 MiB with PAYLOAD_TOO_LARGE', async () => {
+    const body = liveBody()
+    const pending = fetch(`${server.url}/tools/weather-tool`, streamedPost(body.stream))
+    body.send('{"location":"')
+    for (let index = 0; index < 9; index++) body.send('x'.repeat(128 * 1024))
+    body.send('"}')
+    body.end()
+    const response = await pending
+    expect(response.status).toBe(413)
+    expect(await response.json()).toMatchObject({ error: { code: 'PAYLOAD_TOO_LARGE' } })
+  })
+})

@@ -157,15 +157,7 @@ describe('streamed input over HTTP: a chunked request body', () => {
     expect(await response.json()).toMatchObject({ status: 'completed', output: { location: 'Berlin' } })
   })
 
-  it('refuses a chunked body past 1 MiB with PAYLOAD_TOO_LARGE', async () => {
-    const body = liveBody()
-    const pending = fetch(`${baseUrl}/tools/weather-tool`, streamedPost(body.stream))
-    body.send('{"location":"')
-    for (let index = 0; index < 9; index++) body.send('x'.repeat(128 * 1024))
-    body.send('"}')
-    body.end()
-    const response = await pending
-    expect(response.status).toBe(413)
-    expect(await response.json()).toMatchObject({ error: { code: 'PAYLOAD_TOO_LARGE' } })
-  })
+  // A chunked body past the limit is refused over real HTTP in disconnect.test.ts, on a direct
+  // socket: wrangler dev's proxy answers the request after this one 503 when the Worker refuses
+  // an upload it never finished reading, which would break whichever test runs next.
 })
