@@ -81,7 +81,7 @@ files.forEach((file, index) => {
     if (other && other.value !== value) problems.push(`tool id "${value.id}" is defined twice: ${other.where} and ${where}`)
     if (!other) {
       seen.set(value.id, { value, where })
-      routes.push({ id: value.id, file })
+      routes.push({ id: value.id, file, module: `m${index}`, exportName })
     }
   }
 })
@@ -100,6 +100,9 @@ const isTool = (value: unknown): value is AnyTool =>
 
 /** Every tool exported by a file in tools/. */
 export const tools: AnyTool[] = [${files.map((_, index) => `...Object.values(m${index})`).join(', ')}].filter(isTool)
+
+/** The served tools' own types, one per id: \`createToolClient<Tools>()\` infers each call's input and output. */
+export type Tools = [${routes.map(({ module, exportName }) => `typeof ${module}[${JSON.stringify(exportName)}]`).join(', ')}]
 `
 const entry = `${header}import { createWorker } from 'toolroute/workers'
 import { tools } from './tools.ts'
