@@ -1,6 +1,7 @@
 import { ToolrouteError } from '../errors/toolroute-error.ts'
 import { callHook } from './call-hook.ts'
 import type { ToolCallScope } from './tool-call-scope.ts'
+import { safeParseJson } from './safe-parse-json.ts'
 import { checkInput, type Checked } from './validate-call.ts'
 
 /**
@@ -65,15 +66,6 @@ async function readChunks(
   return { ok: true, value: parts.join('') }
 }
 
-function parseJson(text: string): Checked<unknown> {
-  if (text.trim() === '') return { ok: true, value: undefined }
-  try {
-    return { ok: true, value: JSON.parse(text) }
-  } catch (error) {
-    return { ok: false, error: new ToolrouteError('INVALID_JSON', `Request body is not valid JSON: ${(error as Error).message}`) }
-  }
-}
-
 /** Validates a parsed input and emits `tool-input-available` or `tool-input-error` (no hooks). */
 function acceptInput(scope: ToolCallScope, raw: unknown): Checked<unknown> {
   const { tool, emit } = scope
@@ -102,7 +94,7 @@ export async function receiveInput(scope: ToolCallScope, source: ToolInputSource
     raw = source.input
   } else {
     const read = await readChunks(scope, source.chunks, source.maxBytes ?? 1024 * 1024)
-    const parsed = read.ok ? parseJson(read.value) : read
+    const parsed = read.ok ? safeParseJson(read.value) : read
     if (!parsed.ok) {
       const text = read.ok ? read.value : ''
       emit?.({ type: 'tool-input-error', toolCallId: scope.toolCallId, toolName: tool.id, input: text, errorText: parsed.error.message })

@@ -1,5 +1,6 @@
 import type { Context } from 'hono'
 import { ToolrouteError } from '../../errors/toolroute-error.ts'
+import { safeParseJson } from '../../runtime/safe-parse-json.ts'
 
 /** Whether the request declares a JSON body (`application/json`, `application/*+json`). */
 export function isJsonMediaType(contentType: string | undefined): boolean {
@@ -67,10 +68,7 @@ export async function readJsonBody(c: Context, maxBytes: number): Promise<unknow
   if (new TextEncoder().encode(text).byteLength > maxBytes) {
     throw new ToolrouteError('PAYLOAD_TOO_LARGE', `Request body is larger than ${maxBytes} bytes`)
   }
-  if (text.trim() === '') return {}
-  try {
-    return JSON.parse(text)
-  } catch (error) {
-    throw new ToolrouteError('INVALID_JSON', `Request body is not valid JSON: ${(error as Error).message}`)
-  }
+  const parsed = safeParseJson(text)
+  if (!parsed.ok) throw parsed.error
+  return parsed.value === undefined ? {} : parsed.value
 }
