@@ -3,6 +3,7 @@ import { ToolrouteError, errorMessage } from '../errors/toolroute-error.ts'
 import { createEventProjector } from '../events/create-event-projector.ts'
 import type { SequencedEvent, ToolEvent, ToolEventView } from '../events/tool-event.ts'
 import { toolEventViews } from '../events/tool-event.ts'
+import { CallAbort } from '../runtime/call-abort.ts'
 import { createObserve } from '../runtime/create-observe.ts'
 import { createRunId, createToolCallId, randomHex } from '../runtime/create-id.ts'
 import { executeToolCall, needsApproval, type ExecuteOutcome } from '../runtime/execute-tool-call.ts'
@@ -67,10 +68,9 @@ export async function callTool(c: Context, args: CallToolArgs): Promise<Response
   // caller acting on it at once never meets RUN_NOT_FOUND. It is the step's last event.
   const held: ToolEvent[] = []
   const emit = (event: ToolEvent) => (event.type === 'data-tool-suspended' ? held.push(event) : log.push(event))
-  const controller = new AbortController()
-  const onRequestAbort = () => controller.abort(new Error('The caller disconnected'))
-  const requestSignal = c.req.raw.signal
-  requestSignal?.addEventListener('abort', onRequestAbort, { once: true })
+  // The caller leaving aborts the call; the signal itself is made only if the tool reads it.
+  const callerGone = () => new Error('The caller disconnected')
+  const abort = new CallAbort(() => c.req.raw.signal, callerGone)
   const scope: ToolCallScope = {
     tool,
     runId,
@@ -78,7 +78,10 @@ export async function callTool(c: Context, args: CallToolArgs): Promise<Response
     requestContext: new RequestContext(args.requestContext),
     emit,
     observe: createObserve(emit),
-    signal: controller.signal,
+    get signal() {
+      return abort.signal
+    },
+    raceAbort: (work) => abort.race(work),
     messages: [],
   }
   const baseRecord = (): Omit<RunRecord, 'status'> => {
@@ -149,11 +152,11 @@ export async function callTool(c: Context, args: CallToolArgs): Promise<Response
     try {
       return jsonEnding(c, await ending, { runId, toolCallId }, headers)
     } finally {
-      requestSignal?.removeEventListener('abort', onRequestAbort)
+      abort.release()
     }
   }
   ending.catch(() => {})
-  args.defer(ending.finally(() => requestSignal?.removeEventListener('abort', onRequestAbort)).catch(() => {}))
+  args.defer(ending.finally(() => abort.release()).catch(() => {}))
 
   // A body that is already complete is validated before the stream starts, so bad input gets
   // its error status; a body still arriving streams its deltas live, and a bad one ends the
@@ -172,7 +175,7 @@ export async function callTool(c: Context, args: CallToolArgs): Promise<Response
     headers,
     onCancel: async () => {
       // A background run goes on without its caller; a call in the request stops with it.
-      if ((await Promise.race([ending, Promise.resolve(undefined)]))?.kind !== 'background') onRequestAbort()
+      if ((await Promise.race([ending, Promise.resolve(undefined)]))?.kind !== 'background') abort.abort(callerGone())
     },
   })
 }

@@ -1,5 +1,6 @@
 import { errorMessage } from '../errors/toolroute-error.ts'
 import type { ToolObserve } from '../tool/tool-types.ts'
+import type { ToolCallScope } from './tool-call-scope.ts'
 
 /**
  * Runs a lifecycle hook. A hook that throws is logged and never fails the call (SPEC §1):
@@ -17,4 +18,12 @@ export async function callHook<A>(
   } catch (error) {
     observe.log('warn', `${name} hook failed: ${errorMessage(error)}`, { hook: name })
   }
+}
+
+/**
+ * A hook's argument: `fields` and the call's `abortSignal`, read from the scope only when the
+ * hook reads it (a scope may make its signal on first read, see `CallAbort`).
+ */
+export function withAbortSignal<T extends object>(scope: ToolCallScope, fields: T): T & { abortSignal: AbortSignal | undefined } {
+  return Object.defineProperty(fields, 'abortSignal', { get: () => scope.signal, enumerable: true }) as T & { abortSignal: AbortSignal | undefined }
 }

@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { createTool } from '../tool/create-tool.ts'
 import { collectingScope } from './collecting-scope.test-helper.ts'
+import { CallAbort } from './call-abort.ts'
 import { executeToolCall, needsApproval } from './execute-tool-call.ts'
 import { receiveInput } from './receive-input.ts'
 import { RequestContext } from './request-context.ts'
@@ -270,6 +271,67 @@ describe('executeToolCall — abort', () => {
     const { scope } = collectingScope(tool, { signal: controller.signal })
     await executeToolCall(scope, {})
     expect(seen).toBe(controller.signal)
+  })
+})
+
+describe('a scope whose signal is made on first read (CallAbort, as over HTTP)', () => {
+  function lazyScope(tool: Parameters<typeof collectingScope>[0]) {
+    const upstream = new AbortController()
+    let followed = 0
+    const abort = new CallAbort(() => (followed++, upstream.signal), () => new Error('The caller disconnected'))
+    const { scope, types } = collectingScope(tool, { raceAbort: (work) => abort.race(work) })
+    Object.defineProperty(scope, 'signal', { get: () => abort.signal })
+    return { scope, types, upstream, abort, followed: () => followed }
+  }
+
+  it('a call whose tool and hooks never read the signal makes none', async () => {
+    const tool = createTool({
+      id: 'quiet',
+      description: 'x',
+      onInputStart: () => {},
+      onInputAvailable: () => {},
+      onOutput: () => {},
+      execute: async () => 'done',
+    })
+    const { scope, followed } = lazyScope(tool)
+    const received = await receiveInput(scope, { input: {} })
+    expect(received.ok).toBe(true)
+    expect(await executeToolCall(scope, {})).toMatchObject({ status: 'completed', output: 'done' })
+    expect(followed()).toBe(0)
+  })
+
+  it('hooks and execute that read it get one signal, which the caller leaving aborts', async () => {
+    const seen: AbortSignal[] = []
+    const tool = createTool({
+      id: 'watchful',
+      description: 'x',
+      onInputStart: ({ abortSignal }) => void seen.push(abortSignal!),
+      execute: async (_input, { abortSignal }) => {
+        seen.push(abortSignal)
+        return new Promise((_resolve, reject) => abortSignal.addEventListener('abort', () => reject(abortSignal.reason)))
+      },
+    })
+    const { scope, upstream, followed } = lazyScope(tool)
+    await receiveInput(scope, { input: {} })
+    const outcome = executeToolCall(scope, {})
+    await Promise.resolve()
+    upstream.abort()
+    expect(await outcome).toMatchObject({ status: 'failed', error: { code: 'EXECUTION_FAILED', message: 'The caller disconnected' } })
+    expect(seen).toHaveLength(2)
+    expect(seen[0]).toBe(seen[1])
+    expect(seen[0]!.aborted).toBe(true)
+    expect(followed()).toBe(1)
+  })
+
+  it('a tool that ignores its signal still releases the call when it aborts', async () => {
+    const tool = createTool({ id: 'stubborn', description: 'x', execute: () => new Promise<never>(() => {}) })
+    const { scope, abort, types, followed } = lazyScope(tool)
+    const outcome = executeToolCall(scope, {})
+    await Promise.resolve()
+    abort.abort(new Error('The caller disconnected'))
+    expect(await outcome).toMatchObject({ status: 'failed', error: { message: 'The caller disconnected' } })
+    expect(types()).toEqual(['tool-output-error'])
+    expect(followed()).toBe(0)
   })
 })
 

@@ -1,5 +1,6 @@
 import { ToolrouteError, errorMessage } from '../errors/toolroute-error.ts'
-import { callHook } from './call-hook.ts'
+import { abortFailure } from './call-abort.ts'
+import { callHook, withAbortSignal } from './call-hook.ts'
 import { ExecutionContext, type ResumeState, type Suspension } from './execution-context.ts'
 import { toModelOutputOf, type ToolModelOutput } from './model-output.ts'
 import type { ToolCallScope } from './tool-call-scope.ts'
@@ -13,18 +14,6 @@ export type ExecuteOutcome =
   | { status: 'suspended'; suspendPayload: unknown }
   | { status: 'failed'; error: ToolrouteError }
 
-const abortMarker = Symbol.for('toolroute.abort')
-
-function abortError(signal: AbortSignal): ToolrouteError {
-  const reason = signal.reason
-  const message = reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : 'The call was aborted'
-  return Object.assign(new ToolrouteError('EXECUTION_FAILED', message, { cause: reason }), { [abortMarker]: true })
-}
-
-/** Whether an error is the executor's own "the signal aborted" failure (its `cause` is the abort reason). */
-export function isAbortFailure(error: unknown): error is ToolrouteError {
-  return ToolrouteError.isInstance(error) && (error as unknown as Record<symbol, unknown>)[abortMarker] === true
-}
 
 /** Anything `execute` threw, as a ToolrouteError (`EXECUTION_FAILED` unless it already is one). */
 export function toExecutionError(error: unknown): ToolrouteError {
@@ -45,6 +34,7 @@ export function failExecution(scope: ToolCallScope, error: ToolrouteError): { st
  */
 export function runExecute(scope: ToolCallScope, context: ExecutionContext, input: unknown): unknown {
   const execute = scope.tool.options.execute
+  if (execute && scope.raceAbort) return scope.raceAbort(execute(input, context as never))
   return execute && !scope.signal ? execute(input, context as never) : runGuarded(scope, context, input)
 }
 
@@ -53,9 +43,9 @@ function runGuarded(scope: ToolCallScope, context: ExecutionContext, input: unkn
   const execute = tool.options.execute
   if (!execute) throw new ToolrouteError('EXECUTION_FAILED', `Tool ${tool.id} has no execute function`)
   if (!signal) return execute(input, context as never)
-  if (signal.aborted) throw abortError(signal)
+  if (signal.aborted) throw abortFailure(signal.reason)
   return new Promise((resolve, reject) => {
-    const onAbort = () => reject(abortError(signal))
+    const onAbort = () => reject(abortFailure(signal.reason))
     signal.addEventListener('abort', onAbort, { once: true })
     let pending: Promise<unknown>
     try {
@@ -110,8 +100,8 @@ export function settleInvalidOutput(scope: ToolCallScope, result: unknown, check
 
 /** Runs `onOutput` (success only); a hook that throws is logged, never fails the call. */
 export async function callOnOutput(scope: ToolCallScope, output: unknown): Promise<void> {
-  const { tool, toolCallId, signal, observe } = scope
-  await callHook('onOutput', tool.options.onOutput, { toolCallId, abortSignal: signal, output, toolName: tool.id }, observe)
+  const { tool, toolCallId, observe } = scope
+  await callHook('onOutput', tool.options.onOutput, withAbortSignal(scope, { toolCallId, output, toolName: tool.id }), observe)
 }
 
 /**

@@ -1,5 +1,5 @@
 import { ToolrouteError } from '../errors/toolroute-error.ts'
-import { callHook } from './call-hook.ts'
+import { callHook, withAbortSignal } from './call-hook.ts'
 import type { ToolCallScope } from './tool-call-scope.ts'
 import { safeParseJson } from './safe-parse-json.ts'
 import { checkInput, type Checked } from './validate-call.ts'
@@ -18,8 +18,8 @@ export interface ReceivedInput {
   value: unknown
 }
 
-function hookOptions(scope: ToolCallScope) {
-  return { toolCallId: scope.toolCallId, messages: scope.messages, abortSignal: scope.signal }
+function hookOptions<T extends object = {}>(scope: ToolCallScope, fields?: T) {
+  return withAbortSignal(scope, { toolCallId: scope.toolCallId, messages: scope.messages, ...fields } as { toolCallId: string; messages: unknown[] } & T)
 }
 
 async function readChunks(
@@ -37,7 +37,7 @@ async function readChunks(
   const delta = (text: string): Promise<void> | undefined => {
     parts.push(text)
     emit?.({ type: 'tool-input-delta', toolCallId: scope.toolCallId, inputTextDelta: text })
-    return onInputDelta ? callHook('onInputDelta', onInputDelta, { ...hookOptions(scope), inputTextDelta: text }, observe) : undefined
+    return onInputDelta ? callHook('onInputDelta', onInputDelta, hookOptions(scope, { inputTextDelta: text }), observe) : undefined
   }
   const take = (chunk: Uint8Array | string): Checked<never> | Promise<void> | undefined => {
     bytes += typeof chunk === 'string' ? chunk.length : chunk.byteLength
@@ -105,6 +105,6 @@ export async function receiveInput(scope: ToolCallScope, source: ToolInputSource
 
   const accepted = acceptInput(scope, raw)
   if (!accepted.ok) return accepted
-  if (onInputAvailable) await callHook('onInputAvailable', onInputAvailable, { ...hookOptions(scope), input: accepted.value }, observe)
+  if (onInputAvailable) await callHook('onInputAvailable', onInputAvailable, hookOptions(scope, { input: accepted.value }), observe)
   return { ok: true, value: { raw: raw ?? {}, value: accepted.value } }
 }

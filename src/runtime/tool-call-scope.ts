@@ -17,8 +17,16 @@ export interface ToolCallScope {
    */
   emit?: EmitEvent
   observe: ToolObserve
-  /** Absent when nothing can abort the call; `execute` then gets a signal that never aborts. */
+  /**
+   * Absent when nothing can abort the call; `execute` then gets a signal that never aborts.
+   * May be a getter that makes the signal on first read (`CallAbort`), so read it only to hand it on.
+   */
   signal?: AbortSignal
+  /**
+   * Races `execute` against an abort without reading `signal` (a scope backed by `CallAbort`);
+   * absent, the executor races `signal` by listening to it.
+   */
+  raceAbort?: <T>(work: T | Promise<T>) => Promise<T>
   messages: unknown[]
   mcp?: McpToolContext
   workflow?: WorkflowToolContext<unknown, unknown>
