@@ -101,10 +101,12 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
     // whole (still chunk by chunk, for the input hooks) and validated before the response.
     const liveInput = mode.sse && c.req.header('content-length') === undefined
     const requestContext = c.get('requestContext')
+    const principal = principalOf(c, options, requestContext)
     return callTool(c, {
       tool: c.get('tool'),
       requestContext,
-      principal: await principalOf(c, options, requestContext),
+      // Awaited only when it is a promise (a credential to hash, an async rule).
+      principal: principal instanceof Promise ? await principal : principal,
       source: { chunks: await bodyChunks(c.req.raw), maxBytes: maxInputBytes },
       runs: () => hostFor(c),
       storeRuns: options.storeRuns ?? 'stateful',

@@ -7,7 +7,7 @@ describe('CallAbort', () => {
   it('asks for the upstream signal only when its own signal is read', () => {
     let asked = 0
     const upstream = new AbortController()
-    const abort = new CallAbort(() => (asked++, upstream.signal), gone)
+    const abort = new CallAbort({ get signal() { return asked++, upstream.signal } }, gone)
     expect(asked).toBe(0)
     upstream.abort()
     expect(abort.aborted).toBe(false) // not followed yet: nobody read the signal
@@ -18,7 +18,7 @@ describe('CallAbort', () => {
 
   it('follows the upstream signal once read, with the given reason', () => {
     const upstream = new AbortController()
-    const abort = new CallAbort(() => upstream.signal, gone)
+    const abort = new CallAbort(upstream, gone)
     const signal = abort.signal
     expect(signal.aborted).toBe(false)
     upstream.abort(new Error('socket closed'))
@@ -28,7 +28,7 @@ describe('CallAbort', () => {
 
   it('stops following the upstream signal once released', () => {
     const upstream = new AbortController()
-    const abort = new CallAbort(() => upstream.signal, gone)
+    const abort = new CallAbort(upstream, gone)
     const signal = abort.signal
     abort.release()
     upstream.abort()

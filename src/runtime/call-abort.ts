@@ -1,6 +1,7 @@
 import { ToolrouteError } from '../errors/toolroute-error.ts'
 
 const abortMarker = Symbol.for('toolroute.abort')
+const noReason = () => undefined
 
 /** The executor's "the call was aborted" failure: `EXECUTION_FAILED`, its `cause` the abort reason. */
 export function abortFailure(reason: unknown): ToolrouteError {
@@ -20,7 +21,7 @@ export function isAbortFailure(error: unknown): error is ToolrouteError {
  * (following `upstream` from then on), and the race against an abort is a plain promise.
  *
  * @example
- * const abort = new CallAbort(() => request.signal, () => new Error('The caller disconnected'))
+ * const abort = new CallAbort(request, () => new Error('The caller disconnected'))
  * const output = await abort.race(execute(input, { get abortSignal() { return abort.signal } }))
  */
 export class CallAbort {
@@ -30,16 +31,16 @@ export class CallAbort {
   #rejectRace: ((error: ToolrouteError) => void) | undefined
   #upstream: AbortSignal | undefined
   #onUpstreamAbort: (() => void) | undefined
-  readonly #upstreamOf: (() => AbortSignal | undefined) | undefined
+  readonly #source: { readonly signal?: AbortSignal | null } | undefined
   readonly #upstreamReason: () => unknown
 
   /**
-   * @param upstreamOf the signal to follow once ours is read (a request's: in workerd reading
-   *   `request.signal` builds an object, so it is asked for only then)
+   * @param source whose `signal` to follow once ours is read (a request: in workerd reading
+   *   `request.signal` builds an object, so it is read only then)
    * @param upstreamReason the reason the call sees when that signal aborts
    */
-  constructor(upstreamOf?: () => AbortSignal | undefined, upstreamReason: () => unknown = () => undefined) {
-    this.#upstreamOf = upstreamOf
+  constructor(source?: { readonly signal?: AbortSignal | null }, upstreamReason: () => unknown = noReason) {
+    this.#source = source
     this.#upstreamReason = upstreamReason
   }
 
@@ -50,7 +51,7 @@ export class CallAbort {
     if (this.#aborted) {
       controller.abort(this.#reason)
     } else {
-      const upstream = this.#upstreamOf?.()
+      const upstream = this.#source?.signal
       if (upstream?.aborted) {
         this.abort(this.#upstreamReason())
       } else if (upstream) {

@@ -169,7 +169,7 @@ export function executeDirect(tool: AnyTool, input: unknown, context?: ToolCallC
     const { options } = tool
     // Without input hooks the input phase is one synchronous check (a direct call emits no events).
     if (options.onInputStart || options.onInputAvailable) {
-      return receiveInput(scope, { input }).then((received) => startExecute(scope, call, received.ok ? { ok: true, value: received.value.value } : received))
+      return Promise.resolve(receiveInput(scope, { input })).then((received) => startExecute(scope, call, received.ok ? { ok: true, value: received.value.value } : received))
     }
     return startExecute(scope, call, checkInput(tool.id, tool.schemas.input, input))
   } catch (error) {

@@ -278,7 +278,7 @@ describe('a scope whose signal is made on first read (CallAbort, as over HTTP)',
   function lazyScope(tool: Parameters<typeof collectingScope>[0]) {
     const upstream = new AbortController()
     let followed = 0
-    const abort = new CallAbort(() => (followed++, upstream.signal), () => new Error('The caller disconnected'))
+    const abort = new CallAbort({ get signal() { return followed++, upstream.signal } }, () => new Error('The caller disconnected'))
     const { scope, types } = collectingScope(tool, { raceAbort: (work) => abort.race(work) })
     Object.defineProperty(scope, 'signal', { get: () => abort.signal })
     return { scope, types, upstream, abort, followed: () => followed }

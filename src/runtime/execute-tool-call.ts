@@ -2,7 +2,7 @@ import { ToolrouteError, errorMessage } from '../errors/toolroute-error.ts'
 import { abortFailure } from './call-abort.ts'
 import { callHook, withAbortSignal } from './call-hook.ts'
 import { ExecutionContext, type ResumeState, type Suspension } from './execution-context.ts'
-import { toModelOutputOf, type ToolModelOutput } from './model-output.ts'
+import { defaultModelOutput, toModelOutputOf, type ToolModelOutput } from './model-output.ts'
 import type { ToolCallScope } from './tool-call-scope.ts'
 import { checkOutput, failureDetails, type Checked } from './validate-call.ts'
 
@@ -106,19 +106,30 @@ export async function callOnOutput(scope: ToolCallScope, output: unknown): Promi
 
 /**
  * Completes a settled output: `toModelOutput` applied (a failure there fails the call),
- * `tool-output-available` and `data-tool-model-output` emitted, then `onOutput`.
+ * `tool-output-available` and `data-tool-model-output` emitted, then `onOutput`. Synchronous
+ * when the tool has neither `toModelOutput` nor `onOutput`.
  */
-export async function completeExecution(scope: ToolCallScope, output: unknown): Promise<ExecuteOutcome> {
-  const { tool, toolCallId, emit } = scope
+export function completeExecution(scope: ToolCallScope, output: unknown): ExecuteOutcome | Promise<ExecuteOutcome> {
+  const { toModelOutput, onOutput } = scope.tool.options
+  if (!toModelOutput && !onOutput) return completed(scope, output, defaultModelOutput(output))
+  return completeWithHooks(scope, output)
+}
+
+async function completeWithHooks(scope: ToolCallScope, output: unknown): Promise<ExecuteOutcome> {
   let modelOutput: ToolModelOutput
   try {
-    modelOutput = await toModelOutputOf(tool.options.toModelOutput, output)
+    modelOutput = await toModelOutputOf(scope.tool.options.toModelOutput, output)
   } catch (error) {
     return failExecution(scope, new ToolrouteError('EXECUTION_FAILED', `toModelOutput failed: ${errorMessage(error)}`, { cause: error }))
   }
-  emit?.({ type: 'tool-output-available', toolCallId, output })
-  emit?.({ type: 'data-tool-model-output', data: { toolCallId, modelOutput } })
-  if (tool.options.onOutput) await callOnOutput(scope, output)
+  const outcome = completed(scope, output, modelOutput)
+  if (scope.tool.options.onOutput) await callOnOutput(scope, output)
+  return outcome
+}
+
+function completed(scope: ToolCallScope, output: unknown, modelOutput: ToolModelOutput): ExecuteOutcome {
+  scope.emit?.({ type: 'tool-output-available', toolCallId: scope.toolCallId, output })
+  scope.emit?.({ type: 'data-tool-model-output', data: { toolCallId: scope.toolCallId, modelOutput } })
   return { status: 'completed', output, modelOutput }
 }
 
@@ -126,16 +137,24 @@ export async function completeExecution(scope: ToolCallScope, output: unknown): 
  * Runs `execute` once and settles the call: output validated (and `toModelOutput` applied),
  * or a `suspend()` payload validated, or the failure. Emits `tool-output-available` and
  * `data-tool-model-output`, `data-tool-suspended`, or `tool-output-error`; `onOutput` on
- * success only. Never throws: every ending is an outcome the caller stores or answers with.
+ * success only. Never rejects: every ending is an outcome the caller stores or answers with.
+ * Written with `then`, not `async`: one promise between `execute`'s and the outcome.
  */
-export async function executeToolCall(scope: ToolCallScope, input: unknown, resume?: ResumeState): Promise<ExecuteOutcome> {
+export function executeToolCall(scope: ToolCallScope, input: unknown, resume?: ResumeState): Promise<ExecuteOutcome> {
   const context = new ExecutionContext(scope, resume)
-  let result: unknown
+  let pending: unknown
   try {
-    result = await runExecute(scope, context, input)
+    pending = runExecute(scope, context, input)
   } catch (error) {
-    return failExecution(scope, toExecutionError(error))
+    return Promise.resolve(failExecution(scope, toExecutionError(error)))
   }
+  return Promise.resolve(pending).then(
+    (result) => settleResult(scope, context, result),
+    (error: unknown) => failExecution(scope, toExecutionError(error)),
+  )
+}
+
+function settleResult(scope: ToolCallScope, context: ExecutionContext, result: unknown): ExecuteOutcome | Promise<ExecuteOutcome> {
   const suspended = settleSuspension(scope, context)
   if (suspended) return suspended
   const output = settleOutput(scope, result)

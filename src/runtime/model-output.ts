@@ -43,6 +43,11 @@ export function isToolModelOutput(value: unknown): value is ToolModelOutput {
   return true
 }
 
+/** What the AI SDK sends a model when a tool has no `toModelOutput`. */
+export function defaultModelOutput(output: unknown): ToolModelOutput {
+  return { type: 'json', value: output ?? null }
+}
+
 /**
  * `toModelOutput(output)` when the tool defines it, else `{ type: 'json', value: output }`
  * (what the AI SDK sends a model by default). A string shorthand becomes a text output.
@@ -51,7 +56,7 @@ export async function toModelOutputOf(
   toModelOutput: ((output: any) => unknown) | undefined,
   output: unknown,
 ): Promise<ToolModelOutput> {
-  if (!toModelOutput) return { type: 'json', value: output ?? null }
+  if (!toModelOutput) return defaultModelOutput(output)
   const result = await toModelOutput(output)
   if (typeof result === 'string') return { type: 'text', value: result }
   if (isToolModelOutput(result)) return result

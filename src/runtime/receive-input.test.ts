@@ -126,4 +126,46 @@ describe('receiveInput', () => {
     expect(types()).toEqual(['tool-input-start', 'tool-input-delta', 'data-tool-log', 'tool-input-available'])
     expect(events[2]).toMatchObject({ data: { level: 'warn', message: 'onInputDelta hook failed: delta hook broke', data: { hook: 'onInputDelta' } } })
   })
+
+  describe('without input hooks and with the input already here: synchronous, the same events', () => {
+    const plainTool = createTool({ id: 'search', description: 'x', inputSchema: z.object({ q: z.string() }), execute: async () => 'ok' })
+
+    it('a body read whole: start, one delta, available, returned without a promise', () => {
+      const { scope, events } = collectingScope(plainTool)
+      const received = receiveInput(scope, { chunks: ['{"q":"cats"}'] })
+      expect(received).not.toBeInstanceOf(Promise)
+      expect(received).toEqual({ ok: true, value: { raw: { q: 'cats' }, value: { q: 'cats' } } })
+      expect(events).toEqual([
+        { type: 'tool-input-start', toolCallId: 'call_1', toolName: 'search' },
+        { type: 'tool-input-delta', toolCallId: 'call_1', inputTextDelta: '{"q":"cats"}' },
+        { type: 'tool-input-available', toolCallId: 'call_1', toolName: 'search', input: { q: 'cats' } },
+      ])
+    })
+
+    it('byte chunks are decoded, a character split across them included', () => {
+      const bytes = new TextEncoder().encode('{"q":"café"}')
+      const { scope } = collectingScope(plainTool)
+      expect(receiveInput(scope, { chunks: [bytes.slice(0, 10), bytes.slice(10)] })).toMatchObject({ ok: true, value: { value: { q: 'café' } } })
+    })
+
+    it('invalid JSON and bad input fail as on the async path', () => {
+      const { scope, events } = collectingScope(plainTool)
+      expect(receiveInput(scope, { chunks: ['{"q":'] })).toMatchObject({ ok: false, error: { code: 'INVALID_JSON' } })
+      expect(events.at(-1)).toMatchObject({ type: 'tool-input-error', input: '{"q":' })
+      const bad = collectingScope(plainTool)
+      expect(receiveInput(bad.scope, { input: { q: 7 } })).toMatchObject({ ok: false, error: { code: 'INPUT_VALIDATION_FAILED' } })
+      expect(bad.events.at(-1)).toMatchObject({ type: 'tool-input-error', input: { q: 7 } })
+    })
+
+    it('a body over maxBytes: PAYLOAD_TOO_LARGE with tool-input-error, as streamed', () => {
+      const { scope, events } = collectingScope(plainTool)
+      expect(receiveInput(scope, { chunks: ['{"q":"', 'aaaaaaaaaa"}'], maxBytes: 10 })).toMatchObject({ ok: false, error: { code: 'PAYLOAD_TOO_LARGE' } })
+      expect(events.at(-1)).toEqual({ type: 'tool-input-error', toolCallId: 'call_1', toolName: 'search', input: '', errorText: 'Request body is larger than 10 bytes' })
+    })
+
+    it('an input hook, or chunks still arriving, make it asynchronous', () => {
+      expect(receiveInput(collectingScope(hookedTool().tool).scope, { input: { q: 'x' } })).toBeInstanceOf(Promise)
+      expect(receiveInput(collectingScope(plainTool).scope, { chunks: chunksOf('{"q":"x"}') })).toBeInstanceOf(Promise)
+    })
+  })
 })

@@ -22,12 +22,9 @@ function hookOptions<T extends object = {}>(scope: ToolCallScope, fields?: T) {
   return withAbortSignal(scope, { toolCallId: scope.toolCallId, messages: scope.messages, ...fields } as { toolCallId: string; messages: unknown[] } & T)
 }
 
-async function readChunks(
-  scope: ToolCallScope,
-  chunks: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>,
-  maxBytes: number,
-): Promise<Checked<string>> {
-  const { tool, emit, observe } = scope
+/** Reads a body's chunks: a `tool-input-delta` (and `onInputDelta`) per chunk, counted against `maxBytes`. */
+function chunkReader(scope: ToolCallScope, maxBytes: number) {
+  const { tool, emit } = scope
   const onInputDelta = tool.options.onInputDelta
   // Made on the first byte chunk: a body read whole arrives as text and needs none.
   let decoder: TextDecoder | undefined
@@ -37,33 +34,49 @@ async function readChunks(
   const delta = (text: string): Promise<void> | undefined => {
     parts.push(text)
     emit?.({ type: 'tool-input-delta', toolCallId: scope.toolCallId, inputTextDelta: text })
-    return onInputDelta ? callHook('onInputDelta', onInputDelta, hookOptions(scope, { inputTextDelta: text }), observe) : undefined
+    return onInputDelta ? callHook('onInputDelta', onInputDelta, hookOptions(scope, { inputTextDelta: text }), scope.observe) : undefined
   }
-  const take = (chunk: Uint8Array | string): Checked<never> | Promise<void> | undefined => {
-    bytes += typeof chunk === 'string' ? chunk.length : chunk.byteLength
-    if (bytes > maxBytes) {
-      return { ok: false, error: new ToolrouteError('PAYLOAD_TOO_LARGE', `Request body is larger than ${maxBytes} bytes`) }
-    }
-    const text = typeof chunk === 'string' ? chunk : (decoder ??= new TextDecoder()).decode(chunk, { stream: true })
-    return text === '' ? undefined : delta(text)
+  return {
+    /** A failure (over the limit), a hook to await, or nothing. */
+    take(chunk: Uint8Array | string): { ok: false; error: ToolrouteError } | Promise<void> | undefined {
+      bytes += typeof chunk === 'string' ? chunk.length : chunk.byteLength
+      if (bytes > maxBytes) {
+        return { ok: false, error: new ToolrouteError('PAYLOAD_TOO_LARGE', `Request body is larger than ${maxBytes} bytes`) }
+      }
+      const text = typeof chunk === 'string' ? chunk : (decoder ??= new TextDecoder()).decode(chunk, { stream: true })
+      return text === '' ? undefined : delta(text)
+    },
+    /** The decoder's tail (a delta of its own), then the whole text. */
+    end(): { tail: Promise<void> | undefined; text: () => string } {
+      const tail = decoder?.decode() ?? ''
+      return { tail: tail === '' ? undefined : delta(tail), text: () => parts.join('') }
+    },
   }
+}
+
+async function readChunks(
+  scope: ToolCallScope,
+  chunks: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>,
+  maxBytes: number,
+): Promise<Checked<string>> {
+  const reader = chunkReader(scope, maxBytes)
   if (Symbol.asyncIterator in chunks) {
     for await (const chunk of chunks) {
-      const taken = take(chunk)
+      const taken = reader.take(chunk)
       if (taken instanceof Promise) await taken
       else if (taken) return taken
     }
   } else {
     // A body already read whole: iterated without an await per chunk.
     for (const chunk of chunks) {
-      const taken = take(chunk)
+      const taken = reader.take(chunk)
       if (taken instanceof Promise) await taken
       else if (taken) return taken
     }
   }
-  const tail = decoder?.decode() ?? ''
-  if (tail !== '') await delta(tail)
-  return { ok: true, value: parts.join('') }
+  const { tail, text } = reader.end()
+  if (tail) await tail
+  return { ok: true, value: text() }
 }
 
 /** Validates a parsed input and emits `tool-input-available` or `tool-input-error` (no hooks). */
@@ -78,33 +91,64 @@ function acceptInput(scope: ToolCallScope, raw: unknown): Checked<unknown> {
   return checked
 }
 
+/** The whole input's text, parsed (`INVALID_JSON`, with `tool-input-error`) then validated. */
+function acceptText(scope: ToolCallScope, text: string): Checked<ReceivedInput> {
+  const parsed = safeParseJson(text)
+  if (!parsed.ok) {
+    scope.emit?.({ type: 'tool-input-error', toolCallId: scope.toolCallId, toolName: scope.tool.id, input: text, errorText: parsed.error.message })
+    return parsed
+  }
+  return received(acceptInput(scope, parsed.value), parsed.value)
+}
+
+/** A body that could not be read (over the limit): `tool-input-error` with no input text. */
+function refuseBody(scope: ToolCallScope, failure: { ok: false; error: ToolrouteError }): Checked<never> {
+  scope.emit?.({ type: 'tool-input-error', toolCallId: scope.toolCallId, toolName: scope.tool.id, input: '', errorText: failure.error.message })
+  return failure
+}
+
+function received(accepted: Checked<unknown>, raw: unknown): Checked<ReceivedInput> {
+  return accepted.ok ? { ok: true, value: { raw: raw ?? {}, value: accepted.value } } : accepted
+}
+
+const defaultMaxBytes = 1024 * 1024
+
 /**
  * The input phase of a call: `tool-input-start` (and `onInputStart`), one `tool-input-delta`
  * (and `onInputDelta`) per chunk as it arrives, then `tool-input-available` (and
  * `onInputAvailable`) once the whole input parsed and validated, or `tool-input-error`.
+ *
+ * Synchronous when it can be: with no input hooks and the input already here (a value, or a
+ * body read whole) there is nothing to wait for, and a promise per phase is measurable on a
+ * small call. Await the result either way.
  */
-export async function receiveInput(scope: ToolCallScope, source: ToolInputSource): Promise<Checked<ReceivedInput>> {
+export function receiveInput(scope: ToolCallScope, source: ToolInputSource): Checked<ReceivedInput> | Promise<Checked<ReceivedInput>> {
+  const { onInputStart, onInputDelta, onInputAvailable } = scope.tool.options
+  if (onInputStart || onInputDelta || onInputAvailable || ('chunks' in source && Symbol.asyncIterator in source.chunks)) {
+    return receiveInputAsync(scope, source)
+  }
+  scope.emit?.({ type: 'tool-input-start', toolCallId: scope.toolCallId, toolName: scope.tool.id })
+  if ('input' in source) return received(acceptInput(scope, source.input), source.input)
+  const reader = chunkReader(scope, source.maxBytes ?? defaultMaxBytes)
+  for (const chunk of source.chunks as Iterable<Uint8Array | string>) {
+    const failed = reader.take(chunk) as { ok: false; error: ToolrouteError } | undefined // no onInputDelta: never a promise
+    if (failed) return refuseBody(scope, failed)
+  }
+  return acceptText(scope, reader.end().text())
+}
+
+async function receiveInputAsync(scope: ToolCallScope, source: ToolInputSource): Promise<Checked<ReceivedInput>> {
   const { tool, emit, observe } = scope
   const { onInputStart, onInputAvailable } = tool.options
   emit?.({ type: 'tool-input-start', toolCallId: scope.toolCallId, toolName: tool.id })
   if (onInputStart) await callHook('onInputStart', onInputStart, hookOptions(scope), observe)
-
-  let raw: unknown
+  let result: Checked<ReceivedInput>
   if ('input' in source) {
-    raw = source.input
+    result = received(acceptInput(scope, source.input), source.input)
   } else {
-    const read = await readChunks(scope, source.chunks, source.maxBytes ?? 1024 * 1024)
-    const parsed = read.ok ? safeParseJson(read.value) : read
-    if (!parsed.ok) {
-      const text = read.ok ? read.value : ''
-      emit?.({ type: 'tool-input-error', toolCallId: scope.toolCallId, toolName: tool.id, input: text, errorText: parsed.error.message })
-      return parsed
-    }
-    raw = parsed.value
+    const read = await readChunks(scope, source.chunks, source.maxBytes ?? defaultMaxBytes)
+    result = read.ok ? acceptText(scope, read.value) : refuseBody(scope, read)
   }
-
-  const accepted = acceptInput(scope, raw)
-  if (!accepted.ok) return accepted
-  if (onInputAvailable) await callHook('onInputAvailable', onInputAvailable, hookOptions(scope, { input: accepted.value }), observe)
-  return { ok: true, value: { raw: raw ?? {}, value: accepted.value } }
+  if (result.ok && onInputAvailable) await callHook('onInputAvailable', onInputAvailable, hookOptions(scope, { input: result.value.value }), observe)
+  return result
 }
