@@ -85,7 +85,9 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
     const tool = tools.get(c.req.param('toolId') ?? '')
     if (!tool) throw new ToolrouteError('TOOL_NOT_FOUND', `Tool ${c.req.param('toolId')} not found`)
     c.set('tool', tool)
-    const values = await resolveRequestContext(c, options)
+    // Awaited only for an async resolver: the header alone is read synchronously.
+    const resolved = resolveRequestContext(c, options)
+    const values = resolved instanceof Promise ? await resolved : resolved
     const checked = checkRequestContext(tool.id, tool.schemas.requestContext, values)
     if (!checked.ok) throw checked.error
     c.set('requestContext', checked.value)
@@ -102,12 +104,13 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
     const liveInput = mode.sse && c.req.header('content-length') === undefined
     const requestContext = c.get('requestContext')
     const principal = principalOf(c, options, requestContext)
+    const chunks = bodyChunks(c.req.raw)
     return callTool(c, {
       tool: c.get('tool'),
       requestContext,
       // Awaited only when it is a promise (a credential to hash, an async rule).
       principal: principal instanceof Promise ? await principal : principal,
-      source: { chunks: await bodyChunks(c.req.raw), maxBytes: maxInputBytes },
+      source: { chunks: chunks instanceof Promise ? await chunks : chunks, maxBytes: maxInputBytes },
       runs: () => hostFor(c),
       storeRuns: options.storeRuns ?? 'stateful',
       liveInput,

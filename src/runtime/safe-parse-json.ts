@@ -7,10 +7,11 @@ import type { Checked } from './validate-call.ts'
  * `undefined` (no body).
  */
 export function safeParseJson(text: string): Checked<unknown> {
-  if (text.trim() === '') return { ok: true, value: undefined }
   try {
     return { ok: true, value: JSON.parse(text) }
   } catch (error) {
+    // Only text JSON.parse refuses can be blank: no trim on the hot path.
+    if (text.trim() === '') return { ok: true, value: undefined }
     return { ok: false, error: new ToolrouteError('INVALID_JSON', `Request body is not valid JSON: ${(error as Error).message}`) }
   }
 }

@@ -5,6 +5,7 @@ import { safeParseJson } from '../../runtime/safe-parse-json.ts'
 /** Whether the request declares a JSON body (`application/json`, `application/*+json`). */
 export function isJsonMediaType(contentType: string | undefined): boolean {
   if (!contentType) return false
+  if (contentType === 'application/json') return true // what nearly every caller sends
   const type = contentType.split(';')[0]!.trim().toLowerCase()
   return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'))
 }
@@ -28,18 +29,23 @@ export function checkBodyHeaders(c: Context, maxBytes: number, { required }: { r
 /** Up to this declared length, a body is read in one go: it arrives as one chunk anyway. */
 const wholeBodyBytes = 64 * 1024
 
+/** A request body for the input phase: read whole (one text chunk), or a stream's chunks as they arrive. */
+export type BodyChunks = Iterable<Uint8Array | string> | AsyncIterable<Uint8Array>
+
 /**
  * The body's chunks as they arrive, for the input phase to count against the limit (a chunked
  * body has no length up front). A small body with a declared length is read in one call into an
  * array of one chunk, decoded by the runtime: its fast path, where a stream reader, an async
  * generator and a TextDecoder cost more than the rest of a small call's validation.
  */
-export async function bodyChunks(request: Request): Promise<Iterable<Uint8Array | string> | AsyncIterable<Uint8Array>> {
+export function bodyChunks(request: Request): BodyChunks | Promise<BodyChunks> {
   // Checked before touching `request.body`: in workerd that getter builds a stream object.
   const length = Number(request.headers.get('content-length') ?? Number.NaN)
-  if (length <= wholeBodyBytes) return length > 0 ? [await request.text()] : []
+  if (length <= wholeBodyBytes) return length > 0 ? request.text().then(wholeBody) : []
   return request.body ? streamChunks(request.body) : []
 }
+
+const wholeBody = (text: string): string[] => [text]
 
 async function* streamChunks(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
   const reader = body.getReader()
