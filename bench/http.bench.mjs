@@ -8,13 +8,13 @@
 //
 // node bench/run.mjs http [--rounds 5] [--seconds 3] [--connections 10] [--scenarios json,sse] [--no-minify] [--json]
 import autocannon from 'autocannon'
-import { execFileSync } from 'node:child_process'
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import { Miniflare } from 'miniflare'
 import { unstable_getMiniflareWorkerOptions } from 'wrangler'
+import { wranglerBundle } from './wrangler-bundle.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = join(here, '..')
@@ -29,22 +29,11 @@ const only = args.includes('--scenarios') ? args[args.indexOf('--scenarios') + 1
 const log = (...parts) => (asJson ? undefined : console.log(...parts))
 
 // --- bundles, as `wrangler deploy` makes them ---------------------------------------------
-const buildDir = join(here, '.build', 'http')
-rmSync(buildDir, { recursive: true, force: true })
-const env = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false', WRANGLER_LOG_PATH: join(root, '.wrangler/logs'), NO_COLOR: '1' }
-function bundle(name, config, { minified }) {
-  const outdir = join(buildDir, name)
-  mkdirSync(outdir, { recursive: true })
-  const flags = ['wrangler', 'deploy', '--dry-run', '--outdir', outdir, '--metafile', '--config', config, minified ? '--minify' : '--no-minify']
-  execFileSync('npx', flags, { cwd: root, env, stdio: 'pipe' })
-  const script = readdirSync(outdir).find((file) => file.endsWith('.js'))
-  return { outdir, scriptPath: join(outdir, script) }
-}
 const toolrouteConfig = join(root, 'wrangler.toml')
 const bareConfig = join(here, 'http/wrangler.bare.toml')
 log(`bundling (wrangler deploy --dry-run${minify ? ' --minify' : ''})…`)
-const toolrouteBundle = bundle('toolroute', toolrouteConfig, { minified: minify })
-const bareBundle = bundle('bare', bareConfig, { minified: minify })
+const toolrouteBundle = wranglerBundle('http/toolroute', toolrouteConfig, { minify })
+const bareBundle = wranglerBundle('http/bare', bareConfig, { minify })
 
 // --- sizes ---------------------------------------------------------------------------------
 function sizeOf({ outdir, scriptPath }) {
@@ -62,7 +51,7 @@ function sizeOf({ outdir, scriptPath }) {
   }
   return { raw: code.byteLength, gzip: gzipSync(code).byteLength, owners }
 }
-const otherMinify = bundle('toolroute-alt', toolrouteConfig, { minified: !minify })
+const otherMinify = wranglerBundle('http/toolroute-alt', toolrouteConfig, { minify: !minify })
 const sizes = {
   toolroute: { [minify ? 'minified' : 'plain']: sizeOf(toolrouteBundle), [minify ? 'plain' : 'minified']: sizeOf(otherMinify) },
   bare: sizeOf(bareBundle),

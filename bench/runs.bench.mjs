@@ -10,13 +10,13 @@
 //
 // node bench/run.mjs runs [--rounds 7] [--reps 30] [--json]
 // (BENCH_DO_MEMORY=1: Durable Object storage in memory instead of a temporary directory on disk.)
-import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Miniflare } from 'miniflare'
 import { unstable_getMiniflareWorkerOptions } from 'wrangler'
+import { buildTools, wranglerBundle } from './wrangler-bundle.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = join(here, '..')
@@ -28,15 +28,10 @@ const asJson = args.includes('--json')
 const log = (...parts) => (asJson ? undefined : console.log(...parts))
 
 // --- bundle, as `wrangler deploy` makes it ------------------------------------------------------
-const env = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false', WRANGLER_LOG_PATH: join(root, '.wrangler/logs'), NO_COLOR: '1' }
 const config = join(here, 'runs/wrangler.toml')
-const outdir = join(here, '.build', 'runs')
-rmSync(outdir, { recursive: true, force: true })
-mkdirSync(outdir, { recursive: true })
 log('bundling (node scripts/build-tools.mjs, wrangler deploy --dry-run --minify)…')
-execFileSync('node', ['scripts/build-tools.mjs'], { cwd: root, env, stdio: 'pipe' })
-execFileSync('npx', ['wrangler', 'deploy', '--dry-run', '--minify', '--outdir', outdir, '--config', config], { cwd: root, env, stdio: 'pipe' })
-const scriptPath = join(outdir, readdirSync(outdir).find((file) => file.endsWith('.js')))
+buildTools()
+const { scriptPath } = wranglerBundle('runs', config)
 
 // --- server: Durable Objects persisted on local disk, a direct socket to the Worker ---------------
 const persist = mkdtempSync(join(tmpdir(), 'toolroute-bench-runs-'))

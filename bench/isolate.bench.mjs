@@ -1,0 +1,135 @@
+// The JSON call path inside one workerd isolate, without HTTP: bench/isolate/loop-worker.ts calls
+// `POST /tools/weather-tool` on the example Worker and on the bare Hono route `--calls` times per
+// sample, so sockets, HTTP parsing and the load tool (which share this machine's two cores with
+// the Worker in the http benchmark) drop out and what is left is the apps' own work. Samples are
+// short and interleaved (order swapped each round); the 25th percentile of each is reported (noise
+// on a shared machine only ever adds time), as wall time and, on Linux, as workerd's CPU time.
+// `--profile` instead samples toolroute with the V8 inspector and prints self time per module.
+//
+// node bench/run.mjs isolate [--rounds 150] [--calls 500] [--json]
+// node bench/run.mjs isolate --profile [--calls 20000] [--app toolroute|bare]
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { Miniflare } from 'miniflare'
+import { unstable_getMiniflareWorkerOptions } from 'wrangler'
+import { buildTools, wranglerBundle } from './wrangler-bundle.mjs'
+
+const here = dirname(fileURLToPath(import.meta.url))
+const args = process.argv.slice(2)
+const option = (flag, fallback) => (args.includes(flag) ? args[args.indexOf(flag) + 1] : fallback)
+const profile = args.includes('--profile')
+const rounds = Number(option('--rounds', 150))
+const calls = Number(option('--calls', profile ? 20000 : 500))
+const asJson = args.includes('--json')
+const log = (...parts) => (asJson ? undefined : console.log(...parts))
+
+const config = join(here, 'isolate/wrangler.toml')
+log(`bundling (wrangler deploy --dry-run${profile ? ', not minified' : ' --minify'})…`)
+buildTools()
+const { scriptPath } = wranglerBundle('isolate', config, { minify: !profile })
+const { workerOptions } = unstable_getMiniflareWorkerOptions(config)
+const inspectorPort = 9300 + Math.floor(Math.random() * 600)
+const miniflare = new Miniflare({ cf: false, ...(profile ? { inspectorPort } : {}), workers: [{ ...workerOptions, name: 'isolate', modules: true, scriptPath }] })
+
+async function sample(app, count) {
+  const response = await miniflare.dispatchFetch(`http://bench/?app=${app}&calls=${count}`)
+  if (response.status !== 200) throw new Error(`${app}: ${response.status} ${await response.text()}`)
+  await response.text()
+}
+
+// The CPU time of the workerd that Miniflare started (a child of this process), all its threads, from /proc.
+function workerdCpuNs() {
+  const parentOf = (pid) => Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[1])
+  const isOurs = (entry) => /^\d+$/.test(entry) && readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'workerd' && parentOf(entry) === process.pid
+  const pid = readdirSync('/proc').find((entry) => {
+    try {
+      return isOurs(entry)
+    } catch {
+      return false // a process that ended while we looked
+    }
+  })
+  return pid ? () => readdirSync(`/proc/${pid}/task`).reduce((sum, task) => sum + Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]), 0) : undefined
+}
+
+try {
+  await miniflare.ready
+  for (const app of ['toolroute', 'bare']) for (let warm = 0; warm < 10; warm++) await sample(app, 500)
+  if (profile) await profileApp(option('--app', 'toolroute'))
+  else await compare()
+} finally {
+  await miniflare.dispose()
+}
+
+async function compare() {
+  const cpuNs = existsSync('/proc/self/schedstat') ? workerdCpuNs() : undefined
+  const samples = { toolroute: { wall: [], cpu: [] }, bare: { wall: [], cpu: [] } }
+  for (let round = 0; round < rounds; round++) {
+    for (const app of round % 2 === 0 ? ['toolroute', 'bare'] : ['bare', 'toolroute']) {
+      const cpuBefore = cpuNs?.()
+      const started = performance.now()
+      await sample(app, calls)
+      samples[app].wall.push(((performance.now() - started) * 1000) / calls)
+      if (cpuNs) samples[app].cpu.push((cpuNs() - cpuBefore) / 1000 / calls)
+    }
+  }
+  const p25 = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 4)]
+  const report = { rounds, calls, toolroute: {}, bare: {} }
+  for (const app of ['toolroute', 'bare']) {
+    report[app].wallUs = p25(samples[app].wall)
+    if (cpuNs) report[app].cpuUs = p25(samples[app].cpu)
+  }
+  report.ratioWall = report.bare.wallUs / report.toolroute.wallUs
+  if (cpuNs) report.ratioCpu = report.bare.cpuUs / report.toolroute.cpuUs
+  mkdirSync(join(here, 'results'), { recursive: true })
+  writeFileSync(join(here, 'results', `isolate-${new Date().toISOString().replace(/[:.]/g, '-')}.json`), JSON.stringify({ ...report, samples }, null, 2))
+  if (asJson) return console.log(JSON.stringify(report, null, 2))
+  const row = (label, key) => `  ${label.padEnd(22)} ${report.toolroute[key].toFixed(1).padStart(9)} ${report.bare[key].toFixed(1).padStart(9)}   ${(report.toolroute[key] - report.bare[key]).toFixed(1).padStart(6)} µs   ${(report.bare[key] / report.toolroute[key]).toFixed(2)}×`
+  console.log(`\nPOST /tools/weather-tool in one isolate (${rounds} rounds × ${calls} calls, 25th percentile)`)
+  console.log('  per call               toolroute      bare    toolroute − bare   bare ÷ toolroute')
+  console.log(row('wall time', 'wallUs'))
+  if (cpuNs) console.log(row('workerd CPU time', 'cpuUs'))
+}
+
+// Samples one app with the V8 inspector (Profiler domain over the inspector's WebSocket) and
+// prints self time per call by module of the bundle (the not-minified bundle names each module).
+async function profileApp(app) {
+  const { default: WebSocket } = await import('ws')
+  const targets = await (await fetch(`http://127.0.0.1:${inspectorPort}/json`)).json()
+  const socket = new WebSocket(targets.find((target) => target.title?.includes('isolate'))?.webSocketDebuggerUrl ?? targets[0].webSocketDebuggerUrl)
+  await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject))
+  let nextId = 0
+  const pending = new Map()
+  socket.on('message', (message) => {
+    const { id, result } = JSON.parse(message)
+    pending.get(id)?.(result)
+  })
+  const send = (method, params = {}) => new Promise((resolve) => (pending.set(++nextId, resolve), socket.send(JSON.stringify({ id: nextId, method, params }))))
+  await send('Profiler.enable')
+  await send('Profiler.setSamplingInterval', { interval: 50 })
+  await send('Profiler.start')
+  await sample(app, calls)
+  const { profile: cpuProfile } = await send('Profiler.stop')
+  socket.close()
+  mkdirSync(join(here, 'results'), { recursive: true })
+  const saved = join(here, 'results', `isolate-${app}-${new Date().toISOString().replace(/[:.]/g, '-')}.cpuprofile`)
+  writeFileSync(saved, JSON.stringify(cpuProfile))
+
+  const lines = readFileSync(scriptPath, 'utf8').split('\n')
+  const modules = []
+  lines.forEach((line, index) => {
+    const match = line.match(/^\/\/ (\S+\.(?:ts|js|mjs))$/)
+    if (match) modules.push([index, match[1].replace(/^(\.\.\/)*node_modules\//, '').replace(/^(\.\.\/)+/, '')])
+  })
+  const moduleAt = (line) => modules.findLast(([start]) => start <= line)?.[1] ?? '(bundle)'
+  const nodes = new Map(cpuProfile.nodes.map((node) => [node.id, node]))
+  const selfTime = new Map()
+  cpuProfile.samples.forEach((id, index) => {
+    const { callFrame } = nodes.get(id)
+    const key = callFrame.url ? moduleAt(callFrame.lineNumber) : `(${callFrame.functionName || 'native'})`.replace('((', '(').replace('))', ')')
+    selfTime.set(key, (selfTime.get(key) ?? 0) + (cpuProfile.timeDeltas[index] ?? 0))
+  })
+  console.log(`\nself time per call of ${app}, by module (${calls} calls, V8 sampling profiler; includes the loop's own Request and Response)`)
+  for (const [key, micros] of [...selfTime].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`  ${(micros / calls).toFixed(2).padStart(7)} µs  ${key}`)
+  console.log(`\nprofile: ${saved} (open in Chrome DevTools › Performance; bundle: ${scriptPath})`)
+}

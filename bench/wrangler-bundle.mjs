@@ -1,0 +1,32 @@
+// Bundles a Worker as `wrangler deploy` would (`wrangler deploy --dry-run`), into bench/.build/<name>/,
+// for a benchmark to serve with Miniflare. Shared by the benchmarks that run on workerd.
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, readdirSync, rmSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const here = dirname(fileURLToPath(import.meta.url))
+const root = join(here, '..')
+
+/** Wrangler without network or telemetry (no account on this machine; see ../shared/TOOLCHAIN.md). */
+export const wranglerEnv = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false', WRANGLER_LOG_PATH: join(root, '.wrangler/logs'), NO_COLOR: '1' }
+
+/** Writes .toolroute/ from tools/ (what wrangler's `[build]` runs for the example Worker). */
+export function buildTools() {
+  execFileSync('node', ['scripts/build-tools.mjs'], { cwd: root, env: wranglerEnv, stdio: 'pipe' })
+}
+
+/**
+ * @param {string} name folder under bench/.build/
+ * @param {string} config path of the wrangler.toml
+ * @param {{ minify?: boolean }} [options]
+ * @returns {{ outdir: string, scriptPath: string }}
+ */
+export function wranglerBundle(name, config, { minify = true } = {}) {
+  const outdir = join(here, '.build', name)
+  rmSync(outdir, { recursive: true, force: true })
+  mkdirSync(outdir, { recursive: true })
+  const flags = ['wrangler', 'deploy', '--dry-run', '--outdir', outdir, '--metafile', '--config', config, minify ? '--minify' : '--no-minify']
+  execFileSync('npx', flags, { cwd: root, env: wranglerEnv, stdio: 'pipe' })
+  return { outdir, scriptPath: join(outdir, readdirSync(outdir).find((file) => file.endsWith('.js'))) }
+}
