@@ -95,6 +95,8 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
     await next()
   }
 
+  // One `/tools/:toolId` pattern, not a static route per tool: a static path under a pattern makes
+  // Hono's SmartRouter give up RegExpRouter for TrieRouter, which is slower on every route.
   app.get('/tools', (c) => c.json(list))
   app.get('/tools/:toolId', findTool, (c) => c.json(descriptors.get(c.get('tool').id)))
   app.post('/tools/:toolId', validateCall, async (c) => {
