@@ -9,7 +9,7 @@ import { receiveInput, type ToolInputSource } from '../runtime/receive-input.ts'
 import type { RunRecord } from '../runs/run-record.ts'
 import type { RunHost } from '../runs/run-host.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
-import { createEventLog, type EventLog } from './event-log.ts'
+import { EventLog } from './event-log.ts'
 import { RequestCallScope } from './request-call-scope.ts'
 import { sseResponse } from './sse-response.ts'
 import { isBackgroundTool } from './tool-descriptor.ts'
@@ -60,7 +60,7 @@ export async function callTool(c: Context, args: CallToolArgs): Promise<Response
   const runId = createRunId()
   const toolCallId = c.req.header('x-tool-call-id') || createToolCallId()
   const headers = { 'x-run-id': runId, 'x-tool-call-id': toolCallId }
-  const log = createEventLog()
+  const log = new EventLog()
   const scope = new RequestCallScope(tool, { runId, toolCallId }, args.requestContext, log, c.req.raw)
   const { held } = scope
   const baseRecord = (): Omit<RunRecord, 'status'> => {
@@ -74,7 +74,7 @@ export async function callTool(c: Context, args: CallToolArgs): Promise<Response
 
   /** Stores the run with the step's events plus `last`, then shows `last` to the caller. */
   const store = async (run: RunRecord, last: ToolEvent[]) => {
-    await args.runs().open(run, [...log.events.map((entry) => entry.event), ...last])
+    await args.runs().open(run, [...log.events, ...last])
     last.forEach(log.push)
   }
 

@@ -1,50 +1,61 @@
 import type { SequencedEvent, ToolEvent } from '../events/tool-event.ts'
 
 /**
- * The events of one request, numbered from where the run's stored log will put them, readable
- * live by any number of consumers. A call's first step lives here until it is stored.
+ * The events of one request's call, numbered from where the run's stored log will put them,
+ * readable live by any number of consumers. A call's first step lives here until it is stored.
+ * Events are kept as emitted; a `SequencedEvent` is made only for a reader, so a JSON call,
+ * which never reads its log, allocates nothing per event.
  */
-export interface EventLog {
-  readonly events: SequencedEvent[]
-  push(event: ToolEvent): void
-  close(): void
-  /** Every event from the start, then each new one, until `close()`. */
-  read(): AsyncIterable<SequencedEvent>
-  lastSeq(): number
-}
+export class EventLog {
+  /** The events so far; the first is numbered `firstSeq`. */
+  readonly events: ToolEvent[] = []
+  readonly #firstSeq: number
+  #closed = false
+  #wake: (() => void) | undefined
 
-export function createEventLog(firstSeq = 1): EventLog {
-  const events: SequencedEvent[] = []
-  let closed = false
-  let wake: (() => void) | undefined
-  const signal = () => {
-    wake?.()
-    wake = undefined
+  constructor(firstSeq = 1) {
+    this.#firstSeq = firstSeq
   }
-  return {
-    events,
-    push(event) {
-      events.push({ seq: firstSeq + events.length, event })
-      signal()
-    },
-    close() {
-      closed = true
-      signal()
-    },
-    lastSeq: () => firstSeq + events.length - 1,
-    async *read() {
-      let index = 0
-      while (true) {
-        while (index < events.length) yield events[index++]!
-        if (closed) return
-        await new Promise<void>((resolve) => {
-          const previous = wake
-          wake = () => {
-            previous?.()
-            resolve()
-          }
-        })
+
+  /** Appends an event. An own arrow, so it can be handed on as an `emit` callback. */
+  readonly push = (event: ToolEvent): void => {
+    this.events.push(event)
+    this.#signal()
+  }
+
+  /** No more events: readers finish once they have read the last one. */
+  close(): void {
+    this.#closed = true
+    this.#signal()
+  }
+
+  /** The number of the last event (`firstSeq - 1` while there is none). */
+  lastSeq(): number {
+    return this.#firstSeq + this.events.length - 1
+  }
+
+  /** Every event from the start, then each new one, until `close()`. */
+  async *read(): AsyncGenerator<SequencedEvent> {
+    let index = 0
+    while (true) {
+      while (index < this.events.length) {
+        const event = this.events[index]!
+        yield { seq: this.#firstSeq + index++, event }
       }
-    },
+      if (this.#closed) return
+      await new Promise<void>((resolve) => {
+        const previous = this.#wake
+        this.#wake = () => {
+          previous?.()
+          resolve()
+        }
+      })
+    }
+  }
+
+  #signal(): void {
+    const wake = this.#wake
+    this.#wake = undefined
+    wake?.()
   }
 }

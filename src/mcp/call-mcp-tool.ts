@@ -3,7 +3,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { CallToolRequest, CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { ToolrouteError, errorMessage } from '../errors/toolroute-error.ts'
-import { createEventLog } from '../http/event-log.ts'
+import { EventLog } from '../http/event-log.ts'
 import { isBackgroundTool } from '../http/tool-descriptor.ts'
 import { createObserve } from '../runtime/create-observe.ts'
 import { createRunId, createToolCallId, randomHex } from '../runtime/create-id.ts'
@@ -37,7 +37,7 @@ export async function callMcpTool(server: Server, deps: McpServerDeps, params: C
   if (!context.ok) return errorResult(context.error)
 
   const ids = { runId: createRunId(), toolCallId: createToolCallId() }
-  const log = createEventLog()
+  const log = new EventLog()
   // `relatedRequestId` sends the question on this call's own response stream: without it the
   // SDK uses the standalone GET stream, and drops the question when none is open.
   const elicit = (request: ElicitRequestParams): Promise<ElicitResult> =>
@@ -66,7 +66,7 @@ export async function callMcpTool(server: Server, deps: McpServerDeps, params: C
     const record: Omit<RunRecord, 'status'> = { ...ids, toolId: tool.id, principal: caller.principal, createdAt: at, updatedAt: at, input, requestContext: context.value }
     const runs = deps.runs()
     const open = async (run: RunRecord) => {
-      await runs.open(run, log.events.map((entry) => entry.event))
+      await runs.open(run, [...log.events])
       return run
     }
     const waiting = {
