@@ -10,6 +10,7 @@ import type { RunHost } from '../runs/run-host.ts'
 import { checkRequestContext } from '../runtime/validate-call.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import { callTool, responseModeOf } from './call-tool.ts'
+import { deferOf } from './defer-of.ts'
 import { errorResponse } from './error-response.ts'
 import { guardAuth } from './middleware/guard-auth.ts'
 import { principalOf } from './middleware/principal-of.ts'
@@ -50,14 +51,6 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
     if (options.runs) return options.runs
     return (memoryHost ??= createRunEngine({ tools, store: createMemoryRunStore() }))
   }
-  const deferOf = (c: Context) => (work: Promise<unknown>) => {
-    try {
-      c.executionCtx.waitUntil(work)
-    } catch {
-      // No execution context (Node, Deno, tests): the promise runs on by itself.
-    }
-  }
-
   const app = new Hono<E>().basePath(options.basePath ?? '/')
   app.onError((error, c) => {
     if (error instanceof HTTPException) {

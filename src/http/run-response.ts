@@ -6,6 +6,7 @@ import type { RunSegment } from '../runs/run-host.ts'
 import type { SequencedEvent } from '../events/tool-event.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import type { ResponseMode } from './call-tool.ts'
+import { deferOf } from './defer-of.ts'
 import { sseResponse } from './sse-response.ts'
 
 function idsOf(run: RunRecord) {
@@ -40,13 +41,19 @@ export function runJson(c: Context, run: RunRecord, tool: AnyTool | undefined): 
   }
 }
 
+/** The caller left: the step stops, and an abort that travels to the run's object outlives the request. */
+function abortStep(c: Context, segment: RunSegment): void {
+  const travelling = segment.abort(new Error('The caller disconnected'))
+  if (travelling) deferOf(c)(travelling)
+}
+
 /** Answers an approve / decline / resume step as SSE (its live events) or JSON (where it ends). */
 export async function segmentResponse(c: Context, segment: RunSegment, tool: AnyTool | undefined, mode: ResponseMode): Promise<Response> {
   if (!mode.sse) {
     // A background run goes on without its caller: JSON answers `running` at once, without
     // reading the step's events (a remote host opens them only when read).
     if (segment.run.background && segment.run.status === 'running') return runJson(c, segment.run, tool)
-    const onAbort = () => segment.abort(new Error('The caller disconnected'))
+    const onAbort = () => abortStep(c, segment)
     c.req.raw.signal?.addEventListener('abort', onAbort, { once: true })
     try {
       // Drained first: where a step ends is known once its events are (a remote host's
@@ -59,7 +66,7 @@ export async function segmentResponse(c: Context, segment: RunSegment, tool: Any
   }
   const project = tool ? createEventProjector(tool, mode.view, { input: segment.run.input }) : async (event: SequencedEvent['event']) => event
   // Either sign of a caller gone (the body cancelled, the request aborted) ends the step.
-  const onAbort = () => segment.abort(new Error('The caller disconnected'))
+  const onAbort = () => abortStep(c, segment)
   c.req.raw.signal?.addEventListener('abort', onAbort, { once: true })
   void segment.settled.finally(() => c.req.raw.signal?.removeEventListener('abort', onAbort)).catch(() => {})
   return sseResponse(segment.events, project, {

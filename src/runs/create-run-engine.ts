@@ -34,6 +34,12 @@ export interface RunEngine extends RunHost {
   runBackground(runId: string): Promise<void>
   /** Expires a waiting run past its time to live; deletes a settled run past retention. */
   sweep(runId: string): Promise<void>
+  /**
+   * Aborts the step that began after event `after`, if it is still running in this process: its
+   * caller left. For a segment that crossed from another process (a Durable Object's RPC stream,
+   * whose cancellation does not reach the object); a segment made here aborts by itself.
+   */
+  abortStep(runId: string, caller: RunCaller & { after: number; message: string }): Promise<void>
 }
 
 const notFound = (runId: string) => new ToolrouteError('RUN_NOT_FOUND', `Run ${runId} not found`)
@@ -62,6 +68,9 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
   const defer = options.defer ?? ((work: Promise<unknown>) => void work.catch(() => {}))
   const listeners = new Map<string, Set<() => void>>()
   const running = new Map<string, AbortController>()
+  // Where each foreground step began (the `after` of its segment), so a late abort from a caller
+  // of an earlier step never reaches a later one.
+  const stepStarts = new WeakMap<AbortController, number>()
   const iso = (ms = now()) => new Date(ms).toISOString()
 
   const notify = (runId: string) => listeners.get(runId)?.forEach((wake) => wake())
@@ -230,6 +239,7 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
   function startStep(run: RunRecord, firstSeq: number, work: (signal: AbortSignal) => Promise<RunRecord>): RunSegment {
     const controller = new AbortController()
     running.set(run.runId, controller)
+    stepStarts.set(controller, firstSeq - 1)
     const settled = work(controller.signal).finally(() => {
       if (running.get(run.runId) === controller) running.delete(run.runId)
     })
@@ -387,6 +397,12 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
     async get(runId, caller) {
       const run = await load(runId, caller)
       return { run, events: await store.events(runId, 0) }
+    },
+
+    async abortStep(runId, caller) {
+      await load(runId, caller)
+      const controller = running.get(runId)
+      if (controller && stepStarts.get(controller) === caller.after) controller.abort(new Error(caller.message))
     },
 
     async follow(runId, caller) {

@@ -16,8 +16,11 @@ export interface RunSegment {
   after?: number
   /** The run once the step is over. */
   settled: Promise<RunRecord>
-  /** Aborts the step's execution (the caller went away). */
-  abort(reason?: unknown): void
+  /**
+   * Aborts the step's execution (the caller went away). A promise when the abort travels to
+   * another process (a Durable Object): keep it alive past the request (`waitUntil`).
+   */
+  abort(reason?: unknown): void | Promise<void>
 }
 
 /**

@@ -49,6 +49,28 @@ describe('abort over HTTP: the caller disconnecting aborts context.abortSignal',
     expect(await eventually(key, (entries) => entries.length > 1, 25_000)).toEqual(['started', 'aborted: The caller disconnected'])
   })
 
+  // The approved step runs in the run's Durable Object and reaches the caller over an RPC stream;
+  // the caller leaving must travel back through it (vitest-pool-workers cannot cut that stream).
+  it('an SSE caller that leaves an approve stream aborts the tool in the run\'s Durable Object', async () => {
+    const created = await post('/tools/gated-approval', { key: `e2e-approve-${crypto.randomUUID()}` })
+    const { runId } = (await created.json()) as { runId: string; status: string }
+    expect(created.status).toBe(202)
+    const approved = await fetch(`${server.url}/runs/${runId}/approve`, { method: 'POST', headers: { accept: 'text/event-stream' } })
+    const reader = sseMessages(approved.body!).getReader()
+    // The tool logs, then waits at a gate nobody opens: silent, until it is aborted.
+    for (let next = await reader.read(); !next.done && !next.value.data.includes('data-tool-log'); next = await reader.read());
+    const runOf = async () => (await (await fetch(`${server.url}/runs/${runId}`)).json()) as { status: string; error?: { code: string; message: string } }
+    expect(await runOf()).toMatchObject({ status: 'running' })
+    await reader.cancel()
+    const deadline = Date.now() + 25_000
+    let run = await runOf()
+    while (run.status === 'running' && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      run = await runOf()
+    }
+    expect(run).toMatchObject({ status: 'failed', error: { code: 'EXECUTION_FAILED', message: 'The caller disconnected' } })
+  })
+
   it('a caller that stays gets its output and no abort', async () => {
     const key = `e2e-stay-${crypto.randomUUID()}`
     const response = await post('/tools/abort-recorder', { key, ms: 50 })

@@ -31,9 +31,18 @@ const waitForRelease = createTool({
     return { released: true }
   },
 })
+const approvedThenWaits = createTool({
+  id: 'approved-then-waits',
+  description: 'Needs approval, then waits until aborted',
+  inputSchema: z.object({ n: z.number() }),
+  requireApproval: true,
+  execute: async (_input, { abortSignal }) =>
+    new Promise<never>((_resolve, reject) => abortSignal.addEventListener('abort', () => reject(abortSignal.reason), { once: true })),
+})
 const tools = new Map<string, AnyTool>([
   [approveMe.id, approveMe as unknown as AnyTool],
   [waitForRelease.id, waitForRelease as unknown as AnyTool],
+  [approvedThenWaits.id, approvedThenWaits as unknown as AnyTool],
 ])
 
 function setup(options: Partial<RunEngineOptions> = {}) {
@@ -117,5 +126,18 @@ describe('run engine', () => {
     const log = await store.events('r5', 0)
     expect(log.at(-1)?.event).toEqual({ type: 'finish', finishReason: 'other' })
     expect((await store.get('r5'))?.status).toBe('cancelled')
+  })
+
+  it('abortStep stops the step its caller started, never another, and only for the run\'s principal', async () => {
+    const { engine, now } = setup()
+    await engine.open({ ...waiting('r6', now()), toolId: 'approved-then-waits' }, [])
+    const segment = await engine.approve('r6', { principal: 'p' })
+    const after = segment.after!
+    await expect(engine.abortStep('r6', { principal: 'q', after, message: 'x' })).rejects.toMatchObject({ code: 'RUN_NOT_FOUND' })
+    await engine.abortStep('r6', { principal: 'p', after: after + 1, message: 'a later step' })
+    await new Promise((resolve) => setTimeout(resolve, 10))
+    expect((await engine.get('r6', { principal: 'p' })).run.status).toBe('running')
+    await engine.abortStep('r6', { principal: 'p', after, message: 'The caller disconnected' })
+    expect(await drain(segment)).toMatchObject({ status: 'failed', error: { code: 'EXECUTION_FAILED', message: 'The caller disconnected' } })
   })
 })

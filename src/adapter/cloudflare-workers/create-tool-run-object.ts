@@ -91,6 +91,12 @@ export function createToolRunObject(tools: ReadonlyMap<string, AnyTool>, options
     cancel(runId: string, caller: RunCaller): Promise<RpcResult<RunRecord>> {
       return rpc(() => this.engine.cancel(runId, caller))
     }
+    abortStep(runId: string, caller: RunCaller & { after: number; message: string }): Promise<RpcResult<null>> {
+      return rpc(async () => {
+        await this.engine.abortStep(runId, caller)
+        return null
+      })
+    }
     get(runId: string, caller: RunCaller): Promise<RpcResult<{ run: RunRecord; events: SequencedEvent[] }>> {
       return rpc(() => this.engine.get(runId, caller))
     }

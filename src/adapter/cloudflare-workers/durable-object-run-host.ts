@@ -11,6 +11,7 @@ interface RunObjectStub {
   decline(runId: string, caller: RunCaller & { reason?: string }): Promise<RpcSegment>
   resume(runId: string, caller: RunCaller & { resumeData: unknown }): Promise<RpcSegment>
   cancel(runId: string, caller: RunCaller): Promise<RpcResult<RunRecord>>
+  abortStep(runId: string, caller: RunCaller & { after: number; message: string }): Promise<RpcResult<null>>
   get(runId: string, caller: RunCaller): Promise<RpcResult<{ run: RunRecord; events: SequencedEvent[] }>>
   follow(runId: string, caller: RunCaller & { after: number }): Promise<RpcResult<ReadableStream<Uint8Array>>>
 }
@@ -50,7 +51,16 @@ export function createDurableObjectRunHost(namespace: DurableObjectNamespace): R
       return { run, after, events, settled: Promise.resolve(run), abort: () => void opened?.return?.() }
     }
     const { events, settled, cancel } = decodeSegmentStream(result.stream)
-    return { run, after, events, settled, abort: cancel }
+    // Cancelling an RPC stream does not reach the object that writes it (workerd), so the step
+    // is aborted by a call of its own, naming where it began: a later step is never touched.
+    const abort = (reason?: unknown) => {
+      cancel()
+      const message = reason instanceof Error ? reason.message : 'The caller disconnected'
+      return stub(run.runId)
+        .abortStep(run.runId, { principal: caller.principal, after, message })
+        .then(() => undefined, () => undefined)
+    }
+    return { run, after, events, settled, abort }
   }
   const host: RunHost = {
     async open(run, events) {
