@@ -1,18 +1,15 @@
 import type { Context } from 'hono'
-import { ToolrouteError, errorMessage } from '../errors/toolroute-error.ts'
 import { createEventProjector } from '../events/create-event-projector.ts'
-import type { SequencedEvent, ToolEvent, ToolEventView } from '../events/tool-event.ts'
+import type { SequencedEvent, ToolEventView } from '../events/tool-event.ts'
 import { toolEventViews } from '../events/tool-event.ts'
-import { createRunId, createToolCallId, randomHex } from '../runtime/create-id.ts'
-import { executeToolCall, needsApproval, type ExecuteOutcome } from '../runtime/execute-tool-call.ts'
-import { receiveInput, type ToolInputSource } from '../runtime/receive-input.ts'
-import type { RunRecord } from '../runs/run-record.ts'
+import { createRunId, createToolCallId } from '../runtime/create-id.ts'
+import type { ToolInputSource } from '../runtime/receive-input.ts'
+import { runFirstStep, type FirstStepEnding } from '../runs/run-first-step.ts'
 import type { RunHost } from '../runs/run-host.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import { EventLog } from './event-log.ts'
 import { RequestCallScope } from './request-call-scope.ts'
 import { sseResponse } from './sse-response.ts'
-import { isBackgroundTool } from './tool-descriptor.ts'
 
 /** What the caller asked for: SSE or JSON, and which view of the events. */
 export interface ResponseMode {
@@ -26,13 +23,6 @@ export function responseModeOf(c: Context): ResponseMode {
   const view = toolEventViews.includes(requested as ToolEventView) ? (requested as ToolEventView) : 'display'
   return { sse, view }
 }
-
-/** How the first step of a call ended. */
-type CallEnding =
-  | { kind: 'input-error'; error: ToolrouteError }
-  | { kind: 'approval-required'; approvalId: string }
-  | { kind: 'background' }
-  | { kind: 'executed'; outcome: ExecuteOutcome }
 
 export interface CallToolArgs {
   tool: AnyTool
@@ -62,72 +52,20 @@ export async function callTool(c: Context, args: CallToolArgs): Promise<Response
   const headers = { 'x-run-id': runId, 'x-tool-call-id': toolCallId }
   const log = new EventLog()
   const scope = new RequestCallScope(tool, { runId, toolCallId }, args.requestContext, log, c.req.raw)
-  const { held } = scope
-  const baseRecord = (): Omit<RunRecord, 'status'> => {
-    const at = new Date().toISOString()
-    return { runId, toolId: tool.id, toolCallId, principal: args.principal, createdAt: at, updatedAt: at, input: undefined, requestContext: args.requestContext }
-  }
-
   // Only a stream waits on the input phase by itself; a JSON answer waits for the ending.
   let inputPhaseDone: (ok: boolean) => void = () => {}
   const inputPhase = mode.sse ? new Promise<boolean>((resolve) => (inputPhaseDone = resolve)) : undefined
-
-  /** Stores the run with the step's events plus `last`, then shows `last` to the caller. */
-  const store = async (run: RunRecord, last: ToolEvent[]) => {
-    await args.runs().open(run, [...log.events, ...last])
-    last.forEach(log.push)
-  }
-
-  const ending: Promise<CallEnding> = (async () => {
-    try {
-      log.push({ type: 'start', messageMetadata: { runId, toolCallId } })
-      // Awaited only when the input phase has something to wait for (hooks, a body still arriving).
-      const receiving = receiveInput(scope, args.source)
-      const received = receiving instanceof Promise ? await receiving : receiving
-      inputPhaseDone(received.ok)
-      if (!received.ok) {
-        log.push({ type: 'finish', finishReason: 'error' })
-        return { kind: 'input-error', error: received.error }
-      }
-      // Built only for a run that is stored: formatting dates costs more than a stateless call's validation.
-      const record = () => ({ ...baseRecord(), input: received.value.value })
-      // Awaited only for a rule that is a function: most tools decide once, at definition.
-      if (typeof tool.requireApproval === 'boolean' ? tool.requireApproval : await needsApproval(scope, received.value.value)) {
-        const approvalId = `approval_${randomHex(12)}`
-        await store({ ...record(), status: 'approval-required', approvalId, ...(isBackgroundTool(tool) ? { background: true } : {}) }, [
-          { type: 'tool-approval-request', approvalId, toolCallId },
-          { type: 'finish', finishReason: 'other' },
-        ])
-        return { kind: 'approval-required', approvalId }
-      }
-      if (isBackgroundTool(tool)) {
-        await store({ ...record(), status: 'running', background: true, attempts: 0 }, [])
-        return { kind: 'background' }
-      }
-      const outcome = await executeToolCall(scope, received.value.value)
-      const finish: ToolEvent = { type: 'finish', finishReason: outcome.status === 'failed' ? 'error' : outcome.status === 'suspended' ? 'other' : 'stop' }
-      if (outcome.status === 'suspended') {
-        await store({ ...record(), status: 'suspended', suspendPayload: outcome.suspendPayload }, [...held.splice(0), finish])
-      } else if (args.storeRuns === 'all') {
-        const settled: RunRecord =
-          outcome.status === 'completed'
-            ? { ...record(), status: 'completed', output: outcome.output, modelOutput: outcome.modelOutput }
-            : { ...record(), status: 'failed', error: outcome.error.toJSON().error }
-        await store(settled, [finish])
-      } else {
-        log.push(finish)
-      }
-      return { kind: 'executed', outcome }
-    } catch (error) {
-      // The run could not be stored (or a hook of ours broke): the stream still ends properly.
-      inputPhaseDone(false)
-      log.push({ type: 'tool-output-error', toolCallId, errorText: errorMessage(error) })
-      log.push({ type: 'finish', finishReason: 'error' })
-      throw error
-    } finally {
-      log.close()
-    }
-  })()
+  const ending = runFirstStep({
+    scope,
+    log,
+    source: args.source,
+    principal: args.principal,
+    requestContext: args.requestContext,
+    runs: args.runs,
+    storeRuns: args.storeRuns,
+    held: scope.held,
+    onInput: (ok) => inputPhaseDone(ok),
+  })
   if (!mode.sse) {
     // A JSON answer waits for the ending, so it leaves no work behind the response.
     try {
@@ -168,7 +106,7 @@ export async function callTool(c: Context, args: CallToolArgs): Promise<Response
  */
 export function jsonEnding(
   c: Context,
-  end: CallEnding,
+  end: FirstStepEnding,
   ids: { runId: string; toolCallId: string },
   headers: Record<string, string>,
 ): Response {

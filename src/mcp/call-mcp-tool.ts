@@ -4,15 +4,14 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import type { CallToolRequest, CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { ToolrouteError, errorMessage } from '../errors/toolroute-error.ts'
 import { EventLog } from '../http/event-log.ts'
-import { isBackgroundTool } from '../http/tool-descriptor.ts'
 import { createObserve } from '../runtime/create-observe.ts'
-import { createRunId, createToolCallId, randomHex } from '../runtime/create-id.ts'
-import { executeToolCall, needsApproval } from '../runtime/execute-tool-call.ts'
-import { receiveInput } from '../runtime/receive-input.ts'
+import { createRunId, createToolCallId } from '../runtime/create-id.ts'
 import { RequestContext } from '../runtime/request-context.ts'
 import type { ToolCallScope } from '../runtime/tool-call-scope.ts'
 import { checkRequestContext } from '../runtime/validate-call.ts'
+import type { RunHost } from '../runs/run-host.ts'
 import type { RunRecord } from '../runs/run-record.ts'
+import { runFirstStep } from '../runs/run-first-step.ts'
 import type { ElicitRequestParams, ElicitResult } from '../tool/tool-types.ts'
 import type { McpServerDeps } from './create-mcp-server.ts'
 import { finishWaitingRun } from './finish-waiting-run.ts'
@@ -57,56 +56,47 @@ export async function callMcpTool(server: Server, deps: McpServerDeps, params: C
     mcp: { elicitation: { sendRequest: elicit }, extra: extra as unknown as Record<string, unknown> },
   }
 
+  // One host for the call: the step stores the run, then the same host finishes it.
+  let host: RunHost | undefined
+  const runs = () => (host ??= deps.runs())
+  const finishWaiting = (run: RunRecord) =>
+    finishWaitingRun(
+      {
+        tool,
+        runs: runs(),
+        principal: caller.principal,
+        basePath: deps.basePath,
+        canElicit: Boolean(server.getClientCapabilities()?.elicitation?.form),
+        elicit,
+        signal: extra.signal,
+      },
+      run,
+    )
   try {
-    log.push({ type: 'start', messageMetadata: ids })
-    const received = await receiveInput(scope, { input: params.arguments ?? {} })
-    if (!received.ok) return errorResult(received.error, ids)
-    const input = received.value.value
-    const at = new Date().toISOString()
-    const record: Omit<RunRecord, 'status'> = { ...ids, toolId: tool.id, principal: caller.principal, createdAt: at, updatedAt: at, input, requestContext: context.value }
-    const runs = deps.runs()
-    const open = async (run: RunRecord) => {
-      await runs.open(run, [...log.events])
-      return run
-    }
-    const waiting = {
-      tool,
-      runs,
+    const ending = await runFirstStep({
+      scope,
+      log,
+      source: { input: params.arguments ?? {} },
       principal: caller.principal,
-      basePath: deps.basePath,
-      canElicit: Boolean(server.getClientCapabilities()?.elicitation?.form),
-      elicit,
-      signal: extra.signal,
+      requestContext: context.value,
+      runs,
+      storeRuns: deps.storeRuns,
+    })
+    switch (ending.kind) {
+      case 'input-error':
+        return errorResult(ending.error, ids)
+      case 'approval-required':
+      case 'background':
+        return await finishWaiting(ending.run)
+      case 'executed': {
+        const { outcome } = ending
+        if (outcome.status === 'suspended') return await finishWaiting(ending.run!)
+        if (outcome.status === 'failed') return errorResult(outcome.error, ids)
+        return completedResult(ids, outcome.output, outcome.modelOutput)
+      }
     }
-
-    if (await needsApproval(scope, input)) {
-      const approvalId = `approval_${randomHex(12)}`
-      log.push({ type: 'tool-approval-request', approvalId, toolCallId: ids.toolCallId })
-      log.push({ type: 'finish', finishReason: 'other' })
-      const run = await open({ ...record, status: 'approval-required', approvalId, ...(isBackgroundTool(tool) ? { background: true } : {}) })
-      return await finishWaitingRun(waiting, run)
-    }
-    if (isBackgroundTool(tool)) {
-      return await finishWaitingRun(waiting, await open({ ...record, status: 'running', background: true, attempts: 0 }))
-    }
-    const outcome = await executeToolCall(scope, input)
-    log.push({ type: 'finish', finishReason: outcome.status === 'failed' ? 'error' : outcome.status === 'suspended' ? 'other' : 'stop' })
-    if (outcome.status === 'suspended') {
-      return await finishWaitingRun(waiting, await open({ ...record, status: 'suspended', suspendPayload: outcome.suspendPayload }))
-    }
-    if (deps.storeRuns === 'all') {
-      await open(
-        outcome.status === 'completed'
-          ? { ...record, status: 'completed', output: outcome.output, modelOutput: outcome.modelOutput }
-          : { ...record, status: 'failed', error: outcome.error.toJSON().error },
-      )
-    }
-    if (outcome.status === 'failed') return errorResult(outcome.error, ids)
-    return completedResult(ids, outcome.output, outcome.modelOutput)
   } catch (error) {
     // A run host refusal (a run approved over HTTP meanwhile, an expired run) or a store failure.
     return errorResult(ToolrouteError.isInstance(error) ? error : new ToolrouteError('EXECUTION_FAILED', errorMessage(error)), ids)
-  } finally {
-    log.close()
   }
 }
