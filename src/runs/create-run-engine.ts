@@ -136,6 +136,17 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
     throw new ToolrouteError('RUN_STATE_CONFLICT', `Run ${run.runId} is ${run.status}, not ${wanted}; it cannot be ${action}`)
   }
 
+  /**
+   * A caller's compare-and-set from `from` (the first is the state it names when refused): the
+   * stored run and its new events, or the refusal for the state another step left it in.
+   */
+  async function transitionFor(run: RunRecord, from: readonly RunStatus[], patch: Partial<RunRecord>, events: ToolEvent[], action: string) {
+    const result = await store.transition(run.runId, from, patch, events)
+    if (!result.ok) refuse(result.reason === 'conflict' ? result.run : run, from[0]!, action)
+    notify(run.runId)
+    return result
+  }
+
   async function* follow(runId: string, after: number, signal?: AbortSignal): AsyncGenerator<SequencedEvent> {
     let cursor = after
     while (!signal?.aborted) {
@@ -330,9 +341,7 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
         { type: 'start', messageMetadata: { runId, toolCallId: run.toolCallId } },
         { type: 'tool-approval-response', approvalId: run.approvalId ?? '', approved: true },
       ]
-      const result = await store.transition(runId, ['approval-required'], { status: 'running', updatedAt: iso(), expiresAt: undefined }, events)
-      if (!result.ok) refuse(result.reason === 'conflict' ? result.run : run, 'approval-required', 'approved')
-      notify(runId)
+      const result = await transitionFor(run, ['approval-required'], { status: 'running', updatedAt: iso(), expiresAt: undefined }, events, 'approved')
       const first = result.events[0]!.seq
       if (result.run.background) {
         await requeue(runId)
@@ -352,9 +361,7 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
         { type: 'finish', finishReason: 'stop' },
       ]
       const patch: Partial<RunRecord> = { status: 'declined', updatedAt: iso(), expiresAt: undefined, ...(caller.reason !== undefined ? { reason: caller.reason } : {}) }
-      const result = await store.transition(runId, ['approval-required'], patch, events)
-      if (!result.ok) refuse(result.reason === 'conflict' ? result.run : run, 'approval-required', 'declined')
-      notify(runId)
+      const result = await transitionFor(run, ['approval-required'], patch, events, 'declined')
       await schedule(result.run)
       return doneStep(result.run, result.events)
     },
@@ -369,9 +376,7 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
         { type: 'start', messageMetadata: { runId, toolCallId: run.toolCallId } },
         { type: 'data-tool-resumed', data: { runId, toolCallId: run.toolCallId, resumeData: caller.resumeData } },
       ]
-      const result = await store.transition(runId, ['suspended'], { status: 'running', updatedAt: iso(), expiresAt: undefined }, events)
-      if (!result.ok) refuse(result.reason === 'conflict' ? result.run : run, 'suspended', 'resumed')
-      notify(runId)
+      const result = await transitionFor(run, ['suspended'], { status: 'running', updatedAt: iso(), expiresAt: undefined }, events, 'resumed')
       const resume = { resumeData: checked.value, suspendPayload: run.suspendPayload }
       await watchStep(runId)
       return startStep(result.run, result.events[0]!.seq, async (signal) => settle(result.run, await execute(result.run, signal, resume)))
@@ -386,10 +391,8 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
         { type: 'tool-output-error', toolCallId: run.toolCallId, errorText: 'The run was cancelled' },
         { type: 'finish', finishReason: 'other' },
       ]
-      const result = await store.transition(runId, ['running', ...waitingStatuses], { status: 'cancelled', updatedAt: iso(), expiresAt: undefined }, events)
-      if (!result.ok) refuse(result.reason === 'conflict' ? result.run : run, 'running', 'cancelled')
+      const result = await transitionFor(run, ['running', ...waitingStatuses], { status: 'cancelled', updatedAt: iso(), expiresAt: undefined }, events, 'cancelled')
       running.get(runId)?.abort(cancellation())
-      notify(runId)
       await schedule(result.run)
       return result.run
     },
