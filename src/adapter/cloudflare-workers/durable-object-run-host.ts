@@ -53,12 +53,15 @@ export function createDurableObjectRunHost(namespace: DurableObjectNamespace): R
     const { events, settled, cancel } = decodeSegmentStream(result.stream)
     // Cancelling an RPC stream does not reach the object that writes it (workerd), so the step
     // is aborted by a call of its own, naming where it began: a later step is never touched.
+    // Sent once, however many signs of the caller leaving arrive (stream cancel, request abort).
+    let aborting: Promise<void> | undefined
     const abort = (reason?: unknown) => {
+      if (aborting) return aborting
       cancel()
       const message = reason instanceof Error ? reason.message : 'The caller disconnected'
-      return stub(run.runId)
+      return (aborting = stub(run.runId)
         .abortStep(run.runId, { principal: caller.principal, after, message })
-        .then(() => undefined, () => undefined)
+        .then(() => undefined, () => undefined))
     }
     return { run, after, events, settled, abort }
   }
