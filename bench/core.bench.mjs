@@ -6,9 +6,8 @@
 //
 // node bench/run.mjs core [--rounds 15] [--sample-ms 150] [--json]
 import { createTool as createMastraTool } from '@mastra/core/tools'
-import { mkdirSync, writeFileSync } from 'node:fs'
 import { bundleToolroute } from './build-bundle.mjs'
-import { compare } from './measure.mjs'
+import { compare, saveResult } from './measure.mjs'
 
 const args = process.argv.slice(2)
 const option = (flag, fallback) => {
@@ -88,8 +87,5 @@ const verdicts = Object.entries(report).map(([path, results]) => {
 console.log(`\n${verdicts.join('\n')}`)
 
 if (args.includes('--json')) {
-  mkdirSync(new URL('./results/', import.meta.url), { recursive: true })
-  const file = new URL(`./results/core-${new Date().toISOString().replace(/[:.]/g, '-')}.json`, import.meta.url)
-  writeFileSync(file, JSON.stringify({ node: process.version, rounds, sampleMs, report }, null, 2))
-  console.log(`\nwrote ${file.pathname}`)
+  console.log(`\nwrote ${saveResult('core', { node: process.version, rounds, sampleMs, report })}`)
 }

@@ -8,12 +8,13 @@
 //
 // node bench/run.mjs http [--rounds 5] [--seconds 3] [--connections 10] [--scenarios json,sse] [--no-minify] [--json]
 import autocannon from 'autocannon'
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import { Miniflare } from 'miniflare'
 import { unstable_getMiniflareWorkerOptions } from 'wrangler'
+import { median, saveResult } from './measure.mjs'
 import { wranglerBundle } from './wrangler-bundle.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -114,11 +115,6 @@ function load(url, headers, duration) {
     autocannon({ url: `${url}/tools/weather-tool`, method: 'POST', headers, body, connections, duration }, (error, result) => (error ? reject(error) : resolve(result)))
   })
 }
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = sorted.length >> 1
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-}
 
 log(`load: autocannon, ${connections} connections, ${seconds} s per sample, ${rounds} rounds (order swapped each round)`)
 const samples = {}
@@ -148,8 +144,7 @@ for (const [scenario, byName] of Object.entries(samples)) {
     ratios,
   }
 }
-mkdirSync(join(here, 'results'), { recursive: true })
-writeFileSync(join(here, 'results', `http-${new Date().toISOString().replace(/[:.]/g, '-')}.json`), JSON.stringify(report, null, 2))
+saveResult('http', report)
 
 if (asJson) {
   console.log(JSON.stringify(report, null, 2))

@@ -8,11 +8,12 @@
 //
 // node bench/run.mjs isolate [--rounds 150] [--calls 500] [--json]
 // node bench/run.mjs isolate --profile [--calls 20000] [--app toolroute|bare]
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Miniflare } from 'miniflare'
 import { unstable_getMiniflareWorkerOptions } from 'wrangler'
+import { saveResult } from './measure.mjs'
 import { buildTools, wranglerBundle } from './wrangler-bundle.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -81,8 +82,7 @@ async function compare() {
   }
   report.ratioWall = report.bare.wallUs / report.toolroute.wallUs
   if (cpuNs) report.ratioCpu = report.bare.cpuUs / report.toolroute.cpuUs
-  mkdirSync(join(here, 'results'), { recursive: true })
-  writeFileSync(join(here, 'results', `isolate-${new Date().toISOString().replace(/[:.]/g, '-')}.json`), JSON.stringify({ ...report, samples }, null, 2))
+  saveResult('isolate', { ...report, samples })
   if (asJson) return console.log(JSON.stringify(report, null, 2))
   const row = (label, key) => `  ${label.padEnd(22)} ${report.toolroute[key].toFixed(1).padStart(9)} ${report.bare[key].toFixed(1).padStart(9)}   ${(report.toolroute[key] - report.bare[key]).toFixed(1).padStart(6)} µs   ${(report.bare[key] / report.toolroute[key]).toFixed(2)}×`
   console.log(`\nPOST /tools/weather-tool in one isolate (${rounds} rounds × ${calls} calls, 25th percentile)`)
@@ -111,9 +111,7 @@ async function profileApp(app) {
   await sample(app, calls)
   const { profile: cpuProfile } = await send('Profiler.stop')
   socket.close()
-  mkdirSync(join(here, 'results'), { recursive: true })
-  const saved = join(here, 'results', `isolate-${app}-${new Date().toISOString().replace(/[:.]/g, '-')}.cpuprofile`)
-  writeFileSync(saved, JSON.stringify(cpuProfile))
+  const saved = saveResult(`isolate-${app}`, JSON.stringify(cpuProfile), 'cpuprofile')
 
   const lines = readFileSync(scriptPath, 'utf8').split('\n')
   const modules = []

@@ -1,5 +1,8 @@
 // A small side-by-side timer: contenders run interleaved in rounds (order rotated each round),
 // so drift in CPU frequency or GC pressure hits all of them alike; results are medians.
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 
 /** Runs `fn` `iterations` times, one call after another (each awaited), and returns ops/s. */
 export async function timeCalls(fn, iterations) {
@@ -19,6 +22,15 @@ export async function calibrate(fn, targetMs) {
     if (elapsed >= targetMs / 4) return Math.max(100, Math.round((iterations * targetMs) / elapsed))
     iterations *= 4
   }
+}
+
+/** Writes a benchmark's figures to bench/results/<name>-<time>.<extension>; returns the path. */
+export function saveResult(name, data, extension = 'json') {
+  const dir = fileURLToPath(new URL('./results/', import.meta.url))
+  mkdirSync(dir, { recursive: true })
+  const file = join(dir, `${name}-${new Date().toISOString().replace(/[:.]/g, '-')}.${extension}`)
+  writeFileSync(file, typeof data === 'string' ? data : JSON.stringify(data, null, 2))
+  return file
 }
 
 export function median(values) {

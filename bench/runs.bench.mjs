@@ -10,12 +10,13 @@
 //
 // node bench/run.mjs runs [--rounds 7] [--reps 30] [--json]
 // (BENCH_DO_MEMORY=1: Durable Object storage in memory instead of a temporary directory on disk.)
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Miniflare } from 'miniflare'
 import { unstable_getMiniflareWorkerOptions } from 'wrangler'
+import { median, saveResult } from './measure.mjs'
 import { buildTools, wranglerBundle } from './wrangler-bundle.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -100,23 +101,21 @@ try {
       const payloadBytes = bytes(input) + (created.suspendPayload === undefined ? 0 : bytes(created.suspendPayload))
       measured.push({ ...stats, payloadBytes, beyondPayload: stats.recordBytes + stats.eventBytes - payloadBytes })
     }
-    const median = (key) => medianOf(measured.map((entry) => entry[key]))
-    stored[label] = Object.fromEntries(['payloadBytes', 'recordBytes', 'eventBytes', 'eventCount', 'beyondPayload', 'databaseSize'].map((key) => [key, median(key)]))
+    stored[label] = Object.fromEntries(['payloadBytes', 'recordBytes', 'eventBytes', 'eventCount', 'beyondPayload', 'databaseSize'].map((key) => [key, median(measured.map((entry) => entry[key]))]))
   }
 
   // --- report ----------------------------------------------------------------------------------
-  const summary = (name, key) => medianOf(samples[name].map((sample) => sample[key]))
+  const summary = (name, key) => median(samples[name].map((sample) => sample[key]))
   const ratios = samples.toolroute.map((sample, index) => sample.roundTripMs / samples.bare[index].roundTripMs)
   const report = {
     rounds,
     reps,
     roundTrip: Object.fromEntries(['toolroute', 'bare'].map((name) => [name, { roundTripMs: summary(name, 'roundTripMs'), createMs: summary(name, 'createMs'), approveMs: summary(name, 'approveMs') }])),
-    ratio: medianOf(ratios),
+    ratio: median(ratios),
     ratios,
     stored,
   }
-  mkdirSync(join(here, 'results'), { recursive: true })
-  writeFileSync(join(here, 'results', `runs-${new Date().toISOString().replace(/[:.]/g, '-')}.json`), JSON.stringify(report, null, 2))
+  saveResult('runs', report)
   if (asJson) {
     console.log(JSON.stringify(report, null, 2))
   } else {
@@ -138,8 +137,3 @@ try {
   rmSync(persist, { recursive: true, force: true })
 }
 
-function medianOf(values) {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = sorted.length >> 1
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-}
