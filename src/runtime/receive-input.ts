@@ -46,10 +46,11 @@ function chunkReader(scope: ToolCallScope, maxBytes: number) {
       const text = typeof chunk === 'string' ? chunk : (decoder ??= new TextDecoder()).decode(chunk, { stream: true })
       return text === '' ? undefined : delta(text)
     },
-    /** The decoder's tail (a delta of its own), then the whole text. */
-    end(): { tail: Promise<void> | undefined; text: () => string } {
+    /** The decoder's tail (a delta of its own, with its hook to await if any), and the whole text. */
+    end(): { hook: Promise<void> | undefined; text: string } {
       const tail = decoder?.decode() ?? ''
-      return { tail: tail === '' ? undefined : delta(tail), text: () => parts.join('') }
+      const hook = tail === '' ? undefined : delta(tail)
+      return { hook, text: parts.join('') }
     },
   }
 }
@@ -74,9 +75,9 @@ async function readChunks(
       else if (taken) return taken
     }
   }
-  const { tail, text } = reader.end()
-  if (tail) await tail
-  return { ok: true, value: text() }
+  const { hook, text } = reader.end()
+  if (hook) await hook
+  return { ok: true, value: text }
 }
 
 /** Validates a parsed input and emits `tool-input-available` or `tool-input-error` (no hooks). */
@@ -134,7 +135,7 @@ export function receiveInput(scope: ToolCallScope, source: ToolInputSource): Che
     const failed = reader.take(chunk) as { ok: false; error: ToolrouteError } | undefined // no onInputDelta: never a promise
     if (failed) return refuseBody(scope, failed)
   }
-  return acceptText(scope, reader.end().text())
+  return acceptText(scope, reader.end().text)
 }
 
 async function receiveInputAsync(scope: ToolCallScope, source: ToolInputSource): Promise<Checked<ReceivedInput>> {
