@@ -1,7 +1,7 @@
 import { ToolrouteError, errorMessage } from '../errors/toolroute-error.ts'
 import type { SequencedEvent, ToolEvent } from '../events/tool-event.ts'
 import { createObserve } from '../runtime/create-observe.ts'
-import { executeToolCall, type ExecuteOutcome, type ResumeState } from '../runtime/execute-tool-call.ts'
+import { executeToolCall, finishOf, type ExecuteOutcome, type ResumeState } from '../runtime/execute-tool-call.ts'
 import { RequestContext } from '../runtime/request-context.ts'
 import { checkResumeData } from '../runtime/validate-call.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
@@ -183,7 +183,7 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
         : outcome.status === 'suspended'
           ? { status: 'suspended', suspendPayload: outcome.suspendPayload, expiresAt: iso(now() + ttlMs) }
           : { status: 'failed', error: outcome.error.toJSON().error }
-    const finish: ToolEvent = { type: 'finish', finishReason: outcome.status === 'failed' ? 'error' : outcome.status === 'suspended' ? 'other' : 'stop' }
+    const finish = finishOf(outcome)
     const result = await store.transition(run.runId, ['running'], { ...patch, updatedAt: at }, [...before, finish])
     notify(run.runId)
     if (!result.ok) {

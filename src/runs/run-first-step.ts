@@ -2,7 +2,7 @@ import { errorMessage, type ToolrouteError } from '../errors/toolroute-error.ts'
 import type { ToolEvent } from '../events/tool-event.ts'
 import type { EventLog } from '../http/event-log.ts'
 import { randomHex } from '../runtime/create-id.ts'
-import { executeToolCall, needsApproval, type ExecuteOutcome } from '../runtime/execute-tool-call.ts'
+import { executeToolCall, finishOf, needsApproval, type ExecuteOutcome } from '../runtime/execute-tool-call.ts'
 import { receiveInput, type ToolInputSource } from '../runtime/receive-input.ts'
 import type { ToolCallScope } from '../runtime/tool-call-scope.ts'
 import { isBackgroundTool } from '../http/tool-descriptor.ts'
@@ -78,7 +78,7 @@ export async function runFirstStep(step: FirstStep): Promise<FirstStepEnding> {
       return { kind: 'background', run: await open({ ...record(), status: 'running', background: true, attempts: 0 }, []) }
     }
     const outcome = await executeToolCall(scope, input)
-    const finish: ToolEvent = { type: 'finish', finishReason: outcome.status === 'failed' ? 'error' : outcome.status === 'suspended' ? 'other' : 'stop' }
+    const finish = finishOf(outcome)
     if (outcome.status === 'suspended') {
       const run = await open({ ...record(), status: 'suspended', suspendPayload: outcome.suspendPayload }, [...(step.held?.splice(0) ?? []), finish])
       return { kind: 'executed', outcome, run }

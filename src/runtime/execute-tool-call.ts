@@ -1,4 +1,5 @@
 import { ToolrouteError, errorMessage } from '../errors/toolroute-error.ts'
+import type { ToolEvent } from '../events/tool-event.ts'
 import { abortFailure } from './call-abort.ts'
 import { callHook, withAbortSignal } from './call-hook.ts'
 import { ExecutionContext, type ResumeState, type Suspension } from './execution-context.ts'
@@ -14,6 +15,11 @@ export type ExecuteOutcome =
   | { status: 'suspended'; suspendPayload: unknown }
   | { status: 'failed'; error: ToolrouteError }
 
+
+/** The `finish` event that ends a step with this outcome (`other`: it waits to be resumed). */
+export function finishOf(outcome: ExecuteOutcome): ToolEvent {
+  return { type: 'finish', finishReason: outcome.status === 'failed' ? 'error' : outcome.status === 'suspended' ? 'other' : 'stop' }
+}
 
 /** Anything `execute` threw, as a ToolrouteError (`EXECUTION_FAILED` unless it already is one). */
 export function toExecutionError(error: unknown): ToolrouteError {
