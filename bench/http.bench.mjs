@@ -12,7 +12,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
-import { Miniflare } from 'miniflare'
+import { Miniflare, convertV4MiniflareOptions } from 'miniflare'
 import { unstable_getMiniflareWorkerOptions } from 'wrangler'
 import { median, saveResult } from './measure.mjs'
 import { wranglerBundle } from './wrangler-bundle.mjs'
@@ -59,14 +59,16 @@ const sizes = {
 }
 
 // --- servers ---------------------------------------------------------------------------------
-const { workerOptions } = unstable_getMiniflareWorkerOptions(toolrouteConfig)
+// modulesRules describes unbundled sources (the scripts here are bundled); Miniflare 5 refuses to convert it.
+const { modulesRules: _modulesRules, ...workerOptions } = unstable_getMiniflareWorkerOptions(toolrouteConfig).workerOptions
 const direct = [{ host: '127.0.0.1', port: 0 }]
-const miniflare = new Miniflare({
+const miniflare = new Miniflare(convertV4MiniflareOptions({
   cf: false,
   workers: [
-    { ...workerOptions, name: 'toolroute', modules: true, scriptPath: toolrouteBundle.scriptPath, unsafeDirectSockets: direct },
+    { ...workerOptions, name: 'toolroute', rootPath: toolrouteBundle.outdir, modules: true, scriptPath: toolrouteBundle.scriptPath, unsafeDirectSockets: direct },
     {
       name: 'bare',
+      rootPath: bareBundle.outdir,
       modules: true,
       scriptPath: bareBundle.scriptPath,
       compatibilityDate: workerOptions.compatibilityDate,
@@ -74,7 +76,7 @@ const miniflare = new Miniflare({
       unsafeDirectSockets: direct,
     },
   ],
-})
+}))
 await miniflare.ready
 const targets = {
   toolroute: String(await miniflare.unsafeGetDirectURL('toolroute')).replace(/\/$/, ''),

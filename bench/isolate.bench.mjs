@@ -11,7 +11,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { Miniflare } from 'miniflare'
+import { Miniflare, convertV4MiniflareOptions } from 'miniflare'
 import { unstable_getMiniflareWorkerOptions } from 'wrangler'
 import { saveResult } from './measure.mjs'
 import { buildTools, wranglerBundle } from './wrangler-bundle.mjs'
@@ -28,10 +28,11 @@ const log = (...parts) => (asJson ? undefined : console.log(...parts))
 const config = join(here, 'isolate/wrangler.toml')
 log(`bundling (wrangler deploy --dry-run${profile ? ', not minified' : ' --minify'})…`)
 buildTools()
-const { scriptPath } = wranglerBundle('isolate', config, { minify: !profile })
-const { workerOptions } = unstable_getMiniflareWorkerOptions(config)
+const { scriptPath, outdir } = wranglerBundle('isolate', config, { minify: !profile })
+// modulesRules describes unbundled sources (the scripts here are bundled); Miniflare 5 refuses to convert it.
+const { modulesRules: _modulesRules, ...workerOptions } = unstable_getMiniflareWorkerOptions(config).workerOptions
 const inspectorPort = 9300 + Math.floor(Math.random() * 600)
-const miniflare = new Miniflare({ cf: false, ...(profile ? { inspectorPort } : {}), workers: [{ ...workerOptions, name: 'isolate', modules: true, scriptPath }] })
+const miniflare = new Miniflare(convertV4MiniflareOptions({ cf: false, ...(profile ? { inspectorPort } : {}), workers: [{ ...workerOptions, name: 'isolate', rootPath: outdir, modules: true, scriptPath }] }))
 
 async function sample(app, count) {
   const response = await miniflare.dispatchFetch(`http://bench/?app=${app}&calls=${count}`)

@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { Miniflare } from 'miniflare'
+import { Miniflare, convertV4MiniflareOptions } from 'miniflare'
 import { unstable_getMiniflareWorkerOptions } from 'wrangler'
 import { median, saveResult } from './measure.mjs'
 import { buildTools, wranglerBundle } from './wrangler-bundle.mjs'
@@ -32,16 +32,17 @@ const log = (...parts) => (asJson ? undefined : console.log(...parts))
 const config = join(here, 'runs/wrangler.toml')
 log('bundling (node scripts/build-tools.mjs, wrangler deploy --dry-run --minify)…')
 buildTools()
-const { scriptPath } = wranglerBundle('runs', config)
+const { scriptPath, outdir } = wranglerBundle('runs', config)
 
 // --- server: Durable Objects persisted on local disk, a direct socket to the Worker ---------------
 const persist = mkdtempSync(join(tmpdir(), 'toolroute-bench-runs-'))
-const { workerOptions } = unstable_getMiniflareWorkerOptions(config)
-const miniflare = new Miniflare({
+// modulesRules describes unbundled sources (the scripts here are bundled); Miniflare 5 refuses to convert it.
+const { modulesRules: _modulesRules, ...workerOptions } = unstable_getMiniflareWorkerOptions(config).workerOptions
+const miniflare = new Miniflare(convertV4MiniflareOptions({
   cf: false,
   durableObjectsPersist: process.env.BENCH_DO_MEMORY ? false : persist,
-  workers: [{ ...workerOptions, name: 'runs', modules: true, scriptPath, unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }] }],
-})
+  workers: [{ ...workerOptions, name: 'runs', rootPath: outdir, modules: true, scriptPath, unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }] }],
+}))
 
 try {
   await miniflare.ready

@@ -35,7 +35,7 @@ describe('toAiSdkTools execute', () => {
         JSON.stringify({ type: 'finish', finishReason: 'stop' }),
       ]),
     )
-    const result = tools['progress-tool']!.execute!({}, { toolCallId: 'call_1', messages: [] })
+    const result = tools['progress-tool']!.execute!({}, { toolCallId: 'call_1', messages: [], context: {} })
     expect(await outputsOf(result)).toEqual([{ done: 1 }, { done: 2 }, { done: 3 }])
   })
 
@@ -47,7 +47,7 @@ describe('toAiSdkTools execute', () => {
         JSON.stringify({ type: 'finish', finishReason: 'error' }),
       ]),
     )
-    await expect(outputsOf(tools['progress-tool']!.execute!({}, { toolCallId: 'call_2', messages: [] }))).rejects.toMatchObject({
+    await expect(outputsOf(tools['progress-tool']!.execute!({}, { toolCallId: 'call_2', messages: [], context: {} }))).rejects.toMatchObject({
       code: 'EXECUTION_FAILED',
       message: 'quota exceeded',
       runId: 'run_1',
@@ -56,6 +56,6 @@ describe('toAiSdkTools execute', () => {
 
   it('refuses a stream that ends without an output', async () => {
     const tools = await toAiSdkTools(fakeServer([JSON.stringify({ type: 'finish', finishReason: 'stop' })]))
-    await expect(outputsOf(tools['progress-tool']!.execute!({}, { toolCallId: 'call_3', messages: [] }))).rejects.toMatchObject({ code: 'UNEXPECTED_RESPONSE' })
+    await expect(outputsOf(tools['progress-tool']!.execute!({}, { toolCallId: 'call_3', messages: [], context: {} }))).rejects.toMatchObject({ code: 'UNEXPECTED_RESPONSE' })
   })
 })

@@ -1,4 +1,4 @@
-import { jsonSchema, tool, type Tool as AiSdkTool } from 'ai'
+import { jsonSchema, type Tool as AiSdkTool } from 'ai'
 import { ToolClientError } from '../client/tool-client-error.ts'
 import type { ToolClient, ToolIdOf, ToolInputOf, ToolOutputOf, ToolSetLike } from '../client/tool-client-types.ts'
 import type { SequencedEvent } from '../events/tool-event.ts'
@@ -68,7 +68,9 @@ function toAiSdkTool(client: ToolClient, descriptor: ToolDescriptor, options: To
   // Model outputs the server computed (`toModelOutput`), by tool call, until the AI SDK asks for them.
   const modelOutputs = new Map<string, ToolModelOutput>()
   const title = descriptor.mcp?.annotations?.title
-  return tool<unknown, unknown>({
+  // An object typed as the AI SDK's `Tool`, not `tool()`'s generics: `tool()` is the identity at run
+  // time, and its type parameters differ between AI SDK 6 and 7 (7 adds a context), both supported.
+  const definition: AiSdkTool = {
     description: descriptor.description,
     ...(typeof title === 'string' ? { title } : {}),
     inputSchema: jsonSchema(descriptor.inputSchema as Parameters<typeof jsonSchema>[0]),
@@ -143,5 +145,6 @@ function toAiSdkTool(client: ToolClient, descriptor: ToolDescriptor, options: To
       modelOutputs.delete(toolCallId)
       return (computed ?? { type: 'json', value: output ?? null }) as ReturnType<NonNullable<AiSdkTool['toModelOutput']>> & object
     },
-  })
+  }
+  return definition
 }

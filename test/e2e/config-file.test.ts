@@ -35,8 +35,7 @@ export default defineConfig({
 `,
   'wrangler.toml': `name = "toolroute-config-fixture"
 main = ".toolroute/worker.ts"
-compatibility_date = "2026-04-20"
-compatibility_flags = ["enable_request_signal"]
+compatibility_date = "2026-11-24"
 
 [build]
 command = "node ${join(repo, 'scripts/build-tools.mjs')} ${dir}"

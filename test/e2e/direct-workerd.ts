@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
-import { Miniflare } from 'miniflare'
+import { Miniflare, convertV4MiniflareOptions, type V4MiniflareOptions } from 'miniflare'
 
 export interface DirectWorkerd {
   url: string
@@ -27,14 +27,22 @@ export async function startDirectWorkerd(config: string): Promise<DirectWorkerd>
   }
   const script = readdirSync(outdir).find((name) => name.endsWith('.js'))!
   const { unstable_getMiniflareWorkerOptions } = await import('wrangler')
-  const { workerOptions } = unstable_getMiniflareWorkerOptions(resolve(repo, config))
-  const miniflare = new Miniflare({
-    ...(workerOptions as object),
-    modules: true,
-    scriptPath: join(outdir, script),
-    cf: false,
-    unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }],
-  } as ConstructorParameters<typeof Miniflare>[0])
+  // `modulesRules` describes unbundled sources; the script here is already bundled (and Miniflare 5
+  // refuses to convert the option).
+  const { modulesRules: _, ...workerOptions } = unstable_getMiniflareWorkerOptions(resolve(repo, config)).workerOptions
+  // wrangler still describes a Worker in Miniflare 4's option shape; Miniflare 5 converts it.
+  const miniflare = new Miniflare(
+    convertV4MiniflareOptions({
+      ...workerOptions,
+      // Modules resolve from the bundle's folder: workerd refuses a path that climbs out of its root
+      // with `..` (the config's folder is the default root, and the bundle is elsewhere).
+      rootPath: outdir,
+      modules: true,
+      scriptPath: join(outdir, script),
+      cf: false,
+      unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }],
+    } as V4MiniflareOptions),
+  )
   await miniflare.ready
   const url = String(await miniflare.unsafeGetDirectURL()).replace(/\/$/, '')
   return {

@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, inject, it } from 'vitest'
 import { createMCPClient, ElicitationRequestSchema, type MCPClient } from '@ai-sdk/mcp'
+
+type ClientCapabilities = NonNullable<Parameters<typeof createMCPClient>[0]['capabilities']>
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js'
@@ -49,7 +51,7 @@ describe('MCP over wrangler dev, official SDK client', () => {
 })
 
 describe("MCP over wrangler dev, the AI SDK's MCP client", () => {
-  async function aiClient(config: Partial<Parameters<typeof createMCPClient>[0]> = {}): Promise<MCPClient> {
+  async function aiClient(config: { capabilities?: ClientCapabilities } = {}): Promise<MCPClient> {
     const client = await createMCPClient({ transport: { type: 'http', url: mcpUrl().href }, ...config })
     closers.push(() => client.close())
     return client
@@ -59,7 +61,7 @@ describe("MCP over wrangler dev, the AI SDK's MCP client", () => {
     const client = await aiClient()
     const tools = await client.tools()
     expect(Object.keys(tools)).toEqual(expect.arrayContaining(['weather-tool', 'chart-tool', 'delete-file']))
-    const result = (await tools['weather-tool']!.execute!({ location: 'Paris' }, { toolCallId: 'call_1', messages: [] })) as {
+    const result = (await tools['weather-tool']!.execute!({ location: 'Paris' }, { toolCallId: 'call_1', messages: [], context: {} })) as {
       structuredContent?: unknown
       content: unknown[]
       isError?: boolean
@@ -67,7 +69,7 @@ describe("MCP over wrangler dev, the AI SDK's MCP client", () => {
     expect(result.isError).toBeFalsy()
     expect(result.structuredContent).toEqual({ location: 'Paris', temperatureCelsius: 21, conditions: 'sunny' })
 
-    const invalid = (await tools['weather-tool']!.execute!({ location: '' }, { toolCallId: 'call_2', messages: [] })) as { isError?: boolean }
+    const invalid = (await tools['weather-tool']!.execute!({ location: '' }, { toolCallId: 'call_2', messages: [], context: {} })) as { isError?: boolean }
     expect(invalid.isError).toBe(true)
   })
 
@@ -79,7 +81,7 @@ describe("MCP over wrangler dev, the AI SDK's MCP client", () => {
       return { action: 'accept', content: { confirm: true } }
     })
     const tools = await client.tools()
-    const result = (await tools['confirm-order']!.execute!({ item: 'Cake', quantity: 1 }, { toolCallId: 'call_3', messages: [] })) as {
+    const result = (await tools['confirm-order']!.execute!({ item: 'Cake', quantity: 1 }, { toolCallId: 'call_3', messages: [], context: {} })) as {
       structuredContent?: unknown
     }
     expect(asked).toEqual(['Place an order for 1 × Cake?'])
