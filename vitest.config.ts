@@ -1,4 +1,4 @@
-import { cloudflareTest } from '@cloudflare/vitest-pool-workers'
+import { cloudflareTest } from '@cloudflare/vitest-plugin'
 import { defineConfig } from 'vitest/config'
 
 // One `vitest run` covers three projects:
@@ -25,6 +25,26 @@ export default defineConfig({
         test: {
           name: 'workers',
           include: ['src/**/*.test.ts', 'test/workers/**/*.test.ts'],
+        },
+      },
+      {
+        // toolroute/ai against AI SDK 6 (installed as `ai6`): the same adapter test, with `ai` aliased.
+        // `ai` is a peer dependency and both majors are supported; the workers project runs it on 7.
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: './test/workers/wrangler.toml' },
+            miniflare: { cf: false },
+          }),
+        ],
+        resolve: {
+          alias: [
+            { find: /^ai$/, replacement: 'ai6' },
+            { find: /^ai\/test$/, replacement: 'ai6/test' },
+          ],
+        },
+        test: {
+          name: 'workers-ai6',
+          include: ['test/workers/ai-sdk-tools.test.ts'],
         },
       },
       {

@@ -54,6 +54,16 @@ export async function* readToolEvents(body: ReadableStream<Uint8Array>): AsyncGe
     if (typeof event !== 'object' || event === null || typeof event.type !== 'string') {
       throw new ToolClientError('UNEXPECTED_RESPONSE', `An event of the stream has no type: ${message.data.slice(0, 100)}`)
     }
-    yield { seq, event }
+    yield { seq, event: canonicalEvent(event) }
   }
+}
+
+/**
+ * The server sends `tool-approval-response` as the data part `data-tool-approval-response` unless
+ * the caller asked for AI SDK 7's chunks (SPEC §3); the client's callers see the one event type.
+ */
+function canonicalEvent(event: ToolEvent): ToolEvent {
+  const chunk = event as { type: string; data?: { approvalId: string; approved: boolean; reason?: string } }
+  if (chunk.type !== 'data-tool-approval-response' || !chunk.data) return event
+  return { type: 'tool-approval-response', ...chunk.data }
 }

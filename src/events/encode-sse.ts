@@ -1,4 +1,5 @@
 import type { ToolEvent } from './tool-event.ts'
+import type { toUiMessageChunk } from './ui-message-chunk.ts'
 
 /** Headers of the AI SDK UI message stream (SPEC §3). */
 export const sseHeaders = {
@@ -10,7 +11,7 @@ export const sseHeaders = {
 } as const
 
 /** One event: `id: <seq>`, `data: <json>`, a blank line; no `event:` line. */
-export function encodeSseEvent(seq: number, event: ToolEvent): string {
+export function encodeSseEvent(seq: number, event: ToolEvent | ReturnType<typeof toUiMessageChunk>): string {
   return `id: ${seq}\ndata: ${JSON.stringify(event)}\n\n`
 }
 

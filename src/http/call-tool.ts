@@ -2,6 +2,7 @@ import type { Context } from 'hono'
 import { createEventProjector } from '../events/create-event-projector.ts'
 import type { SequencedEvent, ToolEventView } from '../events/tool-event.ts'
 import { toolEventViews } from '../events/tool-event.ts'
+import { uiMessageStreamDialectOf, type UiMessageStreamDialect } from '../events/ui-message-chunk.ts'
 import { createRunId, createToolCallId } from '../runtime/create-id.ts'
 import type { ToolInputSource } from '../runtime/receive-input.ts'
 import { runFirstStep, type FirstStepEnding } from '../runs/run-first-step.ts'
@@ -11,17 +12,18 @@ import { EventLog } from './event-log.ts'
 import { RequestCallScope } from './request-call-scope.ts'
 import { sseResponse } from './sse-response.ts'
 
-/** What the caller asked for: SSE or JSON, and which view of the events. */
+/** What the caller asked for: SSE or JSON, which view of the events, and for which AI SDK. */
 export interface ResponseMode {
   sse: boolean
   view: ToolEventView
+  dialect: UiMessageStreamDialect
 }
 
 export function responseModeOf(c: Context): ResponseMode {
   const sse = (c.req.header('accept') ?? '').includes('text/event-stream')
   const requested = c.req.query('view')
   const view = toolEventViews.includes(requested as ToolEventView) ? (requested as ToolEventView) : 'display'
-  return { sse, view }
+  return { sse, view, dialect: uiMessageStreamDialectOf(c.req.query('aiSdk')) }
 }
 
 export interface CallToolArgs {
@@ -92,6 +94,7 @@ export async function callTool(c: Context, args: CallToolArgs): Promise<Response
   }
   return sseResponse(events(), project, {
     headers,
+    dialect: mode.dialect,
     onCancel: async () => {
       // A background run goes on without its caller; a call in the request stops with it.
       if ((await Promise.race([ending, Promise.resolve(undefined)]))?.kind !== 'background') scope.callerLeft()

@@ -1,9 +1,12 @@
 import type { EventProjector } from '../events/create-event-projector.ts'
 import { encodeSseEvent, keepAliveIntervalMs, sseDone, sseHeaders, sseKeepAlive } from '../events/encode-sse.ts'
 import type { SequencedEvent } from '../events/tool-event.ts'
+import { toUiMessageChunk, type UiMessageStreamDialect } from '../events/ui-message-chunk.ts'
 
 export interface SseResponseOptions {
   headers?: Record<string, string>
+  /** Which AI SDK majors read the stream (default `'ai6'`: chunks both 6 and 7 accept). */
+  dialect?: UiMessageStreamDialect
   /** Called when the client goes away before the stream ends. */
   onCancel?: () => void
 }
@@ -14,6 +17,7 @@ export interface SseResponseOptions {
  */
 export function sseResponse(events: AsyncIterable<SequencedEvent>, project: EventProjector, options: SseResponseOptions = {}): Response {
   const encoder = new TextEncoder()
+  const dialect = options.dialect ?? 'ai6'
   const iterator = events[Symbol.asyncIterator]()
   let keepAlive: ReturnType<typeof setInterval> | undefined
   let finished = false
@@ -45,7 +49,7 @@ export function sseResponse(events: AsyncIterable<SequencedEvent>, project: Even
           }
           const shown = await project(next.value.event)
           if (shown) {
-            controller.enqueue(encoder.encode(encodeSseEvent(next.value.seq, shown)))
+            controller.enqueue(encoder.encode(encodeSseEvent(next.value.seq, toUiMessageChunk(shown, dialect))))
             return
           }
         }

@@ -60,8 +60,8 @@ Deno.test('approve: the run waits in Deno KV, executes once on approval, and a s
     const approved = await request(`/runs/${waiting.runId}/approve`, { json: {}, sse: true })
     assert.equal(approved.status, 200)
     const sse = await readSse(approved)
-    assert.deepEqual(typesOf(sse.events), ['start', 'tool-approval-response', 'tool-output-available', 'finish'])
-    assert.deepEqual(sse.events[1], { type: 'tool-approval-response', approvalId: waiting.approvalId, approved: true })
+    assert.deepEqual(typesOf(sse.events), ['start', 'data-tool-approval-response', 'tool-output-available', 'finish'])
+    assert.deepEqual(sse.events[1], { type: 'data-tool-approval-response', data: { approvalId: waiting.approvalId, approved: true } })
     // Event ids continue the run's log: the first step had 6 events.
     assert.equal(sse.messages[0]!.id, '7')
 

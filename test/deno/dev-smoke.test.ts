@@ -42,7 +42,7 @@ Deno.test('deno task dev: the example tools end to end, and runs that outlive a 
       assert.equal(status, 202)
       assert.equal(waiting.status, 'approval-required')
       const sse = await readSse(await post(`${base()}/runs/${waiting.runId}/approve`, {}, true))
-      assert.deepEqual(typesOf(sse.events), ['start', 'tool-approval-response', 'tool-output-available', 'finish'])
+      assert.deepEqual(typesOf(sse.events), ['start', 'data-tool-approval-response', 'tool-output-available', 'finish'])
       const [, run] = await json(await fetch(`${base()}/runs/${waiting.runId}`))
       assert.equal(run.status, 'completed')
       const [again] = await json(await post(`${base()}/runs/${waiting.runId}/approve`, {}))

@@ -51,9 +51,10 @@ describe('approval', () => {
     expect(approved.headers.get('content-type')).toBe('text/event-stream')
     const second = await sequenced(approved)
     expect(second.done).toBe(true)
-    expect(typesOf(second.entries.map((entry) => entry.event))).toEqual(['start', 'tool-approval-response', 'tool-output-available', 'finish'])
+    expect(typesOf(second.entries.map((entry) => entry.event))).toEqual(['start', 'data-tool-approval-response', 'tool-output-available', 'finish'])
     expect(second.entries[0]!.event).toEqual({ type: 'start', messageMetadata: { runId, toolCallId: request.toolCallId } })
-    expect(second.entries[1]!.event).toEqual({ type: 'tool-approval-response', approvalId: request.approvalId, approved: true })
+    // By default the decision travels as a data part that AI SDK 6 and 7 both accept (SPEC §3).
+    expect(second.entries[1]!.event).toEqual({ type: 'data-tool-approval-response', data: { approvalId: request.approvalId, approved: true } })
     expect(second.entries[2]!.event).toEqual({ type: 'tool-output-available', toolCallId: request.toolCallId, output: { deleted: '/tmp/b.txt' } })
     // One log: the approve stream's ids follow the call's (display drops data-tool-model-output: id gap).
     expect(second.entries[0]!.id).toBe(first.entries.at(-1)!.id + 1)
@@ -73,7 +74,7 @@ describe('approval', () => {
     const { entries } = await sequenced(await runEvents(runId, { auth: 'alice' }))
     expect(entries.slice(-4).map((entry) => entry.event)).toEqual([
       { type: 'start', messageMetadata: { runId, toolCallId } },
-      { type: 'tool-approval-response', approvalId, approved: false, reason: 'not on a Friday' },
+      { type: 'data-tool-approval-response', data: { approvalId, approved: false, reason: 'not on a Friday' } },
       { type: 'tool-output-denied', toolCallId },
       { type: 'finish', finishReason: 'stop' },
     ])
@@ -90,8 +91,8 @@ describe('approval', () => {
     const streamed = await start('delete-file', { path: '/y' }, { auth: 'alice' })
     const { events, done } = await readSse(await runAction(streamed.runId, 'decline', { reason: 'no' }, { auth: 'alice', sse: true }))
     expect(done).toBe(true)
-    expect(typesOf(events)).toEqual(['start', 'tool-approval-response', 'tool-output-denied', 'finish'])
-    expect(events[1]).toEqual({ type: 'tool-approval-response', approvalId: streamed.approvalId, approved: false, reason: 'no' })
+    expect(typesOf(events)).toEqual(['start', 'data-tool-approval-response', 'tool-output-denied', 'finish'])
+    expect(events[1]).toEqual({ type: 'data-tool-approval-response', data: { approvalId: streamed.approvalId, approved: false, reason: 'no' } })
   })
 
   it('a bad decline body changes nothing', async () => {
@@ -147,7 +148,7 @@ describe('approval', () => {
     expect(await counter(key).count()).toBe(1)
     const { events } = await readSse(await runEvents(runId, { auth: 'alice' }))
     expect(typesOf(events).filter((type) => type === 'tool-output-available')).toHaveLength(1)
-    expect(typesOf(events).filter((type) => type === 'tool-approval-response')).toHaveLength(1)
+    expect(typesOf(events).filter((type: string) => type === 'data-tool-approval-response')).toHaveLength(1)
   })
 
   it('approve racing decline: exactly one of them wins', async () => {
@@ -182,7 +183,7 @@ describe('approval', () => {
     const stream = liveSse(await runAction(runId, 'approve', undefined, { auth: 'alice', sse: true }))
     const seen: string[] = []
     while (!seen.includes('data-tool-log')) seen.push(JSON.parse((await stream.next())!.data).type)
-    expect(seen).toEqual(['start', 'tool-approval-response', 'data-tool-log'])
+    expect(seen).toEqual(['start', 'data-tool-approval-response', 'data-tool-log'])
     // The tool is parked at its gate; the run is running, and so is the stream.
     expect(await (await getRun(runId, { auth: 'alice' })).json()).toMatchObject({ status: 'running' })
     await counter(`${key}:gate`).increment()

@@ -30,7 +30,7 @@ describe('run events', () => {
       'tool-approval-request',
       'finish',
       'start',
-      'tool-approval-response',
+      'data-tool-approval-response',
       'tool-output-available',
       'data-tool-model-output',
       'finish',
