@@ -49,6 +49,18 @@ export interface ToolAppMcpOptions<E extends Env = any> {
   sessions?: 'memory' | false | ((c: Context<E>) => McpSessionHost | undefined)
   /** How long a question to the user (elicitation) waits for an answer (default 5 minutes). */
   elicitationTimeoutMs?: number
+  /**
+   * Origins allowed to send requests to `/mcp` (the transport spec's DNS-rebinding rule): a request
+   * whose `Origin` is present and not listed is refused with 403 before any tool runs. Default: the
+   * app's own origin, plus any localhost origin when the app itself is served on localhost.
+   */
+  allowedOrigins?: readonly string[]
+  /**
+   * The HMAC key (≥ 32 bytes) that seals a 2026-07-28 question's `requestState`. Every isolate that
+   * may receive the client's retry needs the same one; default: `TOOLROUTE_MCP_STATE_KEY` from the
+   * Worker's env, else a random key per isolate (enough for one process).
+   */
+  requestStateKey?: string
 }
 
 /** Variables the middleware chain sets on the context. */

@@ -1,7 +1,7 @@
 // @ts-types="@modelcontextprotocol/sdk/server/index"
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 // @ts-types="@modelcontextprotocol/sdk/types"
-import type { CallToolRequest, CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { ErrorCode, McpError, type CallToolRequest, type CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { ToolrouteError, errorMessage } from '../errors/toolroute-error.ts'
 import { EventLog } from '../http/event-log.ts'
 import { createObserve } from '../runtime/create-observe.ts'
@@ -29,7 +29,8 @@ export type McpRequestExtra = Parameters<Parameters<Server['setRequestHandler']>
  */
 export async function callMcpTool(server: Server, deps: McpServerDeps, params: CallToolRequest['params'], extra: McpRequestExtra): Promise<CallToolResult> {
   const tool = deps.tools.get(params.name)
-  if (!tool) return errorResult(new ToolrouteError('TOOL_NOT_FOUND', `Tool ${params.name} not found`))
+  // MCP lists an unknown tool among invalid params (a protocol error), not as a tool's failure.
+  if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`)
   const caller = readCaller(extra.requestInfo?.headers)
   if (caller.error) return errorResult(new ToolrouteError(caller.error.code, caller.error.message))
   const context = checkRequestContext(tool.id, tool.schemas.requestContext, caller.requestContext)

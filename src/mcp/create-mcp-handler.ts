@@ -4,7 +4,12 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import type { ToolAppOptions } from '../http/tool-app-options.ts'
 import type { RunHost } from '../runs/run-host.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
+import { isLegacyRequest } from '@modelcontextprotocol/server'
+import { checkJsonRpc } from './check-json-rpc.ts'
+import { checkMcpOrigin } from './check-mcp-origin.ts'
 import { createMemoryMcpSessions } from './create-memory-mcp-sessions.ts'
+import { createModernMcpHandler, createQuestionStateCodec, isolateStateKey, type McpQuestionState } from './create-modern-mcp-handler.ts'
+import type { RequestStateCodec } from '@modelcontextprotocol/server'
 import { createMcpServer, defaultElicitationTimeoutMs, defaultServerInfo, type McpServerDeps } from './create-mcp-server.ts'
 import { jsonRpcError, sessionNotFound } from './json-rpc-error.ts'
 import { withCaller } from './mcp-caller.ts'
@@ -55,6 +60,16 @@ export function createMcpHandler({ tools, options, runs }: McpHandlerOptions) {
     basePath: options.basePath ?? '/',
     elicitationTimeoutMs: settings.elicitationTimeoutMs ?? defaultElicitationTimeoutMs,
   })
+  const modern = createModernMcpHandler(options.server ?? defaultServerInfo)
+  // One codec per key: the option, the Worker's secret, or this isolate's own random key.
+  const codecs = new Map<string | Uint8Array, RequestStateCodec<McpQuestionState>>()
+  const codecOf = (c: Context) => {
+    const secret = settings.requestStateKey ?? (c.env as { TOOLROUTE_MCP_STATE_KEY?: unknown } | undefined)?.TOOLROUTE_MCP_STATE_KEY
+    const key = typeof secret === 'string' && secret.length >= 32 ? secret : isolateStateKey()
+    let codec = codecs.get(key)
+    if (!codec) codecs.set(key, (codec = createQuestionStateCodec(key)))
+    return codec
+  }
   let memory: McpSessionHost | undefined
   const sessionsOf = (c: Context): McpSessionHost | undefined => {
     const choice = settings.sessions ?? (onWorkers ? false : 'memory')
@@ -64,6 +79,8 @@ export function createMcpHandler({ tools, options, runs }: McpHandlerOptions) {
   }
 
   return async (c: Context): Promise<Response> => {
+    const forbidden = checkMcpOrigin(c.req.raw, settings.allowedOrigins)
+    if (forbidden) return forbidden
     const method = c.req.method
     const sessionId = c.req.header('mcp-session-id')
     if (method === 'GET' || (method === 'DELETE' && sessionId === undefined)) {
@@ -80,6 +97,11 @@ export function createMcpHandler({ tools, options, runs }: McpHandlerOptions) {
     const read = await readMcpBody(c.req.raw, maxBytes)
     if (!read.ok) return read.response
     const request = withCaller(c.req.raw, caller, read.text)
+    // 2026-07-28 requests (they carry the per-request envelope) go to the SDK v2's handler; the
+    // 2025 handshake, sessions and everything else stay on the v1 leg below.
+    if (!(await isLegacyRequest(request, read.body))) return modern.fetch(request, { ...deps(), requestState: codecOf(c) }, read.body)
+    const invalid = checkJsonRpc(read.body)
+    if (invalid) return invalid
     const message = { request, text: read.text, body: read.body, caller, deps }
     if (sessionId !== undefined) {
       if (!sessions || !sessionIdPattern.test(sessionId)) return sessionNotFound()

@@ -56,7 +56,7 @@ async function drain(segment: RunSegment, signal: AbortSignal): Promise<RunRecor
 }
 
 /** What the user is shown of a payload: its display view, never the raw value a transform hides. */
-async function shown(tool: AnyTool, run: RunRecord, phase: 'input' | 'suspend'): Promise<unknown> {
+export async function shown(tool: AnyTool, run: RunRecord, phase: 'input' | 'suspend'): Promise<unknown> {
   const project = createEventProjector(tool, 'display', { input: run.input })
   if (phase === 'input') {
     const event = await project({ type: 'tool-input-available', toolCallId: run.toolCallId, toolName: tool.id, input: run.input })
@@ -79,14 +79,32 @@ function questionOf(tool: AnyTool, payload: unknown): string {
   return `${question ?? `${titleOf(tool)} needs more input to continue.`}${details}`
 }
 
-/** Approval by elicitation: approve, decline, or `undefined` when the user could not be asked. */
-async function askApproval(context: WaitingRunContext, run: RunRecord): Promise<RunRecord | undefined> {
-  const input = await shown(context.tool, run, 'input')
-  const answer = await ask(context, {
-    message: `Allow ${titleOf(context.tool)} to run with these arguments?\n\n${JSON.stringify(input ?? null, null, 2)}`,
+/** The approval form for a run waiting for approval (what the user sees of its input is its display view). */
+export async function approvalQuestion(tool: AnyTool, run: RunRecord): Promise<ElicitRequestParams> {
+  const input = await shown(tool, run, 'input')
+  return {
+    message: `Allow ${titleOf(tool)} to run with these arguments?\n\n${JSON.stringify(input ?? null, null, 2)}`,
     requestedSchema: approvalSchema as unknown as Record<string, unknown>,
-  })
-  if (!answer || answer.action === 'cancel') return undefined
+  }
+}
+
+/** The resume form of a suspended run (its `resumeSchema`), or `undefined` when a form cannot express it. */
+export async function resumeQuestion(tool: AnyTool, run: RunRecord, problem = ''): Promise<ElicitRequestParams | undefined> {
+  const requestedSchema = toElicitationSchema(tool.schemas.resume?.jsonSchema)
+  if (!requestedSchema) return undefined
+  const question = questionOf(tool, await shown(tool, run, 'suspend'))
+  return { message: `${question}${problem}`, requestedSchema: requestedSchema as unknown as Record<string, unknown> }
+}
+
+/** What a run's host needs to act on an answer: the run's host and tool, the caller, the call's signal. */
+export type AnswerContext = Pick<WaitingRunContext, 'tool' | 'runs' | 'principal' | 'signal'>
+
+/**
+ * Applies the answer to an approval form: approve or decline the run (the same compare-and-set
+ * as the HTTP routes) and read the step to its end. `undefined` when the user cancelled.
+ */
+export async function answerApproval(context: AnswerContext, run: RunRecord, answer: ElicitResult): Promise<RunRecord | undefined> {
+  if (answer.action === 'cancel') return undefined
   const caller = { principal: context.principal }
   if (answer.action === 'accept' && answer.content?.approved === true) {
     return drain(await context.runs.approve(run.runId, { ...caller, ...(run.approvalId ? { approvalId: run.approvalId } : {}) }), context.signal)
@@ -96,31 +114,45 @@ async function askApproval(context: WaitingRunContext, run: RunRecord): Promise<
 }
 
 /**
- * Resume by elicitation, with `resumeSchema` as the form. An answer that fails the full schema
- * (a form cannot carry every keyword) leaves the run suspended and is asked again with the error;
- * a declined form cancels the run; no answer leaves it waiting for HTTP.
+ * Applies the answer to a resume form: resume the run with it, or cancel the run when the form
+ * was declined. An answer that fails the full `resumeSchema` (a form cannot carry every keyword)
+ * leaves the run suspended and comes back as `{ problem }`, to ask again; `undefined` when the user
+ * cancelled.
  */
+export async function answerResume(context: AnswerContext, run: RunRecord, answer: ElicitResult): Promise<RunRecord | { problem: string } | undefined> {
+  if (answer.action === 'cancel') return undefined
+  if (answer.action === 'decline') return context.runs.cancel(run.runId, { principal: context.principal })
+  try {
+    return await drain(await context.runs.resume(run.runId, { principal: context.principal, resumeData: answer.content ?? {} }), context.signal)
+  } catch (error) {
+    if (!ToolrouteError.isInstance(error) || error.code !== 'RESUME_VALIDATION_FAILED') throw error
+    return { problem: `\n\nThe last answer was not accepted: ${error.message}` }
+  }
+}
+
+/** Approval by elicitation: approve, decline, or `undefined` when the user could not be asked. */
+async function askApproval(context: WaitingRunContext, run: RunRecord): Promise<RunRecord | undefined> {
+  const answer = await ask(context, await approvalQuestion(context.tool, run))
+  return answer ? answerApproval(context, run, answer) : undefined
+}
+
+/** Resume by elicitation, asked again (up to three times) while the answers fail `resumeSchema`. */
 async function askResume(context: WaitingRunContext, run: RunRecord): Promise<RunRecord | undefined> {
-  const requestedSchema = toElicitationSchema(context.tool.schemas.resume?.jsonSchema)
-  if (!requestedSchema) return undefined
-  const question = questionOf(context.tool, await shown(context.tool, run, 'suspend'))
   let problem = ''
   for (let attempt = 0; attempt < maxResumeAttempts; attempt++) {
-    const answer = await ask(context, { message: `${question}${problem}`, requestedSchema: requestedSchema as unknown as Record<string, unknown> })
-    if (!answer || answer.action === 'cancel') return undefined
-    if (answer.action === 'decline') return context.runs.cancel(run.runId, { principal: context.principal })
-    try {
-      return drain(await context.runs.resume(run.runId, { principal: context.principal, resumeData: answer.content ?? {} }), context.signal)
-    } catch (error) {
-      if (!ToolrouteError.isInstance(error) || error.code !== 'RESUME_VALIDATION_FAILED') throw error
-      problem = `\n\nThe last answer was not accepted: ${error.message}`
-    }
+    const question = await resumeQuestion(context.tool, run, problem)
+    if (!question) return undefined
+    const answer = await ask(context, question)
+    if (!answer) return undefined
+    const next = await answerResume(context, run, answer)
+    if (!next || !('problem' in next)) return next
+    problem = next.problem
   }
   return undefined
 }
 
 /** Follows a background run until it settles (or the MCP call is cancelled). */
-async function followToEnd(context: WaitingRunContext, run: RunRecord): Promise<RunRecord> {
+export async function followToEnd(context: Pick<WaitingRunContext, 'runs' | 'principal' | 'signal'>, run: RunRecord): Promise<RunRecord> {
   const caller = { principal: context.principal }
   for await (const _ of await context.runs.follow(run.runId, { ...caller, after: 0, signal: context.signal }));
   return (await context.runs.get(run.runId, caller)).run

@@ -1,3 +1,4 @@
+import { SELF } from 'cloudflare:test'
 import { afterEach, describe, expect, it } from 'vitest'
 import { closeAll, connectMcp, textOf } from './mcp-client.ts'
 
@@ -76,11 +77,9 @@ describe('MCP tools/call', () => {
     expect(textOf(result)).toMatch(/^OUTPUT_VALIDATION_FAILED/)
   })
 
-  it('answers an unknown tool with TOOL_NOT_FOUND', async () => {
+  it('answers an unknown tool with -32602 Invalid Params, as the MCP spec lists it', async () => {
     const { client } = await connectMcp()
-    const result = await client.callTool({ name: 'no-such-tool', arguments: {} })
-    expect(result.isError).toBe(true)
-    expect(textOf(result)).toBe('TOOL_NOT_FOUND: Tool no-such-tool not found')
+    await expect(client.callTool({ name: 'no-such-tool', arguments: {} })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('no-such-tool') })
   })
 })
 
@@ -119,5 +118,28 @@ describe('MCP request context', () => {
     const result = await client.callTool({ name: 'lookup-customer', arguments: { email: 'ada@example.com' } })
     expect(result.isError).toBe(true)
     expect(textOf(result)).toMatch(/^REQUEST_CONTEXT_VALIDATION_FAILED/)
+  })
+})
+
+describe('JSON-RPC errors at /mcp, with the codes the spec gives them', () => {
+  const post = (body: string) =>
+    SELF.fetch('http://tools.test/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body })
+
+  it('-32700 for a body that is not JSON, -32600 for JSON that is not JSON-RPC and for an empty batch', async () => {
+    const parse = await post('{"jsonrpc": "2.0",')
+    expect(await parse.json()).toMatchObject({ error: { code: -32700 } })
+    const notRpc = await post('{"hello":"world"}')
+    expect(notRpc.status).toBe(400)
+    expect(await notRpc.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32600 }, id: null })
+    const empty = await post('[]')
+    expect(empty.status).toBe(400)
+    expect(await empty.json()).toMatchObject({ error: { code: -32600 } })
+  })
+
+  it('-32602 for tools/call without a name, naming the field and no schema dump', async () => {
+    const response = await post(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { arguments: {} } }))
+    const body = (await response.json()) as { id: number; error: { code: number; message: string } }
+    expect(body).toMatchObject({ id: 3, error: { code: -32602, message: expect.stringContaining('"name"') } })
+    expect(body.error.message).not.toMatch(/invalid_type|expected/)
   })
 })

@@ -1,0 +1,74 @@
+import { ProtocolError, Server, createMcpHandler, createRequestStateCodec, type RequestStateCodec, type ServerContext, type Tool } from '@modelcontextprotocol/server'
+import type { AnyTool } from '../tool/tool-types.ts'
+import { callModernMcpTool, type ModernMcpDeps } from './call-modern-mcp-tool.ts'
+import type { McpServerDeps } from './create-mcp-server.ts'
+import { readCaller } from './mcp-caller.ts'
+import { toMcpTool } from './to-mcp-tool.ts'
+
+/** What a sealed `requestState` holds: the durable run a question belongs to. */
+export interface McpQuestionState {
+  runId: string
+}
+
+/** How long a question asked under 2026-07-28 may wait for its answer (the run itself waits longer, for HTTP). */
+const questionTtlSeconds = 60 * 60
+
+/**
+ * The `requestState` codec: HMAC-signed by the SDK's codec and bound to the caller's principal,
+ * so a forged state, an expired one or another principal's is refused (`-32602`) before any tool
+ * code runs. `key` must be the same for every isolate that may receive a retry: set
+ * `TOOLROUTE_MCP_STATE_KEY` (a Workers secret, ≥ 32 bytes) in production. Without it, each
+ * isolate draws its own key, which is enough for one process (`wrangler dev`, Deno, tests).
+ */
+export function createQuestionStateCodec(key: string | Uint8Array): RequestStateCodec<McpQuestionState> {
+  return createRequestStateCodec<McpQuestionState>({
+    key,
+    ttlSeconds: questionTtlSeconds,
+    bind: (ctx: ServerContext) => `tools/call\0${readCaller(ctx.http?.req?.headers).principal ?? ''}`,
+  })
+}
+
+let isolateKey: Uint8Array | undefined
+/** A random key for this isolate's life (see `createQuestionStateCodec`). */
+export function isolateStateKey(): Uint8Array {
+  return (isolateKey ??= crypto.getRandomValues(new Uint8Array(32)))
+}
+
+const listings = new WeakMap<ReadonlyMap<string, AnyTool>, { tools: Tool[] }>()
+
+/**
+ * MCP 2026-07-28 (no `initialize`, no sessions; `server/discover`; questions as `input_required`
+ * results) on the SDK v2's per-request handler. The 2025 versions are served by the v1 leg in
+ * front of it (`createMcpHandler` routes with `isLegacyRequest`); both run the same executor.
+ */
+export function createModernMcpHandler(serverInfo: { name: string; version: string }) {
+  // The SDK builds one server per request through this factory: the request's own deps (its run
+  // host comes from the Hono context) travel with the Request object it was handed.
+  const depsOf = new WeakMap<Request, ModernMcpDeps>()
+  const handler = createMcpHandler(
+    ({ requestInfo }) => {
+      const deps = requestInfo ? depsOf.get(requestInfo) : undefined
+      if (!deps) throw new Error('toolroute: an MCP request reached the modern leg without its deps')
+      const server = new Server(serverInfo, {
+        capabilities: { tools: {} },
+        requestState: { verify: (state, ctx) => deps.requestState.verify(state, ctx) },
+      })
+      let listing = listings.get(deps.tools)
+      if (!listing) listings.set(deps.tools, (listing = { tools: [...deps.tools.values()].map((tool) => toMcpTool(tool) as Tool) }))
+      const tools = listing
+      server.setRequestHandler('tools/list', () => tools)
+      server.setRequestHandler('tools/call', (request, ctx) => {
+        if (!deps.tools.has(request.params.name)) throw new ProtocolError(-32602, `Unknown tool: ${request.params.name}`)
+        return callModernMcpTool(deps, request.params, ctx)
+      })
+      return server
+    },
+    { legacy: 'reject' },
+  )
+  return {
+    fetch(request: Request, deps: McpServerDeps & { requestState: RequestStateCodec<McpQuestionState> }, parsedBody: unknown): Promise<Response> {
+      depsOf.set(request, deps)
+      return handler.fetch(request, { parsedBody })
+    },
+  }
+}

@@ -1,0 +1,183 @@
+// MCP 2026-07-28 at /mcp, with the official SDK v2 client over the test Worker (SELF): no
+// `initialize`, no session; a run that waits for a person comes back as `input_required`, the
+// client answers it with its elicitation handler and retries, and the retry continues the run.
+import { SELF } from 'cloudflare:test'
+import { Client, StreamableHTTPClientTransport, type ElicitRequestFormParams, type ElicitResult } from '@modelcontextprotocol/client'
+import { afterEach, describe, expect, it } from 'vitest'
+import { counter, uniqueKey } from './run-client.ts'
+
+const mcpUrl = new URL('http://tools.test/mcp')
+const open: Client[] = []
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((client) => client.close().catch(() => {})))
+})
+
+interface ModernOptions {
+  answer?: (params: ElicitRequestFormParams) => ElicitResult
+  headers?: Record<string, string>
+  /** Sees (and may rewrite) every request body the client sends. */
+  rewrite?: (body: string) => string
+}
+
+async function connect(options: ModernOptions = {}) {
+  // `auto`: probe `server/discover` first (the v2 client's default is still the 2025 handshake).
+  const client = new Client(
+    { name: 'toolroute-modern-test', version: '1.0.0' },
+    { capabilities: options.answer ? { elicitation: { form: {} } } : {}, versionNegotiation: { mode: 'auto' } },
+  )
+  const questions: ElicitRequestFormParams[] = []
+  const bodies: string[] = []
+  if (options.answer) {
+    const answer = options.answer
+    client.setRequestHandler('elicitation/create', async (request) => {
+      const params = request.params as ElicitRequestFormParams
+      questions.push(params)
+      return answer(params)
+    })
+  }
+  const transport = new StreamableHTTPClientTransport(mcpUrl, {
+    fetch: (url, init) => {
+      let body = typeof init?.body === 'string' ? init.body : undefined
+      if (body !== undefined) {
+        if (options.rewrite) body = options.rewrite(body)
+        bodies.push(body)
+      }
+      const headers = new Headers(init?.headers)
+      for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value)
+      return SELF.fetch(url, { ...init, ...(body !== undefined ? { body } : {}), headers })
+    },
+  })
+  open.push(client)
+  await client.connect(transport)
+  return { client, questions, bodies }
+}
+
+const textOf = (result: { content?: unknown }) => ((result.content as { type: string; text?: string }[] | undefined) ?? [])[0]?.text ?? ''
+
+describe('MCP 2026-07-28 (SDK v2 client)', () => {
+  it('negotiates 2026-07-28 without a session, lists the tools and calls one', async () => {
+    const { client } = await connect()
+    expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28')
+    const { tools } = await client.listTools()
+    expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['weather-tool', 'delete-file', 'book-flight']))
+    expect(tools.find((tool) => tool.name === 'delete-file')).toMatchObject({ title: 'Delete file', annotations: { destructiveHint: true } })
+    const result = await client.callTool({ name: 'weather-tool', arguments: { location: 'Lisbon' } })
+    expect(result.isError).toBeFalsy()
+    expect(result.structuredContent).toEqual({ location: 'Lisbon', temperatureCelsius: 21, conditions: 'sunny' })
+  })
+
+  it('answers bad input as an isError result and an unknown tool as -32602', async () => {
+    const { client } = await connect()
+    const invalid = await client.callTool({ name: 'weather-tool', arguments: { location: '' } })
+    expect(invalid.isError).toBe(true)
+    expect(textOf(invalid)).toMatch(/^INPUT_VALIDATION_FAILED/)
+    await expect(client.callTool({ name: 'no-such-tool', arguments: {} })).rejects.toMatchObject({ code: -32602 })
+  })
+
+  it('asks for approval as input_required, and the retry approves the run: one execution', async () => {
+    const key = uniqueKey('modern-approve')
+    const { client, questions } = await connect({ answer: () => ({ action: 'accept', content: { approved: true } }) })
+    const result = await client.callTool({ name: 'counted-approval', arguments: { key } })
+    expect(questions).toHaveLength(1)
+    expect(questions[0]!.message).toContain('Allow counted-approval to run')
+    expect(result.isError).toBeFalsy()
+    expect(result.structuredContent).toEqual({ executions: 1 })
+    expect(await counter(key).count()).toBe(1)
+  })
+
+  it('a declined approval never executes the tool', async () => {
+    const key = uniqueKey('modern-decline')
+    const { client } = await connect({ answer: () => ({ action: 'accept', content: { approved: false, reason: 'not today' } }) })
+    const result = await client.callTool({ name: 'counted-approval', arguments: { key } })
+    expect(result.isError).toBe(true)
+    expect(textOf(result)).toContain('declined')
+    expect(await counter(key).count()).toBe(0)
+  })
+
+  it('asks a suspended tool its resumeSchema, and the retry resumes the same run once', async () => {
+    const key = uniqueKey('modern-resume')
+    const { client, questions } = await connect({ answer: () => ({ action: 'accept', content: { answer: 'yes' } }) })
+    const result = await client.callTool({ name: 'counted-suspend', arguments: { key } })
+    expect(questions[0]!.message).toContain('Go on?')
+    expect(result.structuredContent).toEqual({ answer: 'yes', executions: 1 })
+    expect(await counter(key).count()).toBe(1)
+  })
+
+  it('refuses a forged requestState (-32602) before any tool code runs', async () => {
+    const key = uniqueKey('modern-forged')
+    const { client } = await connect({
+      answer: () => ({ action: 'accept', content: { approved: true } }),
+      rewrite: (body) => body.replace(/"requestState":"v1\.([^".]+)\./, '"requestState":"v1.$1x.'),
+    })
+    await expect(client.callTool({ name: 'counted-approval', arguments: { key } })).rejects.toMatchObject({ code: -32602 })
+    expect(await counter(key).count()).toBe(0)
+  })
+
+  it("refuses another principal's requestState, and the run stays waiting for its owner", async () => {
+    const key = uniqueKey('modern-principal')
+    const asked = (await rawCall('alice', 'counted-approval', { key })) as { result: { resultType: string; requestState: string; inputRequests: Record<string, unknown> } }
+    expect(asked.result.resultType).toBe('input_required')
+    expect(Object.keys(asked.result.inputRequests)).toEqual(['answer'])
+    const approve = { requestState: asked.result.requestState, inputResponses: { answer: { action: 'accept', content: { approved: true } } } }
+    const stolen = (await rawCall('mallory', 'counted-approval', { key }, approve)) as { error?: { code: number; message: string } }
+    expect(stolen.error).toMatchObject({ code: -32602, message: 'Invalid or expired requestState' })
+    expect(await counter(key).count()).toBe(0)
+    const owned = (await rawCall('alice', 'counted-approval', { key }, approve)) as { result: { structuredContent: unknown } }
+    expect(owned.result.structuredContent).toEqual({ executions: 1 })
+    // The same answer sent again finds the run no longer waiting: it does not run twice.
+    const again = (await rawCall('alice', 'counted-approval', { key }, approve)) as { result: { isError?: boolean; structuredContent?: unknown } }
+    expect(again.result.structuredContent).toEqual({ executions: 1 })
+    expect(await counter(key).count()).toBe(1)
+  })
+})
+
+describe('the Origin rule at /mcp', () => {
+  const post = (origin?: string) =>
+    SELF.fetch(mcpUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(origin ? { origin } : {}) },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'o', version: '1' } } }),
+    })
+
+  it('refuses a foreign Origin with 403 before anything runs, and lets the app’s own and none through', async () => {
+    const evil = await post('http://evil.example.com')
+    expect(evil.status).toBe(403)
+    expect(await evil.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000, message: expect.stringContaining('evil.example.com') } })
+    expect((await post('http://tools.test')).status).toBe(200)
+    expect((await post()).status).toBe(200)
+  })
+})
+
+/** A 2026-07-28 `tools/call` sent by hand (the per-request envelope in `_meta`), as `principal`; its JSON-RPC answer. */
+async function rawCall(principal: string, name: string, args: Record<string, unknown>, retry: Record<string, unknown> = {}): Promise<unknown> {
+  const response = await SELF.fetch(mcpUrl, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${principal}`,
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': name,
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: {
+        name,
+        arguments: args,
+        ...retry,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+          'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
+        },
+      },
+    }),
+  })
+  const text = await response.text()
+  if (!(response.headers.get('content-type') ?? '').includes('text/event-stream')) return JSON.parse(text)
+  const data = text.split('\n').filter((line) => line.startsWith('data: ')).map((line) => line.slice(6))
+  return JSON.parse(data.at(-1)!)
+}
