@@ -11,6 +11,7 @@ import type { RunRecord } from '../runs/run-record.ts'
 import { runFirstStep } from '../runs/run-first-step.ts'
 import type { ElicitResult } from '../tool/tool-types.ts'
 import type { McpServerDeps } from './create-mcp-server.ts'
+import { ParkedCalls, type CallTurn } from './parked-calls.ts'
 import { answerApproval, answerResume, approvalQuestion, followToEnd, resumeQuestion, shown, type AnswerContext } from './finish-waiting-run.ts'
 import { readCaller } from './mcp-caller.ts'
 import { completedResult, errorResult, settledResult, waitingResult } from './mcp-tool-result.ts'
@@ -18,12 +19,25 @@ import { completedResult, errorResult, settledResult, waitingResult } from './mc
 /** The one key of the questions toolroute asks in an `input_required` result. */
 export const answerKey = 'answer'
 
-/** What the modern leg needs beyond a 2025 server's deps: the codec that seals a question's run. */
+/** What a sealed `requestState` names: the durable run a question belongs to, or a call parked on its question. */
+export type QuestionState = ({ runId: string } | { questionId: string }) & { callKey?: string }
+
+/** What the modern leg needs beyond a 2025 server's deps. */
 export interface ModernMcpDeps extends McpServerDeps {
-  requestState: RequestStateCodec<{ runId: string }>
+  /** Seals and verifies a question's `requestState`. */
+  requestState: RequestStateCodec<QuestionState>
+  /** Calls waiting, mid-`execute`, for the answer to their question. */
+  parked: ParkedCalls<ModernResult>
+  /** Keeps a parked call alive past its response (`waitUntil`). */
+  defer: (work: Promise<unknown>) => void
+  /**
+   * Where this call runs, when its host routes by it (a Durable Object per call on Workers): sealed
+   * into every question's state, so the retry reaches the object where the call waits.
+   */
+  callKey?: string
 }
 
-type ModernResult = CallToolResult | InputRequiredResult
+export type ModernResult = CallToolResult | InputRequiredResult
 
 /**
  * `tools/call` under 2026-07-28, on the same executor and run host as HTTP and 2025 MCP. A run
@@ -41,15 +55,22 @@ export async function callModernMcpTool(deps: ModernMcpDeps, params: { name: str
   const answers: AnswerContext = { tool, get runs() { return runs() }, principal: caller.principal, signal: ctx.mcpReq.signal }
 
   // Verified by the SDK's seam (the codec's `verify`) before this handler runs.
-  const state = ctx.mcpReq.requestState<{ runId: string }>()
+  const state = ctx.mcpReq.requestState<QuestionState>()
+  if (state && 'questionId' in state) {
+    // The answer to a question asked mid-execute: the call waits for it in this isolate.
+    const next = deps.parked.answer(state.questionId, answerOf(ctx))
+    if (!next) {
+      const error = new ToolrouteError('EXECUTION_FAILED', `The call of ${tool.id} that asked this question is no longer waiting (it timed out, or ran on another instance); call the tool again`)
+      return errorResult(error) as CallToolResult
+    }
+    return turnResult(deps, ctx, await ParkedCalls.turnFor(next, ctx.mcpReq.signal))
+  }
   if (state) {
     // A retry: the answer goes to the run the question came from, not to a new call.
     try {
       const { run } = await runs().get(state.runId, { principal: caller.principal })
       if (run.toolId !== tool.id) throw new ToolrouteError('RUN_NOT_FOUND', `Run ${state.runId} not found`)
-      const answer = (ctx.mcpReq.inputResponses?.[answerKey] ?? { action: 'cancel' }) as ElicitResult
-      const content = acceptedContent(ctx.mcpReq.inputResponses, answerKey)
-      const given: ElicitResult = content ? { action: 'accept', content: content as ElicitResult['content'] } : answer
+      const given = answerOf(ctx)
       if (run.status === 'approval-required') {
         const next = await answerApproval(answers, run, given)
         return next ? await settle(deps, ctx, answers, next) : waiting(deps, run)
@@ -69,45 +90,62 @@ export async function callModernMcpTool(deps: ModernMcpDeps, params: { name: str
   const context = checkRequestContext(tool.id, tool.schemas.requestContext, caller.requestContext)
   if (!context.ok) return errorResult(context.error) as CallToolResult
   const ids = { runId: createRunId(), toolCallId: createToolCallId() }
-  const log = new EventLog()
-  const scope: ToolCallScope = {
-    tool,
-    ...ids,
-    requestContext: new RequestContext(context.value),
-    emit: log.push,
-    observe: createObserve(log.push),
-    signal: ctx.mcpReq.signal,
-    messages: [],
-    mcp: {
-      elicitation: {
-        // 2026-07-28 has no server-to-client requests: a question mid-execute would need the
-        // execution parked across requests. Tools ask through suspend() (a durable run) instead.
-        sendRequest: () =>
-          Promise.reject(
-            new ToolrouteError('EXECUTION_FAILED', 'This MCP client speaks 2026-07-28, where a tool cannot ask mid-call; use suspend() with a resumeSchema, or a 2025-11-25 session'),
-          ),
-      },
-      extra: ctx as unknown as Record<string, unknown>,
-    },
-  }
-  try {
-    const ending = await runFirstStep({ scope, log, source: { input: params.arguments ?? {} }, principal: caller.principal, requestContext: context.value, runs, storeRuns: deps.storeRuns })
-    switch (ending.kind) {
-      case 'input-error':
-        return errorResult(ending.error, ids) as CallToolResult
-      case 'approval-required':
-      case 'background':
-        return await settle(deps, ctx, answers, ending.run)
-      case 'executed': {
-        const { outcome } = ending
-        if (outcome.status === 'suspended') return await settle(deps, ctx, answers, ending.run!)
-        if (outcome.status === 'failed') return errorResult(outcome.error, ids) as CallToolResult
-        return completedResult(ids, outcome.output, outcome.modelOutput) as CallToolResult
-      }
+  const call = deps.parked.start(async (ask, signal) => {
+    const log = new EventLog()
+    const scope: ToolCallScope = {
+      tool,
+      ...ids,
+      requestContext: new RequestContext(context.value),
+      emit: log.push,
+      observe: createObserve(log.push),
+      signal,
+      messages: [],
+      // 2026-07-28 has no server-to-client requests: the question becomes this call's
+      // `input_required` result, and the execution waits (parked) for the retry's answer.
+      mcp: { elicitation: { sendRequest: ask }, extra: ctx as unknown as Record<string, unknown> },
     }
-  } catch (error) {
-    return failure(error, ids)
-  }
+    try {
+      const ending = await runFirstStep({ scope, log, source: { input: params.arguments ?? {} }, principal: caller.principal, requestContext: context.value, runs, storeRuns: deps.storeRuns })
+      switch (ending.kind) {
+        case 'input-error':
+          return errorResult(ending.error, ids) as CallToolResult
+        case 'approval-required':
+        case 'background':
+          return await settle(deps, ctx, answers, ending.run)
+        case 'executed': {
+          const { outcome } = ending
+          if (outcome.status === 'suspended') return await settle(deps, ctx, answers, ending.run!)
+          if (outcome.status === 'failed') return errorResult(outcome.error, ids) as CallToolResult
+          return completedResult(ids, outcome.output, outcome.modelOutput) as CallToolResult
+        }
+      }
+    } catch (error) {
+      return failure(error, ids)
+    }
+  })
+  // The caller cancelling before the call asks anything stops it; once it waits for an answer,
+  // this request is over and only the retry (or the wait's timeout) decides.
+  const turn = await ParkedCalls.turnFor(call, ctx.mcpReq.signal)
+  if (turn.kind === 'asked') deps.defer(call.execution)
+  return turnResult(deps, ctx, turn)
+}
+
+/** The answer a retry carries for toolroute's one question (`answer`); no answer counts as cancel. */
+function answerOf(ctx: ServerContext): ElicitResult {
+  const content = acceptedContent(ctx.mcpReq.inputResponses, answerKey)
+  if (content) return { action: 'accept', content: content as ElicitResult['content'] }
+  const given = ctx.mcpReq.inputResponses?.[answerKey] as { action?: unknown } | undefined
+  return { action: given?.action === 'decline' ? 'decline' : 'cancel' }
+}
+
+/** A parked call's turn as this request's result: its result, or its question as `input_required`. */
+async function turnResult(deps: ModernMcpDeps, ctx: ServerContext, turn: CallTurn<ModernResult>): Promise<ModernResult> {
+  if (turn.kind === 'done') return turn.value
+  if (turn.kind === 'failed') return failure(turn.error, { runId: '', toolCallId: '' })
+  return inputRequired({
+    inputRequests: { [answerKey]: inputRequired.elicit(turn.question as Parameters<typeof inputRequired.elicit>[0]) },
+    requestState: await deps.requestState.mint({ questionId: turn.questionId, ...(deps.callKey ? { callKey: deps.callKey } : {}) }, ctx),
+  })
 }
 
 /** Where a run stands after a step: its result, a question (input_required), or a background run followed to its end. */
@@ -128,7 +166,7 @@ async function ask(deps: ModernMcpDeps, ctx: ServerContext, run: RunRecord, prob
   if (!question) return waiting(deps, run)
   return inputRequired({
     inputRequests: { [answerKey]: inputRequired.elicit(question as Parameters<typeof inputRequired.elicit>[0]) },
-    requestState: await deps.requestState.mint({ runId: run.runId }, ctx),
+    requestState: await deps.requestState.mint({ runId: run.runId, ...(deps.callKey ? { callKey: deps.callKey } : {}) }, ctx),
   })
 }
 

@@ -8,8 +8,8 @@ import { isLegacyRequest } from '@modelcontextprotocol/server'
 import { checkJsonRpc } from './check-json-rpc.ts'
 import { checkMcpOrigin } from './check-mcp-origin.ts'
 import { createMemoryMcpSessions } from './create-memory-mcp-sessions.ts'
-import { createModernMcpHandler, createQuestionStateCodec, isolateStateKey, type McpQuestionState } from './create-modern-mcp-handler.ts'
-import type { RequestStateCodec } from '@modelcontextprotocol/server'
+import { createModernMcpHandler, peekCallKey, questionStateCodecFor } from './create-modern-mcp-handler.ts'
+import { deferOf } from '../http/defer-of.ts'
 import { createMcpServer, defaultElicitationTimeoutMs, defaultServerInfo, type McpServerDeps } from './create-mcp-server.ts'
 import { jsonRpcError, sessionNotFound } from './json-rpc-error.ts'
 import { withCaller } from './mcp-caller.ts'
@@ -59,17 +59,11 @@ export function createMcpHandler({ tools, options, runs }: McpHandlerOptions) {
     serverInfo: options.server ?? defaultServerInfo,
     basePath: options.basePath ?? '/',
     elicitationTimeoutMs: settings.elicitationTimeoutMs ?? defaultElicitationTimeoutMs,
+    ...(settings.requestStateKey !== undefined ? { requestStateKey: settings.requestStateKey } : {}),
   })
-  const modern = createModernMcpHandler(options.server ?? defaultServerInfo)
-  // One codec per key: the option, the Worker's secret, or this isolate's own random key.
-  const codecs = new Map<string | Uint8Array, RequestStateCodec<McpQuestionState>>()
-  const codecOf = (c: Context) => {
-    const secret = settings.requestStateKey ?? (c.env as { TOOLROUTE_MCP_STATE_KEY?: unknown } | undefined)?.TOOLROUTE_MCP_STATE_KEY
-    const key = typeof secret === 'string' && secret.length >= 32 ? secret : isolateStateKey()
-    let codec = codecs.get(key)
-    if (!codec) codecs.set(key, (codec = createQuestionStateCodec(key)))
-    return codec
-  }
+  const modern = createModernMcpHandler(options.server ?? defaultServerInfo, settings.elicitationTimeoutMs ?? defaultElicitationTimeoutMs)
+  // The option, the Worker's secret, or this isolate's own random key.
+  const codecOf = (c: Context) => questionStateCodecFor(settings.requestStateKey ?? (c.env as { TOOLROUTE_MCP_STATE_KEY?: unknown } | undefined)?.TOOLROUTE_MCP_STATE_KEY)
   let memory: McpSessionHost | undefined
   const sessionsOf = (c: Context): McpSessionHost | undefined => {
     const choice = settings.sessions ?? (onWorkers ? false : 'memory')
@@ -99,7 +93,12 @@ export function createMcpHandler({ tools, options, runs }: McpHandlerOptions) {
     const request = withCaller(c.req.raw, caller, read.text)
     // 2026-07-28 requests (they carry the per-request envelope) go to the SDK v2's handler; the
     // 2025 handshake, sessions and everything else stay on the v1 leg below.
-    if (!(await isLegacyRequest(request, read.body))) return modern.fetch(request, { ...deps(), requestState: codecOf(c) }, read.body)
+    if (!(await isLegacyRequest(request, read.body))) {
+      const sessions = sessionsOf(c)
+      const isCall = (read.body as { method?: unknown } | null)?.method === 'tools/call'
+      if (isCall && sessions?.call) return sessions.call(peekCallKey(read.body) ?? crypto.randomUUID(), { request, text: read.text, body: read.body, initialize: false, caller, deps })
+      return modern.fetch(request, { ...deps(), requestState: codecOf(c), defer: deferOf(c) }, read.body)
+    }
     const invalid = checkJsonRpc(read.body)
     if (invalid) return invalid
     const message = { request, text: read.text, body: read.body, caller, deps }

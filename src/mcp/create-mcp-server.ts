@@ -20,6 +20,8 @@ export interface McpServerDeps {
   basePath: string
   /** How long a question to the user may wait for its answer. */
   elicitationTimeoutMs: number
+  /** The configured secret for 2026-07-28 question states (`mcp.requestStateKey`), if any. */
+  requestStateKey?: string
 }
 
 export const defaultServerInfo = { name: 'toolroute', version: '0.1.0' }

@@ -1,14 +1,10 @@
 import { ProtocolError, Server, createMcpHandler, createRequestStateCodec, type RequestStateCodec, type ServerContext, type Tool } from '@modelcontextprotocol/server'
 import type { AnyTool } from '../tool/tool-types.ts'
-import { callModernMcpTool, type ModernMcpDeps } from './call-modern-mcp-tool.ts'
+import { callModernMcpTool, type ModernMcpDeps, type ModernResult, type QuestionState } from './call-modern-mcp-tool.ts'
+import { ParkedCalls } from './parked-calls.ts'
 import type { McpServerDeps } from './create-mcp-server.ts'
 import { readCaller } from './mcp-caller.ts'
 import { toMcpTool } from './to-mcp-tool.ts'
-
-/** What a sealed `requestState` holds: the durable run a question belongs to. */
-export interface McpQuestionState {
-  runId: string
-}
 
 /** How long a question asked under 2026-07-28 may wait for its answer (the run itself waits longer, for HTTP). */
 const questionTtlSeconds = 60 * 60
@@ -20,8 +16,8 @@ const questionTtlSeconds = 60 * 60
  * `TOOLROUTE_MCP_STATE_KEY` (a Workers secret, ≥ 32 bytes) in production. Without it, each
  * isolate draws its own key, which is enough for one process (`wrangler dev`, Deno, tests).
  */
-export function createQuestionStateCodec(key: string | Uint8Array): RequestStateCodec<McpQuestionState> {
-  return createRequestStateCodec<McpQuestionState>({
+export function createQuestionStateCodec(key: string | Uint8Array): RequestStateCodec<QuestionState> {
+  return createRequestStateCodec<QuestionState>({
     key,
     ttlSeconds: questionTtlSeconds,
     bind: (ctx: ServerContext) => `tools/call\0${readCaller(ctx.http?.req?.headers).principal ?? ''}`,
@@ -29,9 +25,32 @@ export function createQuestionStateCodec(key: string | Uint8Array): RequestState
 }
 
 let isolateKey: Uint8Array | undefined
-/** A random key for this isolate's life (see `createQuestionStateCodec`). */
-export function isolateStateKey(): Uint8Array {
-  return (isolateKey ??= crypto.getRandomValues(new Uint8Array(32)))
+const codecs = new Map<string | Uint8Array, RequestStateCodec<QuestionState>>()
+
+/**
+ * The codec for a configured secret (`requestStateKey`, `TOOLROUTE_MCP_STATE_KEY`): one per key,
+ * or, without a usable secret (≥ 32 characters), one with a random key for this isolate's life.
+ */
+export function questionStateCodecFor(secret: unknown): RequestStateCodec<QuestionState> {
+  const key = typeof secret === 'string' && secret.length >= 32 ? secret : (isolateKey ??= crypto.getRandomValues(new Uint8Array(32)))
+  let codec = codecs.get(key)
+  if (!codec) codecs.set(key, (codec = createQuestionStateCodec(key)))
+  return codec
+}
+
+/**
+ * The call key a 2026-07-28 retry names (its `requestState`'s payload, read without verifying:
+ * it only chooses where the request goes, and that place verifies it), or `undefined`.
+ */
+export function peekCallKey(body: unknown): string | undefined {
+  const state = (body as { params?: { requestState?: unknown } } | null)?.params?.requestState
+  if (typeof state !== 'string') return undefined
+  try {
+    const payload = JSON.parse(atob(state.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))) as { p?: { callKey?: unknown } }
+    return typeof payload.p?.callKey === 'string' && /^[0-9a-f-]{36}$/.test(payload.p.callKey) ? payload.p.callKey : undefined
+  } catch {
+    return undefined
+  }
 }
 
 const listings = new WeakMap<ReadonlyMap<string, AnyTool>, { tools: Tool[] }>()
@@ -41,7 +60,8 @@ const listings = new WeakMap<ReadonlyMap<string, AnyTool>, { tools: Tool[] }>()
  * results) on the SDK v2's per-request handler. The 2025 versions are served by the v1 leg in
  * front of it (`createMcpHandler` routes with `isLegacyRequest`); both run the same executor.
  */
-export function createModernMcpHandler(serverInfo: { name: string; version: string }) {
+export function createModernMcpHandler(serverInfo: { name: string; version: string }, questionTimeoutMs: number, launch?: (work: () => Promise<void>) => void) {
+  const parked = new ParkedCalls<ModernResult>(questionTimeoutMs, launch)
   // The SDK builds one server per request through this factory: the request's own deps (its run
   // host comes from the Hono context) travel with the Request object it was handed.
   const depsOf = new WeakMap<Request, ModernMcpDeps>()
@@ -66,8 +86,8 @@ export function createModernMcpHandler(serverInfo: { name: string; version: stri
     { legacy: 'reject' },
   )
   return {
-    fetch(request: Request, deps: McpServerDeps & { requestState: RequestStateCodec<McpQuestionState> }, parsedBody: unknown): Promise<Response> {
-      depsOf.set(request, deps)
+    fetch(request: Request, deps: McpServerDeps & Pick<ModernMcpDeps, 'requestState' | 'defer' | 'callKey'>, parsedBody: unknown): Promise<Response> {
+      depsOf.set(request, { ...deps, parked })
       return handler.fetch(request, { parsedBody })
     },
   }

@@ -23,4 +23,10 @@ export interface McpSessionRequest {
  */
 export interface McpSessionHost {
   handle(sessionId: string, request: McpSessionRequest): Promise<Response>
+  /**
+   * Runs a 2026-07-28 `tools/call` where the retries of its questions will land (on Workers, the
+   * Durable Object named by `callKey`): a call that asks mid-`execute` waits there for the answer.
+   * Without it, calls run in the request's own process.
+   */
+  call?(callKey: string, request: McpSessionRequest): Promise<Response>
 }

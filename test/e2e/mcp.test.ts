@@ -2,6 +2,7 @@ import { afterEach, describe, expect, inject, it } from 'vitest'
 import { createMCPClient, ElicitationRequestSchema, type MCPClient } from '@ai-sdk/mcp'
 
 type ClientCapabilities = NonNullable<Parameters<typeof createMCPClient>[0]['capabilities']>
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js'
@@ -86,5 +87,37 @@ describe("MCP over wrangler dev, the AI SDK's MCP client", () => {
     }
     expect(asked).toEqual(['Place an order for 1 × Cake?'])
     expect(result.structuredContent).toEqual({ status: 'placed', item: 'Cake', quantity: 1, orderId: 'ord_cake_1' })
+  })
+})
+
+describe('MCP 2026-07-28 over wrangler dev, the SDK v2 client', () => {
+  async function modernClient(answer?: () => { action: 'accept'; content: Record<string, string | number | boolean> }) {
+    const client = new ModernClient(
+      { name: 'e2e-modern', version: '1.0.0' },
+      { capabilities: answer ? { elicitation: { form: {} } } : {}, versionNegotiation: { mode: 'auto' } },
+    )
+    if (answer) client.setRequestHandler('elicitation/create', async () => answer())
+    closers.push(() => client.close())
+    await client.connect(new ModernTransport(mcpUrl()))
+    return client
+  }
+
+  it('negotiates 2026-07-28, lists and calls; the 2025 client beside it still gets a session', async () => {
+    const client = await modernClient()
+    expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28')
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['weather-tool', 'book-flight']))
+    const result = await client.callTool({ name: 'weather-tool', arguments: { location: 'Oslo' } })
+    expect(result.structuredContent).toEqual({ location: 'Oslo', temperatureCelsius: 21, conditions: 'sunny' })
+    const { transport } = await sdkClient(() => ({ action: 'accept', content: { confirm: true, quantity: 1 } }))
+    expect(transport.sessionId).toMatch(/^[0-9a-f-]{36}$/)
+  })
+
+  it('resumes a suspended run through input_required: the durable run completes once', async () => {
+    const client = await modernClient(() => ({ action: 'accept', content: { seat: '14C' } }))
+    const result = await client.callTool({ name: 'book-flight', arguments: { from: 'LIS', to: 'OSL' } })
+    expect(result.structuredContent).toEqual({ confirmation: 'LIS-OSL-14C', seat: '14C' })
+    const { runId } = result._meta?.['toolroute/run'] as { runId: string }
+    const run = await fetch(new URL(`/runs/${runId}`, inject('baseUrl')))
+    expect(await run.json()).toMatchObject({ status: 'completed', output: { seat: '14C' } })
   })
 })

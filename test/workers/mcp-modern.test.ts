@@ -103,6 +103,23 @@ describe('MCP 2026-07-28 (SDK v2 client)', () => {
     expect(await counter(key).count()).toBe(1)
   })
 
+  it('a question asked mid-execute is input_required; each retry answers it and nothing before it runs again', async () => {
+    const key = uniqueKey('modern-questions')
+    const { client, questions } = await connect({
+      answer: (params): ElicitResult => ({ action: 'accept', content: params.message.includes('name') ? { name: 'Ada' } : { colour: 'teal' } }),
+    })
+    const result = await client.callTool({ name: 'counted-questions', arguments: { key } })
+    expect(questions.map((question) => question.message)).toEqual(['Your name?', 'Your colour?'])
+    expect(result.structuredContent).toEqual({ name: 'Ada', colour: 'teal', starts: 1 })
+    expect(await counter(`${key}:started`).count()).toBe(1)
+  })
+
+  it('the example confirm-order tool asks and places the order over 2026-07-28', async () => {
+    const { client } = await connect({ answer: () => ({ action: 'accept', content: { confirm: true, quantity: 3 } }) })
+    const result = await client.callTool({ name: 'confirm-order', arguments: { item: 'Tea', quantity: 1 } })
+    expect(result.structuredContent).toEqual({ status: 'placed', item: 'Tea', quantity: 3, orderId: 'ord_tea_3' })
+  })
+
   it('refuses a forged requestState (-32602) before any tool code runs', async () => {
     const key = uniqueKey('modern-forged')
     const { client } = await connect({

@@ -161,4 +161,25 @@ export const approvalTransform = createTool({
   },
 })
 
-export const runFixtureTools = [countedApproval, countedSuspend, multiRound, flakyBackground, timeoutBackground, gatedBackground, approvedBackground, approvalTransform, gatedApproval]
+/** Counts its start, then asks two questions mid-execute (MCP elicitation), and counts its end. */
+export const countedQuestions = createTool({
+  id: 'counted-questions',
+  description: 'Asks a name and a colour mid-call, counting how often it started',
+  inputSchema: z.object({ key: z.string() }),
+  outputSchema: z.object({ name: z.string(), colour: z.string(), starts: z.number() }),
+  execute: async ({ key }, { mcp }) => {
+    const starts = await counter(`${key}:started`).increment()
+    const ask = async (field: string) => {
+      const answer = await mcp!.elicitation.sendRequest({
+        message: `Your ${field}?`,
+        requestedSchema: { type: 'object', properties: { [field]: { type: 'string' } }, required: [field] },
+      })
+      return answer.action === 'accept' ? String(answer.content?.[field]) : `(${answer.action})`
+    }
+    const name = await ask('name')
+    const colour = await ask('colour')
+    return { name, colour, starts }
+  },
+})
+
+export const runFixtureTools = [countedQuestions, countedApproval, countedSuspend, multiRound, flakyBackground, timeoutBackground, gatedBackground, approvedBackground, approvalTransform, gatedApproval]

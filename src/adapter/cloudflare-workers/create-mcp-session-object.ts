@@ -5,9 +5,13 @@ import type { McpServerDeps } from '../../mcp/create-mcp-server.ts'
 import { jsonRpcError, sessionNotFound } from '../../mcp/json-rpc-error.ts'
 import { readCaller } from '../../mcp/mcp-caller.ts'
 import { isInitialize } from '../../mcp/read-mcp-body.ts'
+import { createModernMcpHandler, questionStateCodecFor } from '../../mcp/create-modern-mcp-handler.ts'
+import { defaultElicitationTimeoutMs, defaultServerInfo } from '../../mcp/create-mcp-server.ts'
 
 /** The internal header that tells a session object which session it is (the Worker sets it). */
 export const mcpSessionIdHeader = 'x-toolroute-mcp-session'
+/** The internal header that tells the object it runs one 2026-07-28 call, and under which key. */
+export const mcpCallKeyHeader = 'x-toolroute-mcp-call'
 
 export interface McpSessionObjectOptions {
   /** Everything the session's MCP server needs, from the object's `env`. */
@@ -42,15 +46,22 @@ export function createMcpSessionObject(options: McpSessionObjectOptions) {
   return class McpSessionObject extends DurableObject {
     #session: Promise<McpSession> | undefined
     #deps: McpServerDeps
+    #modern: ReturnType<typeof createModernMcpHandler> | undefined
+    #env: unknown
+    /** 2026-07-28 executions waiting for the alarm handler to run them (see `#launch`). */
+    #launched: (() => Promise<void>)[] = []
     #alarmAt = 0
     #lastSeen = 0
 
     constructor(ctx: DurableObjectState, env: unknown) {
       super(ctx, env as never)
+      this.#env = env
       this.#deps = options.deps(env)
     }
 
     async fetch(request: Request): Promise<Response> {
+      const callKey = request.headers.get(mcpCallKeyHeader)
+      if (callKey) return this.#call(callKey, request)
       const sessionId = request.headers.get(mcpSessionIdHeader)
       if (!sessionId) return sessionNotFound()
       const caller = readCaller(request.headers)
@@ -80,7 +91,45 @@ export function createMcpSessionObject(options: McpSessionObjectOptions) {
       return response
     }
 
+    /**
+     * One 2026-07-28 `tools/call` (or the retry answering its question): the call runs here, so a
+     * question asked mid-`execute` waits in this object's memory for the retry, which the Worker
+     * routes here by the key sealed in its `requestState`. Nothing is stored: an eviction loses
+     * the question (the retry is told to call again), never a run's state.
+     */
+    async #call(callKey: string, request: Request): Promise<Response> {
+      let body: unknown
+      try {
+        body = JSON.parse(await request.text())
+      } catch {
+        return jsonRpcError(400, -32700, 'Parse error: Invalid JSON')
+      }
+      this.#modern ??= createModernMcpHandler(this.#deps.serverInfo ?? defaultServerInfo, this.#deps.elicitationTimeoutMs ?? defaultElicitationTimeoutMs, (work) => this.#launch(work))
+      const secret = (this.#env as { TOOLROUTE_MCP_STATE_KEY?: unknown } | undefined)?.TOOLROUTE_MCP_STATE_KEY
+      return this.#modern.fetch(
+        request,
+        { ...this.#deps, requestState: questionStateCodecFor(this.#deps.requestStateKey ?? secret), defer: (work) => this.ctx.waitUntil(work), callKey },
+        body,
+      )
+    }
+
+    /**
+     * Runs a 2026-07-28 call's execution in the alarm handler: a request's context ends with its
+     * response, so a tool that asked a question and waits for the retry's answer would never wake
+     * up there; the alarm's context lasts until the execution ends (bounded by the question
+     * timeout). The requests of the call reach it through memory, as a 2025 session's do.
+     */
+    #launch(work: () => Promise<void>): void {
+      this.#launched.push(work)
+      void this.ctx.storage.setAlarm(Date.now())
+    }
+
     async alarm(): Promise<void> {
+      if (this.#launched.length > 0 || this.ctx.id.name?.startsWith('call:')) {
+        const works = this.#launched.splice(0)
+        await Promise.all(works.map((work) => work().catch(() => {})))
+        return
+      }
       if (this.#lastSeen && Date.now() - this.#lastSeen < ttlMs) {
         this.#alarmAt = this.#lastSeen + ttlMs
         await this.ctx.storage.setAlarm(this.#alarmAt)

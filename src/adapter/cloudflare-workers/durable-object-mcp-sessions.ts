@@ -1,5 +1,5 @@
 import type { McpSessionHost } from '../../mcp/mcp-session-host.ts'
-import { mcpSessionIdHeader } from './create-mcp-session-object.ts'
+import { mcpCallKeyHeader, mcpSessionIdHeader } from './create-mcp-session-object.ts'
 
 /**
  * MCP sessions pinned to Durable Objects: each session lives in the object named by its
@@ -14,6 +14,14 @@ export function createDurableObjectMcpSessions(namespace: DurableObjectNamespace
       headers.set(mcpSessionIdHeader, sessionId)
       const stub = namespace.get(namespace.idFromName(sessionId))
       return stub.fetch(new Request(request.url, { method: request.method, headers, ...(text !== undefined ? { body: text } : {}) }))
+    },
+    // A 2026-07-28 call in an object of its own (`call:<key>`), where the retry that answers its
+    // question lands: 2026-07-28 has no session to pin it to.
+    call(callKey, { request, text }) {
+      const headers = new Headers(request.headers)
+      headers.set(mcpCallKeyHeader, callKey)
+      const stub = namespace.get(namespace.idFromName(`call:${callKey}`))
+      return stub.fetch(new Request(request.url, { method: 'POST', headers, ...(text !== undefined ? { body: text } : {}) }))
     },
   }
 }

@@ -1,0 +1,107 @@
+import type { ElicitRequestParams, ElicitResult } from '../tool/tool-types.ts'
+
+/** Where a running call stands: it finished with a value, or it asks a question and waits. */
+export type CallTurn<T> =
+  | { kind: 'done'; value: T }
+  | { kind: 'failed'; error: unknown }
+  | { kind: 'asked'; questionId: string; question: ElicitRequestParams }
+
+interface Parked<T> {
+  answer: (result: ElicitResult) => void
+  next: () => Promise<CallTurn<T>>
+  abort: AbortController
+  timer: ReturnType<typeof setTimeout>
+}
+
+/**
+ * Calls that asked their user a question mid-`execute` under MCP 2026-07-28, which has no
+ * server-to-client requests: the call's response is `input_required`, and the execution waits
+ * here, in this isolate, for the client's retry with the answer. Nothing before the question
+ * runs again. A retry that reaches another isolate, or comes after `timeoutMs`, finds nothing:
+ * the caller is told to call again (a tool that must survive that asks through `suspend()`,
+ * whose run is durable).
+ */
+export class ParkedCalls<T> {
+  readonly #parked = new Map<string, Parked<T>>()
+
+  /**
+   * @param launch starts a call's execution where it can outlive the request that started it
+   * (default: right here). A Durable Object runs it in its alarm handler, whose context lasts as
+   * long as the execution does; a request's context ends with its response, and with it every
+   * continuation of a tool still waiting for an answer.
+   */
+  constructor(
+    readonly timeoutMs: number,
+    readonly launch: (work: () => Promise<void>) => void = (work) => void work(),
+  ) {}
+
+  /**
+   * Starts `run` with an `ask` that parks the call: `turn` is the call's result, or its first
+   * question; `execution` settles when the call ends (keep it alive past the response with
+   * `waitUntil`). `signal` is the call's own, aborted when a parked call times out.
+   */
+  start(run: (ask: (question: ElicitRequestParams) => Promise<ElicitResult>, signal: AbortSignal) => Promise<T>): { turn: Promise<CallTurn<T>>; execution: Promise<void>; abort: AbortController } {
+    const abort = new AbortController()
+    let turn!: (value: CallTurn<T>) => void
+    let waiting = new Promise<CallTurn<T>>((resolve) => (turn = resolve))
+    const ask = (question: ElicitRequestParams) =>
+      new Promise<ElicitResult>((resolve) => {
+        const questionId = crypto.randomUUID()
+        const timer = setTimeout(() => {
+          if (this.#parked.delete(questionId)) abort.abort(new Error('The MCP client did not answer in time'))
+        }, this.timeoutMs)
+        this.#parked.set(questionId, {
+          abort,
+          timer,
+          answer: resolve,
+          next: () => (waiting = new Promise<CallTurn<T>>((resolveTurn) => (turn = resolveTurn))),
+        })
+        turn({ kind: 'asked', questionId, question })
+      })
+    let finished!: () => void
+    const execution = new Promise<void>((resolve) => (finished = resolve))
+    this.launch(() =>
+      run(ask, abort.signal)
+        .then(
+          (value) => turn({ kind: 'done', value }),
+          (error: unknown) => turn({ kind: 'failed', error }),
+        )
+        .finally(finished),
+    )
+    return { turn: waiting, execution, abort }
+  }
+
+  /**
+   * Gives a parked call its answer: its next turn and its abort controller, or `undefined` when no
+   * call waits under that id.
+   */
+  answer(questionId: string, result: ElicitResult): { turn: Promise<CallTurn<T>>; abort: AbortController } | undefined {
+    const parked = this.#parked.get(questionId)
+    if (!parked) return undefined
+    this.#parked.delete(questionId)
+    clearTimeout(parked.timer)
+    const turn = parked.next()
+    parked.answer(result)
+    return { turn, abort: parked.abort }
+  }
+
+  /**
+   * Waits for a call's next turn on behalf of one request: the request's caller cancelling
+   * meanwhile stops the call; once the turn is there (a result, or the next question), this
+   * request is over and its signal no longer reaches the call (the SDK aborts it on close).
+   */
+  static async turnFor<T>(call: { turn: Promise<CallTurn<T>>; abort: AbortController }, signal: AbortSignal): Promise<CallTurn<T>> {
+    const cancel = () => call.abort.abort(signal.reason)
+    signal.addEventListener('abort', cancel, { once: true })
+    try {
+      return await call.turn
+    } finally {
+      signal.removeEventListener('abort', cancel)
+    }
+  }
+
+  /** How many calls wait for an answer (for tests). */
+  get size(): number {
+    return this.#parked.size
+  }
+}
