@@ -1,5 +1,5 @@
 import type { ToolrouteError } from '../errors/toolroute-error.ts'
-import type { AgentToolContext, ToolExecutionContext } from '../tool/tool-types.ts'
+import type { AgentToolContext, ToolExecutionContext, WorkflowToolContext } from '../tool/tool-types.ts'
 import type { ToolCallScope } from './tool-call-scope.ts'
 import { checkSuspendPayload } from './validate-call.ts'
 
@@ -14,7 +14,8 @@ export type Suspension = { ok: true; payload: unknown } | { ok: false; error: To
 
 interface LazyParts {
   signal?: AbortSignal
-  agent?: AgentToolContext<unknown, unknown>
+  agent?: AgentToolContext<unknown, unknown> | null
+  workflow?: WorkflowToolContext<unknown, unknown>
   suspend?: (payload: unknown) => Promise<void>
   suspension?: Suspension
 }
@@ -65,8 +66,12 @@ export class ExecutionContext implements ToolExecutionContext<unknown, unknown, 
     return this[scopeKey].mcp
   }
 
-  get workflow() {
-    return this[scopeKey].workflow
+  /** The caller's workflow context, its `suspend` the context's own (validated, recorded). */
+  get workflow(): WorkflowToolContext<unknown, unknown> | undefined {
+    const parts = partsOf(this)
+    if (parts.workflow) return parts.workflow
+    const workflow = this[scopeKey].workflow
+    return workflow && (parts.workflow = { ...workflow, suspend: this.suspend })
   }
 
   get resumeData(): unknown {
@@ -82,13 +87,29 @@ export class ExecutionContext implements ToolExecutionContext<unknown, unknown, 
     return (partsOf(this).suspend ??= (payload) => suspendWith(this, payload))
   }
 
-  get agent(): AgentToolContext<unknown, unknown> {
+  /**
+   * `{ agentId, toolCallId, messages, suspend, resumeData?, suspendPayload?, threadId?, resourceId? }`,
+   * the caller's own agent fields spread in; `undefined` when the call comes from no agent.
+   */
+  get agent(): AgentToolContext<unknown, unknown> | undefined {
     const parts = partsOf(this)
-    if (parts.agent) return parts.agent
+    if (parts.agent !== undefined) return parts.agent ?? undefined
     const scope = this[scopeKey]
+    const given = scope.agent
+    if (given === null) return (parts.agent = null) ?? undefined
     const resume = this[resumeKey]
-    const agent = { toolCallId: scope.toolCallId, messages: scope.messages, suspend: this.suspend }
-    return (parts.agent = resume ? { ...agent, resumeData: resume.resumeData, suspendPayload: resume.suspendPayload } : agent)
+    const agent: AgentToolContext<unknown, unknown> = {
+      ...given,
+      agentId: given?.agentId ?? '',
+      toolCallId: scope.toolCallId,
+      messages: scope.messages,
+      suspend: this.suspend,
+    }
+    if (resume) {
+      agent.resumeData = resume.resumeData
+      agent.suspendPayload = resume.suspendPayload
+    }
+    return (parts.agent = agent)
   }
 
   /** What `suspend()` recorded on this context, for the executor once `execute` returned. */
