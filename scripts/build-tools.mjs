@@ -95,7 +95,7 @@ files.forEach((file, index) => {
     }
     seen.set(value.id, { value, where })
     mcpNames.set(mcpName, { value, where })
-    routes.push({ id: value.id, file, module: `m${index}`, exportName })
+    routes.push({ id: value.id, file, module: `m${index}`, exportName, value })
   }
 })
 if (problems.length > 0) {
@@ -139,4 +139,14 @@ const config = probe.config?.default ?? {}
 const base = typeof config.basePath === 'string' ? config.basePath.replace(/\/+$/, '') : ''
 console.log(`toolroute: ${routes.length} tool${routes.length === 1 ? '' : 's'} from tools/ → .toolroute/worker.ts${configFile ? ` (with ${configFile})` : ''}`)
 for (const { id, file } of routes) console.log(`  POST ${base}/tools/${encodeURIComponent(id)}  (tools/${file})`)
+// A Standard Schema without Standard JSON Schema validates, but clients see `{}` for it: say so.
+for (const { id, file, value } of routes) {
+  for (const [kind, compiled] of Object.entries(value.schemas ?? {})) {
+    if (compiled?.describable !== false) continue
+    console.warn(
+      `toolroute: tool ${JSON.stringify(id)} (tools/${file}): its ${kind === 'requestContext' ? 'requestContextSchema' : `${kind}Schema`} has no JSON Schema ` +
+        `(~standard.jsonSchema); it is validated, but listed as {} in GET /tools, /openapi.json and MCP (with Valibot, wrap it in toStandardJsonSchema())`,
+    )
+  }
+}
 console.log(`  GET  ${base}/tools  GET ${base}/tools/:toolId  GET ${base}/openapi.json${config.mcp === false ? '' : `  ${base}/mcp`}  ${base}/runs/:runId[/events|/approve|/decline|/resume|/cancel]`)

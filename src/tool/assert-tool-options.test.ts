@@ -52,10 +52,11 @@ describe('createTool() fails at definition, naming the tool', () => {
     }
   })
 
-  it('a Valibot schema not wrapped in toStandardJsonSchema', () => {
-    expect(define({ ...base, inputSchema: v.object({ a: v.string() }) })).toThrow(
-      /inputSchema of tool "my-tool" implements Standard Schema but not Standard JSON Schema/,
-    )
+  it('accepts a Valibot schema not wrapped in toStandardJsonSchema: it validates, and is described as {}', async () => {
+    const tool = createTool({ ...base, inputSchema: v.object({ a: v.string() }), execute: async ({ a }) => a })
+    expect(tool.schemas.input).toMatchObject({ jsonSchema: {}, describable: false })
+    expect(await tool.execute({ a: 'x' })).toBe('x')
+    expect(await tool.execute({ a: 1 } as never)).toMatchObject({ error: true, validationErrors: { fields: { a: { errors: [expect.any(String)] } } } })
   })
 
   it('requireApproval that is neither a boolean nor a function', () => {
