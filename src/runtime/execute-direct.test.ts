@@ -223,10 +223,17 @@ describe('tool.execute() — output', () => {
   it("fails by default with Mastra's output validation error", async () => {
     expect(await badOutput().execute({})).toEqual({
       error: true,
-      message: expect.stringMatching(/^Tool output validation failed for bad-output\. The tool returned invalid output:\n- count: /),
+      message: expect.stringMatching(/^Tool output validation failed for bad-output\. The tool returned invalid output:\n- count: .*\n\nReturned output: \{\n  "count": "many"\n\}$/s),
       validationErrors: { errors: [], fields: { count: { errors: [expect.any(String)], fields: {} } } },
     })
     expect(await badOutput('error').execute({})).toMatchObject({ error: true })
+  })
+
+  it('shows a long returned output truncated at 200 characters', async () => {
+    const tool = createTool({ id: 'long-output', description: 'x', outputSchema: z.object({ n: z.number() }), execute: async () => ({ n: 'x'.repeat(500) }) as never })
+    const result = (await tool.execute({})) as { message: string }
+    expect(result.message).toMatch(/\n\nReturned output: \{\n  "n": "x+\.\.\. \(truncated\)$/)
+    expect(result.message.split('Returned output: ')[1]).toHaveLength(200 + '... (truncated)'.length)
   })
 
   it("with outputValidation: 'warn', logs and returns the output as execute returned it", async () => {

@@ -11,7 +11,7 @@ import { receiveInput } from './receive-input.ts'
 import { RequestContext } from './request-context.ts'
 import { ParsedRequestContext, isRequestContextLike, requestContextValues } from './parsed-request-context.ts'
 import type { ToolCallScope } from './tool-call-scope.ts'
-import { checkInput, checkOutput, checkRequestContext, checkResumeData, failureDetails, type Checked } from './validate-call.ts'
+import { checkInput, checkOutput, checkRequestContext, checkResumeData, failureDetails, preview, type Checked } from './validate-call.ts'
 
 function toValidationError(error: { message: string; issues?: ValidationIssue[] }): ValidationError {
   return { error: true, message: error.message, validationErrors: formatValidationErrors(error.issues ?? []) }
@@ -170,6 +170,16 @@ function directFailure(error: unknown): ValidationError {
   throw isAbortFailure(failure) ? failure.cause : error
 }
 
+/**
+ * A direct call's output failure shows what `execute` returned, truncated, as Mastra's does: the
+ * caller is the tool's own code. HTTP and MCP errors carry the message without it.
+ */
+function outputFailure(details: { message: string; issues?: ValidationIssue[] }, result: unknown): ValidationError {
+  const failure = toValidationError(details)
+  failure.message = `${failure.message}\n\nReturned output: ${preview(result)}`
+  return failure
+}
+
 function directSuspension(scope: DirectCallScope, context: ExecutionContext): ValidationError | undefined {
   const settled = settleSuspension(scope, context)
   return settled?.status === 'failed' ? toValidationError(settled.error) : undefined
@@ -238,7 +248,7 @@ function finishExecute(scope: DirectCallScope, executionContext: ExecutionContex
   let output = checkOutput(tool.id, tool.schemas.output, result)
   if (!output.ok) {
     output = settleInvalidOutput(scope, result, output)
-    if (!output.ok) return toValidationError(failureDetails(output))
+    if (!output.ok) return outputFailure(failureDetails(output), result)
   }
   const value = output.value
   return tool.options.onOutput ? callOnOutput(scope, value).then(() => value) : value

@@ -74,6 +74,8 @@ describe('MCP tools/call', () => {
     const result = await client.callTool({ name: 'bad-output-tool', arguments: {} })
     expect(result.isError).toBe(true)
     expect(textOf(result)).toMatch(/^OUTPUT_VALIDATION_FAILED/)
+    expect(textOf(result)).not.toContain('Returned output')
+    expect(textOf(result)).not.toContain('many')
   })
 
   it('answers an unknown tool with TOOL_NOT_FOUND', async () => {
