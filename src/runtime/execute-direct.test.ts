@@ -565,14 +565,14 @@ describe('tool.execute() — suspend and resume', () => {
     const suspend = vi.fn()
     expect(await tool.execute({ to: 'Lisbon' }, { agent: { suspend } })).toBeUndefined()
     expect(suspend).toHaveBeenCalledTimes(1)
-    expect(suspend).toHaveBeenCalledWith({ question: 'Which flight to Lisbon?', options: ['tp123', 'fr456'] })
+    expect(suspend).toHaveBeenCalledWith({ question: 'Which flight to Lisbon?', options: ['tp123', 'fr456'] }, undefined)
   })
 
   it('context.suspend given at the top level works the same', async () => {
     const { tool } = booking()
     const suspend = vi.fn()
     expect(await tool.execute({ to: 'Porto' }, { suspend })).toBeUndefined()
-    expect(suspend).toHaveBeenCalledWith({ question: 'Which flight to Porto?', options: ['tp123', 'fr456'] })
+    expect(suspend).toHaveBeenCalledWith({ question: 'Which flight to Porto?', options: ['tp123', 'fr456'] }, undefined)
   })
 
   it('resumeData and suspendPayload reach the next call, on agent and on the context (resumeData validated and parsed)', async () => {
@@ -636,7 +636,7 @@ describe('tool.execute() — suspend and resume', () => {
       },
     })
     expect(await tool.execute({}, { agent: { suspend } })).toBeUndefined()
-    expect(suspend).toHaveBeenCalledWith({ anything: [1, 2] })
+    expect(suspend).toHaveBeenCalledWith({ anything: [1, 2] }, undefined)
   })
 
   it('suspend works when the caller passes no suspend callback', async () => {

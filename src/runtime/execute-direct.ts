@@ -83,9 +83,9 @@ class DirectCallScope implements ToolCallScope {
     return { workflowId, runId: runId as string, state, setState: setState as WorkflowToolContext<unknown, unknown>['setState'], suspend: suspend as never, resumeData, suspendPayload }
   }
 
-  get onSuspend(): ((payload: unknown) => unknown) | undefined {
+  get onSuspend(): ((payload: unknown, suspendOptions?: Record<string, unknown>) => unknown) | undefined {
     const call = this.call
-    return (call.agent?.suspend ?? call.workflow?.suspend ?? call.suspend) as ((payload: unknown) => unknown) | undefined
+    return (call.agent?.suspend ?? call.workflow?.suspend ?? call.suspend) as ((payload: unknown, suspendOptions?: Record<string, unknown>) => unknown) | undefined
   }
 
   get toolCallId(): string {

@@ -1,5 +1,5 @@
 import type { ToolrouteError } from '../errors/toolroute-error.ts'
-import type { AgentToolContext, ToolExecutionContext, WorkflowToolContext } from '../tool/tool-types.ts'
+import type { AgentToolContext, SuspendOptions, ToolExecutionContext, WorkflowToolContext } from '../tool/tool-types.ts'
 import type { ToolCallScope } from './tool-call-scope.ts'
 import { checkSuspendPayload } from './validate-call.ts'
 
@@ -16,7 +16,7 @@ interface LazyParts {
   signal?: AbortSignal
   agent?: AgentToolContext<unknown, unknown> | null
   workflow?: WorkflowToolContext<unknown, unknown>
-  suspend?: (payload: unknown) => Promise<void>
+  suspend?: (payload: unknown, suspendOptions?: SuspendOptions) => Promise<void>
   suspension?: Suspension
 }
 
@@ -83,8 +83,8 @@ export class ExecutionContext implements ToolExecutionContext<unknown, unknown, 
   }
 
   /** The same function as `agent.suspend`, bound, so it can be destructured. */
-  get suspend(): (payload: unknown) => Promise<void> {
-    return (partsOf(this).suspend ??= (payload) => suspendWith(this, payload))
+  get suspend(): (payload: unknown, suspendOptions?: SuspendOptions) => Promise<void> {
+    return (partsOf(this).suspend ??= (payload, suspendOptions) => suspendWith(this, payload, suspendOptions))
   }
 
   /**
@@ -124,7 +124,7 @@ function partsOf(context: ExecutionContext): LazyParts {
 
 // The payload is validated when `suspend()` is called, so the caller's own suspend callback
 // (a Mastra agent, a direct caller) only ever sees a payload that matches `suspendSchema`.
-async function suspendWith(context: ExecutionContext, payload: unknown): Promise<void> {
+async function suspendWith(context: ExecutionContext, payload: unknown, suspendOptions: SuspendOptions | undefined): Promise<void> {
   const { tool, onSuspend } = context[scopeKey]
   const parts = partsOf(context)
   const checked = checkSuspendPayload(tool.id, tool.schemas.suspend, payload)
@@ -133,5 +133,6 @@ async function suspendWith(context: ExecutionContext, payload: unknown): Promise
     return
   }
   parts.suspension = { ok: true, payload: checked.value }
-  await onSuspend?.(checked.value)
+  // Both arguments, as Mastra passes them (a Mastra agent reads `resumeLabel` from the options).
+  await onSuspend?.(checked.value, suspendOptions)
 }

@@ -37,5 +37,5 @@ export interface ToolCallScope {
   mcp?: McpToolContext
   workflow?: WorkflowToolContext<unknown, unknown>
   /** A caller's own suspend callback (direct calls, Mastra agents), run after validation. */
-  onSuspend?: (payload: unknown) => unknown
+  onSuspend?: (payload: unknown, suspendOptions?: Record<string, unknown>) => unknown
 }

@@ -17,13 +17,19 @@ export interface ToolObserve {
   log(level: 'debug' | 'info' | 'warn' | 'error' | 'fatal', message: string, data?: Record<string, unknown>): void
 }
 
+/** What `suspend` may take beside its payload, passed on to the caller's own `suspend` (Mastra's `SuspendOptions`). */
+export interface SuspendOptions {
+  resumeLabel?: string | string[]
+  [key: string]: unknown
+}
+
 /** Agent-side context, present when a tool is called over HTTP, MCP or by an agent. */
 export interface AgentToolContext<TSuspend, TResume> {
   /** The calling agent's id; `''` when unknown (over HTTP and MCP). */
   agentId: string
   toolCallId: string
   messages: unknown[]
-  suspend: (suspendPayload: TSuspend) => Promise<void>
+  suspend: (suspendPayload: TSuspend, suspendOptions?: SuspendOptions) => Promise<void>
   resumeData?: TResume
   suspendPayload?: TSuspend
   threadId?: string
@@ -37,7 +43,7 @@ export interface WorkflowToolContext<TSuspend, TResume> {
   workflowId: string
   state: unknown
   setState: (state: unknown) => void
-  suspend: (suspendPayload: TSuspend) => Promise<void>
+  suspend: (suspendPayload: TSuspend, suspendOptions?: SuspendOptions) => Promise<void>
   resumeData?: TResume
   suspendPayload?: TSuspend
 }
@@ -72,7 +78,7 @@ export interface ToolExecutionContext<TSuspend = unknown, TResume = unknown, TRe
   mcp?: McpToolContext
   observe: ToolObserve
   /** Pauses the run with a payload validated against `suspendSchema`; `execute`'s return value is then ignored. */
-  suspend: (suspendPayload: TSuspend) => Promise<void>
+  suspend: (suspendPayload: TSuspend, suspendOptions?: SuspendOptions) => Promise<void>
   /** The answer to the last suspension, validated against `resumeSchema`. */
   resumeData?: TResume
   /** The payload the tool last suspended with. */
