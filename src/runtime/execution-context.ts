@@ -96,7 +96,10 @@ export class ExecutionContext implements ToolExecutionContext<unknown, unknown, 
     if (parts.agent !== undefined) return parts.agent ?? undefined
     const scope = this[scopeKey]
     const given = scope.agent
-    if (given === null) return (parts.agent = null) ?? undefined
+    if (given === null) {
+      parts.agent = null
+      return undefined
+    }
     const resume = this[resumeKey]
     const agent: AgentToolContext<unknown, unknown> = {
       ...given,
