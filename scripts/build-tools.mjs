@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Compiles tools/ into the Worker's entry (.toolroute/worker.ts), run by wrangler's [build] so
 // `wrangler dev` and `wrangler deploy` always serve the current tools. No hand-kept list: every
-// tool exported by a file in tools/ is served. Two tools with one id, or an invalid id, fail the
-// build with a message naming the files.
+// tool exported by a file in tools/ is served. Two tools with one id, or whose ids map to one MCP
+// name, fail the build with a message naming both files.
 import { build } from 'esbuild'
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
@@ -11,7 +11,10 @@ import { pathToFileURL } from 'node:url'
 const root = resolve(process.argv[2] ?? '.')
 const toolsDir = join(root, 'tools')
 const outDir = join(root, '.toolroute')
-const idPattern = /^[A-Za-z0-9_-]{1,64}$/
+// The MCP name of a tool id: src/tool/mcp-tool-name.ts, repeated here since this script runs in
+// plain Node, before anything is compiled.
+const mcpNamePattern = /^[A-Za-z0-9_.-]{1,128}$/
+const mcpToolName = (id) => (mcpNamePattern.test(id) ? id : id.replace(/[^A-Za-z0-9_.-]/gu, '_'))
 const marker = Symbol.for('toolroute.tool')
 
 const files = existsSync(toolsDir)
@@ -71,18 +74,28 @@ for (const name of Object.keys(entryPoints)) {
 }
 
 const seen = new Map()
+const mcpNames = new Map()
 const routes = []
 files.forEach((file, index) => {
   for (const [exportName, value] of Object.entries(probe[`tool-${index}`] ?? {})) {
     if (typeof value !== 'object' || value === null || value[marker] !== true) continue
     const where = `tools/${file} (export ${exportName})`
-    if (!idPattern.test(value.id)) problems.push(`invalid tool id ${JSON.stringify(value.id)} in ${where}`)
-    const other = seen.get(value.id)
-    if (other && other.value !== value) problems.push(`tool id "${value.id}" is defined twice: ${other.where} and ${where}`)
-    if (!other) {
-      seen.set(value.id, { value, where })
-      routes.push({ id: value.id, file, module: `m${index}`, exportName })
+    if (typeof value.id !== 'string' || value.id.length === 0 || value.id.length > 128) {
+      problems.push(`invalid tool id ${JSON.stringify(value.id)} in ${where}: a non-empty string of at most 128 characters`)
+      continue
     }
+    const other = seen.get(value.id)
+    if (other && other.value !== value) problems.push(`tool id ${JSON.stringify(value.id)} is defined twice: ${other.where} and ${where}`)
+    if (other) continue
+    const mcpName = mcpToolName(value.id)
+    const clash = mcpNames.get(mcpName)
+    if (clash) {
+      problems.push(`tool ids ${JSON.stringify(clash.value.id)} (${clash.where}) and ${JSON.stringify(value.id)} (${where}) have one MCP name "${mcpName}"`)
+      continue
+    }
+    seen.set(value.id, { value, where })
+    mcpNames.set(mcpName, { value, where })
+    routes.push({ id: value.id, file, module: `m${index}`, exportName, value })
   }
 })
 if (problems.length > 0) {
@@ -125,5 +138,15 @@ writeIfChanged(join(outDir, 'worker.ts'), entry)
 const config = probe.config?.default ?? {}
 const base = typeof config.basePath === 'string' ? config.basePath.replace(/\/+$/, '') : ''
 console.log(`toolroute: ${routes.length} tool${routes.length === 1 ? '' : 's'} from tools/ → .toolroute/worker.ts${configFile ? ` (with ${configFile})` : ''}`)
-for (const { id, file } of routes) console.log(`  POST ${base}/tools/${id}  (tools/${file})`)
+for (const { id, file } of routes) console.log(`  POST ${base}/tools/${encodeURIComponent(id)}  (tools/${file})`)
+// A Standard Schema without Standard JSON Schema validates, but clients see `{}` for it: say so.
+for (const { id, file, value } of routes) {
+  for (const [kind, compiled] of Object.entries(value.schemas ?? {})) {
+    if (compiled?.describable !== false) continue
+    console.warn(
+      `toolroute: tool ${JSON.stringify(id)} (tools/${file}): its ${kind === 'requestContext' ? 'requestContextSchema' : `${kind}Schema`} has no JSON Schema ` +
+        `(~standard.jsonSchema); it is validated, but listed as {} in GET /tools, /openapi.json and MCP (with Valibot, wrap it in toStandardJsonSchema())`,
+    )
+  }
+}
 console.log(`  GET  ${base}/tools  GET ${base}/tools/:toolId  GET ${base}/openapi.json${config.mcp === false ? '' : `  ${base}/mcp`}  ${base}/runs/:runId[/events|/approve|/decline|/resume|/cancel]`)

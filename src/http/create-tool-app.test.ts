@@ -23,3 +23,25 @@ describe('createToolApp routing', () => {
     expect((app.router as unknown as { activeRouter: { name: string } }).activeRouter.name).toBe('RegExpRouter')
   })
 })
+
+describe('createToolApp refuses tools it could not tell apart', () => {
+  const tool = (id: string) => createTool({ id, description: 'x', execute: async () => id })
+
+  it('two tools with one id', () => {
+    expect(() => createToolApp({ tools: [tool('same'), tool('same')] })).toThrow('Two tools have the id "same"')
+  })
+
+  it('two ids that map to one MCP name, naming both', () => {
+    expect(() => createToolApp({ tools: [tool('Lookup order'), tool('Lookup_order')] })).toThrow('Tools "Lookup order" and "Lookup_order" have one MCP name "Lookup_order"')
+    expect(() => createToolApp({ tools: [tool('a b'), tool('a/b')] })).toThrow('have one MCP name "a_b"')
+  })
+
+  it('serves an id with a space and one with a slash at their encoded routes', async () => {
+    const app = createToolApp({ tools: [tool('Lookup order'), tool('a/b')] })
+    for (const id of ['Lookup order', 'a/b']) {
+      const response = await app.request(`/tools/${encodeURIComponent(id)}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+      expect(response.status).toBe(200)
+      expect(await response.json()).toMatchObject({ status: 'completed', output: id })
+    }
+  })
+})

@@ -88,7 +88,8 @@ export function createOpenApiDocument(tools: readonly AnyTool[], options: { base
   const base = options.basePath.replace(/\/$/, '')
   const paths: Record<string, unknown> = {}
   for (const tool of tools) {
-    paths[`${base}/tools/${tool.id}`] = {
+    // The id encoded as its route is: `/tools/Lookup%20order`.
+    paths[`${base}/tools/${encodeURIComponent(tool.id)}`] = {
       post: {
         operationId: tool.id,
         summary: tool.description,

@@ -1,12 +1,21 @@
 import { isTool } from '../tool/create-tool.ts'
+import { mcpToolName } from '../tool/mcp-tool-name.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 
-/** Tools by id, from an array or a module's exports; two tools with one id are refused. */
+/**
+ * Tools by id, from an array or a module's exports. Two tools with one id are refused, and so
+ * are two whose ids map to one MCP name (`'a b'` and `'a_b'`): `/mcp` could not tell them apart.
+ */
 export function toolRegistry(tools: readonly AnyTool[] | Readonly<Record<string, AnyTool>>): ReadonlyMap<string, AnyTool> {
   const registry = new Map<string, AnyTool>()
+  const names = new Map<string, string>()
   for (const tool of Array.isArray(tools) ? tools : Object.values(tools)) {
     if (!isTool(tool)) continue
     if (registry.has(tool.id) && registry.get(tool.id) !== tool) throw new TypeError(`Two tools have the id "${tool.id}"`)
+    const name = mcpToolName(tool.id)
+    const other = names.get(name)
+    if (other !== undefined && other !== tool.id) throw new TypeError(`Tools "${other}" and "${tool.id}" have one MCP name "${name}"`)
+    names.set(name, tool.id)
     registry.set(tool.id, tool)
   }
   return registry

@@ -17,6 +17,7 @@ import type { McpServerDeps } from './create-mcp-server.ts'
 import { finishWaitingRun } from './finish-waiting-run.ts'
 import { readCaller } from './mcp-caller.ts'
 import { completedResult, errorResult } from './mcp-tool-result.ts'
+import { mcpToolIndex } from './to-mcp-tool.ts'
 
 /** The SDK's `extra` of a request handler (signal, ids, request info, sendRequest…). */
 export type McpRequestExtra = Parameters<Parameters<Server['setRequestHandler']>[1]>[1]
@@ -28,7 +29,7 @@ export type McpRequestExtra = Parameters<Parameters<Server['setRequestHandler']>
  * read, never a protocol error. Runs that wait are stored through the run host, as over HTTP.
  */
 export async function callMcpTool(server: Server, deps: McpServerDeps, params: CallToolRequest['params'], extra: McpRequestExtra): Promise<CallToolResult> {
-  const tool = deps.tools.get(params.name)
+  const tool = mcpToolIndex(deps.tools).byName.get(params.name)
   // MCP lists an unknown tool among invalid params (a protocol error), not as a tool's failure.
   if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`)
   const caller = readCaller(extra.requestInfo?.headers)

@@ -9,7 +9,7 @@ import { checkRequestContext } from '../runtime/validate-call.ts'
 import type { RunHost } from '../runs/run-host.ts'
 import type { RunRecord } from '../runs/run-record.ts'
 import { runFirstStep } from '../runs/run-first-step.ts'
-import type { ElicitResult } from '../tool/tool-types.ts'
+import type { AnyTool, ElicitResult } from '../tool/tool-types.ts'
 import type { McpServerDeps } from './create-mcp-server.ts'
 import { ParkedCalls, type CallTurn } from './parked-calls.ts'
 import { answerApproval, answerResume, approvalQuestion, followToEnd, resumeQuestion, shown, type AnswerContext } from './finish-waiting-run.ts'
@@ -46,9 +46,7 @@ export type ModernResult = CallToolResult | InputRequiredResult
  * answers that run (approve, decline, resume: the run host's compare-and-set), so the tool runs
  * once and nothing before the question runs again.
  */
-export async function callModernMcpTool(deps: ModernMcpDeps, params: { name: string; arguments?: Record<string, unknown> }, ctx: ServerContext): Promise<ModernResult> {
-  const tool = deps.tools.get(params.name)
-  if (!tool) return errorResult(new ToolrouteError('TOOL_NOT_FOUND', `Tool ${params.name} not found`)) as CallToolResult
+export async function callModernMcpTool(deps: ModernMcpDeps, tool: AnyTool, params: { arguments?: Record<string, unknown> }, ctx: ServerContext): Promise<ModernResult> {
   const caller = readCaller(ctx.http?.req?.headers)
   let host: RunHost | undefined
   const runs = () => (host ??= deps.runs())

@@ -1,12 +1,12 @@
 // @ts-types="@modelcontextprotocol/sdk/server/index"
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 // @ts-types="@modelcontextprotocol/sdk/types"
-import { CallToolRequestSchema, ListToolsRequestSchema, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js'
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker'
 import type { RunHost } from '../runs/run-host.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import { callMcpTool } from './call-mcp-tool.ts'
-import { toMcpTool } from './to-mcp-tool.ts'
+import { mcpToolIndex } from './to-mcp-tool.ts'
 
 /** What an MCP server for a set of tools needs, wherever it lives (request, process, Durable Object). */
 export interface McpServerDeps {
@@ -30,7 +30,6 @@ export const defaultElicitationTimeoutMs = 5 * 60 * 1000
 
 // The SDK's default validator (Ajv) compiles schemas with `new Function`, which Workers forbid.
 const jsonSchemaValidator = new CfWorkerJsonSchemaValidator()
-const listings = new WeakMap<ReadonlyMap<string, AnyTool>, { tools: McpTool[] }>()
 
 /**
  * A low-level MCP `Server` serving `tools/list` and `tools/call` for a tool registry. The
@@ -38,10 +37,8 @@ const listings = new WeakMap<ReadonlyMap<string, AnyTool>, { tools: McpTool[] }>
  */
 export function createMcpServer(deps: McpServerDeps): Server {
   const server = new Server(deps.serverInfo, { capabilities: { tools: {} }, jsonSchemaValidator })
-  let listing = listings.get(deps.tools)
-  if (!listing) listings.set(deps.tools, (listing = { tools: [...deps.tools.values()].map(toMcpTool) }))
-  const tools = listing
-  server.setRequestHandler(ListToolsRequestSchema, () => tools)
+  const { list } = mcpToolIndex(deps.tools)
+  server.setRequestHandler(ListToolsRequestSchema, () => list)
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => callMcpTool(server, deps, request.params, extra))
   return server
 }

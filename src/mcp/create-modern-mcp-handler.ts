@@ -1,10 +1,9 @@
 import { ProtocolError, Server, createMcpHandler, createRequestStateCodec, type RequestStateCodec, type ServerContext, type Tool } from '@modelcontextprotocol/server'
-import type { AnyTool } from '../tool/tool-types.ts'
 import { callModernMcpTool, type ModernMcpDeps, type ModernResult, type QuestionState } from './call-modern-mcp-tool.ts'
 import { ParkedCalls } from './parked-calls.ts'
 import type { McpServerDeps } from './create-mcp-server.ts'
 import { readCaller } from './mcp-caller.ts'
-import { toMcpTool } from './to-mcp-tool.ts'
+import { mcpToolIndex } from './to-mcp-tool.ts'
 
 /** How long a question asked under 2026-07-28 may wait for its answer (the run itself waits longer, for HTTP). */
 const questionTtlSeconds = 60 * 60
@@ -53,8 +52,6 @@ export function peekCallKey(body: unknown): string | undefined {
   }
 }
 
-const listings = new WeakMap<ReadonlyMap<string, AnyTool>, { tools: Tool[] }>()
-
 /**
  * MCP 2026-07-28 (no `initialize`, no sessions; `server/discover`; questions as `input_required`
  * results) on the SDK v2's per-request handler. The 2025 versions are served by the v1 leg in
@@ -73,13 +70,12 @@ export function createModernMcpHandler(serverInfo: { name: string; version: stri
         capabilities: { tools: {} },
         requestState: { verify: (state, ctx) => deps.requestState.verify(state, ctx) },
       })
-      let listing = listings.get(deps.tools)
-      if (!listing) listings.set(deps.tools, (listing = { tools: [...deps.tools.values()].map((tool) => toMcpTool(tool) as Tool) }))
-      const tools = listing
-      server.setRequestHandler('tools/list', () => tools)
+      const index = mcpToolIndex(deps.tools)
+      server.setRequestHandler('tools/list', () => index.list as { tools: Tool[] })
       server.setRequestHandler('tools/call', (request, ctx) => {
-        if (!deps.tools.has(request.params.name)) throw new ProtocolError(-32602, `Unknown tool: ${request.params.name}`)
-        return callModernMcpTool(deps, request.params, ctx)
+        const tool = index.byName.get(request.params.name)
+        if (!tool) throw new ProtocolError(-32602, `Unknown tool: ${request.params.name}`)
+        return callModernMcpTool(deps, tool, request.params, ctx)
       })
       return server
     },

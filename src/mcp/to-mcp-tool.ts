@@ -1,6 +1,7 @@
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js'
 import type { JSONSchemaObject } from '../schema/compile-schema.ts'
+import { mcpToolName } from '../tool/mcp-tool-name.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 
 const anyObject = { type: 'object', additionalProperties: true } as const
@@ -11,17 +12,18 @@ function isObjectSchema(schema: JSONSchemaObject | undefined): schema is JSONSch
 }
 
 /**
- * A tool as `tools/list` shows it: `name` = tool id, its description and JSON Schemas (computed
- * once by `createTool`), `annotations` and `_meta` from its `mcp` option, and the annotation's
- * title as the tool's display `title`.
+ * A tool as `tools/list` shows it: `name` mapped from the tool id (SPEC §1), its description and
+ * JSON Schemas (computed once by `createTool`), `annotations` and `_meta` from its `mcp` option,
+ * and its `title` option (else the annotation's title) as the display `title`.
  */
 export function toMcpTool(tool: AnyTool): McpTool {
   const input = tool.schemas.input?.jsonSchema
   const output = tool.schemas.output?.outputJsonSchema
   const annotations = tool.mcp?.annotations
+  const title = tool.title ?? annotations?.title
   return {
-    name: tool.id,
-    ...(typeof annotations?.title === 'string' ? { title: annotations.title } : {}),
+    name: mcpToolName(tool.id),
+    ...(typeof title === 'string' ? { title } : {}),
     description: tool.description,
     // A non-object input schema cannot describe MCP arguments (always an object); the tool's own
     // validation still applies to whatever arrives.
@@ -30,4 +32,23 @@ export function toMcpTool(tool: AnyTool): McpTool {
     ...(annotations ? { annotations } : {}),
     ...(tool.mcp?._meta ? { _meta: tool.mcp._meta } : {}),
   }
+}
+
+/** A registry as MCP sees it: the `tools/list` listing and the tools by MCP name. */
+export interface McpToolIndex {
+  list: { tools: McpTool[] }
+  byName: ReadonlyMap<string, AnyTool>
+}
+
+const indexes = new WeakMap<ReadonlyMap<string, AnyTool>, McpToolIndex>()
+
+/** Computed once per registry (the registry refused colliding names), shared by every server made for it. */
+export function mcpToolIndex(tools: ReadonlyMap<string, AnyTool>): McpToolIndex {
+  let index = indexes.get(tools)
+  if (!index) {
+    const all = [...tools.values()]
+    index = { list: { tools: all.map(toMcpTool) }, byName: new Map(all.map((tool) => [mcpToolName(tool.id), tool])) }
+    indexes.set(tools, index)
+  }
+  return index
 }

@@ -123,11 +123,27 @@ describe('tool.execute() — request context', () => {
     expect(await tool.execute({ q: 'x' }, { requestContext: { userId: 'u_1', apiKey: key } })).toEqual({ userId: 'u_1', plan: 'free' })
   })
 
-  it('uses a RequestContext passed in as it is', async () => {
+  it('uses a RequestContext passed in as it is when the tool has no requestContextSchema', async () => {
+    const execute = vi.fn(async () => 'ok')
+    const tool = createTool({ id: 'plain-context', description: 'x', execute })
+    const requestContext = new RequestContext({ userId: 'u_2' })
+    await tool.execute({}, { requestContext })
+    expect((execute.mock.calls[0] as unknown[])[1]).toHaveProperty('requestContext', requestContext)
+  })
+
+  it('with a requestContextSchema, execute sees the parsed values over the caller\'s RequestContext, which keeps its raw ones', async () => {
     const { tool, execute } = contextTool()
-    const requestContext = new RequestContext({ userId: 'u_2', plan: 'pro' as const, apiKey: key })
-    await tool.execute({ q: 'x' }, { requestContext })
-    expect(execute.mock.calls[0]![1].requestContext).toBe(requestContext)
+    const requestContext = new RequestContext<Record<string, unknown>>({ userId: 'u_2', apiKey: key, extra: 'kept' })
+    expect(await tool.execute({ q: 'x' }, { requestContext: requestContext as never })).toEqual({ userId: 'u_2', plan: 'free' })
+    const seen = execute.mock.calls[0]![1].requestContext as RequestContext
+    expect(seen).not.toBe(requestContext)
+    expect(seen.all).toEqual({ userId: 'u_2', plan: 'free', apiKey: key, extra: 'kept' })
+    expect(requestContext.all).toEqual({ userId: 'u_2', apiKey: key, extra: 'kept' })
+  })
+
+  it('a Mastra-style context or a Map is read through get/set/entries (a migration passes its own)', async () => {
+    const { tool } = contextTool()
+    expect(await tool.execute({ q: 'x' }, { requestContext: new Map([['userId', 'u_3'], ['apiKey', key]]) as never })).toEqual({ userId: 'u_3', plan: 'free' })
   })
 
   it('returns a request context error, and execute never runs', async () => {
@@ -207,10 +223,17 @@ describe('tool.execute() — output', () => {
   it("fails by default with Mastra's output validation error", async () => {
     expect(await badOutput().execute({})).toEqual({
       error: true,
-      message: expect.stringMatching(/^Tool output validation failed for bad-output\. The tool returned invalid output:\n- count: /),
+      message: expect.stringMatching(/^Tool output validation failed for bad-output\. The tool returned invalid output:\n- count: .*\n\nReturned output: \{\n  "count": "many"\n\}$/s),
       validationErrors: { errors: [], fields: { count: { errors: [expect.any(String)], fields: {} } } },
     })
     expect(await badOutput('error').execute({})).toMatchObject({ error: true })
+  })
+
+  it('shows a long returned output truncated at 200 characters', async () => {
+    const tool = createTool({ id: 'long-output', description: 'x', outputSchema: z.object({ n: z.number() }), execute: async () => ({ n: 'x'.repeat(500) }) as never })
+    const result = (await tool.execute({})) as { message: string }
+    expect(result.message).toMatch(/\n\nReturned output: \{\n  "n": "x+\.\.\. \(truncated\)$/)
+    expect(result.message.split('Returned output: ')[1]).toHaveLength(200 + '... (truncated)'.length)
   })
 
   it("with outputValidation: 'warn', logs and returns the output as execute returned it", async () => {
@@ -243,9 +266,9 @@ describe('tool.execute() — output', () => {
     await expect(syncThrow.execute({})).rejects.toBe(error)
   })
 
-  it('a tool without execute rejects, naming the tool', async () => {
+  it('a tool without execute has no direct execute, as in Mastra', () => {
     const tool = createTool({ id: 'no-execute', description: 'x' })
-    await expect(tool.execute({})).rejects.toThrow('Tool no-execute has no execute function')
+    expect(tool.execute).toBeUndefined()
   })
 
   it('does not run toModelOutput on a direct call (only a model reads it)', async () => {
@@ -311,7 +334,9 @@ describe('tool.execute() — hooks', () => {
     await tool.execute({ q: 'cats' })
     expect(seen.onInputStart.toolCallId).toMatch(/^call_[0-9a-f]{24}$/)
     expect(seen.onOutput.toolCallId).toBe(seen.onInputStart.toolCallId)
-    expect(seen.execute.toolCallId).toBe(seen.onInputStart.toolCallId)
+    expect(seen.onInputAvailable.toolCallId).toBe(seen.onInputStart.toolCallId)
+    // No agent fields: no agent, as in Mastra (the hooks still share one id).
+    expect(seen.execute).toBeUndefined()
   })
 
   it('onOutput does not run when the call fails', async () => {
@@ -370,7 +395,7 @@ describe('tool.execute() — hooks', () => {
 })
 
 describe('tool.execute() — execution context', () => {
-  it('always has observe, an abortSignal, a requestContext, suspend and agent', async () => {
+  it('always has observe, an abortSignal, a requestContext and suspend; no agent without agent fields', async () => {
     let context: any
     const tool = createTool({ id: 'ctx', description: 'x', execute: async (_input, ctx) => ((context = ctx), 'ok') })
     await tool.execute({})
@@ -380,10 +405,10 @@ describe('tool.execute() — execution context', () => {
     expect(context.abortSignal.aborted).toBe(false)
     expect(context.abortSignal).toBe(context.abortSignal)
     expect(context.requestContext).toBeInstanceOf(RequestContext)
-    expect(context.requestContext.size).toBe(0)
-    expect(context.suspend).toBe(context.agent.suspend)
-    expect(context.agent).toBe(context.agent)
-    expect(context.agent.messages).toEqual([])
+    expect(context.requestContext.size()).toBe(0)
+    expect(typeof context.suspend).toBe('function')
+    expect(context.suspend).toBe(context.suspend)
+    expect(context.agent).toBeUndefined()
     expect(context.runId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
     expect(context.mcp).toBeUndefined()
     expect(context.workflow).toBeUndefined()
@@ -398,7 +423,30 @@ describe('tool.execute() — execution context', () => {
     await tool.execute({}, { runId: 'run_given', mcp, workflow })
     expect(context.runId).toBe('run_given')
     expect(context.mcp).toBe(mcp)
-    expect(context.workflow).toBe(workflow)
+    // The workflow's own fields, its suspend the context's (validated against suspendSchema first).
+    expect(context.workflow).toEqual({ ...workflow, suspend: context.suspend })
+  })
+
+  it("an agent's fields: agentId defaults to '', given ones are kept, one object per call", async () => {
+    let context: any
+    const tool = createTool({ id: 'ctx', description: 'x', execute: async (_input, ctx) => ((context = ctx), 'ok') })
+    await tool.execute({}, { agent: { toolCallId: 'call_1', messages: [], threadId: 't_1', custom: 'kept' } })
+    expect(context.agent).toEqual({ agentId: '', toolCallId: 'call_1', messages: [], threadId: 't_1', custom: 'kept', suspend: context.suspend })
+    expect(context.agent).toBe(context.agent)
+    await tool.execute({}, { toolCallId: 'call_2', messages: [{ role: 'user', content: 'hi' }], agentId: 'support', resourceId: 'r_1' })
+    expect(context.agent).toMatchObject({ agentId: 'support', toolCallId: 'call_2', messages: [{ role: 'user', content: 'hi' }], resourceId: 'r_1' })
+    // A flat toolCallId without messages is no agent call (Mastra's rule).
+    await tool.execute({}, { toolCallId: 'call_3' })
+    expect(context.agent).toBeUndefined()
+  })
+
+  it('flat workflow fields move under workflow', async () => {
+    let context: any
+    const tool = createTool({ id: 'ctx', description: 'x', execute: async (_input, ctx) => ((context = ctx), 'ok') })
+    const setState = () => {}
+    await tool.execute({}, { workflowId: 'wf', runId: 'wf_run', state: { n: 1 }, setState })
+    expect(context.workflow).toMatchObject({ workflowId: 'wf', runId: 'wf_run', state: { n: 1 }, setState })
+    expect(context.agent).toBeUndefined()
   })
 
   it('observe works from execute: spans and logs reach the observe the caller gave', async () => {
@@ -503,7 +551,7 @@ describe('tool.execute() — suspend and resume', () => {
           agentSuspendPayload: context.agent?.suspendPayload,
         })
         if (!context.resumeData) {
-          await context.agent!.suspend({ question: `Which flight to ${to}?`, options: ['tp123', 'fr456'] })
+          await (context.agent?.suspend ?? context.suspend)({ question: `Which flight to ${to}?`, options: ['tp123', 'fr456'] })
           return
         }
         return { booked: context.resumeData.choice }
@@ -517,14 +565,14 @@ describe('tool.execute() — suspend and resume', () => {
     const suspend = vi.fn()
     expect(await tool.execute({ to: 'Lisbon' }, { agent: { suspend } })).toBeUndefined()
     expect(suspend).toHaveBeenCalledTimes(1)
-    expect(suspend).toHaveBeenCalledWith({ question: 'Which flight to Lisbon?', options: ['tp123', 'fr456'] })
+    expect(suspend).toHaveBeenCalledWith({ question: 'Which flight to Lisbon?', options: ['tp123', 'fr456'] }, undefined)
   })
 
   it('context.suspend given at the top level works the same', async () => {
     const { tool } = booking()
     const suspend = vi.fn()
     expect(await tool.execute({ to: 'Porto' }, { suspend })).toBeUndefined()
-    expect(suspend).toHaveBeenCalledWith({ question: 'Which flight to Porto?', options: ['tp123', 'fr456'] })
+    expect(suspend).toHaveBeenCalledWith({ question: 'Which flight to Porto?', options: ['tp123', 'fr456'] }, undefined)
   })
 
   it('resumeData and suspendPayload reach the next call, on agent and on the context (resumeData validated and parsed)', async () => {
@@ -588,7 +636,7 @@ describe('tool.execute() — suspend and resume', () => {
       },
     })
     expect(await tool.execute({}, { agent: { suspend } })).toBeUndefined()
-    expect(suspend).toHaveBeenCalledWith({ anything: [1, 2] })
+    expect(suspend).toHaveBeenCalledWith({ anything: [1, 2] }, undefined)
   })
 
   it('suspend works when the caller passes no suspend callback', async () => {

@@ -1,7 +1,7 @@
 import type { ToolEvent } from '../events/tool-event.ts'
 import type { ValidationIssue } from '../errors/toolroute-error.ts'
 import { formatValidationErrors, type ValidationError } from '../schema/format-validation-errors.ts'
-import type { AnyTool, McpToolContext, ToolCallContextInput, ToolObserve, WorkflowToolContext } from '../tool/tool-types.ts'
+import type { AgentToolContext, AnyTool, McpToolContext, ToolCallContextInput, ToolObserve, WorkflowToolContext } from '../tool/tool-types.ts'
 import { createObserve } from './create-observe.ts'
 import { createRunId, createToolCallId } from './create-id.ts'
 import { ExecutionContext, type ResumeState } from './execution-context.ts'
@@ -9,8 +9,9 @@ import { isAbortFailure } from './call-abort.ts'
 import { callOnOutput, runExecute, settleInvalidOutput, settleSuspension, toExecutionError } from './execute-tool-call.ts'
 import { receiveInput } from './receive-input.ts'
 import { RequestContext } from './request-context.ts'
+import { ParsedRequestContext, isRequestContextLike, requestContextValues } from './parsed-request-context.ts'
 import type { ToolCallScope } from './tool-call-scope.ts'
-import { checkInput, checkOutput, checkRequestContext, checkResumeData, failureDetails, type Checked } from './validate-call.ts'
+import { checkInput, checkOutput, checkRequestContext, checkResumeData, failureDetails, preview, type Checked } from './validate-call.ts'
 
 function toValidationError(error: { message: string; issues?: ValidationIssue[] }): ValidationError {
   return { error: true, message: error.message, validationErrors: formatValidationErrors(error.issues ?? []) }
@@ -66,16 +67,29 @@ class DirectCallScope implements ToolCallScope {
     return this.call.mcp
   }
 
-  get workflow(): WorkflowToolContext<unknown, unknown> | undefined {
-    return this.call.workflow
+  /** Mastra's rule: a flat `{ toolCallId, messages }` is an agent's call; with no agent fields there is no agent. */
+  get agent(): Partial<AgentToolContext<unknown, unknown>> | null {
+    const call = this.call
+    if (call.agent) return call.agent
+    if (!isFlatAgentCall(call)) return null
+    return { agentId: call.agentId, threadId: call.threadId, resourceId: call.resourceId }
   }
 
-  get onSuspend(): ((payload: unknown) => unknown) | undefined {
-    return (this.call.agent?.suspend ?? this.call.suspend) as ((payload: unknown) => unknown) | undefined
+  /** A flat `{ workflowId, runId, state, setState, … }` moves under `workflow`, as in Mastra. */
+  get workflow(): WorkflowToolContext<unknown, unknown> | undefined {
+    const call = this.call
+    if (call.workflow || !call.workflowId || isFlatAgentCall(call)) return call.workflow
+    const { workflowId, runId, state, setState, suspend, resumeData, suspendPayload } = call
+    return { workflowId, runId: runId as string, state, setState: setState as WorkflowToolContext<unknown, unknown>['setState'], suspend: suspend as never, resumeData, suspendPayload }
+  }
+
+  get onSuspend(): ((payload: unknown, suspendOptions?: Record<string, unknown>) => unknown) | undefined {
+    const call = this.call
+    return (call.agent?.suspend ?? call.workflow?.suspend ?? call.suspend) as ((payload: unknown, suspendOptions?: Record<string, unknown>) => unknown) | undefined
   }
 
   get toolCallId(): string {
-    return (this.parts.toolCallId ??= this.call.agent?.toolCallId ?? createToolCallId())
+    return (this.parts.toolCallId ??= this.call.agent?.toolCallId ?? this.call.toolCallId ?? createToolCallId())
   }
 
   get runId(): string {
@@ -83,20 +97,26 @@ class DirectCallScope implements ToolCallScope {
   }
 
   get messages(): unknown[] {
-    return (this.parts.messages ??= this.call.agent?.messages ?? [])
+    return (this.parts.messages ??= this.call.agent?.messages ?? this.call.messages ?? [])
   }
 
   /**
    * A `RequestContext` passed in is used as it is (the caller's object, which `execute` may
-   * change); a plain object becomes one, holding the validated values when the tool has a
-   * `requestContextSchema` (defaults and transforms applied, as over HTTP).
+   * change). With a `requestContextSchema`, the tool sees the parsed values instead (defaults,
+   * transforms, codecs applied, as over HTTP): a view over the caller's context that writes
+   * through to it. A plain object becomes a `RequestContext`.
    */
   get requestContext(): RequestContext<any> {
     const parts = this.parts
     if (parts.requestContext) return parts.requestContext
     const given = this.call.requestContext
-    return (parts.requestContext =
-      given instanceof RequestContext ? given : new RequestContext(this.validatedContext ?? (given as Record<string, unknown> | undefined)))
+    const parsed = this.validatedContext
+    if (isRequestContextLike(given)) {
+      const schema = this.tool.schemas.requestContext
+      return (parts.requestContext = parsed && schema ? new ParsedRequestContext(given, parsed, schema) : (given as RequestContext<any>))
+    }
+    const values = given as Record<string, unknown> | undefined
+    return (parts.requestContext = new RequestContext(parsed ? { ...values, ...parsed } : values))
   }
 
   get observe(): ToolObserve {
@@ -106,15 +126,19 @@ class DirectCallScope implements ToolCallScope {
 
 const noContext: ToolCallContextInput = Object.freeze({})
 
+function isFlatAgentCall(call: ToolCallContextInput): boolean {
+  return Boolean(call.toolCallId && call.messages)
+}
+
 function contextValues(requestContext: ToolCallContextInput['requestContext']): Record<string, unknown> {
-  if (requestContext instanceof RequestContext) return requestContext.toJSON()
+  if (isRequestContextLike(requestContext)) return requestContextValues(requestContext)
   return (requestContext ?? {}) as Record<string, unknown>
 }
 
 function resumeOf(context: ToolCallContextInput): ResumeState | undefined {
-  const agent = context.agent
-  const resumeData = agent?.resumeData ?? context.resumeData
-  const suspendPayload = agent?.suspendPayload ?? context.suspendPayload
+  const { agent, workflow } = context
+  const resumeData = agent?.resumeData ?? workflow?.resumeData ?? context.resumeData
+  const suspendPayload = agent?.suspendPayload ?? workflow?.suspendPayload ?? context.suspendPayload
   return resumeData !== undefined || suspendPayload !== undefined ? { resumeData, suspendPayload } : undefined
 }
 
@@ -144,6 +168,16 @@ function directFailure(error: unknown): ValidationError {
   const failure = toExecutionError(error)
   if (failure.code !== 'EXECUTION_FAILED') return toValidationError(failure)
   throw isAbortFailure(failure) ? failure.cause : error
+}
+
+/**
+ * A direct call's output failure shows what `execute` returned, truncated, as Mastra's does: the
+ * caller is the tool's own code. HTTP and MCP errors carry the message without it.
+ */
+function outputFailure(details: { message: string; issues?: ValidationIssue[] }, result: unknown): ValidationError {
+  const failure = toValidationError(details)
+  failure.message = `${failure.message}\n\nReturned output: ${preview(result)}`
+  return failure
 }
 
 function directSuspension(scope: DirectCallScope, context: ExecutionContext): ValidationError | undefined {
@@ -181,7 +215,7 @@ function startExecute(scope: DirectCallScope, call: ToolCallContextInput, receiv
   if (!received.ok) return Promise.resolve(toValidationError(failureDetails(received)))
   const { tool } = scope
   let resume: ResumeState | undefined
-  if (tool.schemas.requestContext || call.agent || call.resumeData !== undefined || call.suspendPayload !== undefined) {
+  if (tool.schemas.requestContext || call.agent || call.workflow || call.resumeData !== undefined || call.suspendPayload !== undefined) {
     const prepared = prepareCall(scope, call)
     if ('error' in prepared) return Promise.resolve(prepared.error)
     resume = prepared.resume
@@ -214,7 +248,7 @@ function finishExecute(scope: DirectCallScope, executionContext: ExecutionContex
   let output = checkOutput(tool.id, tool.schemas.output, result)
   if (!output.ok) {
     output = settleInvalidOutput(scope, result, output)
-    if (!output.ok) return toValidationError(failureDetails(output))
+    if (!output.ok) return outputFailure(failureDetails(output), result)
   }
   const value = output.value
   return tool.options.onOutput ? callOnOutput(scope, value).then(() => value) : value

@@ -229,7 +229,7 @@ describe('executeToolCall — suspend and resume', () => {
     const onSuspend = vi.fn()
     const { scope } = collectingScope(tool, { onSuspend })
     await executeToolCall(scope, {})
-    expect(onSuspend).toHaveBeenCalledWith({ question: 'Which flight?' })
+    expect(onSuspend).toHaveBeenCalledWith({ question: 'Which flight?' }, undefined)
   })
 })
 

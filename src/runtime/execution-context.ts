@@ -1,5 +1,5 @@
 import type { ToolrouteError } from '../errors/toolroute-error.ts'
-import type { AgentToolContext, ToolExecutionContext } from '../tool/tool-types.ts'
+import type { AgentToolContext, SuspendOptions, ToolExecutionContext, WorkflowToolContext } from '../tool/tool-types.ts'
 import type { ToolCallScope } from './tool-call-scope.ts'
 import { checkSuspendPayload } from './validate-call.ts'
 
@@ -14,8 +14,9 @@ export type Suspension = { ok: true; payload: unknown } | { ok: false; error: To
 
 interface LazyParts {
   signal?: AbortSignal
-  agent?: AgentToolContext<unknown, unknown>
-  suspend?: (payload: unknown) => Promise<void>
+  agent?: AgentToolContext<unknown, unknown> | null
+  workflow?: WorkflowToolContext<unknown, unknown>
+  suspend?: (payload: unknown, suspendOptions?: SuspendOptions) => Promise<void>
   suspension?: Suspension
 }
 
@@ -65,8 +66,12 @@ export class ExecutionContext implements ToolExecutionContext<unknown, unknown, 
     return this[scopeKey].mcp
   }
 
-  get workflow() {
-    return this[scopeKey].workflow
+  /** The caller's workflow context, its `suspend` the context's own (validated, recorded). */
+  get workflow(): WorkflowToolContext<unknown, unknown> | undefined {
+    const parts = partsOf(this)
+    if (parts.workflow) return parts.workflow
+    const workflow = this[scopeKey].workflow
+    return workflow && (parts.workflow = { ...workflow, suspend: this.suspend })
   }
 
   get resumeData(): unknown {
@@ -78,17 +83,36 @@ export class ExecutionContext implements ToolExecutionContext<unknown, unknown, 
   }
 
   /** The same function as `agent.suspend`, bound, so it can be destructured. */
-  get suspend(): (payload: unknown) => Promise<void> {
-    return (partsOf(this).suspend ??= (payload) => suspendWith(this, payload))
+  get suspend(): (payload: unknown, suspendOptions?: SuspendOptions) => Promise<void> {
+    return (partsOf(this).suspend ??= (payload, suspendOptions) => suspendWith(this, payload, suspendOptions))
   }
 
-  get agent(): AgentToolContext<unknown, unknown> {
+  /**
+   * `{ agentId, toolCallId, messages, suspend, resumeData?, suspendPayload?, threadId?, resourceId? }`,
+   * the caller's own agent fields spread in; `undefined` when the call comes from no agent.
+   */
+  get agent(): AgentToolContext<unknown, unknown> | undefined {
     const parts = partsOf(this)
-    if (parts.agent) return parts.agent
+    if (parts.agent !== undefined) return parts.agent ?? undefined
     const scope = this[scopeKey]
+    const given = scope.agent
+    if (given === null) {
+      parts.agent = null
+      return undefined
+    }
     const resume = this[resumeKey]
-    const agent = { toolCallId: scope.toolCallId, messages: scope.messages, suspend: this.suspend }
-    return (parts.agent = resume ? { ...agent, resumeData: resume.resumeData, suspendPayload: resume.suspendPayload } : agent)
+    const agent: AgentToolContext<unknown, unknown> = {
+      ...given,
+      agentId: given?.agentId ?? '',
+      toolCallId: scope.toolCallId,
+      messages: scope.messages,
+      suspend: this.suspend,
+    }
+    if (resume) {
+      agent.resumeData = resume.resumeData
+      agent.suspendPayload = resume.suspendPayload
+    }
+    return (parts.agent = agent)
   }
 
   /** What `suspend()` recorded on this context, for the executor once `execute` returned. */
@@ -103,7 +127,7 @@ function partsOf(context: ExecutionContext): LazyParts {
 
 // The payload is validated when `suspend()` is called, so the caller's own suspend callback
 // (a Mastra agent, a direct caller) only ever sees a payload that matches `suspendSchema`.
-async function suspendWith(context: ExecutionContext, payload: unknown): Promise<void> {
+async function suspendWith(context: ExecutionContext, payload: unknown, suspendOptions: SuspendOptions | undefined): Promise<void> {
   const { tool, onSuspend } = context[scopeKey]
   const parts = partsOf(context)
   const checked = checkSuspendPayload(tool.id, tool.schemas.suspend, payload)
@@ -112,5 +136,6 @@ async function suspendWith(context: ExecutionContext, payload: unknown): Promise
     return
   }
   parts.suspension = { ok: true, payload: checked.value }
-  await onSuspend?.(checked.value)
+  // Both arguments, as Mastra passes them (a Mastra agent reads `resumeLabel` from the options).
+  await onSuspend?.(checked.value, suspendOptions)
 }

@@ -24,7 +24,7 @@ describe('RequestContext', () => {
     const seen: [string, unknown][] = []
     context.forEach((value, key) => seen.push([key, value]))
     expect(seen).toEqual([['a', 1], ['b', 'two']])
-    expect(context.size).toBe(2)
+    expect(context.size()).toBe(2)
   })
 
   it('toJSON gives a plain object, which JSON.stringify writes', () => {
@@ -32,6 +32,29 @@ describe('RequestContext', () => {
     expect(context.toJSON()).toEqual({ tenantId: 't_9', flags: ['beta'] })
     expect(JSON.stringify(context)).toBe('{"tenantId":"t_9","flags":["beta"]}')
     expect(JSON.stringify(new RequestContext())).toBe('{}')
+  })
+
+  it('clear, all, and the raw accessors for keys the Values type does not declare', () => {
+    const context = new RequestContext<{ userId: string }>({ userId: 'u_1' })
+    context.setRaw('mastra__resourceId', 'r_1')
+    expect(context.getRaw('mastra__resourceId')).toBe('r_1')
+    expect(context.hasRaw('mastra__resourceId')).toBe(true)
+    const all = context.all
+    expect(all).toEqual({ userId: 'u_1', mastra__resourceId: 'r_1' })
+    all.userId = 'changed'
+    expect(context.get('userId')).toBe('u_1')
+    expect(context.deleteRaw('mastra__resourceId')).toBe(true)
+    expect(context.hasRaw('mastra__resourceId')).toBe(false)
+    context.clear()
+    expect(context.size()).toBe(0)
+  })
+
+  it('toJSON leaves out what JSON cannot hold: functions, symbols, bigints, cycles', () => {
+    const cyclic: Record<string, unknown> = {}
+    cyclic.self = cyclic
+    const context = new RequestContext({ ok: 1, none: null, fn: () => 1, sym: Symbol('s'), big: 1n, cyclic, date: new Date(0) })
+    expect(context.toJSON()).toEqual({ ok: 1, none: null, date: new Date(0) })
+    expect(JSON.parse(JSON.stringify(context))).toEqual({ ok: 1, none: null, date: '1970-01-01T00:00:00.000Z' })
   })
 
   it('accepts entries as well as an object', () => {
@@ -51,7 +74,7 @@ describe('RequestContext', () => {
     const fromObject = RequestContext.from({ b: 2 })
     expect(fromObject).toBeInstanceOf(RequestContext)
     expect(fromObject.toJSON()).toEqual({ b: 2 })
-    expect(RequestContext.from(undefined).size).toBe(0)
-    expect(RequestContext.from(null).size).toBe(0)
+    expect(RequestContext.from(undefined).size()).toBe(0)
+    expect(RequestContext.from(null).size()).toBe(0)
   })
 })

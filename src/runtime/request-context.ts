@@ -1,18 +1,37 @@
+/** Whether `toJSON` may keep a value: what `JSON.stringify` can write (no functions, symbols, cycles, bigints). */
+function isSerializable(value: unknown): boolean {
+  if (value === null || value === undefined) return true
+  const type = typeof value
+  if (type === 'function' || type === 'symbol' || type === 'bigint') return false
+  if (type !== 'object') return true
+  try {
+    JSON.stringify(value)
+    return true
+  } catch {
+    return false
+  }
+}
+
 /**
- * Values that describe who is calling and on whose behalf (user id, tenant, locale…), as in
- * Mastra's `RequestContext`. Over HTTP it holds the values validated against the tool's
- * `requestContextSchema`; a direct call may pass a plain object instead.
+ * Values that describe who is calling and on whose behalf (user id, tenant, locale…), with the
+ * whole API of Mastra's `RequestContext`. Over HTTP it holds the values validated against the
+ * tool's `requestContextSchema`; a direct call may pass one, or a plain object.
  *
  * @example
- * const context = new RequestContext({ userId: 'u_1' })
+ * const context = new RequestContext({ userId: 'u_1' })    // or new RequestContext([['userId', 'u_1']])
  * context.get('userId') // 'u_1'
+ * context.size()        // 1
  */
 export class RequestContext<Values extends Record<string, any> = Record<string, unknown>> {
   readonly #values: Map<string, unknown>
 
-  constructor(init?: Partial<Values> | Iterable<readonly [string, unknown]>) {
+  constructor(init?: Partial<Values> | Iterable<readonly [string, unknown]> | null) {
     this.#values = new Map(
-      init === undefined ? [] : Symbol.iterator in Object(init) ? (init as Iterable<[string, unknown]>) : Object.entries(init),
+      init === undefined || init === null
+        ? []
+        : typeof (init as Iterable<unknown>)[Symbol.iterator] === 'function'
+          ? (init as Iterable<[string, unknown]>)
+          : Object.entries(init),
     )
   }
 
@@ -32,33 +51,62 @@ export class RequestContext<Values extends Record<string, any> = Record<string, 
     return this.#values.delete(key)
   }
 
-  keys(): IterableIterator<string> {
+  /** A key the `Values` type does not declare (middleware keys, for instance). */
+  getRaw(key: string): unknown {
+    return this.#values.get(key)
+  }
+
+  setRaw(key: string, value: unknown): void {
+    this.#values.set(key, value)
+  }
+
+  hasRaw(key: string): boolean {
+    return this.#values.has(key)
+  }
+
+  deleteRaw(key: string): boolean {
+    return this.#values.delete(key)
+  }
+
+  clear(): void {
+    this.#values.clear()
+  }
+
+  keys(): MapIterator<string> {
     return this.#values.keys()
   }
 
-  values(): IterableIterator<unknown> {
+  values(): MapIterator<unknown> {
     return this.#values.values()
   }
 
-  entries(): IterableIterator<[string, unknown]> {
+  entries(): MapIterator<[string, unknown]> {
     return this.#values.entries()
   }
 
-  forEach(callback: (value: unknown, key: string) => void): void {
+  forEach(callback: (value: unknown, key: string, map: Map<string, unknown>) => void): void {
     this.#values.forEach(callback)
   }
 
-  get size(): number {
+  /** How many values it holds: a method, as in Mastra. */
+  size(): number {
     return this.#values.size
   }
 
-  [Symbol.iterator](): IterableIterator<[string, unknown]> {
+  [Symbol.iterator](): MapIterator<[string, unknown]> {
     return this.#values.entries()
   }
 
-  /** A plain object of the values (what `JSON.stringify` writes). */
-  toJSON(): Values {
+  /** A fresh plain-object copy of every value, for destructuring (`const { userId } = context.all`). */
+  get all(): Values {
     return Object.fromEntries(this.#values) as Values
+  }
+
+  /** A plain object of the values `JSON.stringify` can write (functions, symbols and cycles are left out). */
+  toJSON(): Values {
+    const result: Record<string, unknown> = {}
+    for (const [key, value] of this.#values) if (isSerializable(value)) result[key] = value
+    return result as Values
   }
 
   /** Accepts a `RequestContext`, a plain object or nothing, as a direct call may pass any. */

@@ -1,5 +1,5 @@
 import type { EmitEvent } from '../events/tool-event.ts'
-import type { AnyTool, McpToolContext, ToolObserve, WorkflowToolContext } from '../tool/tool-types.ts'
+import type { AgentToolContext, AnyTool, McpToolContext, ToolObserve, WorkflowToolContext } from '../tool/tool-types.ts'
 import type { RequestContext } from './request-context.ts'
 
 /**
@@ -28,8 +28,14 @@ export interface ToolCallScope {
    */
   raceAbort?: <T>(work: T | Promise<T>) => Promise<T>
   messages: unknown[]
+  /**
+   * The caller's agent fields (`agentId`, `threadId`, `resourceId`…), spread into `context.agent`.
+   * `null` when the call comes from no agent (a direct call that passed no agent fields), so
+   * `context.agent` is `undefined`, as in Mastra; absent, the call has an agent with `agentId: ''`.
+   */
+  agent?: Partial<AgentToolContext<unknown, unknown>> | null
   mcp?: McpToolContext
   workflow?: WorkflowToolContext<unknown, unknown>
   /** A caller's own suspend callback (direct calls, Mastra agents), run after validation. */
-  onSuspend?: (payload: unknown) => unknown
+  onSuspend?: (payload: unknown, suspendOptions?: Record<string, unknown>) => unknown
 }

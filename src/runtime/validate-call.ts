@@ -1,7 +1,7 @@
 import { ToolrouteError, type ErrorCode, type ValidationIssue } from '../errors/toolroute-error.ts'
 import type { CompiledSchema } from '../schema/compile-schema.ts'
 import { describeIssues } from '../schema/format-validation-errors.ts'
-import { validateWithNullRetry } from '../schema/validate-with-null-retry.ts'
+import { validateWithRepairs } from '../schema/validate-with-repairs.ts'
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; error: ToolrouteError }
 
@@ -33,7 +33,8 @@ export function failureDetails(failure: { ok: false; error: ToolrouteError }): {
   return failure instanceof ValidationFailure ? failure : failure.error
 }
 
-function preview(value: unknown, limit = 200): string {
+/** A value as error messages show it: pretty JSON cut at `limit` characters, as Mastra's `truncateForLogging`. */
+export function preview(value: unknown, limit = 200): string {
   try {
     const text = JSON.stringify(value, null, 2) ?? 'undefined'
     return text.length <= limit ? text : `${text.slice(0, limit)}... (truncated)`
@@ -50,7 +51,7 @@ function fail(code: ErrorCode, what: string, toolId: string, issues: ValidationI
 /** Input against `inputSchema`; a `null` for an optional field counts as absent. */
 export function checkInput(toolId: string, schema: CompiledSchema | undefined, input: unknown): Checked<unknown> {
   if (!schema) return { ok: true, value: input }
-  const result = validateWithNullRetry(schema, input)
+  const result = validateWithRepairs(schema, input)
   return result.ok ? result : inputFailure(toolId, result.issues, input)
 }
 
@@ -62,7 +63,7 @@ function inputFailure(toolId: string, issues: ValidationIssue[], input: unknown)
 /** `resumeData` against `resumeSchema`. */
 export function checkResumeData(toolId: string, schema: CompiledSchema | undefined, resumeData: unknown): Checked<unknown> {
   if (!schema) return { ok: true, value: resumeData }
-  const result = validateWithNullRetry(schema, resumeData)
+  const result = validateWithRepairs(schema, resumeData)
   if (result.ok) return result
   return fail('RESUME_VALIDATION_FAILED', 'Tool resume data', toolId, result.issues, `Provided resume data: ${preview(resumeData)}`)
 }

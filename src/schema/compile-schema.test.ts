@@ -116,10 +116,17 @@ describe('compileSchema', () => {
     expect(compileSchema(plain, 'x').jsonSchema).toBe(plain)
   })
 
-  it('refuses a Standard Schema without Standard JSON Schema, and says how to fix Valibot', () => {
-    expect(() => compileSchema(v.object({ a: v.string() }) as never, 'inputSchema of tool "t"')).toThrow(
-      /inputSchema of tool "t" implements Standard Schema but not Standard JSON Schema.*toStandardJsonSchema/,
-    )
+  it('accepts a Standard Schema without Standard JSON Schema: its own validation, described as {}', () => {
+    const compiled = compileSchema(v.object({ a: v.string() }) as never, 'inputSchema of tool "t"')
+    expect(compiled.describable).toBe(false)
+    expect(compiled.jsonSchema).toEqual({})
+    expect(compiled.outputJsonSchema).toEqual({})
+    expect(compiled.validate({ a: 'x' })).toEqual({ ok: true, value: { a: 'x' } })
+    expect(compiled.validate({ a: 1 })).toMatchObject({ ok: false, issues: [{ path: ['a'], message: expect.any(String) }] })
+    const handWritten = { '~standard': { version: 1, vendor: 'mine', validate: (value: unknown) => (value === 'yes' ? { value } : { issues: [{ message: 'say yes' }] }) } }
+    expect(compileSchema(handWritten as never, 'x').validate('no')).toEqual({ ok: false, issues: [{ path: [], message: 'say yes' }] })
+    expect(compileSchema(z.string(), 'x').describable).toBe(true)
+    expect(compileSchema({ type: 'string' }, 'x').describable).toBe(true)
   })
 
   it('refuses what is not a schema, naming it', () => {

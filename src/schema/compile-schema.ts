@@ -18,6 +18,11 @@ export interface CompiledSchema<T = unknown> {
   readonly jsonSchema: JSONSchemaObject
   /** JSON Schema of what the schema produces (differs from `jsonSchema` for transforms). */
   readonly outputJsonSchema: JSONSchemaObject
+  /**
+   * `false` for a Standard Schema without Standard JSON Schema (plain Valibot, a hand-written
+   * `~standard`): it still validates, but `jsonSchema` is the permissive `{}`.
+   */
+  readonly describable: boolean
   validate(value: unknown): SchemaResult<T>
 }
 
@@ -46,26 +51,30 @@ export function toIssuePath(path: StandardSchemaV1.Issue['path']): (string | num
   })
 }
 
-function compileStandard<T>(schema: StandardSchemaV1, name: string): CompiledSchema<T> {
-  if (!hasJsonSchema(schema)) {
-    throw new TypeError(
-      `${name} implements Standard Schema but not Standard JSON Schema (~standard.jsonSchema); ` +
-        `with Valibot wrap it in toStandardJsonSchema() from @valibot/to-json-schema`,
-    )
-  }
+/** What a schema that cannot describe itself is listed as: anything goes (its own validation still applies). */
+const permissive: JSONSchemaObject = Object.freeze({}) as JSONSchemaObject
+
+function describeStandard(schema: StandardSchemaV1): { jsonSchema: JSONSchemaObject; outputJsonSchema: JSONSchemaObject } | undefined {
+  if (!hasJsonSchema(schema)) return undefined
   const describe = schema['~standard'].jsonSchema
   const jsonSchema = describe.input({ target: DRAFT })
-  let outputJsonSchema: JSONSchemaObject
   try {
-    outputJsonSchema = describe.output({ target: DRAFT })
+    return { jsonSchema, outputJsonSchema: describe.output({ target: DRAFT }) }
   } catch {
-    outputJsonSchema = jsonSchema
+    return { jsonSchema, outputJsonSchema: jsonSchema }
   }
+}
+
+// A Standard Schema without Standard JSON Schema is accepted, as Mastra accepts it, and unlike
+// Mastra 1.71 (which then skips validation) it is validated: a schema given is a schema enforced.
+function compileStandard<T>(schema: StandardSchemaV1, name: string): CompiledSchema<T> {
+  const described = describeStandard(schema)
   const validate = schema['~standard'].validate
   return {
     source: schema,
-    jsonSchema,
-    outputJsonSchema,
+    jsonSchema: described?.jsonSchema ?? permissive,
+    outputJsonSchema: described?.outputJsonSchema ?? permissive,
+    describable: described !== undefined,
     // Kept small (failures handled out of line) so the engine inlines it into the call path.
     validate(value) {
       const result = validate(value)
@@ -101,6 +110,7 @@ function compileJsonSchema<T>(schema: JSONSchemaObject): CompiledSchema<T> {
     source: schema as SchemaLike,
     jsonSchema: schema,
     outputJsonSchema: schema,
+    describable: true,
     validate(value) {
       const result = validator.validate(value)
       if (result.valid) return { ok: true, value: value as T }
@@ -116,7 +126,8 @@ function compileJsonSchema<T>(schema: JSONSchemaObject): CompiledSchema<T> {
 
 /**
  * Compiles any accepted schema once: Standard Schema with Standard JSON Schema (Zod 4,
- * ArkType, Valibot via `toStandardJsonSchema`), or a plain JSON Schema object.
+ * ArkType, Valibot via `toStandardJsonSchema`), Standard Schema alone (listed as `{}`), or a
+ * plain JSON Schema object.
  */
 export function compileSchema<T = unknown>(schema: SchemaLike, name: string): CompiledSchema<T> {
   if (isStandardSchema(schema)) return compileStandard<T>(schema, name)

@@ -1,7 +1,7 @@
 import { isStandardSchema } from '../schema/compile-schema.ts'
 
-/** Tool ids are URL segments and MCP tool names, so they are kept to this alphabet. */
-export const toolIdPattern = /^[A-Za-z0-9_-]{1,64}$/
+/** The longest id: MCP's limit on a tool name, which an id maps onto one character for one. */
+export const maxToolIdLength = 128
 
 const functionOptions = [
   'execute',
@@ -16,7 +16,7 @@ const transformPhases = new Set(['input', 'inputDelta', 'output', 'error', 'appr
 
 /**
  * Fails at definition, naming the tool, for options that would otherwise fail on the first
- * request: a bad id, a missing description, a function option that is not a function.
+ * request: an id that is not a non-empty string, a missing description, a function option that is not a function.
  */
 export function assertToolOptions(options: Record<string, any>): void {
   if (typeof options !== 'object' || options === null) throw new TypeError('createTool() needs an options object')
@@ -25,8 +25,9 @@ export function assertToolOptions(options: Record<string, any>): void {
   const fail = (message: string): never => {
     throw new TypeError(`${label}: ${message}`)
   }
-  if (typeof id !== 'string' || !toolIdPattern.test(id)) {
-    fail(`id must match ${toolIdPattern} (a URL segment and an MCP tool name), got ${JSON.stringify(id)}`)
+  // Any string, as in Mastra: the route encodes it and MCP gets a name mapped from it (SPEC §1).
+  if (typeof id !== 'string' || id.length === 0 || id.length > maxToolIdLength) {
+    fail(`id must be a non-empty string of at most ${maxToolIdLength} characters, got ${JSON.stringify(id)}`)
   }
   if (typeof options.description !== 'string' || options.description.trim() === '') fail('description must be a non-empty string')
   for (const key of functionOptions) {

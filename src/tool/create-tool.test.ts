@@ -4,6 +4,7 @@ import * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createTool, isTool } from './create-tool.ts'
+import { Tool } from './tool.ts'
 
 const inputSchema = z.object({ location: z.string().min(1) })
 const outputSchema = z.object({ location: z.string(), temperatureCelsius: z.number() })
@@ -113,9 +114,11 @@ describe('createTool', () => {
     expect(targets).toEqual(['draft-2020-12', 'draft-2020-12'])
   })
 
-  it('is frozen, and recognised by isTool across copies (a Symbol.for marker)', () => {
+  it('is an ordinary Tool instance, recognised by isTool across copies (a Symbol.for marker)', () => {
     const tool = createTool({ id: 'frozen', description: 'x', execute: async () => 'ok' })
-    expect(Object.isFrozen(tool)).toBe(true)
+    expect(Object.isFrozen(tool)).toBe(false)
+    expect(tool).toBeInstanceOf(Tool)
+    expect(isTool(new Tool({ id: 'made-with-new', description: 'x' }))).toBe(true)
     expect(isTool(tool)).toBe(true)
     expect(isTool({ ...tool })).toBe(true)
     expect(isTool({ id: 'frozen', execute() {} })).toBe(false)

@@ -17,16 +17,24 @@ export interface ToolObserve {
   log(level: 'debug' | 'info' | 'warn' | 'error' | 'fatal', message: string, data?: Record<string, unknown>): void
 }
 
-/** Agent-side context, present when a tool is called over HTTP or by an agent. */
+/** What `suspend` may take beside its payload, passed on to the caller's own `suspend` (Mastra's `SuspendOptions`). */
+export interface SuspendOptions {
+  resumeLabel?: string | string[]
+  [key: string]: unknown
+}
+
+/** Agent-side context, present when a tool is called over HTTP, MCP or by an agent. */
 export interface AgentToolContext<TSuspend, TResume> {
+  /** The calling agent's id; `''` when unknown (over HTTP and MCP). */
+  agentId: string
   toolCallId: string
   messages: unknown[]
-  suspend: (suspendPayload: TSuspend) => Promise<void>
+  suspend: (suspendPayload: TSuspend, suspendOptions?: SuspendOptions) => Promise<void>
   resumeData?: TResume
   suspendPayload?: TSuspend
-  agentId?: string
   threadId?: string
   resourceId?: string
+  [key: string]: unknown
 }
 
 /** Workflow-side context, present when a tool runs as a workflow step. */
@@ -35,7 +43,7 @@ export interface WorkflowToolContext<TSuspend, TResume> {
   workflowId: string
   state: unknown
   setState: (state: unknown) => void
-  suspend: (suspendPayload: TSuspend) => Promise<void>
+  suspend: (suspendPayload: TSuspend, suspendOptions?: SuspendOptions) => Promise<void>
   resumeData?: TResume
   suspendPayload?: TSuspend
 }
@@ -70,7 +78,7 @@ export interface ToolExecutionContext<TSuspend = unknown, TResume = unknown, TRe
   mcp?: McpToolContext
   observe: ToolObserve
   /** Pauses the run with a payload validated against `suspendSchema`; `execute`'s return value is then ignored. */
-  suspend: (suspendPayload: TSuspend) => Promise<void>
+  suspend: (suspendPayload: TSuspend, suspendOptions?: SuspendOptions) => Promise<void>
   /** The answer to the last suspension, validated against `resumeSchema`. */
   resumeData?: TResume
   /** The payload the tool last suspended with. */
@@ -86,6 +94,16 @@ export type ToolCallContextInput<TSuspend = unknown, TResume = unknown, TRequest
   requestContext?: RequestContext<TRequestContext> | Partial<TRequestContext>
   agent?: Partial<AgentToolContext<TSuspend, TResume>>
   observe?: ToolObserve
+  /** Flat agent fields, as a Mastra agent passes them: with `messages`, they move under `agent`. */
+  toolCallId?: string
+  messages?: unknown[]
+  agentId?: string
+  threadId?: string
+  resourceId?: string
+  /** Flat workflow fields: they move under `workflow`. */
+  workflowId?: string
+  state?: unknown
+  setState?: (state: unknown) => void
 }
 
 /** Options the AI SDK passes to input hooks. */
@@ -180,6 +198,8 @@ export interface ToolOptions<
   TResult,
 > {
   id: TId
+  /** Display name for UIs and MCP clients (MCP `title`); never sent to the model. */
+  title?: string
   description: string
   inputSchema?: TIn
   outputSchema?: TOut
@@ -227,7 +247,11 @@ export interface CompiledToolSchemas {
 const toolMarker = Symbol.for('toolroute.tool')
 export { toolMarker }
 
-/** A tool made by `createTool`: its options, its compiled schemas, and a direct `execute`. */
+/**
+ * A tool made by `createTool` or `new Tool`: every option under its own name, its compiled
+ * schemas, and a direct `execute`. An ordinary object: `vi.spyOn(tool, 'execute')` and
+ * `tool.execute = wrapper` work (the wrapper is what direct calls run).
+ */
 export interface Tool<
   TId extends string = string,
   TInput = any,
@@ -238,23 +262,39 @@ export interface Tool<
 > {
   readonly [toolMarker]: true
   readonly id: TId
+  readonly title?: string
   readonly description: string
   /** The options as written, for the runtime (hooks, transforms, approval…). */
   readonly options: ToolOptions<TId, any, any, any, any, any, any>
   readonly schemas: CompiledToolSchemas
+  /** The very schema objects passed as options. */
   readonly inputSchema?: SchemaLike
   readonly outputSchema?: SchemaLike
   readonly suspendSchema?: SchemaLike
   readonly resumeSchema?: SchemaLike
   readonly requestContextSchema?: SchemaLike
+  /** `false` unless the option says otherwise. */
   readonly requireApproval: boolean | ((input: any, options: { requestContext: any }) => boolean | Promise<boolean>)
+  readonly strict?: boolean
+  readonly outputValidation?: 'error' | 'warn'
+  readonly providerOptions?: Record<string, Record<string, unknown>>
+  readonly inputExamples?: Array<{ input: Record<string, unknown> }>
+  // Method syntax: a tool of any output stays assignable to `AnyTool`.
+  toModelOutput?(output: TOutput): ToolModelOutput | string | PromiseLike<ToolModelOutput | string>
+  readonly transform?: ToolPayloadTransform
   readonly mcp?: ToolMcpOptions
   readonly background?: ToolBackgroundOptions
+  onInputStart?(options: ToolCallOptions): MaybePromise<void>
+  onInputDelta?(options: ToolCallOptions & { inputTextDelta: string }): MaybePromise<void>
+  onInputAvailable?(options: ToolCallOptions & { input: TInput }): MaybePromise<void>
+  onOutput?(options: Omit<ToolCallOptions, 'messages'> & { output: TOutput; toolName: string }): MaybePromise<void>
   /** Phantom types for inference (`InferToolInput<typeof tool>`); never set at run time. */
   readonly '~types'?: { input: TInput; output: TOutput; suspend: TSuspend; resume: TResume; requestContext: TRequestContext }
   /**
    * Calls the tool without a server, as in Mastra: validates input, request context, suspend
    * payload and output; a validation failure is returned as `{ error: true, message, validationErrors }`.
+   * `undefined` at run time for a tool defined without `execute` (typed as present, since almost
+   * every tool has one).
    */
   execute(
     input: TInput,

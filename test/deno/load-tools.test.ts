@@ -54,6 +54,22 @@ Deno.test('loadTools: two tools with one id are refused, naming both files', asy
   }
 })
 
+Deno.test('loadTools: any id as Mastra allows, but two ids with one MCP name are refused, naming both files', async () => {
+  const served = await toolsDir({ 'spaced.ts': tool('spaced', 'Lookup order'), 'dotted.ts': tool('dotted', 'orders.lookup') })
+  const clashing = await toolsDir({ 'spaced.ts': tool('spaced', 'Lookup order'), 'underscored.ts': tool('underscored', 'Lookup_order') })
+  try {
+    const { tools } = await loadTools(served)
+    assert.deepEqual(tools.map((each) => each.id).sort(), ['Lookup order', 'orders.lookup'])
+    await assert.rejects(() => loadTools(clashing), (error: Error) => {
+      assert.match(error.message, /tool ids "Lookup order" \(.*spaced\.ts \(export spaced\)\) and "Lookup_order" \(.*underscored\.ts \(export underscored\)\) have one MCP name "Lookup_order"/)
+      return true
+    })
+  } finally {
+    await Deno.remove(served, { recursive: true })
+    await Deno.remove(clashing, { recursive: true })
+  }
+})
+
 Deno.test('loadTools: a module that fails to load fails the whole load', async () => {
   const dir = await toolsDir({ 'broken.ts': 'throw new Error("broken tool module")\n' })
   try {

@@ -82,20 +82,59 @@ describe('scripts/build-tools.mjs', () => {
     expect(result.stdout).toContain('toolroute: 1 tool from tools/')
   })
 
-  it('fails on an invalid id, naming the file and the id', async () => {
-    const dir = project({ 'tools/good.ts': tool('good', 'good'), 'tools/bad.ts': tool('bad', 'has spaces/and slashes') })
+  it('serves any id, as Mastra accepts any: the printed route is the id encoded', async () => {
+    const dir = project({ 'tools/lookup.ts': tool('lookup', 'Lookup order'), 'tools/dotted.ts': tool('dotted', 'orders.lookup'), 'tools/slash.ts': tool('slash', 'a/b') })
+    const result = await buildTools(dir)
+    expect(result.stderr).toBe('')
+    expect(result.code).toBe(0)
+    expect(result.stdout).toMatch(/POST \/tools\/Lookup%20order\s+\(tools\/lookup\.ts\)/)
+    expect(result.stdout).toMatch(/POST \/tools\/orders\.lookup\s+\(tools\/dotted\.ts\)/)
+    expect(result.stdout).toMatch(/POST \/tools\/a%2Fb\s+\(tools\/slash\.ts\)/)
+  })
+
+  it('fails on two ids that map to one MCP name, naming both ids and both files', async () => {
+    const dir = project({ 'tools/spaced.ts': tool('spaced', 'Lookup order'), 'tools/underscored.ts': tool('underscored', 'Lookup_order'), 'tools/other.ts': tool('other', 'other') })
+    const result = await buildTools(dir)
+    expect(result.code).toBe(1)
+    expect(result.stderr).toContain(
+      'tool ids "Lookup order" (tools/spaced.ts (export spaced)) and "Lookup_order" (tools/underscored.ts (export underscored)) have one MCP name "Lookup_order"',
+    )
+    expect(result.stderr).not.toContain('tools/other.ts')
+  })
+
+  it('fails on an id that createTool refuses (over 128 characters), naming the file', async () => {
+    const dir = project({ 'tools/good.ts': tool('good', 'good'), 'tools/bad.ts': tool('bad', 'x'.repeat(129)) })
     const result = await buildTools(dir)
     expect(result.code).toBe(1)
     expect(result.stderr).toContain('tools/bad.ts')
-    expect(result.stderr).toContain('"has spaces/and slashes"')
+    expect(result.stderr).toContain('id must be a non-empty string of at most 128 characters')
     expect(result.stderr).not.toContain('tools/good.ts')
   })
 
   it('fails on a tool object with an invalid id that bypassed createTool', async () => {
-    const forged = `export const forged = { [Symbol.for('toolroute.tool')]: true, id: '${'x'.repeat(65)}' }\n`
-    const result = await buildTools(project({ 'tools/forged.ts': forged }))
-    expect(result.code).toBe(1)
-    expect(result.stderr).toContain(`invalid tool id "${'x'.repeat(65)}" in tools/forged.ts (export forged)`)
+    for (const id of ['x'.repeat(129), '', 42]) {
+      const forged = `export const forged = { [Symbol.for('toolroute.tool')]: true, id: ${JSON.stringify(id)} }\n`
+      const result = await buildTools(project({ 'tools/forged.ts': forged }))
+      expect(result.code).toBe(1)
+      expect(result.stderr).toContain(`invalid tool id ${JSON.stringify(id)} in tools/forged.ts (export forged)`)
+    }
+  })
+
+  it('says which schemas have no JSON Schema (listed as {}), and builds', async () => {
+    const valibot = `import { createTool } from 'toolroute'
+import * as v from 'valibot'
+
+export const plain = createTool({
+  id: 'plain-valibot',
+  description: 'A fixture tool',
+  inputSchema: v.object({ q: v.string() }),
+  execute: async ({ q }) => ({ q }),
+})
+`
+    const result = await buildTools(project({ 'tools/plain.ts': valibot }))
+    expect(result.code).toBe(0)
+    expect(result.stderr).toContain('tool "plain-valibot" (tools/plain.ts): its inputSchema has no JSON Schema')
+    expect(result.stderr).toContain('listed as {}')
   })
 
   it('fails on a file that does not compile, naming it', async () => {

@@ -147,6 +147,9 @@ describe('OUTPUT_VALIDATION_FAILED', () => {
     expect(response.headers.get('x-run-id')).toBeTruthy()
     const error = await expectError(response, 500, 'OUTPUT_VALIDATION_FAILED')
     expect(error.issues?.[0]?.path).toEqual(['count'])
+    // A direct call's message shows the returned output; an HTTP caller never gets raw output.
+    expect(error.message).not.toContain('Returned output')
+    expect(error.message).not.toContain('many')
   })
 })
 

@@ -24,6 +24,28 @@ describe('MCP tools/list', () => {
   })
 })
 
+describe('MCP names of ids as Mastra allows them (SPEC §1)', () => {
+  it("lists 'Lookup order' as Lookup_order (its title from the title option) and 'orders.lookup' as it is", async () => {
+    const { client } = await connectMcp()
+    const { tools } = await client.listTools()
+    const names = tools.map((tool) => tool.name)
+    expect(names).toEqual(expect.arrayContaining(['Lookup_order', 'orders.lookup']))
+    expect(names).not.toContain('Lookup order')
+    for (const name of names) expect(name).toMatch(/^[A-Za-z0-9_.-]{1,128}$/)
+    expect(tools.find((tool) => tool.name === 'Lookup_order')).toMatchObject({ title: 'Look up an order', description: 'Finds an order by number' })
+  })
+
+  it('calls it by its MCP name; the id itself is not an MCP name', async () => {
+    const { client } = await connectMcp()
+    const result = await client.callTool({ name: 'Lookup_order', arguments: { orderNumber: 'A-1' } })
+    expect(result.isError).toBeFalsy()
+    expect(result.structuredContent).toEqual({ orderNumber: 'A-1', fields: [], agentId: '' })
+    const byId = await client.callTool({ name: 'Lookup order', arguments: { orderNumber: 'A-1' } })
+    expect(byId.isError).toBe(true)
+    expect(textOf(byId)).toMatch(/^TOOL_NOT_FOUND/)
+  })
+})
+
 describe('MCP tools/call', () => {
   it('returns the output as structuredContent and the model output as content', async () => {
     const { client } = await connectMcp()
@@ -75,6 +97,8 @@ describe('MCP tools/call', () => {
     const result = await client.callTool({ name: 'bad-output-tool', arguments: {} })
     expect(result.isError).toBe(true)
     expect(textOf(result)).toMatch(/^OUTPUT_VALIDATION_FAILED/)
+    expect(textOf(result)).not.toContain('Returned output')
+    expect(textOf(result)).not.toContain('many')
   })
 
   it('answers an unknown tool with -32602 Invalid Params, as the MCP spec lists it', async () => {

@@ -33,14 +33,14 @@ describe('GET /openapi.json', () => {
     expect(validator.validate({ openapi: '3.1.0', info: { title: 't', version: '1' }, paths: { '/x': { post: { responses: { 200: {} } } } } }).valid).toBe(false) // response without description
   })
 
-  it('has one path per tool, /tools/<id>, with its own input and output schemas', async () => {
+  it('has one path per tool, /tools/<encodeURIComponent(id)>, with its own input and output schemas', async () => {
     const { document, tools } = await load()
     const toolPaths = Object.keys(document.paths).filter((path) => path.startsWith('/tools/'))
-    expect(toolPaths.sort()).toEqual(tools.map((tool) => `/tools/${tool.id}`).sort())
+    expect(toolPaths.sort()).toEqual(tools.map((tool) => `/tools/${encodeURIComponent(tool.id)}`).sort())
     const operationIds = new Set<string>()
     for (const tool of tools) {
-      const operation = document.paths[`/tools/${tool.id}`]!.post!
-      expect(Object.keys(document.paths[`/tools/${tool.id}`]!)).toEqual(['post'])
+      const operation = document.paths[`/tools/${encodeURIComponent(tool.id)}`]!.post!
+      expect(Object.keys(document.paths[`/tools/${encodeURIComponent(tool.id)}`]!)).toEqual(['post'])
       operationIds.add(operation.operationId!)
       expect(operation.requestBody!.content['application/json']!.schema).toEqual(tool.inputSchema)
       const completed = operation.responses['200']!.content!['application/json']!.schema

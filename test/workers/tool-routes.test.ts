@@ -141,3 +141,45 @@ describe('GET /openapi.json', () => {
     expect(((await response.json()) as { openapi: string }).openapi).toBe('3.1.0')
   })
 })
+
+describe('ids as Mastra allows them (SPEC §1: the route is /tools/<encodeURIComponent(id)>)', () => {
+  it("serves 'Lookup order' at /tools/Lookup%20order, with agentId '' on its context", async () => {
+    const response = await callTool(encodeURIComponent('Lookup order'), { orderNumber: 'A-1', fields: '["status"]' })
+    expect(response.status).toBe(200)
+    const body = (await response.json()) as { output: unknown }
+    // The model habit of a JSON string for an array field is repaired over HTTP too.
+    expect(body.output).toEqual({ orderNumber: 'A-1', fields: ['status'], agentId: '' })
+  })
+
+  it('describes it at the same route, and lists it under its own id', async () => {
+    const response = await SELF.fetch(`${origin}/tools/Lookup%20order`)
+    expect(response.status).toBe(200)
+    expect(await response.json()).toMatchObject({ id: 'Lookup order', description: 'Finds an order by number' })
+    const { tools } = (await (await SELF.fetch(`${origin}/tools`)).json()) as { tools: Descriptor[] }
+    expect(tools.map((tool) => tool.id)).toEqual(expect.arrayContaining(['Lookup order', 'orders.lookup']))
+  })
+
+  it('serves a dotted id as it is', async () => {
+    const response = await callTool('orders.lookup', { orderNumber: 'B-2' })
+    expect(response.status).toBe(200)
+    expect(((await response.json()) as { output: unknown }).output).toEqual({ orderNumber: 'B-2' })
+  })
+
+  it('the MCP name is not a route: /tools/Lookup_order is TOOL_NOT_FOUND', async () => {
+    const response = await callTool('Lookup_order', { orderNumber: 'A-1' })
+    expect(response.status).toBe(404)
+    expect(await response.json()).toMatchObject({ error: { code: 'TOOL_NOT_FOUND' } })
+  })
+
+  it('OpenAPI has the encoded path, and the Mastra route executes it', async () => {
+    const openapi = (await (await SELF.fetch(`${origin}/openapi.json`)).json()) as { paths: Record<string, unknown> }
+    expect(Object.keys(openapi.paths)).toEqual(expect.arrayContaining(['/tools/Lookup%20order', '/tools/orders.lookup']))
+    const response = await SELF.fetch(`${origin}/api/tools/Lookup%20order/execute`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ data: { orderNumber: 'C-3' } }),
+    })
+    expect(response.status).toBe(200)
+    expect(await response.json()).toMatchObject({ orderNumber: 'C-3', fields: [] })
+  })
+})

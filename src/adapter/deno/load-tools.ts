@@ -1,5 +1,5 @@
-import { toolIdPattern } from '../../tool/assert-tool-options.ts'
 import { isTool } from '../../tool/create-tool.ts'
+import { mcpToolName } from '../../tool/mcp-tool-name.ts'
 import type { AnyTool } from '../../tool/tool-types.ts'
 
 /** The tools found in a directory, and the file each came from. */
@@ -21,8 +21,8 @@ function directoryUrl(directory: string | URL): URL {
 /**
  * Imports every module in `directory` (`tools/` by convention) and collects the tools they
  * export: what scripts/build-tools.mjs compiles into the Worker, found at startup instead, so a
- * Deno user runs no build step. Two tools with one id, or an invalid id, are refused with a
- * message naming the files.
+ * Deno user runs no build step. Two tools with one id, or with ids that map to one MCP name, are
+ * refused with a message naming both files.
  */
 export async function loadTools(directory: string | URL): Promise<LoadedTools> {
   const base = directoryUrl(directory)
@@ -36,18 +36,24 @@ export async function loadTools(directory: string | URL): Promise<LoadedTools> {
   const tools: AnyTool[] = []
   const files = new Map<string, string>()
   const problems: string[] = []
+  const mcpNames = new Map<string, string>()
   for (const name of names) {
     const module: Record<string, unknown> = await import(new URL(name, base).href)
     for (const [exportName, value] of Object.entries(module)) {
       if (!isTool(value)) continue
       const where = `${folder}/${name} (export ${exportName})`
-      if (!toolIdPattern.test(value.id)) problems.push(`invalid tool id ${JSON.stringify(value.id)} in ${where}`)
       const other = tools.find((tool) => tool.id === value.id)
       if (other && other !== value) problems.push(`tool id "${value.id}" is defined twice: ${files.get(value.id)} and ${where}`)
-      if (!other) {
-        tools.push(value)
-        files.set(value.id, where)
+      if (other) continue
+      const mcpName = mcpToolName(value.id)
+      const clash = mcpNames.get(mcpName)
+      if (clash !== undefined) {
+        problems.push(`tool ids "${clash}" (${files.get(clash)}) and "${value.id}" (${where}) have one MCP name "${mcpName}"`)
+        continue
       }
+      mcpNames.set(mcpName, value.id)
+      tools.push(value)
+      files.set(value.id, where)
     }
   }
   if (problems.length > 0) throw new Error(`toolroute: the tools in ${folder}/ cannot be served:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`)

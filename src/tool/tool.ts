@@ -1,0 +1,147 @@
+import { compileSchema } from '../schema/compile-schema.ts'
+import type { SchemaLike } from '../schema/standard-schema.ts'
+import type { ValidationError } from '../schema/format-validation-errors.ts'
+import { executeDirect } from '../runtime/execute-direct.ts'
+import { assertToolOptions } from './assert-tool-options.ts'
+import {
+  toolMarker,
+  type CompiledToolSchemas,
+  type SchemaInput,
+  type SchemaOutput,
+  type Tool as ToolShape,
+  type ToolOptions,
+} from './tool-types.ts'
+
+/** Output type a tool's `execute` must return: the output schema's input, or anything. */
+export type ExecuteResult<TOut> = [TOut] extends [undefined] ? unknown : SchemaInput<TOut> | ValidationError | void
+
+type ContextOf<TContext> = [TContext] extends [undefined]
+  ? Record<string, unknown>
+  : SchemaOutput<TContext> extends Record<string, any>
+    ? SchemaOutput<TContext>
+    : Record<string, unknown>
+
+/** The tool `new Tool(options)` and `createTool(options)` make, its types inferred from the options' schemas. */
+export type ToolOf<TId extends string, TIn, TOut, TSuspend, TResume, TContext, TResult> = ToolShape<
+  TId,
+  SchemaInput<TIn>,
+  SchemaOutput<TOut, Exclude<Awaited<TResult>, ValidationError | void>>,
+  SchemaInput<TSuspend>,
+  SchemaInput<TResume>,
+  ContextOf<TContext>
+>
+
+/** `Tool` as a value: `new Tool(options)` infers the tool's types as `createTool` does. */
+export interface ToolConstructor {
+  new <
+    TId extends string,
+    TIn extends SchemaLike | undefined = undefined,
+    TOut extends SchemaLike | undefined = undefined,
+    TSuspend extends SchemaLike | undefined = undefined,
+    TResume extends SchemaLike | undefined = undefined,
+    TContext extends SchemaLike | undefined = undefined,
+    TResult extends ExecuteResult<TOut> = ExecuteResult<TOut>,
+  >(
+    options: ToolOptions<TId, TIn, TOut, TSuspend, TResume, TContext, TResult>,
+  ): ToolOf<TId, TIn, TOut, TSuspend, TResume, TContext, TResult>
+  readonly prototype: ToolShape
+}
+
+type AnyOptions = ToolOptions<string, any, any, any, any, any, any>
+
+/**
+ * The tool object, as Mastra's `Tool` class: every option readable under its own name, and an
+ * ordinary, writable object (tests spy on `execute`, apps wrap it). Schemas are compiled and
+ * their JSON Schema computed here, once, never per request. The runtime reads `options` and
+ * `schemas`, so reassigning `tool.execute` changes direct calls only: HTTP and MCP calls run the
+ * `execute` option after their own validation.
+ */
+class ToolObject {
+  declare readonly [toolMarker]: true
+  id: string
+  title: string | undefined
+  description: string
+  /** The options as written, for the runtime (hooks, transforms, approval…). */
+  options: AnyOptions
+  schemas: CompiledToolSchemas
+  inputSchema: AnyOptions['inputSchema']
+  outputSchema: AnyOptions['outputSchema']
+  suspendSchema: AnyOptions['suspendSchema']
+  resumeSchema: AnyOptions['resumeSchema']
+  requestContextSchema: AnyOptions['requestContextSchema']
+  requireApproval: NonNullable<AnyOptions['requireApproval']>
+  strict: AnyOptions['strict']
+  outputValidation: AnyOptions['outputValidation']
+  providerOptions: AnyOptions['providerOptions']
+  inputExamples: AnyOptions['inputExamples']
+  toModelOutput: AnyOptions['toModelOutput']
+  transform: AnyOptions['transform']
+  mcp: AnyOptions['mcp']
+  background: AnyOptions['background']
+  onInputStart: AnyOptions['onInputStart']
+  onInputDelta: AnyOptions['onInputDelta']
+  onInputAvailable: AnyOptions['onInputAvailable']
+  onOutput: AnyOptions['onOutput']
+  /** The direct call; `undefined` for a tool defined without `execute`, as in Mastra. */
+  execute: ((input: unknown, context?: object) => Promise<unknown>) | undefined
+
+  constructor(options: AnyOptions) {
+    assertToolOptions(options)
+    const name = (what: string) => `${what} of tool "${options.id}"`
+    const schemas: CompiledToolSchemas = {}
+    if (options.inputSchema) schemas.input = compileSchema(options.inputSchema, name('inputSchema'))
+    if (options.outputSchema) schemas.output = compileSchema(options.outputSchema, name('outputSchema'))
+    if (options.suspendSchema) schemas.suspend = compileSchema(options.suspendSchema, name('suspendSchema'))
+    if (options.resumeSchema) schemas.resume = compileSchema(options.resumeSchema, name('resumeSchema'))
+    if (options.requestContextSchema) schemas.requestContext = compileSchema(options.requestContextSchema, name('requestContextSchema'))
+    ;(this as { [toolMarker]: true })[toolMarker] = true
+    this.id = options.id
+    this.title = options.title
+    this.description = options.description
+    this.options = options
+    this.schemas = schemas
+    this.inputSchema = options.inputSchema
+    this.outputSchema = options.outputSchema
+    this.suspendSchema = options.suspendSchema
+    this.resumeSchema = options.resumeSchema
+    this.requestContextSchema = options.requestContextSchema
+    this.requireApproval = options.requireApproval ?? false
+    this.strict = options.strict
+    this.outputValidation = options.outputValidation
+    this.providerOptions = options.providerOptions
+    this.inputExamples = options.inputExamples
+    this.toModelOutput = options.toModelOutput
+    this.transform = options.transform
+    this.mcp = options.mcp
+    this.background = options.background
+    this.onInputStart = options.onInputStart
+    this.onInputDelta = options.onInputDelta
+    this.onInputAvailable = options.onInputAvailable
+    this.onOutput = options.onOutput
+    this.execute = options.execute ? (input, context) => executeDirect(this as never, input, context) : undefined
+  }
+}
+
+/**
+ * Mastra's `Tool` class: `new Tool(options)` is `createTool(options)`, and every tool is an
+ * instance (`tool instanceof Tool`).
+ *
+ * @example
+ * const weatherTool = new Tool({
+ *   id: 'weather-tool',
+ *   description: 'Get the current weather for a location',
+ *   inputSchema: z.object({ location: z.string() }),
+ *   execute: async ({ location }) => ({ location, temperatureCelsius: 21 }),
+ * })
+ */
+export const Tool = ToolObject as unknown as ToolConstructor
+
+/** A tool made by `createTool` or `new Tool` (the same as `AnyTool`, with its types when given). */
+export type Tool<
+  TId extends string = string,
+  TInput = any,
+  TOutput = any,
+  TSuspend = any,
+  TResume = any,
+  TRequestContext extends Record<string, any> = any,
+> = ToolShape<TId, TInput, TOutput, TSuspend, TResume, TRequestContext>
