@@ -95,7 +95,7 @@ export function playgroundPage(options: PlaygroundPageOptions): string {
 <p id="run-status" role="status"></p>
 <div id="error" role="alert"></div>
 <div id="waiting"></div>
-<div role="log" aria-label="Events" aria-live="polite"><ol id="timeline"></ol></div>
+<div id="log" role="log" aria-label="Events" aria-live="polite" aria-busy="false"><ol id="timeline"></ol></div>
 </section>
 </main>
 </div>

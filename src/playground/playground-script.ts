@@ -333,8 +333,20 @@ export function playgroundScript(): void {
     }
   }
 
+  // The log is `aria-busy` while any request feeds it: screen readers (and tests) learn when it settles.
+  let pending = 0
+  const busy = async (work: () => Promise<unknown>) => {
+    $('log').setAttribute('aria-busy', String(++pending > 0))
+    try {
+      await work()
+    } finally {
+      $('log').setAttribute('aria-busy', String(--pending > 0))
+    }
+  }
+
   /** Sends one request of a run (a call, approve, decline, resume) and shows its stream as it arrives. */
-  const send = async (url: string, body: string, run?: Run, headers: Record<string, string> = {}) => {
+  const send = (url: string, body: string, run?: Run, headers: Record<string, string> = {}) => busy(() => request(url, body, run, headers))
+  const request = async (url: string, body: string, run?: Run, headers: Record<string, string> = {}) => {
     showError()
     $('waiting').replaceChildren()
     let response: any
@@ -396,7 +408,8 @@ export function playgroundScript(): void {
   }
 
   /** Reopens a past run: its events replayed from the events route, or this page's copy if it was not stored. */
-  const reopen = async (run: Run) => {
+  const reopen = (run: Run) => busy(() => replay(run))
+  const replay = async (run: Run) => {
     showError()
     $('waiting').replaceChildren()
     $('timeline').replaceChildren()
