@@ -88,14 +88,26 @@ export function playgroundScript(): void {
       }
     }
     if (schema.type === 'array') {
+      // Items are labelled by position (`stops 1`, `stops 2`); removing one redraws the rest.
       const list = h('ol', { class: 'items' })
       const items: Editor[] = []
       const add = (value?: unknown) => {
-        const editor = editorFor(schema.items ?? {}, `${name} ${items.length + 1}`, true, onChange)
-        const row = h('li', {}, editor.node, h('button', { type: 'button', class: 'small', onclick: () => (items.splice(items.indexOf(editor), 1), row.remove(), onChange()) }, `Remove ${name} ${items.length + 1}`))
+        const position = items.length
+        const editor = editorFor(schema.items ?? {}, `${name} ${position + 1}`, true, onChange)
+        const remove = () => {
+          const values = items.map((item) => item.read())
+          values.splice(position, 1)
+          write(values)
+          onChange()
+        }
         items.push(editor)
-        list.append(row)
+        list.append(h('li', {}, editor.node, h('button', { type: 'button', class: 'small', onclick: remove }, `Remove ${name} ${position + 1}`)))
         if (value !== undefined) editor.write(value)
+      }
+      const write = (value: unknown) => {
+        items.length = 0
+        list.replaceChildren()
+        if (Array.isArray(value)) for (const item of value) add(item)
       }
       return {
         node: h('fieldset', { class: 'array' }, h('legend', {}, name), list, h('button', { type: 'button', class: 'small', onclick: () => (add(), onChange()) }, `Add ${name}`)),
@@ -103,11 +115,7 @@ export function playgroundScript(): void {
           const value = items.map((editor) => editor.read()).filter((item) => item !== undefined)
           return required || value.length > 0 ? value : undefined
         },
-        write: (value) => {
-          items.length = 0
-          list.replaceChildren()
-          if (Array.isArray(value)) for (const item of value) add(item)
-        },
+        write,
       }
     }
     if (schema.type === 'boolean') {

@@ -2,27 +2,18 @@
 // the example Worker under `wrangler dev` (a local host, so the page is on by default). Each test
 // does what a user would: picks a tool, fills the form or the raw JSON, presses Run, answers a
 // waiting run, reopens a past one. Screenshots of each step go to test-results/playground/.
-import { existsSync, mkdirSync } from 'node:fs'
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest'
+import { launchChromium, screenshotDir } from './launch-chromium.ts'
 
 const baseUrl = inject('baseUrl')
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-const shots = 'test-results/playground'
 
 let browser: Browser
 let context: BrowserContext | undefined
 let pageErrors: string[] = []
 
 beforeAll(async () => {
-  if (!existsSync(executablePath)) {
-    throw new Error(`Chromium is not installed at ${executablePath}: the playground's browser tests need it. Run scripts/install-chromium.sh (apt-get install -y chromium), or set CHROMIUM_PATH.`)
-  }
-  mkdirSync(shots, { recursive: true })
-  browser = await chromium.launch({
-    executablePath,
-    args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  })
+  browser = await launchChromium()
 })
 afterAll(async () => {
   await browser?.close()
@@ -45,7 +36,7 @@ async function openPlayground(hash = '', viewport = { width: 1280, height: 860 }
   return page
 }
 
-const shot = (page: Page, name: string) => page.screenshot({ path: `${shots}/${name}.png`, fullPage: true })
+const shot = (page: Page, name: string) => page.screenshot({ path: `${screenshotDir}/${name}.png`, fullPage: true })
 const log = (page: Page) => page.getByRole('log', { name: 'Events' })
 const eventOf = (page: Page, type: string) => log(page).locator(`li[data-type="${type}"]`)
 /** The JSON an event's item shows (the event without its type and tool call id). */
