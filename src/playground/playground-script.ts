@@ -263,14 +263,19 @@ export function playgroundScript(): void {
     )
   }
 
+  /** An event as its item shows it: without its type and the ids the run's heading already gives. */
   const summary = (event: ToolEvent): string => {
     const { type, toolCallId, ...rest } = event
+    if (rest.data && typeof rest.data === 'object' && !Array.isArray(rest.data)) {
+      const { runId, toolCallId, ...data } = rest.data
+      rest.data = data
+    }
     if (type === 'tool-input-delta') return event.inputTextDelta
     if (type === 'data-tool-log') return `${event.data.level}: ${event.data.message}${event.data.data === undefined ? '' : ` ${json(event.data.data)}`}`
     if (type === 'data-tool-span') return `${event.data.name} ${event.data.phase}${event.data.durationMs === undefined ? '' : ` ${event.data.durationMs} ms`}${event.data.status ? ` ${event.data.status}` : ''}`
     if (Object.keys(rest).length === 0) return ''
     const line = json(rest)
-    return line.length <= 72 ? line : json(rest, 2)
+    return line.length <= 96 ? line : json(rest, 2)
   }
 
   const appendEvent = (seq: string, event: ToolEvent) => {
@@ -356,19 +361,25 @@ export function playgroundScript(): void {
   const send = (url: string, body: string, run?: Run, headers: Record<string, string> = {}) => busy(() => request(url, body, run, headers))
   const request = async (url: string, body: string, run?: Run, headers: Record<string, string> = {}) => {
     showError()
-    $('waiting').replaceChildren()
+    // An answer to a waiting run is sent once: its buttons wait for the server's word. A refusal
+    // (a resume that does not match its schema) leaves the run waiting and the form as typed.
+    const answers = [...$('waiting').querySelectorAll('button')]
+    for (const button of answers) button.disabled = true
+    const refused = (error: any) => {
+      for (const button of answers) button.disabled = false
+      showError(error)
+    }
     let response: any
     try {
       response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...headers }, body })
     } catch (error) {
-      return showError({ code: 'NETWORK_ERROR', message: String(error) })
+      return refused({ code: 'NETWORK_ERROR', message: String(error) })
     }
     if (!(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
       const payload: any = await response.json().catch(() => undefined)
-      showError(payload?.error ?? { code: `HTTP_${response.status}`, message: 'The server answered without an event stream' })
-      if (run) waitFor(run)
-      return
+      return refused(payload?.error ?? { code: `HTTP_${response.status}`, message: 'The server answered without an event stream' })
     }
+    if (!run) $('waiting').replaceChildren()
     if (!run) {
       run = { runId: response.headers.get('x-run-id') ?? '', toolId: tool.id, status: 'running', at: Date.now(), view: view(), events: [] }
       runs.unshift(run)
