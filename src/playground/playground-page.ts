@@ -30,6 +30,7 @@ input[type=text],input[type=number],input:not([type]),select,textarea{width:100%
 textarea{font-family:ui-monospace,monospace;font-size:.85rem;min-height:6rem}.field.inline input{width:12rem}
 ol.items{padding-left:1.2rem}.views{display:flex;gap:1rem;align-items:center}.views label{margin-right:.6rem}
 #error:not(:empty){border:1px solid var(--bad);color:var(--bad);border-radius:.4rem;padding:.5rem;margin:.5rem 0}.code{font-family:ui-monospace,monospace}
+#waiting>p:first-child{margin-top:0}.title{display:flex;gap:.5rem;align-items:baseline;flex-wrap:wrap}#tool-description{margin-top:.2rem}
 #waiting:not(:empty){border:1px solid var(--accent);border-radius:.4rem;padding:.5rem;margin:.5rem 0}
 #timeline{list-style:none;margin:0;padding:0}.event{border-left:3px solid var(--line);padding:.2rem .5rem;margin:0 0 .35rem;background:var(--panel)}
 .event.good{border-color:var(--good)}.event.bad{border-color:var(--bad)}.event.preliminary{border-style:dashed}
@@ -72,9 +73,8 @@ export function playgroundPage(options: PlaygroundPageOptions): string {
 </nav>
 <main>
 <section aria-labelledby="tool-title">
-<h2 id="tool-title">Loading tools…</h2>
+<div class="title"><h2 id="tool-title">Loading tools…</h2><div id="tool-badges"></div></div>
 <p id="tool-description"></p>
-<div id="tool-badges"></div>
 <form id="call" novalidate hidden>
 <div class="editors">
 <fieldset id="input-form"><legend>Input</legend></fieldset>

@@ -211,6 +211,8 @@ describe('the playground page', () => {
     await runAndWait(page, 'data-tool-suspended')
     const waiting = page.locator('#waiting')
     expect(await waiting.innerText()).toContain('Which seat on LIS→JFK?')
+    // The README's picture (docs/playground.png is a copy of it).
+    await page.screenshot({ path: `${screenshotDir}/readme.png`, clip: { x: 0, y: 0, width: 1280, height: 760 } })
     const seat = waiting.getByLabel('seat', { exact: true })
     await seat.fill('nope')
     await page.getByRole('button', { name: 'Resume' }).click()
