@@ -99,6 +99,18 @@ describe('the playground page', () => {
     expect(pageErrors).toEqual([])
   })
 
+  it('shows the logs and spans of a tool as lines of their own', async () => {
+    const page = await openPlayground('#audited-search')
+    await page.getByLabel('query', { exact: true }).fill('durable')
+    await page.getByLabel('limit', { exact: true }).fill('2')
+    await runAndWait(page)
+    expect(await eventOf(page, 'data-tool-log').locator('pre').innerText()).toBe('info: searching {"query":"durable"}')
+    expect(await eventOf(page, 'data-tool-span').locator('pre').allInnerTexts()).toEqual(['rank start', expect.stringMatching(/^rank end \d+ ms ok$/)])
+    expect((await payloadOf(page, 'tool-output-available')).output.results).toHaveLength(2)
+    await shot(page, '04b-logs-and-spans')
+    expect(pageErrors).toEqual([])
+  })
+
   it('calls a tool through the raw JSON editor, and the form follows', async () => {
     const page = await openPlayground('#weather-tool')
     await page.getByLabel('Input (JSON)').fill('{ "location": "Porto" }')
