@@ -126,4 +126,5 @@ const config = probe.config?.default ?? {}
 const base = typeof config.basePath === 'string' ? config.basePath.replace(/\/+$/, '') : ''
 console.log(`toolroute: ${routes.length} tool${routes.length === 1 ? '' : 's'} from tools/ → .toolroute/worker.ts${configFile ? ` (with ${configFile})` : ''}`)
 for (const { id, file } of routes) console.log(`  POST ${base}/tools/${id}  (tools/${file})`)
+if (config.playground !== false) console.log(`  GET  ${base}/  the playground${config.playground === true ? '' : ' (on localhost)'}`)
 console.log(`  GET  ${base}/tools  GET ${base}/tools/:toolId  GET ${base}/openapi.json${config.mcp === false ? '' : `  ${base}/mcp`}  ${base}/runs/:runId[/events|/approve|/decline|/resume|/cancel]`)
