@@ -17,7 +17,7 @@ button{font:inherit;padding:.35rem .8rem;border:1px solid var(--line);border-rad
 button.primary{background:var(--accent);border-color:var(--accent);color:#fff}button.small{padding:.1rem .5rem;font-size:.85rem}
 button:focus-visible,input:focus-visible,select:focus-visible,textarea:focus-visible{outline:2px solid var(--accent);outline-offset:2px}
 button.tool,button.run{width:100%;text-align:left;font-family:ui-monospace,monospace}
-button[aria-pressed=true],button[aria-current=true]{border-color:var(--accent);box-shadow:inset 3px 0 0 var(--accent)}
+button[aria-current=true]{border-color:var(--accent);box-shadow:inset 3px 0 0 var(--accent)}
 .about,nav small,.hint{display:block;color:var(--muted);font-size:.85rem;margin:.15rem 0 0 .2rem}
 .badges{display:inline-flex;flex-wrap:wrap;gap:.25rem;margin-left:.35rem}
 .badge{font-size:.72rem;padding:0 .4rem;border-radius:1rem;border:1px solid var(--line);color:var(--fg)}

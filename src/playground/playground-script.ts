@@ -214,7 +214,7 @@ export function playgroundScript(): void {
         h(
           'li',
           {},
-          h('button', { type: 'button', class: 'tool', 'aria-pressed': String(descriptor === tool), 'aria-describedby': `tool-about-${descriptor.id}`, 'data-tool': descriptor.id, onclick: () => select(descriptor) }, descriptor.id),
+          h('button', { type: 'button', class: 'tool', 'aria-current': descriptor === tool ? 'true' : undefined, 'aria-describedby': `tool-about-${descriptor.id}`, 'data-tool': descriptor.id, onclick: () => select(descriptor) }, descriptor.id),
           h('span', { id: `tool-about-${descriptor.id}`, class: 'about' }, descriptor.mcp?.annotations?.title ? `${descriptor.mcp.annotations.title}: ` : '', descriptor.description, badgeList(descriptor)),
         ),
       ),
@@ -346,6 +346,9 @@ export function playgroundScript(): void {
     }
   }
 
+  // Which stream owns the timeline: a new run or a replay takes it over, and an older stream still
+  // arriving (a view switched mid-run, Run pressed twice) stops writing to it.
+  let feed = 0
   // The log is `aria-busy` while any request feeds it: screen readers (and tests) learn when it settles.
   let pending = 0
   const busy = async (work: () => Promise<unknown>) => {
@@ -379,16 +382,19 @@ export function playgroundScript(): void {
       const payload: any = await response.json().catch(() => undefined)
       return refused(payload?.error ?? { code: `HTTP_${response.status}`, message: 'The server answered without an event stream' })
     }
-    if (!run) $('waiting').replaceChildren()
+    // A new run takes the timeline over; an answer to a waiting run goes on with the run's own.
+    let mine = feed
     if (!run) {
       run = { runId: response.headers.get('x-run-id') ?? '', toolId: tool.id, status: 'running', at: Date.now(), view: view(), events: [] }
       runs.unshift(run)
+      $('waiting').replaceChildren()
       $('timeline').replaceChildren()
+      mine = ++feed
     }
     showRun(run)
     for await (const frame of frames(response)) {
       run.events.push(frame)
-      if (active === run) appendEvent(frame.seq, frame.event)
+      if (mine === feed) appendEvent(frame.seq, frame.event)
     }
     run.status = statusOf(run.events, run.status)
     save()
@@ -432,6 +438,7 @@ export function playgroundScript(): void {
     showError()
     $('waiting').replaceChildren()
     $('timeline').replaceChildren()
+    const mine = ++feed
     run.view = view()
     showRun(run, 'replaying')
     const response: any = await fetch(`${runUrl(run, '/events')}&after=0`, { headers: { accept: 'text/event-stream' } }).catch(() => undefined)
@@ -442,13 +449,13 @@ export function playgroundScript(): void {
     const events: Run['events'] = []
     for await (const frame of frames(response)) {
       events.push(frame)
-      if (active === run) appendEvent(frame.seq, frame.event)
+      if (mine === feed) appendEvent(frame.seq, frame.event)
     }
     run.events = events
     const record: any = await fetch(`${base}/runs/${encodeURIComponent(run.runId)}`).then((answer: any) => (answer.ok ? answer.json() : undefined), () => undefined)
     run.status = record?.status ?? statusOf(events, run.status)
     save()
-    if (active !== run) return
+    if (mine !== feed) return
     showRun(run, `replayed ${events.length} events`)
     waitFor(run, record)
   }
@@ -476,7 +483,12 @@ export function playgroundScript(): void {
     tools = payload.tools
     renderTools()
     renderRuns()
-    const wanted = decodeURIComponent((globalThis as any).location.hash.slice(1))
+    let wanted = ''
+    try {
+      wanted = decodeURIComponent((globalThis as any).location.hash.slice(1))
+    } catch {
+      // A malformed hash selects the first tool.
+    }
     const first = tools.find((descriptor) => descriptor.id === wanted) ?? tools[0]
     if (first) select(first)
   }

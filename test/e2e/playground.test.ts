@@ -281,6 +281,22 @@ describe('the playground page', () => {
     expect(pageErrors).toEqual([])
   })
 
+  it('answers a waiting run reopened after a reload', async () => {
+    const page = await openPlayground('#delete-file')
+    await page.getByLabel('path', { exact: true }).fill('notes/c.txt')
+    await runAndWait(page, 'tool-approval-request')
+    await pickTool(page, 'weather-tool')
+    await page.reload()
+    await page.getByRole('button', { name: 'Run' }).waitFor()
+    await page.getByRole('list', { name: 'Past runs' }).getByRole('button', { name: 'delete-file · approval-required' }).click()
+    await page.getByRole('button', { name: 'Approve', exact: true }).click()
+    await eventOf(page, 'tool-output-available').waitFor()
+    expect(await payloadOf(page, 'tool-output-available')).toEqual({ output: { deleted: 'notes/c.txt' } })
+    await expect.poll(() => status(page).innerText()).toBe('delete-file: completed')
+    expect(await page.getByRole('list', { name: 'Past runs' }).getByRole('button').allInnerTexts()).toEqual(['delete-file · completed'])
+    expect(pageErrors).toEqual([])
+  })
+
   it('is usable on a narrow screen', async () => {
     const page = await openPlayground('#book-flight', { width: 390, height: 844 })
     await page.getByLabel('from', { exact: true }).fill('LIS')
