@@ -30,19 +30,21 @@ const echoNumbers = createTool({
   execute: async ({ values }) => ({ total: values.reduce((sum, value) => sum + value, 0) }),
 })
 
-let browser: Browser
+// Launched once; a launch that fails (no Chromium) fails every test with its message, not skips them.
+let browser: Promise<Browser>
 let server: Awaited<ReturnType<typeof serveApp>>
 beforeAll(async () => {
   server = await serveApp(createToolApp({ tools: [planTrip, echoNumbers] }).fetch)
-  browser = await launchChromium()
+  browser = launchChromium()
+  browser.catch(() => {})
 })
 afterAll(async () => {
-  await browser?.close()
+  await browser?.then((launched) => launched.close(), () => {})
   await server?.close()
 })
 
 async function open(hash: string): Promise<{ page: Page; errors: string[] }> {
-  const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 })).newPage()
+  const page = await (await (await browser).newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 })).newPage()
   page.setDefaultTimeout(15_000)
   const errors: string[] = []
   page.on('pageerror', (error) => errors.push(error.message))

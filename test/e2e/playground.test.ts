@@ -8,15 +8,17 @@ import { launchChromium, screenshotDir } from './launch-chromium.ts'
 
 const baseUrl = inject('baseUrl')
 
-let browser: Browser
+// Launched once; a launch that fails (no Chromium) fails every test with its message, not skips them.
+let browser: Promise<Browser>
 let context: BrowserContext | undefined
 let pageErrors: string[] = []
 
-beforeAll(async () => {
-  browser = await launchChromium()
+beforeAll(() => {
+  browser = launchChromium()
+  browser.catch(() => {})
 })
 afterAll(async () => {
-  await browser?.close()
+  await browser?.then((launched) => launched.close(), () => {})
 })
 afterEach(async () => {
   await context?.close()
@@ -25,7 +27,7 @@ afterEach(async () => {
 
 /** A fresh browser context on the playground, with the tool of `hash` selected (the first tool otherwise). */
 async function openPlayground(hash = '', viewport = { width: 1280, height: 860 }): Promise<Page> {
-  context = await browser.newContext({ viewport, deviceScaleFactor: 1 })
+  context = await (await browser).newContext({ viewport, deviceScaleFactor: 1 })
   const page = await context.newPage()
   page.setDefaultTimeout(15_000)
   pageErrors = []
