@@ -80,6 +80,11 @@ describe('forms from the input JSON Schema', () => {
     expect(await page.getByLabel('stops 2', { exact: true }).inputValue()).toBe('Azores')
     expect(await page.getByLabel('stops 3', { exact: true }).count()).toBe(0)
     expect(await page.getByText('Anything the agent should know').isVisible()).toBe(true)
+    // Every control has a label a screen reader announces.
+    const unlabelled = await page.evaluate(() =>
+      [...(globalThis as any).document.querySelectorAll('input, select, textarea')].filter((control: any) => control.labels.length === 0).map((control: any) => control.outerHTML),
+    )
+    expect(unlabelled).toEqual([])
     const expected = { traveller: { name: 'Ada', age: 36 }, cabin: 'business', flexible: true, stops: ['Lisbon', 'Azores'] }
     expect(await rawInput(page)).toEqual(expected)
     await page.screenshot({ path: `${screenshotDir}/20-nested-form.png`, fullPage: true })

@@ -67,6 +67,11 @@ describe('the playground page', () => {
     // The button's description is its accessible description, for screen readers.
     expect(await page.getByRole('button', { name: 'delete-file', exact: true }).getAttribute('aria-describedby')).toBe('tool-about-delete-file')
     await shot(page, '01-tools')
+    // Keyboard only: a tool is a button, Enter selects it.
+    await page.getByRole('button', { name: 'book-flight', exact: true }).focus()
+    await page.keyboard.press('Enter')
+    await page.getByRole('heading', { name: 'book-flight', exact: true }).waitFor()
+    expect(await page.getByRole('button', { name: 'book-flight', exact: true }).getAttribute('aria-current')).toBe('true')
     expect(pageErrors).toEqual([])
   })
 
