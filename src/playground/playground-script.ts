@@ -293,7 +293,8 @@ export function playgroundScript(): void {
       else if (event.type === 'tool-output-available' && !event.preliminary) status = 'completed'
       else if (event.type === 'tool-output-error' || event.type === 'tool-input-error') status = 'failed'
       else if (event.type === 'tool-output-denied') status = 'declined'
-      else if (event.type === 'tool-approval-response' || event.type === 'data-tool-resumed' || event.type === 'start') status = 'running'
+      // An answer to approval is `tool-approval-response`, or its data part for AI SDK 6 readers.
+      else if (/^(data-)?tool-approval-response$/.test(event.type) || event.type === 'data-tool-resumed' || event.type === 'start') status = 'running'
     }
     return status
   }

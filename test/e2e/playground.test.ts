@@ -197,7 +197,11 @@ describe('the playground page', () => {
     await shot(page, '09-approval-required')
     await page.getByRole('button', { name: 'Approve' }).click()
     await eventOf(page, 'tool-output-available').waitFor()
-    expect(await payloadOf(page, 'tool-approval-response')).toMatchObject({ approved: true })
+    // `tool-approval-response`, sent as its data part `data-tool-approval-response` to AI SDK 6 readers (the default).
+    const answer = log(page).locator('li[data-type="tool-approval-response"], li[data-type="data-tool-approval-response"]')
+    expect(await answer.count()).toBe(1)
+    const { approved, data } = JSON.parse(await answer.locator('pre').innerText())
+    expect(approved ?? data.approved).toBe(true)
     expect(await payloadOf(page, 'tool-output-available')).toEqual({ output: { deleted: 'notes/a.txt' } })
     await expect.poll(() => status(page).innerText()).toBe('delete-file: completed')
     expect(await page.getByRole('button', { name: 'Approve', exact: true }).count()).toBe(0)
