@@ -467,11 +467,12 @@ export function playgroundScript(): void {
     event.preventDefault()
     if (!tool) return
     const context = $('request-context').value.trim()
-    let compact = ''
+    // Sent as typed (on one line, as a header must be): the server says what is wrong with it.
+    let compact = context.replace(/\s*[\r\n]+\s*/g, ' ')
     try {
       compact = context === '' ? '' : json(JSON.parse(context))
     } catch {
-      return showError({ code: 'REQUEST_CONTEXT_VALIDATION_FAILED', message: 'The request context is not JSON' })
+      // Not JSON: the server answers REQUEST_CONTEXT_VALIDATION_FAILED.
     }
     send(`${base}/tools/${encodeURIComponent(tool.id)}?view=${view()}`, $('raw-input').value, undefined, compact && compact !== '{}' ? { 'x-request-context': compact } : {})
   })

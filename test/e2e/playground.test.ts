@@ -160,6 +160,10 @@ describe('the playground page', () => {
     await page.getByLabel('Request context (JSON)').fill('')
     await page.getByRole('button', { name: 'Run' }).click()
     await page.getByRole('alert').getByText('REQUEST_CONTEXT_VALIDATION_FAILED').waitFor()
+    await page.getByLabel('Request context (JSON)').fill('{\n  "tenantId": ')
+    await page.getByRole('button', { name: 'Run' }).click()
+    await page.getByRole('alert').getByText('x-request-context is not valid JSON').waitFor()
+    expect(await page.getByRole('alert').locator('.code').innerText()).toBe('REQUEST_CONTEXT_VALIDATION_FAILED')
     await page.getByLabel('Request context (JSON)').fill('{ "tenantId": "acme" }')
 
     await runAndWait(page)
