@@ -12,7 +12,7 @@ nav ul{list-style:none;margin:0 0 1rem;padding:0}nav li{margin:0 0 .5rem}
 main{padding:.75rem 1rem;display:grid;gap:1rem;grid-template-columns:1fr 1fr;align-items:start;min-width:0}
 main>section{min-width:0}
 @media (max-width:1100px){main{grid-template-columns:1fr}}
-@media (max-width:720px){.layout{grid-template-columns:1fr}nav{border-right:0;border-bottom:1px solid var(--line)}}
+@media (max-width:720px){.layout{grid-template-columns:1fr}nav{border-right:0;border-bottom:1px solid var(--line);max-height:40vh}}
 button{font:inherit;padding:.35rem .8rem;border:1px solid var(--line);border-radius:.35rem;background:var(--bg);color:var(--fg);cursor:pointer}
 button.primary{background:var(--accent);border-color:var(--accent);color:#fff}button.small{padding:.1rem .5rem;font-size:.85rem}
 button:focus-visible,input:focus-visible,select:focus-visible,textarea:focus-visible{outline:2px solid var(--accent);outline-offset:2px}
