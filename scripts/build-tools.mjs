@@ -149,4 +149,5 @@ for (const { id, file, value } of routes) {
     )
   }
 }
+if (config.playground !== false) console.log(`  GET  ${base}/  the playground${config.playground === true ? '' : ' (on localhost)'}`)
 console.log(`  GET  ${base}/tools  GET ${base}/tools/:toolId  GET ${base}/openapi.json${config.mcp === false ? '' : `  ${base}/mcp`}  ${base}/runs/:runId[/events|/approve|/decline|/resume|/cancel]`)

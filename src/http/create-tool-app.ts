@@ -23,6 +23,7 @@ import { toToolDescriptor } from './tool-descriptor.ts'
 import { toolRegistry } from './tool-registry.ts'
 import { createMcpHandler } from '../mcp/create-mcp-handler.ts'
 import { mountMastraRoutes } from './mastra-routes.ts'
+import { mountPlayground } from './mount-playground.ts'
 
 export const defaultMaxInputBytes = 1024 * 1024
 
@@ -187,6 +188,7 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
 
   app.get('/openapi.json', (c) => c.json((openApi ??= createOpenApiDocument([...tools.values()], { basePath: options.basePath ?? '/', server: options.server }))))
 
+  mountPlayground(app, { playground: options.playground, basePath: options.basePath ?? '/' })
   if (options.mastra !== false) mountMastraRoutes(app, { descriptors, maxInputBytes })
   if (options.mcp !== false) {
     const mcp = createMcpHandler({ tools, options: options, runs: hostFor })

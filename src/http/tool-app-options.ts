@@ -34,6 +34,11 @@ export interface ToolAppOptions<E extends Env = any> {
   mcp?: boolean | ToolAppMcpOptions<E>
   /** Serve Mastra's tool routes (`/api/tools`, `/api/tools/:toolId/execute`) for Mastra's own client (default true). */
   mastra?: boolean
+  /**
+   * Serve the playground at `GET /`, a page for trying the tools (behind `auth` like every route).
+   * Default: on for requests to `localhost`, `127.0.0.1` or `[::1]` (local development), off elsewhere.
+   */
+  playground?: boolean
   /** Name and version announced to MCP clients. */
   server?: { name: string; version: string }
 }

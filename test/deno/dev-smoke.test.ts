@@ -29,6 +29,15 @@ Deno.test('deno task dev: the example tools end to end, and runs that outlive a 
       assert.deepEqual((body.tools as { id: string }[]).map((tool) => tool.id).sort(), exampleTools.map((tool) => tool.id).sort())
     })
 
+    await t.step('GET / serves the playground on a local host', async () => {
+      const response = await fetch(`${base()}/`)
+      assert.equal(response.status, 200)
+      assert.equal(response.headers.get('content-type'), 'text/html; charset=UTF-8')
+      const page = await response.text()
+      assert.match(page, /<div id="log" role="log" aria-label="Events"/)
+      assert.match(page, /<script type="module">\(function playgroundScript\(\)/)
+    })
+
     await t.step('POST /tools/weather-tool with SSE', async () => {
       const response = await post(`${base()}/tools/weather-tool`, { location: 'Lisbon' }, true)
       assert.equal(response.headers.get('content-type'), 'text/event-stream')

@@ -31,6 +31,7 @@ export default defineConfig({
   resolveRequestContext: (c) => (c.req.header('authorization') ? { tenantId: 'tenant-of-token' } : undefined),
   maxInputBytes: 256,
   cors: { origin: 'https://app.example' },
+  playground: false,
 })
 `,
   'wrangler.toml': `name = "toolroute-config-fixture"
@@ -89,6 +90,12 @@ describe('toolroute.config.ts', () => {
     const response = await call('/api/tools/echo-tool', { text: 'x'.repeat(300) }, token)
     expect(response.status).toBe(413)
     expect(await response.json()).toMatchObject({ error: { code: 'PAYLOAD_TOO_LARGE' } })
+  })
+
+  it('playground: false turns GET / off, even on a local host', async () => {
+    const response = await fetch(`${server.url}/api`, { headers: token })
+    expect(response.status).toBe(404)
+    expect(await response.json()).toMatchObject({ error: { code: 'NOT_FOUND' } })
   })
 
   it('cors: its origin is allowed, with the run headers exposed', async () => {

@@ -32,6 +32,7 @@ const server = await serveTools({
   onListen({ url }) {
     console.log(`toolroute: ${tools.length} tool${tools.length === 1 ? '' : 's'} from ${toolsDir}/ on ${url.href} (runs in Deno KV: ${kvPath})`)
     for (const [id, where] of files) console.log(`  POST /tools/${id}  ← ${where}`)
+    console.log(`  GET  /  the playground (on localhost)`)
     console.log('  GET  /tools  GET /tools/:toolId  GET /openapi.json  /mcp  /runs/:runId[/events|/approve|/decline|/resume|/cancel]')
   },
 })

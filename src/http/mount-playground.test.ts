@@ -1,0 +1,75 @@
+import { bearerAuth } from 'hono/bearer-auth'
+import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { createTool } from '../tool/create-tool.ts'
+import { playgroundScript } from '../playground/playground-script.ts'
+import { createToolApp } from './create-tool-app.ts'
+import { servesPlayground } from './mount-playground.ts'
+
+const tools = [createTool({ id: 'echo', description: 'Echo', inputSchema: z.object({ text: z.string() }), execute: async ({ text }) => ({ text }) })]
+const notFound = { error: { code: 'NOT_FOUND', message: 'No route for GET /' } }
+
+describe('GET / (the playground)', () => {
+  it('serves the page to a local host by default, and answers 404 NOT_FOUND elsewhere', async () => {
+    const app = createToolApp({ tools })
+    for (const host of ['localhost:8787', '127.0.0.1:8787', '[::1]:8787']) {
+      const response = await app.request(`http://${host}/`)
+      expect(response.status, host).toBe(200)
+      expect(response.headers.get('content-type')).toBe('text/html; charset=UTF-8')
+      expect(await response.text()).toContain('<div id="log" role="log" aria-label="Events"')
+    }
+    for (const host of ['tools.example.com', 'localhost.example.com', '10.0.0.1']) {
+      const response = await app.request(`http://${host}/`)
+      expect(response.status, host).toBe(404)
+      expect(await response.json()).toEqual(notFound)
+    }
+  })
+
+  it('follows the playground option over the host', async () => {
+    const on = await createToolApp({ tools, playground: true }).request('https://tools.example.com/')
+    expect(on.status).toBe(200)
+    expect(await on.text()).toContain('<title>toolroute playground</title>')
+    const off = await createToolApp({ tools, playground: false }).request('http://localhost:8787/')
+    expect(off.status).toBe(404)
+    expect(await off.json()).toEqual(notFound)
+    expect(servesPlayground(undefined, 'http://127.0.0.1/')).toBe(true)
+    expect(servesPlayground(false, 'http://127.0.0.1/')).toBe(false)
+    expect(servesPlayground(true, 'https://example.com/')).toBe(true)
+  })
+
+  it('is behind the same auth as the routes', async () => {
+    const app = createToolApp({ tools, auth: bearerAuth({ token: 'secret' }) })
+    const refused = await app.request('http://localhost/')
+    expect(refused.status).toBe(401)
+    expect(await refused.json()).toMatchObject({ error: { code: 'UNAUTHORIZED' } })
+    const allowed = await app.request('http://localhost/', { headers: { authorization: 'Bearer secret' } })
+    expect(allowed.status).toBe(200)
+  })
+
+  it('lives under the base path and tells the page where the routes are', async () => {
+    const app = createToolApp({ tools, basePath: '/v1' })
+    const response = await app.request('http://localhost/v1')
+    expect(response.status).toBe(200)
+    expect(await response.text()).toContain('<body data-base="/v1">')
+    expect((await app.request('http://localhost/')).status).toBe(404)
+  })
+
+  it('only lets the page talk to its own origin, and not be framed', async () => {
+    const response = await createToolApp({ tools }).request('http://localhost/')
+    const policy = response.headers.get('content-security-policy')
+    expect(policy).toContain("connect-src 'self'")
+    expect(policy).toContain("default-src 'none'")
+    expect(policy).toContain("frame-ancestors 'none'")
+    expect(response.headers.get('cache-control')).toBe('no-store')
+  })
+
+  it('ships a script that cannot end its own script element early', () => {
+    expect(playgroundScript.toString()).not.toMatch(/<\/script/i)
+  })
+
+  it('keeps the app on RegExpRouter', async () => {
+    const app = createToolApp({ tools, basePath: '/api', playground: true })
+    expect((await app.request('http://localhost/api')).status).toBe(200)
+    expect((app.router as unknown as { activeRouter: { name: string } }).activeRouter.name).toBe('RegExpRouter')
+  })
+})

@@ -1,0 +1,38 @@
+import type { Hono } from 'hono'
+import type { ToolAppEnv } from './create-tool-app.ts'
+
+/** Hosts a local development server answers on: where the playground is on unless configured. */
+const localHosts = new Set(['localhost', '127.0.0.1', '[::1]'])
+
+/**
+ * Whether `GET /` serves the playground: the `playground` option when set, else only for a request
+ * to a local host (SPEC §10). The host is the caller's to choose, so this is a default, not a
+ * guard: the page only calls the app's own routes, behind the same auth as any other caller.
+ */
+export function servesPlayground(option: boolean | undefined, url: string): boolean {
+  return option ?? localHosts.has(new URL(url).hostname)
+}
+
+// The page may only talk to the app itself: no CDN, no other origin, and it cannot be framed
+// (its Approve button must not be clickable through someone else's page).
+const headers = {
+  'cache-control': 'no-store',
+  'content-security-policy':
+    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+}
+
+/**
+ * `GET /`: the playground page. Its module is imported on the first request that serves it, so a
+ * Worker that never does pays no startup time for it; when off, the route answers as unknown.
+ */
+export function mountPlayground(app: Hono<ToolAppEnv>, options: { playground: boolean | undefined; basePath: string }): void {
+  if (options.playground === false) return
+  const base = options.basePath.replace(/\/+$/, '')
+  let page: Promise<string> | undefined
+  app.get('/', async (c) => {
+    if (!servesPlayground(options.playground, c.req.url)) return c.notFound()
+    page ??= import('../playground/playground-page.ts').then((module) => module.playgroundPage({ base }))
+    return c.html(await page, 200, headers)
+  })
+}

@@ -1,0 +1,498 @@
+/**
+ * The playground's browser code. It ships as the text of this function (`playgroundScript.toString()`),
+ * inlined in the page: one typed, linted source, no second build step, no CDN. So it must be
+ * self-contained: it references nothing outside its own body (no imports, no module constants),
+ * and never spells the closing tag of a script element. The project's types have no DOM (they are
+ * the Workers' types), so the DOM is reached through `any`; the browser tests hold its behaviour.
+ *
+ * It uses the app's public routes only: `GET /tools`, `POST /tools/:id` as SSE with `?view=`,
+ * `/runs/:id/approve|decline|resume`, `GET /runs/:id/events?after=` and `GET /runs/:id`.
+ */
+export function playgroundScript(): void {
+  type Editor = { node: any; read(): unknown; write(value: unknown): void }
+  type ToolEvent = { type: string; [key: string]: any }
+  type Run = { runId: string; toolId: string; status: string; at: number; view: string; events: { seq: string; event: ToolEvent }[] }
+
+  const doc: any = (globalThis as any).document
+  const storage: any = (globalThis as any).sessionStorage
+  const base: string = doc.body.dataset.base
+  const $ = (id: string): any => doc.getElementById(id)
+  const json = (value: unknown, space?: number) => JSON.stringify(value, null, space)
+  let uid = 0
+
+  /** A DOM element: `on*` props listen, `value`/`checked` set properties, the rest are attributes. */
+  const h = (tag: string, props: Record<string, any> = {}, ...children: unknown[]): any => {
+    const node = doc.createElement(tag)
+    for (const [key, value] of Object.entries(props)) {
+      if (value === undefined || value === false || value === null) continue
+      if (key.startsWith('on')) node.addEventListener(key.slice(2), value)
+      else if (key === 'value' || key === 'checked') node[key] = value
+      else node.setAttribute(key, value === true ? '' : String(value))
+    }
+    node.append(...children.flat(9).filter((child) => child !== undefined && child !== null && child !== false))
+    return node
+  }
+
+  // ---- Forms from JSON Schema -------------------------------------------------------------
+  // Every control's <label> is its field's name. Optional fields left empty are left out, so
+  // what the form sends is what a caller would type; anything the form cannot draw gets a JSON box.
+
+  /** The schema to draw: the first non-null branch of a union, the first non-null type of a list. */
+  const resolve = (schema: any): any => {
+    if (!schema || typeof schema !== 'object') return {}
+    const union = schema.anyOf ?? schema.oneOf
+    if (Array.isArray(union)) {
+      const branch = union.find((item: any) => item && item.type !== 'null')
+      return branch ? resolve({ ...schema, anyOf: undefined, oneOf: undefined, ...branch }) : schema
+    }
+    if (Array.isArray(schema.type)) return { ...schema, type: schema.type.find((type: string) => type !== 'null') }
+    return schema
+  }
+
+  const controlId = () => `field-${++uid}`
+  const hint = (schema: any, id: string) => (schema.description ? h('small', { id: `${id}-hint`, class: 'hint' }, schema.description) : undefined)
+
+  const editorFor = (raw: any, name: string, required: boolean, onChange: () => void): Editor => {
+    const schema = resolve(raw)
+    const id = controlId()
+    const described = schema.description ? `${id}-hint` : undefined
+    const label = () => h('label', { for: id }, name)
+    if (Array.isArray(schema.enum)) {
+      const values: unknown[] = schema.enum
+      const select = h('select', { id, 'aria-describedby': described, onchange: onChange }, required ? [] : h('option', { value: '' }, '(none)'), values.map((value, index) => h('option', { value: String(index) }, typeof value === 'string' ? value : json(value))))
+      return {
+        node: h('div', { class: 'field' }, label(), select, hint(schema, id)),
+        read: () => (select.value === '' ? undefined : values[Number(select.value)]),
+        write: (value) => {
+          const index = values.findIndex((item) => json(item) === json(value))
+          select.value = index < 0 ? (required ? '0' : '') : String(index)
+        },
+      }
+    }
+    if (schema.type === 'object' && schema.properties) {
+      const needed: string[] = schema.required ?? []
+      const children = Object.entries(schema.properties).map(([key, child]) => [key, editorFor(child, key, needed.includes(key), onChange)] as const)
+      return {
+        node: h('fieldset', { class: 'object' }, h('legend', {}, name), children.map(([, editor]) => editor.node)),
+        read: () => {
+          const value: Record<string, unknown> = {}
+          for (const [key, editor] of children) {
+            const item = editor.read()
+            if (item !== undefined) value[key] = item
+          }
+          return required || Object.keys(value).length > 0 ? value : undefined
+        },
+        write: (value: any) => {
+          for (const [key, editor] of children) editor.write(value && typeof value === 'object' ? value[key] : undefined)
+        },
+      }
+    }
+    if (schema.type === 'array') {
+      // Items are labelled by position (`stops 1`, `stops 2`); removing one redraws the rest.
+      const list = h('ol', { class: 'items' })
+      const items: Editor[] = []
+      const add = (value?: unknown) => {
+        const position = items.length
+        const editor = editorFor(schema.items ?? {}, `${name} ${position + 1}`, true, onChange)
+        const remove = () => {
+          const values = items.map((item) => item.read())
+          values.splice(position, 1)
+          write(values)
+          onChange()
+        }
+        items.push(editor)
+        list.append(h('li', {}, editor.node, h('button', { type: 'button', class: 'small', onclick: remove }, `Remove ${name} ${position + 1}`)))
+        if (value !== undefined) editor.write(value)
+      }
+      const write = (value: unknown) => {
+        items.length = 0
+        list.replaceChildren()
+        if (Array.isArray(value)) for (const item of value) add(item)
+      }
+      return {
+        node: h('fieldset', { class: 'array' }, h('legend', {}, name), list, h('button', { type: 'button', class: 'small', onclick: () => (add(), onChange()) }, `Add ${name}`)),
+        read: () => {
+          const value = items.map((editor) => editor.read()).filter((item) => item !== undefined)
+          return required || value.length > 0 ? value : undefined
+        },
+        write,
+      }
+    }
+    if (schema.type === 'boolean') {
+      let touched = false
+      const box = h('input', { id, type: 'checkbox', 'aria-describedby': described, onchange: () => ((touched = true), onChange()) })
+      return {
+        node: h('div', { class: 'field check' }, box, label(), hint(schema, id)),
+        read: () => (required || touched ? box.checked : undefined),
+        write: (value) => {
+          touched = typeof value === 'boolean'
+          box.checked = value === true
+        },
+      }
+    }
+    if (schema.type === 'string' || schema.type === 'number' || schema.type === 'integer') {
+      const numeric = schema.type !== 'string'
+      const input = h('input', {
+        id,
+        type: numeric ? 'number' : 'text',
+        step: schema.type === 'integer' ? '1' : numeric ? 'any' : undefined,
+        required,
+        placeholder: schema.format ?? schema.pattern,
+        'aria-describedby': described,
+        oninput: onChange,
+      })
+      return {
+        node: h('div', { class: 'field' }, label(), input, hint(schema, id)),
+        read: () => (input.value === '' ? (required && !numeric ? '' : undefined) : numeric ? Number(input.value) : input.value),
+        write: (value) => (input.value = value === undefined || value === null ? '' : String(value)),
+      }
+    }
+    // Anything else (a free-form value, a `$ref`, a tuple): its JSON, edited as text.
+    const area = h('textarea', { id, rows: 3, spellcheck: 'false', 'aria-describedby': described, oninput: onChange })
+    return {
+      node: h('div', { class: 'field' }, label(), area, hint(schema, id)),
+      read: () => {
+        try {
+          return area.value.trim() === '' ? undefined : JSON.parse(area.value)
+        } catch {
+          return undefined
+        }
+      },
+      write: (value) => (area.value = value === undefined ? '' : json(value, 2)),
+    }
+  }
+
+  /** A skeleton value for a schema: what the request-context editor starts from. */
+  const sample = (raw: any): unknown => {
+    const schema = resolve(raw)
+    if (Array.isArray(schema.enum)) return schema.enum[0]
+    if (schema.type === 'object') return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([key, child]) => [key, sample(child)]))
+    return { string: '', number: 0, integer: 0, boolean: false, array: [] }[schema.type as string] ?? null
+  }
+
+  // ---- State ------------------------------------------------------------------------------
+
+  let tools: any[] = []
+  let tool: any
+  let input: Editor | undefined
+  let active: Run | undefined
+  const runs: Run[] = (() => {
+    try {
+      return JSON.parse(storage.getItem('toolroute.playground.runs') ?? '[]')
+    } catch {
+      return []
+    }
+  })()
+  const save = () => {
+    try {
+      storage.setItem('toolroute.playground.runs', json(runs.slice(0, 25)))
+    } catch {
+      // A full or disabled storage only loses the list across reloads.
+    }
+  }
+  const view = (): string => doc.querySelector('input[name="view"]:checked')?.value ?? 'display'
+
+  // ---- Tools ------------------------------------------------------------------------------
+
+  const badges = (descriptor: any): string[] => {
+    const annotations = descriptor.mcp?.annotations ?? {}
+    return [
+      descriptor.requireApproval ? 'approval' : '',
+      descriptor.background?.enabled ? 'background' : '',
+      descriptor.resumeSchema ? 'suspends' : '',
+      annotations.readOnlyHint ? 'read-only' : '',
+      annotations.destructiveHint ? 'destructive' : '',
+      annotations.idempotentHint ? 'idempotent' : '',
+      annotations.openWorldHint ? 'open-world' : '',
+    ].filter(Boolean)
+  }
+  const badgeList = (descriptor: any) => h('span', { class: 'badges' }, badges(descriptor).map((badge) => h('span', { class: `badge ${badge}` }, badge)))
+
+  const renderTools = () => {
+    $('tools').replaceChildren(
+      ...tools.map((descriptor) =>
+        h(
+          'li',
+          {},
+          h('button', { type: 'button', class: 'tool', 'aria-current': descriptor === tool ? 'true' : undefined, 'aria-describedby': `tool-about-${descriptor.id}`, 'data-tool': descriptor.id, onclick: () => select(descriptor) }, descriptor.id),
+          h('span', { id: `tool-about-${descriptor.id}`, class: 'about' }, descriptor.mcp?.annotations?.title ? `${descriptor.mcp.annotations.title}: ` : '', descriptor.description, badgeList(descriptor)),
+        ),
+      ),
+    )
+  }
+
+  const syncRaw = () => {
+    if (input) $('raw-input').value = json(input.read() ?? {}, 2)
+  }
+
+  const select = (descriptor: any) => {
+    tool = descriptor
+    doc.title = `${descriptor.id} · toolroute playground`
+    if ((globalThis as any).location.hash !== `#${encodeURIComponent(descriptor.id)}`) (globalThis as any).history.replaceState(null, '', `#${encodeURIComponent(descriptor.id)}`)
+    $('tool-title').textContent = descriptor.id
+    $('tool-description').textContent = descriptor.description
+    $('tool-badges').replaceChildren(badgeList(descriptor))
+    input = editorFor(descriptor.inputSchema, 'input', true, syncRaw)
+    const example = descriptor.inputExamples?.[0]?.input
+    if (example !== undefined) input.write(example)
+    $('input-form').replaceChildren(h('legend', {}, 'Input'), ...(input.node.tagName === 'FIELDSET' ? [...input.node.children].slice(1) : [input.node]))
+    syncRaw()
+    $('request-context').value = descriptor.requestContextSchema ? json(sample(descriptor.requestContextSchema), 2) : '{}'
+    $('call').hidden = false
+    renderTools()
+  }
+
+  $('raw-input').addEventListener('input', () => {
+    try {
+      input?.write(JSON.parse($('raw-input').value))
+    } catch {
+      // Half-typed JSON: the form catches up once it parses.
+    }
+  })
+
+  // ---- Runs and the timeline --------------------------------------------------------------
+
+  const showError = (error?: { code: string; message: string; issues?: { path: unknown[]; message: string }[] }) => {
+    const box = $('error')
+    if (!error) return box.replaceChildren()
+    box.replaceChildren(
+      h('strong', { class: 'code' }, error.code),
+      ' ',
+      h('span', {}, error.message),
+      error.issues?.length ? h('ul', {}, error.issues.map((issue) => h('li', {}, `${issue.path.join('.') || '(root)'}: ${issue.message}`))) : undefined,
+    )
+  }
+
+  /** An event as its item shows it: without its type and the ids the run's heading already gives. */
+  const summary = (event: ToolEvent): string => {
+    const { type, toolCallId, ...rest } = event
+    if (rest.data && typeof rest.data === 'object' && !Array.isArray(rest.data)) {
+      const { runId, toolCallId, ...data } = rest.data
+      rest.data = data
+    }
+    if (type === 'tool-input-delta') return event.inputTextDelta
+    if (type === 'data-tool-log') return `${event.data.level}: ${event.data.message}${event.data.data === undefined ? '' : ` ${json(event.data.data)}`}`
+    if (type === 'data-tool-span') return `${event.data.name} ${event.data.phase}${event.data.durationMs === undefined ? '' : ` ${event.data.durationMs} ms`}${event.data.status ? ` ${event.data.status}` : ''}`
+    if (Object.keys(rest).length === 0) return ''
+    const line = json(rest)
+    return line.length <= 96 ? line : json(rest, 2)
+  }
+
+  const appendEvent = (seq: string, event: ToolEvent) => {
+    const preliminary = event.type === 'tool-output-available' && event.preliminary ? ' preliminary' : ''
+    const kind = event.type.includes('error') || event.type === 'tool-output-denied' ? ' bad' : event.type === 'tool-output-available' ? ' good' : ''
+    $('timeline').append(h('li', { class: `event${kind}${preliminary}`, 'data-type': event.type }, h('span', { class: 'seq' }, seq ? `#${seq}` : ''), h('span', { class: 'type' }, event.type + (preliminary ? ' (preliminary)' : '')), h('pre', {}, summary(event))))
+  }
+
+  /** What a run's events say it is now: the last one that changes its state wins. */
+  const statusOf = (events: { event: ToolEvent }[], fallback: string): string => {
+    let status = fallback
+    for (const { event } of events) {
+      if (event.type === 'tool-approval-request') status = 'approval-required'
+      else if (event.type === 'data-tool-suspended') status = 'suspended'
+      else if (event.type === 'tool-output-available' && !event.preliminary) status = 'completed'
+      else if (event.type === 'tool-output-error' || event.type === 'tool-input-error') status = 'failed'
+      else if (event.type === 'tool-output-denied') status = 'declined'
+      // An answer to approval is `tool-approval-response`, or its data part for AI SDK 6 readers.
+      else if (/^(data-)?tool-approval-response$/.test(event.type) || event.type === 'data-tool-resumed' || event.type === 'start') status = 'running'
+    }
+    return status
+  }
+
+  const renderRuns = () => {
+    $('runs').replaceChildren(
+      ...runs.map((run) =>
+        h(
+          'li',
+          {},
+          h('button', { type: 'button', class: 'run', 'aria-current': run === active ? 'true' : undefined, 'data-run': run.runId, onclick: () => reopen(run) }, `${run.toolId} · ${run.status}`),
+          h('small', {}, `${new Date(run.at).toLocaleTimeString()} · ${run.runId.slice(0, 8)}`),
+        ),
+      ),
+    )
+  }
+
+  const showRun = (run: Run, note = '') => {
+    active = run
+    $('run-title').textContent = `Run ${run.runId}`
+    $('run-status').textContent = `${run.toolId}: ${run.status}${note ? ` (${note})` : ''}`
+    renderRuns()
+  }
+
+  /** Reads a response's SSE frames as they arrive: `id:` and `data:` lines, comments skipped, up to `[DONE]`. */
+  async function* frames(response: any): AsyncGenerator<{ seq: string; event: ToolEvent }> {
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
+    let buffer = ''
+    for (;;) {
+      const { value, done } = await reader.read()
+      if (done) return
+      buffer += value.replace(/\r\n?/g, '\n')
+      let end: number
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        const block = buffer.slice(0, end)
+        buffer = buffer.slice(end + 2)
+        let seq = ''
+        const data: string[] = []
+        for (const line of block.split('\n')) {
+          const colon = line.indexOf(':')
+          const field = colon < 0 ? line : line.slice(0, colon)
+          const text = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '')
+          if (field === 'id') seq = text
+          else if (field === 'data') data.push(text)
+        }
+        if (data.length === 0) continue
+        if (data.join('\n') === '[DONE]') return reader.cancel()
+        yield { seq, event: JSON.parse(data.join('\n')) }
+      }
+    }
+  }
+
+  // Which stream owns the timeline: a new run or a replay takes it over, and an older stream still
+  // arriving (a view switched mid-run, Run pressed twice) stops writing to it.
+  let feed = 0
+  // The log is `aria-busy` while any request feeds it: screen readers (and tests) learn when it settles.
+  let pending = 0
+  const busy = async (work: () => Promise<unknown>) => {
+    $('log').setAttribute('aria-busy', String(++pending > 0))
+    try {
+      await work()
+    } finally {
+      $('log').setAttribute('aria-busy', String(--pending > 0))
+    }
+  }
+
+  /** Sends one request of a run (a call, approve, decline, resume) and shows its stream as it arrives. */
+  const send = (url: string, body: string, run?: Run, headers: Record<string, string> = {}) => busy(() => request(url, body, run, headers))
+  const request = async (url: string, body: string, run?: Run, headers: Record<string, string> = {}) => {
+    showError()
+    // An answer to a waiting run is sent once: its buttons wait for the server's word. A refusal
+    // (a resume that does not match its schema) leaves the run waiting and the form as typed.
+    const answers = [...$('waiting').querySelectorAll('button')]
+    for (const button of answers) button.disabled = true
+    const refused = (error: any) => {
+      for (const button of answers) button.disabled = false
+      showError(error)
+    }
+    let response: any
+    try {
+      response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...headers }, body })
+    } catch (error) {
+      return refused({ code: 'NETWORK_ERROR', message: String(error) })
+    }
+    if (!(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+      const payload: any = await response.json().catch(() => undefined)
+      return refused(payload?.error ?? { code: `HTTP_${response.status}`, message: 'The server answered without an event stream' })
+    }
+    // A new run takes the timeline over; an answer to a waiting run goes on with the run's own.
+    let mine = feed
+    if (!run) {
+      run = { runId: response.headers.get('x-run-id') ?? '', toolId: tool.id, status: 'running', at: Date.now(), view: view(), events: [] }
+      runs.unshift(run)
+      $('waiting').replaceChildren()
+      $('timeline').replaceChildren()
+      mine = ++feed
+    }
+    showRun(run)
+    for await (const frame of frames(response)) {
+      run.events.push(frame)
+      if (mine === feed) appendEvent(frame.seq, frame.event)
+    }
+    run.status = statusOf(run.events, run.status)
+    save()
+    if (active === run) {
+      showRun(run)
+      waitFor(run)
+    }
+  }
+
+  const runUrl = (run: Run, action: string) => `${base}/runs/${encodeURIComponent(run.runId)}${action}?view=${run.view}`
+
+  /** A run that waits for a human: Approve / Decline, or a form from its `resumeSchema` and Resume. */
+  const waitFor = (run: Run, record?: any) => {
+    const box = $('waiting')
+    box.replaceChildren()
+    if (run.status === 'approval-required') {
+      const approvalId = record?.approvalId ?? [...run.events].reverse().find(({ event }) => event.type === 'tool-approval-request')?.event.approvalId
+      const reason = h('input', { id: 'decline-reason', type: 'text' })
+      box.append(
+        h('p', {}, 'This run waits for approval.'),
+        h('button', { type: 'button', class: 'primary', onclick: () => send(runUrl(run, '/approve'), json(approvalId ? { approvalId } : {}), run) }, 'Approve'),
+        h('div', { class: 'field inline' }, h('label', { for: 'decline-reason' }, 'reason'), reason),
+        h('button', { type: 'button', onclick: () => send(runUrl(run, '/decline'), json(reason.value ? { reason: reason.value } : {}), run) }, 'Decline'),
+      )
+    } else if (run.status === 'suspended') {
+      const suspended = [...run.events].reverse().find(({ event }) => event.type === 'data-tool-suspended')?.event.data
+      const schema = record?.resumeSchema ?? suspended?.resumeSchema ?? {}
+      const payload = record?.suspendPayload ?? suspended?.suspendPayload
+      const resume = editorFor(schema, 'resumeData', true, () => {})
+      box.append(
+        h('p', {}, 'This run is suspended: it resumes with data that matches its resume schema.'),
+        payload === undefined ? undefined : h('pre', { class: 'payload' }, json(payload, 2)),
+        h('form', { class: 'resume', novalidate: true, onsubmit: (event: any) => (event.preventDefault(), send(runUrl(run, '/resume'), json({ resumeData: resume.read() }), run)) }, resume.node, h('button', { type: 'submit', class: 'primary' }, 'Resume')),
+      )
+    }
+  }
+
+  /** Reopens a past run: its events replayed from the events route, or this page's copy if it was not stored. */
+  const reopen = (run: Run) => busy(() => replay(run))
+  const replay = async (run: Run) => {
+    showError()
+    $('waiting').replaceChildren()
+    $('timeline').replaceChildren()
+    const mine = ++feed
+    run.view = view()
+    showRun(run, 'replaying')
+    const response: any = await fetch(`${runUrl(run, '/events')}&after=0`, { headers: { accept: 'text/event-stream' } }).catch(() => undefined)
+    if (!response?.ok) {
+      for (const { seq, event } of run.events) appendEvent(seq, event)
+      return showRun(run, 'not stored by the server: the events this page received')
+    }
+    const events: Run['events'] = []
+    for await (const frame of frames(response)) {
+      events.push(frame)
+      if (mine === feed) appendEvent(frame.seq, frame.event)
+    }
+    run.events = events
+    const record: any = await fetch(`${base}/runs/${encodeURIComponent(run.runId)}`).then((answer: any) => (answer.ok ? answer.json() : undefined), () => undefined)
+    run.status = record?.status ?? statusOf(events, run.status)
+    save()
+    if (mine !== feed) return
+    showRun(run, `replayed ${events.length} events`)
+    waitFor(run, record)
+  }
+
+  // ---- Wiring -----------------------------------------------------------------------------
+
+  $('call').addEventListener('submit', (event: any) => {
+    event.preventDefault()
+    if (!tool) return
+    const context = $('request-context').value.trim()
+    // Sent as typed (on one line, as a header must be): the server says what is wrong with it.
+    let compact = context.replace(/\s*[\r\n]+\s*/g, ' ')
+    try {
+      compact = context === '' ? '' : json(JSON.parse(context))
+    } catch {
+      // Not JSON: the server answers REQUEST_CONTEXT_VALIDATION_FAILED.
+    }
+    send(`${base}/tools/${encodeURIComponent(tool.id)}?view=${view()}`, $('raw-input').value, undefined, compact && compact !== '{}' ? { 'x-request-context': compact } : {})
+  })
+  for (const radio of doc.querySelectorAll('input[name="view"]')) radio.addEventListener('change', () => active && reopen(active))
+
+  const load = async () => {
+    const response: any = await fetch(`${base}/tools`)
+    const payload: any = await response.json()
+    if (!response.ok) return showError(payload.error)
+    tools = payload.tools
+    renderTools()
+    renderRuns()
+    let wanted = ''
+    try {
+      wanted = decodeURIComponent((globalThis as any).location.hash.slice(1))
+    } catch {
+      // A malformed hash selects the first tool.
+    }
+    const first = tools.find((descriptor) => descriptor.id === wanted) ?? tools[0]
+    if (first) select(first)
+  }
+  load().catch((error) => showError({ code: 'NETWORK_ERROR', message: String(error) }))
+}
