@@ -39,10 +39,47 @@ export type ToolEvent =
   | { type: 'data-tool-log'; data: LogData }
   | { type: 'data-tool-span'; data: SpanData }
   | { type: 'tool-output-available'; toolCallId: string; output: unknown; preliminary?: boolean }
+  | { type: 'data-tool-output'; data: { toolCallId: string; output: unknown } }
+  | ToolDataEvent
   | { type: 'data-tool-model-output'; data: { toolCallId: string; modelOutput: ToolModelOutput } }
   | { type: 'tool-output-error'; toolCallId: string; errorText: string }
   | { type: 'tool-output-denied'; toolCallId: string }
   | { type: 'finish'; finishReason: 'stop' | 'error' | 'tool-calls' | 'other' }
+
+/**
+ * The `type` of a chunk a tool wrote with `writer.custom`: any `data-<name>`. The brand never
+ * exists at run time; it keeps `event.type === 'data-tool-log'` narrowing to toolroute's own
+ * event (a bare `data-${string}` would match every literal and leave `data` unknown). Test a
+ * custom chunk with `isToolDataEvent(event, 'data-<name>')`.
+ */
+export type ToolDataType = `data-${string}` & { readonly '~toolDataType': true }
+
+/** A chunk written with `writer.custom` (an AI SDK data part), as the tool wrote it (SPEC §8). */
+export interface ToolDataEvent {
+  type: ToolDataType
+  data: unknown
+  id?: string
+  /** Sent to live readers only: never stored, never replayed. */
+  transient?: boolean
+}
+
+/** toolroute's own `data-*` events: a custom chunk may not take their names. */
+export const reservedDataTypes: ReadonlySet<string> = new Set([
+  'data-tool-suspended',
+  'data-tool-resumed',
+  'data-tool-log',
+  'data-tool-span',
+  'data-tool-output',
+  'data-tool-model-output',
+])
+
+/**
+ * Whether an event is a chunk the tool wrote with `writer.custom`, of the given `type` when one
+ * is named: `if (isToolDataEvent(event, 'data-progress')) show(event.data)`.
+ */
+export function isToolDataEvent(event: ToolEvent, type?: `data-${string}`): event is ToolDataEvent {
+  return type !== undefined ? event.type === type : event.type.startsWith('data-') && !reservedDataTypes.has(event.type)
+}
 
 export type ToolEventType = ToolEvent['type']
 

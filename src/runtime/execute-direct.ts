@@ -8,6 +8,7 @@ import { ExecutionContext, type ResumeState } from './execution-context.ts'
 import { isAbortFailure } from './call-abort.ts'
 import { callOnOutput, runExecute, settleInvalidOutput, settleSuspension, toExecutionError } from './execute-tool-call.ts'
 import { receiveInput } from './receive-input.ts'
+import { resultOf } from './stream-outputs.ts'
 import { RequestContext } from './request-context.ts'
 import type { ToolCallScope } from './tool-call-scope.ts'
 import { checkInput, checkOutput, checkRequestContext, checkResumeData, failureDetails, type Checked } from './validate-call.ts'
@@ -68,6 +69,10 @@ class DirectCallScope implements ToolCallScope {
 
   get workflow(): WorkflowToolContext<unknown, unknown> | undefined {
     return this.call.workflow
+  }
+
+  get writer(): ToolCallContextInput['writer'] {
+    return this.call.writer
   }
 
   get onSuspend(): ((payload: unknown) => unknown) | undefined {
@@ -156,7 +161,8 @@ function directSuspension(scope: DirectCallScope, context: ExecutionContext): Va
  * Order: input, request context, resume data, execute, suspend payload, output.
  * Validation failures come back as `{ error: true, message, validationErrors }`; an error
  * thrown by `execute` is thrown again, as Mastra does (an abort throws the signal's reason).
- * Hooks run as on every surface; `toModelOutput` does not (only a model reads it).
+ * Hooks run as on every surface; `toModelOutput` does not (only a model reads it). An async
+ * generator `execute` returns its last yield; `writer` forwards to the caller's, or goes nowhere.
  *
  * Shaped for speed, since agents call tools in loops: the work before and after `execute` is
  * synchronous, and the only async function (`awaitExecute`) is a small one, because an async
@@ -191,7 +197,7 @@ function startExecute(scope: DirectCallScope, call: ToolCallContextInput, receiv
   try {
     // No signal to race: call execute straight (runExecute handles a signal and a missing execute).
     const execute = tool.options.execute
-    pending = execute && !call.abortSignal ? execute(received.value, executionContext as never) : runExecute(scope, executionContext, received.value)
+    pending = execute && !call.abortSignal ? resultOf(scope, executionContext, execute(received.value, executionContext as never)) : runExecute(scope, executionContext, received.value)
   } catch (error) {
     pending = Promise.reject(error)
   }
@@ -203,8 +209,10 @@ async function awaitExecute(scope: DirectCallScope, executionContext: ExecutionC
   try {
     result = await pending
   } catch (error) {
+    ExecutionContext.end(executionContext)
     return directFailure(error)
   }
+  ExecutionContext.end(executionContext)
   return finishExecute(scope, executionContext, result)
 }
 
