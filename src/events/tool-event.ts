@@ -63,22 +63,13 @@ export interface ToolDataEvent {
   transient?: boolean
 }
 
-/** toolroute's own `data-*` events: a custom chunk may not take their names. */
-export const reservedDataTypes: ReadonlySet<string> = new Set([
-  'data-tool-suspended',
-  'data-tool-resumed',
-  'data-tool-log',
-  'data-tool-span',
-  'data-tool-output',
-  'data-tool-model-output',
-])
-
 /**
  * Whether an event is a chunk the tool wrote with `writer.custom`, of the given `type` when one
- * is named: `if (isToolDataEvent(event, 'data-progress')) show(event.data)`.
+ * is named: `if (isToolDataEvent(event, 'data-progress')) show(event.data)`. `data-tool-*` is
+ * toolroute's own namespace (`data-tool-log`, `data-tool-output`…): no custom chunk is named so.
  */
 export function isToolDataEvent(event: ToolEvent, type?: `data-${string}`): event is ToolDataEvent {
-  return type !== undefined ? event.type === type : event.type.startsWith('data-') && !reservedDataTypes.has(event.type)
+  return type !== undefined ? event.type === type : event.type.startsWith('data-') && !event.type.startsWith('data-tool-')
 }
 
 export type ToolEventType = ToolEvent['type']

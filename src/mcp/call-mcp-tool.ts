@@ -3,6 +3,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { CallToolRequest, CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { ToolrouteError, errorMessage } from '../errors/toolroute-error.ts'
+import type { ToolEvent } from '../events/tool-event.ts'
 import { EventLog } from '../http/event-log.ts'
 import { createObserve } from '../runtime/create-observe.ts'
 import { createRunId, createToolCallId } from '../runtime/create-id.ts'
@@ -16,6 +17,7 @@ import type { ElicitRequestParams, ElicitResult } from '../tool/tool-types.ts'
 import type { McpServerDeps } from './create-mcp-server.ts'
 import { finishWaitingRun } from './finish-waiting-run.ts'
 import { readCaller } from './mcp-caller.ts'
+import { createProgressSender } from './create-progress-sender.ts'
 import { completedResult, errorResult } from './mcp-tool-result.ts'
 
 /** The SDK's `extra` of a request handler (signal, ids, request info, sendRequest…). */
@@ -37,6 +39,14 @@ export async function callMcpTool(server: Server, deps: McpServerDeps, params: C
 
   const ids = { runId: createRunId(), toolCallId: createToolCallId() }
   const log = new EventLog()
+  const progressToken = params._meta?.progressToken
+  const progress = progressToken !== undefined ? createProgressSender(extra, progressToken) : undefined
+  const emit = progress
+    ? (event: ToolEvent) => {
+        log.push(event)
+        progress(event)
+      }
+    : log.push
   // `relatedRequestId` sends the question on this call's own response stream: without it the
   // SDK uses the standalone GET stream, and drops the question when none is open.
   const elicit = (request: ElicitRequestParams): Promise<ElicitResult> =>
@@ -49,8 +59,10 @@ export async function callMcpTool(server: Server, deps: McpServerDeps, params: C
     tool,
     ...ids,
     requestContext: new RequestContext(context.value),
-    emit: log.push,
-    observe: createObserve(log.push),
+    emit,
+    // An MCP call has no live reader but its progress notifications: a transient chunk goes there only.
+    emitTransient: (event) => progress?.(event),
+    observe: createObserve(emit),
     signal: extra.signal,
     messages: [],
     mcp: { elicitation: { sendRequest: elicit }, extra: extra as unknown as Record<string, unknown> },
@@ -69,6 +81,7 @@ export async function callMcpTool(server: Server, deps: McpServerDeps, params: C
         canElicit: Boolean(server.getClientCapabilities()?.elicitation?.form),
         elicit,
         signal: extra.signal,
+        ...(progress ? { onEvent: progress } : {}),
       },
       run,
     )

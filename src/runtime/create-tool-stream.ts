@@ -1,4 +1,4 @@
-import { reservedDataTypes, type ToolDataEvent } from '../events/tool-event.ts'
+import type { ToolDataEvent } from '../events/tool-event.ts'
 import type { ToolCustomChunk, ToolStream } from '../tool/tool-types.ts'
 import type { ToolCallScope } from './tool-call-scope.ts'
 
@@ -13,7 +13,7 @@ function toDataEvent(chunk: ToolCustomChunk): ToolDataEvent {
   if (typeof type !== 'string' || !type.startsWith('data-')) {
     throw new TypeError(`writer.custom: the chunk's type must start with "data-" (an AI SDK data part), got ${JSON.stringify(type)}`)
   }
-  if (reservedDataTypes.has(type)) throw new TypeError(`writer.custom: ${type} is one of toolroute's own events; name the chunk otherwise`)
+  if (type.startsWith('data-tool-')) throw new TypeError(`writer.custom: data-tool-* is toolroute's own namespace (its events); name the chunk otherwise, not ${type}`)
   if (id !== undefined && typeof id !== 'string') throw new TypeError('writer.custom: id must be a string')
   if (transient !== undefined && typeof transient !== 'boolean') throw new TypeError('writer.custom: transient must be a boolean')
   const event = { type, data } as ToolDataEvent

@@ -70,7 +70,8 @@ describe('context.writer (SPEC §8)', () => {
   it.each([
     ['a type without data-', { type: 'progress', data: 1 }, /must start with "data-"/],
     ['no type', { data: 1 }, /must start with "data-"/],
-    ["one of toolroute's own events", { type: 'data-tool-suspended', data: {} }, /toolroute's own events/],
+    ["one of toolroute's own events", { type: 'data-tool-suspended', data: {} }, /toolroute's own namespace/],
+    ['a name in toolroute’s namespace', { type: 'data-tool-progress', data: {} }, /toolroute's own namespace/],
     ['an id that is not a string', { type: 'data-x', data: 1, id: 7 }, /id must be a string/],
     ['transient that is not a boolean', { type: 'data-x', data: 1, transient: 'yes' }, /transient must be a boolean/],
   ])('custom with %s rejects with a TypeError the tool can catch; nothing is emitted', async (_name, chunk, message) => {
