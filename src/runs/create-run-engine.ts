@@ -189,8 +189,9 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
     const { transients } = subscription
     /** Stored events in order, each transient chunk after the stored event it followed. */
     function* inOrder(entries: SequencedEvent[]): Generator<SequencedEvent> {
+      // A chunk whose place is unknown (its step had appended nothing yet) goes after what is stored now.
       for (const entry of entries) {
-        while (transients.length > 0 && (transients[0]!.after ?? cursor) < entry.seq) yield { seq: cursor, event: transients.shift()!.event }
+        while (transients.length > 0 && (transients[0]!.after ?? Infinity) < entry.seq) yield { seq: cursor, event: transients.shift()!.event }
         cursor = entry.seq
         yield entry
       }
@@ -243,12 +244,12 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
   }
 
   /** Runs `execute` for a run now `running`, its events appended in order as they come. */
-  async function execute(run: RunRecord, signal: AbortSignal, resume?: ResumeState): Promise<ExecuteOutcome> {
+  async function execute(run: RunRecord, signal: AbortSignal, resume?: ResumeState, after?: number): Promise<ExecuteOutcome> {
     let chain: Promise<unknown> = Promise.resolve()
     // The batch still waiting for its append; events emitted meanwhile join it.
     let batch: ToolEvent[] | undefined
-    // The number of the last event this step appended: a transient chunk goes out under it.
-    let lastSeq: number | undefined
+    // The number of the last event of the run so far, when known: a transient chunk goes out under it.
+    let lastSeq = after
     const emit = (event: ToolEvent) => {
       // Events emitted together (an output and its model output) are stored in one append.
       if (batch) return void batch.push(event)
@@ -412,7 +413,7 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
         return doneStep(result.run, result.events)
       }
       await watchStep(runId)
-      return startStep(result.run, first, async (signal) => settle(result.run, await execute(result.run, signal)))
+      return startStep(result.run, first, async (signal) => settle(result.run, await execute(result.run, signal, undefined, result.events.at(-1)!.seq)))
     },
 
     async decline(runId, caller) {
@@ -443,7 +444,7 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
       const result = await transitionFor(run, ['suspended'], { status: 'running', updatedAt: iso(), expiresAt: undefined }, events, 'resumed')
       const resume = { resumeData: checked.value, suspendPayload: run.suspendPayload }
       await watchStep(runId)
-      return startStep(result.run, result.events[0]!.seq, async (signal) => settle(result.run, await execute(result.run, signal, resume)))
+      return startStep(result.run, result.events[0]!.seq, async (signal) => settle(result.run, await execute(result.run, signal, resume, result.events.at(-1)!.seq)))
     },
 
     async cancel(runId, caller) {

@@ -4,7 +4,9 @@
 // transient ones reach live readers only.
 import { parseJsonEventStream, readUIMessageStream, uiMessageChunkSchema, type UIMessage, type UIMessageChunk } from 'ai'
 import { describe, expect, it } from 'vitest'
+import { SELF } from 'cloudflare:test'
 import { isToolDataEvent, type ToolEvent } from 'toolroute'
+import { createToolClient, isToolDataEvent as isClientDataEvent } from 'toolroute/client'
 import { readSse, typesOf } from '../fixtures/read-sse.ts'
 import { callTool, eventually } from './http-client.ts'
 import { call, entriesOf, getRun, runAction, runEvents, sequenced, start } from './run-client.ts'
@@ -203,5 +205,26 @@ describe('streamed output in durable runs', () => {
     expect(typesOf(replay.events)).toContain('data-tool-output')
     const entries = entriesOf(replay.messages)
     expect(entries.map((entry) => entry.id)).toEqual(entries.map((_, index) => index + 1))
+  })
+})
+
+describe("the README's client loop", () => {
+  it('reads written values, live-only status parts and the final output of index-repository', async () => {
+    const client = createToolClient({ fetcher: SELF, headers: { authorization: 'Bearer alice' } })
+    const files = ['a.ts', 'b.ts']
+    const indexed: unknown[] = []
+    const status: unknown[] = []
+    let done: unknown
+    for await (const { event } of client.stream('index-repository', { repository: 'acme/site', files })) {
+      if (event.type === 'data-tool-output') indexed.push(event.data.output)
+      if (isClientDataEvent(event, 'data-index-status')) status.push(event.data)
+      if (event.type === 'tool-output-available' && !event.preliminary) done = event.output
+    }
+    expect(indexed).toEqual([
+      { file: 'a.ts', indexed: 1, total: 2 },
+      { file: 'b.ts', indexed: 2, total: 2 },
+    ])
+    expect(status).toEqual([{ percent: 50 }, { percent: 100 }])
+    expect(done).toMatchObject({ repository: 'acme/site', indexed: 2 })
   })
 })
