@@ -208,6 +208,21 @@ describe('streamed output in durable runs', () => {
   })
 })
 
+describe('streamed output after resume', () => {
+  it('the resume stream carries the writes and the heartbeat; the run’s log keeps both steps’ writes, no heartbeat', async () => {
+    const first = await call('resumed-writer', {}, { auth: 'alice', sse: true })
+    const runId = first.headers.get('x-run-id')!
+    const firstEvents = (await readSse(first)).events
+    expect(typesOf(firstEvents).slice(-3)).toEqual(['data-tool-output', 'data-tool-suspended', 'finish'])
+    const resumed = await runAction(runId, 'resume', { resumeData: { name: 'Ada' } }, { auth: 'alice', sse: true })
+    const chunks = await aiSdkChunks(resumed)
+    expect(chunks.map((chunk) => chunk.type)).toEqual(['start', 'data-tool-resumed', 'data-tool-output', 'data-heartbeat', 'tool-output-available', 'finish'])
+    const replay = await readSse(await runEvents(runId, { auth: 'alice' }))
+    expect(replay.events.filter((event) => event.type === 'data-tool-output').map((event) => event.data.output)).toEqual(['asking', { resumedWith: 'Ada' }])
+    expect(typesOf(replay.events)).not.toContain('data-heartbeat')
+  })
+})
+
 describe("the README's client loop", () => {
   it('reads written values, live-only status parts and the final output of index-repository', async () => {
     const client = createToolClient({ fetcher: SELF, headers: { authorization: 'Bearer alice' } })
