@@ -18,6 +18,7 @@ import type { McpServerDeps } from './create-mcp-server.ts'
 import { finishWaitingRun } from './finish-waiting-run.ts'
 import { readCaller } from './mcp-caller.ts'
 import { createProgressSender } from './create-progress-sender.ts'
+import { tapRunEvents } from './tap-run-events.ts'
 import { completedResult, errorResult } from './mcp-tool-result.ts'
 
 /** The SDK's `extra` of a request handler (signal, ids, request info, sendRequest…). */
@@ -70,7 +71,8 @@ export async function callMcpTool(server: Server, deps: McpServerDeps, params: C
 
   // One host for the call: the step stores the run, then the same host finishes it.
   let host: RunHost | undefined
-  const runs = () => (host ??= deps.runs())
+  // With a progress token, what later steps of the run stream (after an answer) is progress too.
+  const runs = () => (host ??= progress ? tapRunEvents(deps.runs(), progress) : deps.runs())
   const finishWaiting = (run: RunRecord) =>
     finishWaitingRun(
       {
@@ -81,7 +83,6 @@ export async function callMcpTool(server: Server, deps: McpServerDeps, params: C
         canElicit: Boolean(server.getClientCapabilities()?.elicitation?.form),
         elicit,
         signal: extra.signal,
-        ...(progress ? { onEvent: progress } : {}),
       },
       run,
     )

@@ -1,7 +1,6 @@
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { ToolrouteError } from '../errors/toolroute-error.ts'
-import type { ToolEvent } from '../events/tool-event.ts'
 import { createEventProjector } from '../events/create-event-projector.ts'
 import type { RunRecord } from '../runs/run-record.ts'
 import type { RunHost, RunSegment } from '../runs/run-host.ts'
@@ -19,8 +18,6 @@ export interface WaitingRunContext {
   canElicit: boolean
   elicit(request: ElicitRequestParams): Promise<ElicitResult>
   signal: AbortSignal
-  /** Told each event of the steps this call drives (the progress notifications of SPEC §5). */
-  onEvent?: (event: ToolEvent) => void
 }
 
 /** How many questions one call may ask before it hands the run over to HTTP (a tool that keeps suspending). */
@@ -47,12 +44,11 @@ async function ask(context: WaitingRunContext, request: ElicitRequestParams): Pr
 }
 
 /** Reads a step to its end; the step's execution stops if the MCP call is cancelled meanwhile. */
-async function drain(context: WaitingRunContext, segment: RunSegment): Promise<RunRecord> {
-  const { signal, onEvent } = context
+async function drain(segment: RunSegment, signal: AbortSignal): Promise<RunRecord> {
   const onAbort = () => segment.abort(new Error('The MCP request was cancelled'))
   signal.addEventListener('abort', onAbort, { once: true })
   try {
-    for await (const { event } of segment.events) onEvent?.(event)
+    for await (const _ of segment.events);
     return await segment.settled
   } finally {
     signal.removeEventListener('abort', onAbort)
@@ -93,10 +89,10 @@ async function askApproval(context: WaitingRunContext, run: RunRecord): Promise<
   if (!answer || answer.action === 'cancel') return undefined
   const caller = { principal: context.principal }
   if (answer.action === 'accept' && answer.content?.approved === true) {
-    return drain(context, await context.runs.approve(run.runId, { ...caller, ...(run.approvalId ? { approvalId: run.approvalId } : {}) }))
+    return drain(await context.runs.approve(run.runId, { ...caller, ...(run.approvalId ? { approvalId: run.approvalId } : {}) }), context.signal)
   }
   const reason = typeof answer.content?.reason === 'string' && answer.content.reason.trim() !== '' ? answer.content.reason : undefined
-  return drain(context, await context.runs.decline(run.runId, { ...caller, ...(reason !== undefined ? { reason } : {}) }))
+  return drain(await context.runs.decline(run.runId, { ...caller, ...(reason !== undefined ? { reason } : {}) }), context.signal)
 }
 
 /**
@@ -114,7 +110,7 @@ async function askResume(context: WaitingRunContext, run: RunRecord): Promise<Ru
     if (!answer || answer.action === 'cancel') return undefined
     if (answer.action === 'decline') return context.runs.cancel(run.runId, { principal: context.principal })
     try {
-      return drain(context, await context.runs.resume(run.runId, { principal: context.principal, resumeData: answer.content ?? {} }))
+      return drain(await context.runs.resume(run.runId, { principal: context.principal, resumeData: answer.content ?? {} }), context.signal)
     } catch (error) {
       if (!ToolrouteError.isInstance(error) || error.code !== 'RESUME_VALIDATION_FAILED') throw error
       problem = `\n\nThe last answer was not accepted: ${error.message}`
@@ -126,7 +122,7 @@ async function askResume(context: WaitingRunContext, run: RunRecord): Promise<Ru
 /** Follows a background run until it settles (or the MCP call is cancelled). */
 async function followToEnd(context: WaitingRunContext, run: RunRecord): Promise<RunRecord> {
   const caller = { principal: context.principal }
-  for await (const { event } of await context.runs.follow(run.runId, { ...caller, after: 0, signal: context.signal })) context.onEvent?.(event)
+  for await (const _ of await context.runs.follow(run.runId, { ...caller, after: 0, signal: context.signal }));
   return (await context.runs.get(run.runId, caller)).run
 }
 

@@ -54,6 +54,30 @@ describe('MCP progress notifications', () => {
     expect(seen.map((progress) => progress.progress)).toEqual([1, 2, 3])
   })
 
+  it('a run approved through the form: what its approved step streams is progress of the same call', async () => {
+    const { client } = await connectMcp({ elicitation: () => ({ action: 'accept', content: { approved: true } }) })
+    const seen: Progress[] = []
+    const result = await client.callTool({ name: 'approved-drafts', arguments: { topic: 'harbours' } }, CallToolResultSchema, { onprogress: (progress) => void seen.push(progress) })
+    expect(result.structuredContent).toEqual({ text: 'harbours' })
+    expect(seen.map((progress) => progress.message)).toEqual(['{"stage":"outline"}', '{"alive":true}', '{"text":"har"}', '{"text":"harbours"}'])
+    expect(seen.map((progress) => progress.progress)).toEqual([1, 2, 3, 4])
+  })
+
+  it('a background tool: the values it writes in its run are progress of the call that waits for it', async () => {
+    const { client } = await connectMcp()
+    const seen: Progress[] = []
+    const files = ['a.ts', 'b.ts']
+    const result = await client.callTool({ name: 'index-repository', arguments: { repository: 'acme/x', files, delayMs: 10 } }, CallToolResultSchema, {
+      onprogress: (progress) => void seen.push(progress),
+    })
+    expect(result.structuredContent).toMatchObject({ repository: 'acme/x', indexed: 2 })
+    const written = seen.map((progress) => JSON.parse(progress.message!)).filter((value) => 'file' in value)
+    expect(written).toEqual([
+      { file: 'a.ts', indexed: 1, total: 2 },
+      { file: 'b.ts', indexed: 2, total: 2 },
+    ])
+  })
+
   it('without a progressToken nothing is sent, and the result is the same', async () => {
     const { client } = await connectMcp()
     const notifications: string[] = []
