@@ -6,5 +6,6 @@ import type { ToolDataEvent, ToolEvent } from '../events/tool-event.ts'
  * server's (events/tool-event.ts), written here so the client bundles nothing of the server.
  */
 export function isToolDataEvent(event: ToolEvent, type?: `data-${string}`): event is ToolDataEvent {
-  return type !== undefined ? event.type === type : event.type.startsWith('data-') && !event.type.startsWith('data-tool-')
+  const name: string = event.type
+  return name.startsWith('data-') && !name.startsWith('data-tool-') && (type === undefined || name === type)
 }

@@ -21,7 +21,8 @@ export interface LogData {
 
 /**
  * One event of a tool's lifecycle, in the AI SDK UI message stream's own shapes (SPEC §3), so
- * `useChat` and the AI SDK's stream readers read toolroute streams directly.
+ * `useChat` and the AI SDK's stream readers read toolroute streams directly. `ToolDataEvent` is
+ * any chunk a tool wrote with `writer.custom` (SPEC §8).
  */
 export type ToolEvent =
   | { type: 'start'; messageMetadata: { runId: string; toolCallId: string } }
@@ -69,7 +70,8 @@ export interface ToolDataEvent {
  * toolroute's own namespace (`data-tool-log`, `data-tool-output`…): no custom chunk is named so.
  */
 export function isToolDataEvent(event: ToolEvent, type?: `data-${string}`): event is ToolDataEvent {
-  return type !== undefined ? event.type === type : event.type.startsWith('data-') && !event.type.startsWith('data-tool-')
+  const name: string = event.type
+  return name.startsWith('data-') && !name.startsWith('data-tool-') && (type === undefined || name === type)
 }
 
 export type ToolEventType = ToolEvent['type']

@@ -315,3 +315,16 @@ describe('an async generator execute (SPEC §8)', () => {
     expect(types()).toEqual(['tool-output-available', 'data-tool-suspended'])
   })
 })
+
+describe('isToolDataEvent', () => {
+  it("picks chunks a tool wrote, never toolroute's own data-tool-* events", () => {
+    const custom = { type: 'data-progress', data: 1 } as never as ToolEvent
+    const own: ToolEvent = { type: 'data-tool-output', data: { toolCallId: 'c', output: 1 } }
+    expect(isToolDataEvent(custom)).toBe(true)
+    expect(isToolDataEvent(custom, 'data-progress')).toBe(true)
+    expect(isToolDataEvent(custom, 'data-other')).toBe(false)
+    expect(isToolDataEvent(own)).toBe(false)
+    expect(isToolDataEvent(own, 'data-tool-output')).toBe(false)
+    expect(isToolDataEvent({ type: 'finish', finishReason: 'stop' })).toBe(false)
+  })
+})
