@@ -43,7 +43,9 @@ export async function* followEvents(options: FollowEventsOptions): AsyncGenerato
       const response = await options.open(cursor)
       for await (const item of readToolEvents(response.body!)) {
         if (item === streamDone) return
-        if (item.seq <= cursor) continue
+        // A transient chunk has no number of its own (it carries the one before it): never a replay.
+        const transient = (item.event as { transient?: unknown }).transient === true
+        if (item.seq <= cursor && !transient) continue
         cursor = item.seq
         failures = 0
         yield item

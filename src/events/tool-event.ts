@@ -21,7 +21,8 @@ export interface LogData {
 
 /**
  * One event of a tool's lifecycle, in the AI SDK UI message stream's own shapes (SPEC §3), so
- * `useChat` and the AI SDK's stream readers read toolroute streams directly.
+ * `useChat` and the AI SDK's stream readers read toolroute streams directly. `ToolDataEvent` is
+ * any chunk a tool wrote with `writer.custom` (SPEC §8).
  */
 export type ToolEvent =
   | { type: 'start'; messageMetadata: { runId: string; toolCallId: string } }
@@ -39,10 +40,39 @@ export type ToolEvent =
   | { type: 'data-tool-log'; data: LogData }
   | { type: 'data-tool-span'; data: SpanData }
   | { type: 'tool-output-available'; toolCallId: string; output: unknown; preliminary?: boolean }
+  | { type: 'data-tool-output'; data: { toolCallId: string; output: unknown } }
+  | ToolDataEvent
   | { type: 'data-tool-model-output'; data: { toolCallId: string; modelOutput: ToolModelOutput } }
   | { type: 'tool-output-error'; toolCallId: string; errorText: string }
   | { type: 'tool-output-denied'; toolCallId: string }
   | { type: 'finish'; finishReason: 'stop' | 'error' | 'tool-calls' | 'other' }
+
+/**
+ * The `type` of a chunk a tool wrote with `writer.custom`: any `data-<name>`. The brand never
+ * exists at run time; it keeps `event.type === 'data-tool-log'` narrowing to toolroute's own
+ * event (a bare `data-${string}` would match every literal and leave `data` unknown). Test a
+ * custom chunk with `isToolDataEvent(event, 'data-<name>')`.
+ */
+export type ToolDataType = `data-${string}` & { readonly '~toolDataType': true }
+
+/** A chunk written with `writer.custom` (an AI SDK data part), as the tool wrote it (SPEC §8). */
+export interface ToolDataEvent {
+  type: ToolDataType
+  data: unknown
+  id?: string
+  /** Sent to live readers only: never stored, never replayed. */
+  transient?: boolean
+}
+
+/**
+ * Whether an event is a chunk the tool wrote with `writer.custom`, of the given `type` when one
+ * is named: `if (isToolDataEvent(event, 'data-progress')) show(event.data)`. `data-tool-*` is
+ * toolroute's own namespace (`data-tool-log`, `data-tool-output`…): no custom chunk is named so.
+ */
+export function isToolDataEvent(event: ToolEvent, type?: `data-${string}`): event is ToolDataEvent {
+  const name: string = event.type
+  return name.startsWith('data-') && !name.startsWith('data-tool-') && (type === undefined || name === type)
+}
 
 export type ToolEventType = ToolEvent['type']
 

@@ -46,3 +46,26 @@ describe('EventLog', () => {
     expect(await second).toEqual(expected)
   })
 })
+
+describe('EventLog: transient events', () => {
+  const note = (n: number): ToolEvent => ({ type: 'data-note', data: n, transient: true }) as never
+
+  it('reaches readers in its place, numbered as the event before it, and is not among the stored events', async () => {
+    const log = new EventLog()
+    const early = readAll(log)
+    log.push(start)
+    log.pushTransient(note(1))
+    log.push(finish('stop'))
+    log.close()
+    log.pushTransient(note(2)) // after close: nobody is reading, nothing is kept
+    const expected = [
+      { seq: 1, event: start },
+      { seq: 1, event: note(1) },
+      { seq: 2, event: finish('stop') },
+    ]
+    expect(await early).toEqual(expected)
+    expect(await readAll(log)).toEqual(expected)
+    expect(log.events).toEqual([start, finish('stop')])
+    expect(log.lastSeq()).toBe(2)
+  })
+})

@@ -12,6 +12,8 @@ export class EventLog {
   readonly #firstSeq: number
   #closed = false
   #wake: (() => void) | undefined
+  /** Transient chunks (`writer.custom({ transient: true })`), each with how many events preceded it. */
+  #transients: { index: number; event: ToolEvent }[] | undefined
 
   constructor(firstSeq = 1) {
     this.#firstSeq = firstSeq
@@ -20,6 +22,17 @@ export class EventLog {
   /** Appends an event. An own arrow, so it can be handed on as an `emit` callback. */
   readonly push = (event: ToolEvent): void => {
     this.events.push(event)
+    this.#signal()
+  }
+
+  /**
+   * Adds an event for live readers only: it is not in `events` (what gets stored) and takes no
+   * number of its own; readers get it with the number of the event before it, so reconnecting
+   * from it loses nothing stored.
+   */
+  pushTransient(event: ToolEvent): void {
+    if (this.#closed) return
+    ;(this.#transients ??= []).push({ index: this.events.length, event })
     this.#signal()
   }
 
@@ -37,8 +50,15 @@ export class EventLog {
   /** Every event from the start, then each new one, until `close()`. */
   async *read(): AsyncGenerator<SequencedEvent> {
     let index = 0
+    let transient = 0
     while (true) {
-      while (index < this.events.length) {
+      while (index < this.events.length || transient < (this.#transients?.length ?? 0)) {
+        const next = this.#transients?.[transient]
+        if (next && next.index <= index) {
+          transient += 1
+          yield { seq: this.#firstSeq + index - 1, event: next.event }
+          continue
+        }
         const event = this.events[index]!
         yield { seq: this.#firstSeq + index++, event }
       }

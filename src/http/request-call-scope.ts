@@ -27,6 +27,7 @@ export class RequestCallScope implements ToolCallScope {
    */
   declare readonly held: ToolEvent[]
   declare readonly emit: EmitEvent
+  private declare readonly log: EventLog
   private declare readonly values: Record<string, unknown>
   private declare context: RequestContext | undefined
   private declare observer: ToolObserve | undefined
@@ -37,6 +38,7 @@ export class RequestCallScope implements ToolCallScope {
     this.toolCallId = ids.toolCallId
     this.messages = []
     this.values = values
+    this.log = log
     this.abort = new CallAbort(request, callerGone)
     const held: ToolEvent[] = (this.held = [])
     // An own arrow, not a method: the executor destructures `emit` from the scope.
@@ -51,6 +53,11 @@ export class RequestCallScope implements ToolCallScope {
 
   get observe(): ToolObserve {
     return (this.observer ??= createObserve(this.emit))
+  }
+
+  /** A transient chunk goes to this request's live readers only: it is never stored. */
+  emitTransient(event: ToolEvent): void {
+    this.log.pushTransient(event)
   }
 
   get signal(): AbortSignal {

@@ -3,6 +3,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 // @ts-types="@modelcontextprotocol/sdk/types"
 import { ErrorCode, McpError, type CallToolRequest, type CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { ToolrouteError, errorMessage } from '../errors/toolroute-error.ts'
+import type { ToolEvent } from '../events/tool-event.ts'
 import { EventLog } from '../http/event-log.ts'
 import { createObserve } from '../runtime/create-observe.ts'
 import { createRunId, createToolCallId } from '../runtime/create-id.ts'
@@ -16,6 +17,8 @@ import type { ElicitRequestParams, ElicitResult } from '../tool/tool-types.ts'
 import type { McpServerDeps } from './create-mcp-server.ts'
 import { finishWaitingRun } from './finish-waiting-run.ts'
 import { readCaller } from './mcp-caller.ts'
+import { createProgressSender } from './create-progress-sender.ts'
+import { tapRunEvents } from './tap-run-events.ts'
 import { completedResult, errorResult } from './mcp-tool-result.ts'
 import { mcpToolIndex } from './to-mcp-tool.ts'
 
@@ -39,6 +42,14 @@ export async function callMcpTool(server: Server, deps: McpServerDeps, params: C
 
   const ids = { runId: createRunId(), toolCallId: createToolCallId() }
   const log = new EventLog()
+  const progressToken = params._meta?.progressToken
+  const progress = progressToken !== undefined ? createProgressSender(extra, progressToken) : undefined
+  const emit = progress
+    ? (event: ToolEvent) => {
+        log.push(event)
+        progress(event)
+      }
+    : log.push
   // `relatedRequestId` sends the question on this call's own response stream: without it the
   // SDK uses the standalone GET stream, and drops the question when none is open.
   const elicit = (request: ElicitRequestParams): Promise<ElicitResult> =>
@@ -51,8 +62,10 @@ export async function callMcpTool(server: Server, deps: McpServerDeps, params: C
     tool,
     ...ids,
     requestContext: new RequestContext(context.value),
-    emit: log.push,
-    observe: createObserve(log.push),
+    emit,
+    // An MCP call has no live reader but its progress notifications: a transient chunk goes there only.
+    emitTransient: (event) => progress?.(event),
+    observe: createObserve(emit),
     signal: extra.signal,
     messages: [],
     mcp: { elicitation: { sendRequest: elicit }, extra: extra as unknown as Record<string, unknown> },
@@ -60,7 +73,8 @@ export async function callMcpTool(server: Server, deps: McpServerDeps, params: C
 
   // One host for the call: the step stores the run, then the same host finishes it.
   let host: RunHost | undefined
-  const runs = () => (host ??= deps.runs())
+  // With a progress token, what later steps of the run stream (after an answer) is progress too.
+  const runs = () => (host ??= progress ? tapRunEvents(deps.runs(), progress) : deps.runs())
   const finishWaiting = (run: RunRecord) =>
     finishWaitingRun(
       {

@@ -14,7 +14,7 @@ import { createMcpServer, defaultElicitationTimeoutMs, defaultServerInfo, type M
 import { jsonRpcError, sessionNotFound } from './json-rpc-error.ts'
 import { withCaller } from './mcp-caller.ts'
 import type { McpSessionHost } from './mcp-session-host.ts'
-import { readMcpBody, wantsSession } from './read-mcp-body.ts'
+import { readMcpBody, wantsProgress, wantsSession } from './read-mcp-body.ts'
 import { resolveMcpCaller } from './resolve-mcp-caller.ts'
 
 export interface McpHandlerOptions {
@@ -30,16 +30,43 @@ const sessionIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a
 // requests: there the default is stateless, and `createWorker` pins sessions to Durable Objects.
 const onWorkers = (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === 'Cloudflare-Workers'
 
-/** One request, one server, one transport, JSON answers: nothing kept, nothing to route back to. */
+/**
+ * One request, one server, one transport: nothing kept, nothing to route back to. JSON answers,
+ * except for a call that asks for progress: that one is answered as an SSE stream, so its
+ * `notifications/progress` go out before its result (a JSON answer has room for the result only).
+ */
 async function handleStateless(deps: McpServerDeps, request: Request, body: unknown): Promise<Response> {
   const server = createMcpServer(deps)
-  const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true })
+  const streamed = wantsProgress(body)
+  const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: !streamed })
   await server.connect(transport)
+  const close = () => void server.close().catch(() => {})
+  let response: Response
   try {
-    return await transport.handleRequest(request, { parsedBody: body })
-  } finally {
-    void server.close().catch(() => {})
+    response = await transport.handleRequest(request, { parsedBody: body })
+  } catch (error) {
+    close()
+    throw error
   }
+  if (!streamed || !response.body) {
+    close()
+    return response
+  }
+  // The stream outlives `handleRequest`: the server closes once the stream has ended or its reader left.
+  const reader = response.body.getReader()
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done, value } = await reader.read()
+      if (!done) return controller.enqueue(value)
+      controller.close()
+      close()
+    },
+    async cancel(reason) {
+      await reader.cancel(reason).catch(() => {})
+      close()
+    },
+  })
+  return new Response(stream, { status: response.status, headers: response.headers })
 }
 
 /**

@@ -53,3 +53,12 @@ export function wantsSession(body: unknown): boolean {
   const capabilities = (body as { params?: { capabilities?: { elicitation?: unknown } } }).params?.capabilities
   return typeof capabilities?.elicitation === 'object' && capabilities.elicitation !== null
 }
+
+/** Whether a JSON-RPC body (or batch) holds a `tools/call` that asks for progress (`_meta.progressToken`). */
+export function wantsProgress(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body]
+  return messages.some((message) => {
+    const { method, params } = (typeof message === 'object' && message !== null ? message : {}) as { method?: unknown; params?: { _meta?: { progressToken?: unknown } } }
+    return method === 'tools/call' && params?._meta?.progressToken !== undefined
+  })
+}

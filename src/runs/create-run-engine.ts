@@ -42,6 +42,15 @@ export interface RunEngine extends RunHost {
   abortStep(runId: string, caller: RunCaller & { after: number; message: string }): Promise<void>
 }
 
+/** One follower's share of a run's transient chunks, each with the stored event it came after. */
+interface LiveSubscription {
+  transients: { after: number | undefined; event: ToolEvent }[]
+  /** Whether a follower is reading it (it then disposes it when it stops). */
+  taken: boolean
+  deliver: (event: ToolEvent, after: number | undefined) => void
+  dispose(): void
+}
+
 const notFound = (runId: string) => new ToolrouteError('RUN_NOT_FOUND', `Run ${runId} not found`)
 
 /** Slack past an attempt's `timeoutMs` before the watchdog alarm declares it interrupted. */
@@ -67,6 +76,8 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
   const now = options.now ?? Date.now
   const defer = options.defer ?? ((work: Promise<unknown>) => void work.catch(() => {}))
   const listeners = new Map<string, Set<() => void>>()
+  // Live followers of each run, for transient chunks (in this process only: they are never stored).
+  const live = new Map<string, Set<(event: ToolEvent, after: number | undefined) => void>>()
   const running = new Map<string, AbortController>()
   // Where each foreground step began (the `after` of its segment), so a late abort from a caller
   // of an earlier step never reaches a later one.
@@ -147,24 +158,62 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
     return result
   }
 
-  async function* follow(runId: string, after: number, signal?: AbortSignal): AsyncGenerator<SequencedEvent> {
+  /**
+   * Starts taking a run's transient chunks for one follower. Eager for a step's own segment, so
+   * a chunk written before its caller starts reading still reaches it; a subscription nobody
+   * reads is disposed when its step ends.
+   */
+  function subscribe(runId: string): LiveSubscription {
+    const followers = live.get(runId) ?? new Set()
+    live.set(runId, followers)
+    const subscription: LiveSubscription = {
+      transients: [],
+      taken: false,
+      deliver: (event, after) => {
+        subscription.transients.push({ after, event })
+        notify(runId)
+      },
+      dispose() {
+        followers.delete(subscription.deliver)
+        if (followers.size === 0 && live.get(runId) === followers) live.delete(runId)
+      },
+    }
+    followers.add(subscription.deliver)
+    return subscription
+  }
+
+  async function* follow(runId: string, after: number, signal?: AbortSignal, early?: LiveSubscription): AsyncGenerator<SequencedEvent> {
     let cursor = after
-    while (!signal?.aborted) {
-      const change = nextChange(runId, signal)
-      try {
-        for (const entry of await store.events(runId, cursor)) {
-          cursor = entry.seq
-          yield entry
-        }
-        const run = await store.get(runId)
-        if (!run || run.status !== 'running') {
-          for (const entry of await store.events(runId, cursor)) yield entry
-          return
-        }
-        await change.promise
-      } finally {
-        change.dispose()
+    const subscription = early ?? subscribe(runId)
+    subscription.taken = true
+    const { transients } = subscription
+    /** Stored events in order, each transient chunk after the stored event it followed. */
+    function* inOrder(entries: SequencedEvent[]): Generator<SequencedEvent> {
+      // A chunk whose place is unknown (its step had appended nothing yet) goes after what is stored now.
+      for (const entry of entries) {
+        while (transients.length > 0 && (transients[0]!.after ?? Infinity) < entry.seq) yield { seq: cursor, event: transients.shift()!.event }
+        cursor = entry.seq
+        yield entry
       }
+      while (transients.length > 0 && (transients[0]!.after ?? cursor) <= cursor) yield { seq: cursor, event: transients.shift()!.event }
+    }
+    try {
+      while (!signal?.aborted) {
+        const change = nextChange(runId, signal)
+        try {
+          yield* inOrder(await store.events(runId, cursor))
+          const run = await store.get(runId)
+          if (!run || run.status !== 'running') {
+            yield* inOrder(await store.events(runId, cursor))
+            return
+          }
+          await change.promise
+        } finally {
+          change.dispose()
+        }
+      }
+    } finally {
+      subscription.dispose()
     }
   }
 
@@ -195,22 +244,35 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
   }
 
   /** Runs `execute` for a run now `running`, its events appended in order as they come. */
-  async function execute(run: RunRecord, signal: AbortSignal, resume?: ResumeState): Promise<ExecuteOutcome> {
+  async function execute(run: RunRecord, signal: AbortSignal, resume?: ResumeState, after?: number): Promise<ExecuteOutcome> {
     let chain: Promise<unknown> = Promise.resolve()
-    let pending: ToolEvent[] = []
+    // The batch still waiting for its append; events emitted meanwhile join it.
+    let batch: ToolEvent[] | undefined
+    // The number of the last event of the run so far, when known: a transient chunk goes out under it.
+    let lastSeq = after
     const emit = (event: ToolEvent) => {
       // Events emitted together (an output and its model output) are stored in one append.
-      pending.push(event)
-      if (pending.length > 1) return
+      if (batch) return void batch.push(event)
+      const current: ToolEvent[] = (batch = [event])
       chain = chain
         .then(() => {
-          const batch = pending
-          pending = []
+          if (batch === current) batch = undefined
           // Checked when the append runs: an event emitted just before a cancellation must not
           // land after the cancellation's `finish`.
-          return isCancelled(signal) ? undefined : store.append(run.runId, batch)
+          return isCancelled(signal) ? undefined : store.append(run.runId, current)
         })
-        .then(() => notify(run.runId), () => {})
+        .then((appended) => {
+          if (appended?.length) lastSeq = appended[appended.length - 1]!.seq
+          notify(run.runId)
+        }, () => {})
+    }
+    // A transient chunk is never stored: it goes to this process's live followers, in order
+    // after the events emitted before it (so it closes the open batch).
+    const emitTransient = (event: ToolEvent) => {
+      batch = undefined
+      chain = chain.then(() => {
+        if (!isCancelled(signal)) live.get(run.runId)?.forEach((deliver) => deliver(event, lastSeq))
+      })
     }
     let outcome: ExecuteOutcome
     try {
@@ -222,6 +284,7 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
           toolCallId: run.toolCallId,
           requestContext: new RequestContext(run.requestContext),
           emit,
+          emitTransient,
           observe: createObserve(emit),
           signal,
           messages: [],
@@ -251,11 +314,13 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
     const controller = new AbortController()
     running.set(run.runId, controller)
     stepStarts.set(controller, firstSeq - 1)
+    const subscription = subscribe(run.runId)
     const settled = work(controller.signal).finally(() => {
       if (running.get(run.runId) === controller) running.delete(run.runId)
+      if (!subscription.taken) subscription.dispose()
     })
     defer(settled)
-    return { run, events: follow(run.runId, firstSeq - 1), after: firstSeq - 1, settled, abort: (reason) => controller.abort(reason) }
+    return { run, events: follow(run.runId, firstSeq - 1, undefined, subscription), after: firstSeq - 1, settled, abort: (reason) => controller.abort(reason) }
   }
 
   function doneStep(run: RunRecord, events: SequencedEvent[]): RunSegment {
@@ -348,7 +413,7 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
         return doneStep(result.run, result.events)
       }
       await watchStep(runId)
-      return startStep(result.run, first, async (signal) => settle(result.run, await execute(result.run, signal)))
+      return startStep(result.run, first, async (signal) => settle(result.run, await execute(result.run, signal, undefined, result.events.at(-1)!.seq)))
     },
 
     async decline(runId, caller) {
@@ -379,7 +444,7 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
       const result = await transitionFor(run, ['suspended'], { status: 'running', updatedAt: iso(), expiresAt: undefined }, events, 'resumed')
       const resume = { resumeData: checked.value, suspendPayload: run.suspendPayload }
       await watchStep(runId)
-      return startStep(result.run, result.events[0]!.seq, async (signal) => settle(result.run, await execute(result.run, signal, resume)))
+      return startStep(result.run, result.events[0]!.seq, async (signal) => settle(result.run, await execute(result.run, signal, resume, result.events.at(-1)!.seq)))
     },
 
     async cancel(runId, caller) {

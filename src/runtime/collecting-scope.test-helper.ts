@@ -1,12 +1,12 @@
 import { expect } from 'vitest'
-import type { EmitEvent, ToolEvent } from '../events/tool-event.ts'
+import { isToolDataEvent, type EmitEvent, type ToolDataType, type ToolEvent } from '../events/tool-event.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import { createObserve } from './create-observe.ts'
 import { RequestContext } from './request-context.ts'
 import type { ToolCallScope } from './tool-call-scope.ts'
 
 /** The fields of each event type, as SPEC §3 lists them: [required, optional]. */
-const specFields: Record<ToolEvent['type'], [string[], string[]]> = {
+const specFields: Record<Exclude<ToolEvent['type'], ToolDataType>, [string[], string[]]> = {
   start: [['messageMetadata'], []],
   'tool-input-start': [['toolCallId', 'toolName'], []],
   'tool-input-delta': [['toolCallId', 'inputTextDelta'], []],
@@ -19,6 +19,7 @@ const specFields: Record<ToolEvent['type'], [string[], string[]]> = {
   'data-tool-log': [['data'], []],
   'data-tool-span': [['data'], []],
   'tool-output-available': [['toolCallId', 'output'], ['preliminary']],
+  'data-tool-output': [['data'], []],
   'data-tool-model-output': [['data'], []],
   'tool-output-error': [['toolCallId', 'errorText'], []],
   'tool-output-denied': [['toolCallId'], []],
@@ -27,7 +28,8 @@ const specFields: Record<ToolEvent['type'], [string[], string[]]> = {
 
 /** Asserts that an event has exactly the fields SPEC §3 gives its type, and can be sent as JSON. */
 export function expectSpecShape(event: ToolEvent): void {
-  const [required, optional] = specFields[event.type]
+  // A custom chunk (`writer.custom`) has the fields of an AI SDK data part.
+  const [required, optional] = isToolDataEvent(event) ? [['data'], ['id', 'transient']] : specFields[event.type as keyof typeof specFields]
   const keys = Object.keys(event).filter((key) => key !== 'type')
   for (const key of required) expect(keys, `${event.type} lacks ${key}`).toContain(key)
   for (const key of keys) expect([...required, ...optional], `${event.type} has an extra field ${key}`).toContain(key)

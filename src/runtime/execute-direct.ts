@@ -8,6 +8,7 @@ import { ExecutionContext, type ResumeState } from './execution-context.ts'
 import { isAbortFailure } from './call-abort.ts'
 import { callOnOutput, runExecute, settleInvalidOutput, settleSuspension, toExecutionError } from './execute-tool-call.ts'
 import { receiveInput } from './receive-input.ts'
+import { resultOf } from './stream-outputs.ts'
 import { RequestContext } from './request-context.ts'
 import { ParsedRequestContext, isRequestContextLike, requestContextValues } from './parsed-request-context.ts'
 import type { ToolCallScope } from './tool-call-scope.ts'
@@ -81,6 +82,10 @@ class DirectCallScope implements ToolCallScope {
     if (call.workflow || !call.workflowId || isFlatAgentCall(call)) return call.workflow
     const { workflowId, runId, state, setState, suspend, resumeData, suspendPayload } = call
     return { workflowId, runId: runId as string, state, setState: setState as WorkflowToolContext<unknown, unknown>['setState'], suspend: suspend as never, resumeData, suspendPayload }
+  }
+
+  get writer(): ToolCallContextInput['writer'] {
+    return this.call.writer
   }
 
   get onSuspend(): ((payload: unknown, suspendOptions?: Record<string, unknown>) => unknown) | undefined {
@@ -190,7 +195,8 @@ function directSuspension(scope: DirectCallScope, context: ExecutionContext): Va
  * Order: input, request context, resume data, execute, suspend payload, output.
  * Validation failures come back as `{ error: true, message, validationErrors }`; an error
  * thrown by `execute` is thrown again, as Mastra does (an abort throws the signal's reason).
- * Hooks run as on every surface; `toModelOutput` does not (only a model reads it).
+ * Hooks run as on every surface; `toModelOutput` does not (only a model reads it). An async
+ * generator `execute` returns its last yield; `writer` forwards to the caller's, or goes nowhere.
  *
  * Shaped for speed, since agents call tools in loops: the work before and after `execute` is
  * synchronous, and the only async function (`awaitExecute`) is a small one, because an async
@@ -225,7 +231,7 @@ function startExecute(scope: DirectCallScope, call: ToolCallContextInput, receiv
   try {
     // No signal to race: call execute straight (runExecute handles a signal and a missing execute).
     const execute = tool.options.execute
-    pending = execute && !call.abortSignal ? execute(received.value, executionContext as never) : runExecute(scope, executionContext, received.value)
+    pending = execute && !call.abortSignal ? resultOf(scope, executionContext, execute(received.value, executionContext as never)) : runExecute(scope, executionContext, received.value)
   } catch (error) {
     pending = Promise.reject(error)
   }
@@ -237,8 +243,10 @@ async function awaitExecute(scope: DirectCallScope, executionContext: ExecutionC
   try {
     result = await pending
   } catch (error) {
+    ExecutionContext.end(executionContext)
     return directFailure(error)
   }
+  ExecutionContext.end(executionContext)
   return finishExecute(scope, executionContext, result)
 }
 

@@ -5,6 +5,7 @@ import { callHook, withAbortSignal } from './call-hook.ts'
 import { ExecutionContext, type ResumeState, type Suspension } from './execution-context.ts'
 import { defaultModelOutput, toModelOutputOf, type ToolModelOutput } from './model-output.ts'
 import type { ToolCallScope } from './tool-call-scope.ts'
+import { resultOf } from './stream-outputs.ts'
 import { checkOutput, failureDetails, type Checked } from './validate-call.ts'
 
 export type { ResumeState } from './execution-context.ts'
@@ -34,28 +35,29 @@ export function failExecution(scope: ToolCallScope, error: ToolrouteError): { st
 }
 
 /**
- * Calls `execute`. With a signal, the call races it, so a tool that ignores its signal still
- * releases the caller; without one (a direct call that passed none) nothing is raced or
- * allocated. May throw synchronously when `execute` does: callers await it inside `try`.
+ * Calls `execute` (an async generator is driven to its last yield, see `streamOutputs`). With a
+ * signal, the call races it, so a tool that ignores its signal still releases the caller;
+ * without one (a direct call that passed none) nothing is raced or allocated. May throw
+ * synchronously when `execute` does: callers await it inside `try`.
  */
 export function runExecute(scope: ToolCallScope, context: ExecutionContext, input: unknown): unknown {
   const execute = scope.tool.options.execute
-  if (execute && scope.raceAbort) return scope.raceAbort(execute(input, context as never))
-  return execute && !scope.signal ? execute(input, context as never) : runGuarded(scope, context, input)
+  if (execute && scope.raceAbort) return scope.raceAbort(resultOf(scope, context, execute(input, context as never)))
+  return execute && !scope.signal ? resultOf(scope, context, execute(input, context as never)) : runGuarded(scope, context, input)
 }
 
 function runGuarded(scope: ToolCallScope, context: ExecutionContext, input: unknown): Promise<unknown> {
   const { tool, signal } = scope
   const execute = tool.options.execute
   if (!execute) throw new ToolrouteError('EXECUTION_FAILED', `Tool ${tool.id} has no execute function`)
-  if (!signal) return execute(input, context as never)
+  if (!signal) return Promise.resolve(resultOf(scope, context, execute(input, context as never)))
   if (signal.aborted) throw abortFailure(signal.reason)
   return new Promise((resolve, reject) => {
     const onAbort = () => reject(abortFailure(signal.reason))
     signal.addEventListener('abort', onAbort, { once: true })
     let pending: Promise<unknown>
     try {
-      pending = Promise.resolve(execute(input, context as never))
+      pending = Promise.resolve(resultOf(scope, context, execute(input, context as never)))
     } catch (error) {
       pending = Promise.reject(error)
     }
@@ -141,7 +143,8 @@ function completed(scope: ToolCallScope, output: unknown, modelOutput: ToolModel
 
 /**
  * Runs `execute` once and settles the call: output validated (and `toModelOutput` applied),
- * or a `suspend()` payload validated, or the failure. Emits `tool-output-available` and
+ * or a `suspend()` payload validated, or the failure. An async generator's yields come first, as
+ * preliminary outputs. Writes and yields after the ending emit nothing. Emits `tool-output-available` and
  * `data-tool-model-output`, `data-tool-suspended`, or `tool-output-error`; `onOutput` on
  * success only. Never rejects: every ending is an outcome the caller stores or answers with.
  * Written with `then`, not `async`: one promise between `execute`'s and the outcome.
@@ -152,11 +155,18 @@ export function executeToolCall(scope: ToolCallScope, input: unknown, resume?: R
   try {
     pending = runExecute(scope, context, input)
   } catch (error) {
+    ExecutionContext.end(context)
     return Promise.resolve(failExecution(scope, toExecutionError(error)))
   }
   return Promise.resolve(pending).then(
-    (result) => settleResult(scope, context, result),
-    (error: unknown) => failExecution(scope, toExecutionError(error)),
+    (result) => {
+      ExecutionContext.end(context)
+      return settleResult(scope, context, result)
+    },
+    (error: unknown) => {
+      ExecutionContext.end(context)
+      return failExecution(scope, toExecutionError(error))
+    },
   )
 }
 

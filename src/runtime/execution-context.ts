@@ -1,5 +1,6 @@
 import type { ToolrouteError } from '../errors/toolroute-error.ts'
-import type { AgentToolContext, SuspendOptions, ToolExecutionContext, WorkflowToolContext } from '../tool/tool-types.ts'
+import type { AgentToolContext, SuspendOptions, ToolExecutionContext, ToolStream, WorkflowToolContext } from '../tool/tool-types.ts'
+import { createToolStream } from './create-tool-stream.ts'
 import type { ToolCallScope } from './tool-call-scope.ts'
 import { checkSuspendPayload } from './validate-call.ts'
 
@@ -18,6 +19,7 @@ interface LazyParts {
   workflow?: WorkflowToolContext<unknown, unknown>
   suspend?: (payload: unknown, suspendOptions?: SuspendOptions) => Promise<void>
   suspension?: Suspension
+  writer?: ToolStream
 }
 
 // The context's own state sits under symbols, not `#private` fields: a class with private fields
@@ -26,6 +28,7 @@ interface LazyParts {
 const scopeKey = Symbol('toolroute.scope')
 const resumeKey = Symbol('toolroute.resume')
 const lazyKey = Symbol('toolroute.lazy')
+const endedKey = Symbol('toolroute.ended')
 
 /**
  * The second argument of `execute`. Its fields are getters computed on first read, so a call
@@ -36,13 +39,16 @@ const lazyKey = Symbol('toolroute.lazy')
 export class ExecutionContext implements ToolExecutionContext<unknown, unknown, any> {
   declare readonly [scopeKey]: ToolCallScope
   declare readonly [resumeKey]: ResumeState | undefined
-  // Everything made on first read shares one slot, so the object stays three fields.
+  // Everything made on first read shares one slot, so the object stays four small fields.
   declare [lazyKey]: LazyParts | undefined
+  // A field of its own, not in the lazy slot: ending a call that never read anything allocates nothing.
+  declare [endedKey]: boolean
 
   constructor(scope: ToolCallScope, resume?: ResumeState) {
     this[scopeKey] = scope
     this[resumeKey] = resume
     this[lazyKey] = undefined
+    this[endedKey] = false
   }
 
   get requestContext() {
@@ -82,6 +88,11 @@ export class ExecutionContext implements ToolExecutionContext<unknown, unknown, 
     return this[resumeKey]?.suspendPayload
   }
 
+  /** Mastra's `ToolStream`: made on first read, quiet once the execution has ended. */
+  get writer(): ToolStream {
+    return (partsOf(this).writer ??= createToolStream(this[scopeKey], () => this[endedKey]))
+  }
+
   /** The same function as `agent.suspend`, bound, so it can be destructured. */
   get suspend(): (payload: unknown, suspendOptions?: SuspendOptions) => Promise<void> {
     return (partsOf(this).suspend ??= (payload, suspendOptions) => suspendWith(this, payload, suspendOptions))
@@ -113,6 +124,19 @@ export class ExecutionContext implements ToolExecutionContext<unknown, unknown, 
       agent.suspendPayload = resume.suspendPayload
     }
     return (parts.agent = agent)
+  }
+
+  /**
+   * Marks the execution over (`execute` settled or was aborted): from now on the writer and an
+   * async generator's later yields emit nothing, so nothing lands after the step's `finish`.
+   */
+  static end(context: ExecutionContext): void {
+    context[endedKey] = true
+  }
+
+  /** Whether `end` was called. */
+  static hasEnded(context: ExecutionContext): boolean {
+    return context[endedKey]
   }
 
   /** What `suspend()` recorded on this context, for the executor once `execute` returned. */

@@ -1,5 +1,5 @@
-import type { EmitEvent } from '../events/tool-event.ts'
-import type { AgentToolContext, AnyTool, McpToolContext, ToolObserve, WorkflowToolContext } from '../tool/tool-types.ts'
+import type { EmitEvent, ToolEvent } from '../events/tool-event.ts'
+import type { AgentToolContext, AnyTool, McpToolContext, ToolObserve, ToolStream, WorkflowToolContext } from '../tool/tool-types.ts'
 import type { RequestContext } from './request-context.ts'
 
 /**
@@ -16,6 +16,14 @@ export interface ToolCallScope {
    * and no model output is computed, since nothing would read them.
    */
   emit?: EmitEvent
+  /**
+   * Where a `transient: true` chunk of `writer.custom` goes: to the call's live readers only,
+   * never into the log that is stored and replayed. Absent, transient chunks are dropped.
+   * Called as a method (`scope.emitTransient(event)`), so it may be one.
+   */
+  emitTransient?(event: ToolEvent): void
+  /** A caller's own writer (a direct call that passed one): `context.writer` forwards to it. */
+  writer?: Pick<ToolStream, 'write' | 'custom'>
   observe: ToolObserve
   /**
    * Absent when nothing can abort the call; `execute` then gets a signal that never aborts.

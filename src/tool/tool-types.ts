@@ -23,6 +23,28 @@ export interface SuspendOptions {
   [key: string]: unknown
 }
 
+/** A chunk for `writer.custom`: an AI SDK data part (`data-<name>`), sent as written. */
+export interface ToolCustomChunk {
+  type: `data-${string}`
+  data: unknown
+  /** A part with the same id replaces the earlier one in an AI SDK UI message. */
+  id?: string
+  /** Sent to live readers only: not stored in the run's log, not replayed. */
+  transient?: boolean
+}
+
+/**
+ * `writer` on the execution context (Mastra's `ToolStream`), always present: a tool shows its
+ * work while it runs. A `WritableStream` too, so a stream can be piped into it (each chunk is a
+ * `write`). On a direct call without a writer of the caller's, writing goes nowhere.
+ */
+export interface ToolStream extends WritableStream<unknown> {
+  /** Emits `data-tool-output` with `{ toolCallId, output: value }`. */
+  write(value: unknown): Promise<void>
+  /** Emits the chunk as written; a `type` not starting with `data-` throws a `TypeError`. */
+  custom(chunk: ToolCustomChunk): Promise<void>
+}
+
 /** Agent-side context, present when a tool is called over HTTP, MCP or by an agent. */
 export interface AgentToolContext<TSuspend, TResume> {
   /** The calling agent's id; `''` when unknown (over HTTP and MCP). */
@@ -77,6 +99,8 @@ export interface ToolExecutionContext<TSuspend = unknown, TResume = unknown, TRe
   workflow?: WorkflowToolContext<TSuspend, TResume>
   mcp?: McpToolContext
   observe: ToolObserve
+  /** Streams values and custom data parts to the caller while the tool runs (SPEC §8). */
+  writer: ToolStream
   /** Pauses the run with a payload validated against `suspendSchema`; `execute`'s return value is then ignored. */
   suspend: (suspendPayload: TSuspend, suspendOptions?: SuspendOptions) => Promise<void>
   /** The answer to the last suspension, validated against `resumeSchema`. */
@@ -89,8 +113,10 @@ export interface ToolExecutionContext<TSuspend = unknown, TResume = unknown, TRe
 
 /** What a direct call may pass as context: everything optional, a plain object for the request context. */
 export type ToolCallContextInput<TSuspend = unknown, TResume = unknown, TRequestContext extends Record<string, any> = Record<string, unknown>> = Partial<
-  Omit<ToolExecutionContext<TSuspend, TResume, TRequestContext>, 'requestContext' | 'agent' | 'observe'>
+  Omit<ToolExecutionContext<TSuspend, TResume, TRequestContext>, 'requestContext' | 'agent' | 'observe' | 'writer'>
 > & {
+  /** Where `writer` sends what the tool writes (a Mastra agent's `ToolStream`); absent, writes go nowhere. */
+  writer?: Pick<ToolStream, 'write' | 'custom'>
   requestContext?: RequestContext<TRequestContext> | Partial<TRequestContext>
   agent?: Partial<AgentToolContext<TSuspend, TResume>>
   observe?: ToolObserve
@@ -219,10 +245,15 @@ export interface ToolOptions<
   providerOptions?: Record<string, Record<string, unknown>>
   inputExamples?: Array<{ input: Record<string, unknown> }>
   background?: ToolBackgroundOptions
+  /**
+   * Runs the tool. An async generator (`async function*`) streams preliminary outputs, as in the
+   * AI SDK: each `yield` is sent as a preliminary `tool-output-available`, and the last value
+   * yielded is the final output (a `return` value is ignored, as the AI SDK ignores it).
+   */
   execute?: (
     input: SchemaOutput<TIn>,
     context: ToolExecutionContext<SchemaInput<TSuspend>, SchemaOutput<TResume>, ContextValues<TContext>>,
-  ) => Promise<TResult>
+  ) => Promise<TResult> | AsyncIterable<TResult>
   onInputStart?: (options: ToolCallOptions) => MaybePromise<void>
   onInputDelta?: (options: ToolCallOptions & { inputTextDelta: string }) => MaybePromise<void>
   onInputAvailable?: (options: ToolCallOptions & { input: SchemaOutput<TIn> }) => MaybePromise<void>

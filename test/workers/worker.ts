@@ -5,9 +5,10 @@ import { createKvRunHost, createWorker } from 'toolroute/workers'
 import { tools } from '../../.toolroute/tools.ts'
 import { testTools } from '../fixtures/test-tools.ts'
 import { mcpTestTools } from '../fixtures/mcp-tools.ts'
+import { streamTools } from '../fixtures/stream-tools.ts'
 import { runFixtureTools } from './run-fixture-tools.ts'
 
-const allTools = [...tools, ...testTools, ...runFixtureTools, ...mcpTestTools]
+const allTools = [...tools, ...testTools, ...runFixtureTools, ...mcpTestTools, ...streamTools]
 const worker = createWorker({ tools: allTools })
 const kvApp = createToolApp({ tools: allTools, basePath: '/kv', runs: createKvRunHost(allTools, { pollMs: 20 }) })
 

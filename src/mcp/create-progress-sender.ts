@@ -1,0 +1,32 @@
+import type { ToolEvent } from '../events/tool-event.ts'
+import { isToolDataEvent } from '../events/tool-event.ts'
+import type { McpRequestExtra } from './call-mcp-tool.ts'
+
+/** The value a streamed event carries, or `undefined` for an event that is not streamed output. */
+function streamedValue(event: ToolEvent): { value: unknown } | undefined {
+  if (event.type === 'data-tool-output') return { value: event.data.output }
+  if (event.type === 'tool-output-available') return event.preliminary ? { value: event.output } : undefined
+  return isToolDataEvent(event) ? { value: event.data } : undefined
+}
+
+/**
+ * SPEC §5 "Progress": for a `tools/call` that carries `_meta.progressToken`, each value the tool
+ * streams (SPEC §8: `writer.write`, `writer.custom`, an async generator's preliminary outputs) is
+ * a `notifications/progress` on the call's own response stream. `progress` counts the values
+ * (it must grow); `message` is the value as text (a string as it is, anything else as JSON);
+ * `_meta["toolroute/event"]` is the event itself, for clients that want the structure.
+ */
+export function createProgressSender(extra: McpRequestExtra, progressToken: string | number): (event: ToolEvent) => void {
+  let progress = 0
+  return (event) => {
+    const streamed = streamedValue(event)
+    if (!streamed) return
+    const { value } = streamed
+    progress += 1
+    const message = typeof value === 'string' ? value : (JSON.stringify(value) ?? '')
+    extra
+      .sendNotification({ method: 'notifications/progress', params: { progressToken, progress, message, _meta: { 'toolroute/event': event } } } as never)
+      // A client that went away misses its progress; the call itself goes on.
+      .catch(() => {})
+  }
+}

@@ -1,0 +1,32 @@
+import type { SequencedEvent, ToolEvent } from '../events/tool-event.ts'
+import type { RunHost, RunSegment } from '../runs/run-host.ts'
+
+/**
+ * A run host that tells `onEvent` each event of the steps it hands out (an approval, a resume,
+ * a followed background run) as they are read: an MCP call that finishes a run this way sends
+ * what those steps stream as progress, as it does for its own first step.
+ */
+export function tapRunEvents(host: RunHost, onEvent: (event: ToolEvent) => void): RunHost {
+  async function* tap(events: AsyncIterable<SequencedEvent>): AsyncGenerator<SequencedEvent> {
+    for await (const entry of events) {
+      onEvent(entry.event)
+      yield entry
+    }
+  }
+  const tapped = (segment: RunSegment): RunSegment => ({
+    run: segment.run,
+    events: tap(segment.events),
+    ...(segment.after !== undefined ? { after: segment.after } : {}),
+    settled: segment.settled,
+    abort: (reason) => segment.abort(reason),
+  })
+  return {
+    open: (run, events) => host.open(run, events),
+    approve: async (runId, caller) => tapped(await host.approve(runId, caller)),
+    decline: async (runId, caller) => tapped(await host.decline(runId, caller)),
+    resume: async (runId, caller) => tapped(await host.resume(runId, caller)),
+    cancel: (runId, caller) => host.cancel(runId, caller),
+    get: (runId, caller) => host.get(runId, caller),
+    follow: async (runId, caller) => tap(await host.follow(runId, caller)),
+  }
+}

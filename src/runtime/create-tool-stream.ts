@@ -1,0 +1,55 @@
+import type { ToolDataEvent } from '../events/tool-event.ts'
+import type { ToolCustomChunk, ToolStream } from '../tool/tool-types.ts'
+import type { ToolCallScope } from './tool-call-scope.ts'
+
+const written = Promise.resolve()
+
+/**
+ * The chunk as it goes on the wire: only the fields of an AI SDK data part, since the AI SDK's
+ * `uiMessageChunkSchema` is strict and a stray field would make every reader drop the stream.
+ */
+function toDataEvent(chunk: ToolCustomChunk): ToolDataEvent {
+  const { type, data, id, transient } = (chunk ?? {}) as Partial<ToolCustomChunk>
+  if (typeof type !== 'string' || !type.startsWith('data-')) {
+    throw new TypeError(`writer.custom: the chunk's type must start with "data-" (an AI SDK data part), got ${JSON.stringify(type)}`)
+  }
+  if (type.startsWith('data-tool-')) throw new TypeError(`writer.custom: data-tool-* is toolroute's own namespace (its events); name the chunk otherwise, not ${type}`)
+  if (id !== undefined && typeof id !== 'string') throw new TypeError('writer.custom: id must be a string')
+  if (transient !== undefined && typeof transient !== 'boolean') throw new TypeError('writer.custom: transient must be a boolean')
+  const event = { type, data } as ToolDataEvent
+  if (id !== undefined) event.id = id
+  if (transient !== undefined) event.transient = transient
+  return event
+}
+
+/**
+ * `context.writer` for one execution (SPEC §8). `write` emits `data-tool-output`; `custom` emits
+ * the chunk as written, a transient one to live readers only. Once the execution has ended
+ * (`ended()`), writing does nothing: a late write must not land after the run's `finish`.
+ * Made on first read of `writer`, so a tool that never writes pays nothing.
+ */
+export function createToolStream(scope: ToolCallScope, ended: () => boolean): ToolStream {
+  const own = scope.writer
+  const write = (value: unknown): Promise<void> => {
+    if (ended()) return written
+    if (own) return Promise.resolve(own.write(value))
+    if (scope.emit) scope.emit({ type: 'data-tool-output', data: { toolCallId: scope.toolCallId, output: value } })
+    return written
+  }
+  const custom = (chunk: ToolCustomChunk): Promise<void> => {
+    let event: ToolDataEvent
+    try {
+      event = toDataEvent(chunk)
+    } catch (error) {
+      return Promise.reject(error)
+    }
+    if (ended()) return written
+    if (own) return Promise.resolve(own.custom(event as ToolCustomChunk))
+    if (event.transient) scope.emitTransient?.(event)
+    else scope.emit?.(event)
+    return written
+  }
+  // A WritableStream as Mastra's ToolStream is, so `stream.pipeTo(writer)` writes each chunk.
+  const stream = new WritableStream<unknown>({ write: (chunk) => write(chunk) })
+  return Object.assign(stream, { write, custom })
+}
