@@ -44,7 +44,7 @@ export default defineConfig({
         },
         test: {
           name: 'workers-ai6',
-          include: ['test/workers/ai-sdk-tools.test.ts', 'test/workers/ai-sdk-streams.test.ts', 'test/workers/ai-sdk-stream.test.ts', 'test/workers/tool-stream.test.ts'],
+          include: ['test/workers/ai-sdk-tools.test.ts', 'test/workers/ai-sdk-stream.test.ts', 'test/workers/tool-stream.test.ts'],
         },
       },
       {
