@@ -43,7 +43,7 @@ export async function callMcpTool(server: Server, deps: McpServerDeps, params: C
   const ids = { runId: createRunId(), toolCallId: createToolCallId() }
   const log = new EventLog()
   const progressToken = params._meta?.progressToken
-  const progress = progressToken !== undefined ? createProgressSender(extra, progressToken) : undefined
+  const progress = progressToken !== undefined ? createProgressSender((notification) => extra.sendNotification(notification as never), progressToken) : undefined
   const emit = progress
     ? (event: ToolEvent) => {
         log.push(event)

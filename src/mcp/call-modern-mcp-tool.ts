@@ -12,6 +12,21 @@ import { runFirstStep } from '../runs/run-first-step.ts'
 import type { AnyTool, ElicitResult } from '../tool/tool-types.ts'
 import type { McpServerDeps } from './create-mcp-server.ts'
 import { ParkedCalls, type CallTurn } from './parked-calls.ts'
+import { createProgressSender } from './create-progress-sender.ts'
+import type { ToolEvent } from '../events/tool-event.ts'
+
+/**
+ * Where a call's streamed values go as `notifications/progress`: to the request that currently
+ * waits on the call (its first request, then each retry), with that request's `progressToken`.
+ */
+interface ProgressSink {
+  send?: (event: ToolEvent) => void
+}
+
+function attach(sink: ProgressSink, ctx: ServerContext): void {
+  const token = (ctx.mcpReq._meta as { progressToken?: string | number } | undefined)?.progressToken
+  sink.send = token !== undefined ? createProgressSender((notification) => ctx.mcpReq.notify(notification), token) : undefined
+}
 import { answerApproval, answerResume, approvalQuestion, followToEnd, resumeQuestion, shown, type AnswerContext } from './finish-waiting-run.ts'
 import { readCaller } from './mcp-caller.ts'
 import { completedResult, errorResult, settledResult, waitingResult } from './mcp-tool-result.ts'
@@ -57,6 +72,7 @@ export async function callModernMcpTool(deps: ModernMcpDeps, tool: AnyTool, para
   if (state && 'questionId' in state) {
     // The answer to a question asked mid-execute: the call waits for it in this isolate.
     const next = deps.parked.answer(state.questionId, answerOf(ctx))
+    if (next) attach(next.shared as ProgressSink, ctx)
     if (!next) {
       const error = new ToolrouteError('EXECUTION_FAILED', `The call of ${tool.id} that asked this question is no longer waiting (it timed out, or ran on another instance); call the tool again`)
       return errorResult(error) as CallToolResult
@@ -88,14 +104,21 @@ export async function callModernMcpTool(deps: ModernMcpDeps, tool: AnyTool, para
   const context = checkRequestContext(tool.id, tool.schemas.requestContext, caller.requestContext)
   if (!context.ok) return errorResult(context.error) as CallToolResult
   const ids = { runId: createRunId(), toolCallId: createToolCallId() }
+  const sink: ProgressSink = {}
+  attach(sink, ctx)
   const call = deps.parked.start(async (ask, signal) => {
     const log = new EventLog()
+    const emit = (event: ToolEvent) => {
+      log.push(event)
+      sink.send?.(event)
+    }
     const scope: ToolCallScope = {
       tool,
       ...ids,
       requestContext: new RequestContext(context.value),
-      emit: log.push,
-      observe: createObserve(log.push),
+      emit,
+      emitTransient: (event) => sink.send?.(event),
+      observe: createObserve(emit),
       signal,
       messages: [],
       // 2026-07-28 has no server-to-client requests: the question becomes this call's
@@ -120,7 +143,7 @@ export async function callModernMcpTool(deps: ModernMcpDeps, tool: AnyTool, para
     } catch (error) {
       return failure(error, ids)
     }
-  })
+  }, sink)
   // The caller cancelling before the call asks anything stops it; once it waits for an answer,
   // this request is over and only the retry (or the wait's timeout) decides.
   const turn = await ParkedCalls.turnFor(call, ctx.mcpReq.signal)

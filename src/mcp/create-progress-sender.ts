@@ -1,6 +1,5 @@
 import type { ToolEvent } from '../events/tool-event.ts'
 import { isToolDataEvent } from '../events/tool-event.ts'
-import type { McpRequestExtra } from './call-mcp-tool.ts'
 
 /** The value a streamed event carries, or `undefined` for an event that is not streamed output. */
 function streamedValue(event: ToolEvent): { value: unknown } | undefined {
@@ -16,7 +15,7 @@ function streamedValue(event: ToolEvent): { value: unknown } | undefined {
  * (it must grow); `message` is the value as text (a string as it is, anything else as JSON);
  * `_meta["toolroute/event"]` is the event itself, for clients that want the structure.
  */
-export function createProgressSender(extra: McpRequestExtra, progressToken: string | number): (event: ToolEvent) => void {
+export function createProgressSender(send: (notification: { method: 'notifications/progress'; params: Record<string, unknown> }) => Promise<void>, progressToken: string | number): (event: ToolEvent) => void {
   let progress = 0
   return (event) => {
     const streamed = streamedValue(event)
@@ -24,8 +23,7 @@ export function createProgressSender(extra: McpRequestExtra, progressToken: stri
     const { value } = streamed
     progress += 1
     const message = typeof value === 'string' ? value : (JSON.stringify(value) ?? '')
-    extra
-      .sendNotification({ method: 'notifications/progress', params: { progressToken, progress, message, _meta: { 'toolroute/event': event } } } as never)
+    send({ method: 'notifications/progress', params: { progressToken, progress, message, _meta: { 'toolroute/event': event } } })
       // A client that went away misses its progress; the call itself goes on.
       .catch(() => {})
   }

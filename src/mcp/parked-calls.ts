@@ -7,6 +7,8 @@ export type CallTurn<T> =
   | { kind: 'asked'; questionId: string; question: ElicitRequestParams }
 
 interface Parked<T> {
+  /** What the call's requests share (the call's progress sink). */
+  shared: unknown
   answer: (result: ElicitResult) => void
   next: () => Promise<CallTurn<T>>
   abort: AbortController
@@ -40,7 +42,7 @@ export class ParkedCalls<T> {
    * question; `execution` settles when the call ends (keep it alive past the response with
    * `waitUntil`). `signal` is the call's own, aborted when a parked call times out.
    */
-  start(run: (ask: (question: ElicitRequestParams) => Promise<ElicitResult>, signal: AbortSignal) => Promise<T>): { turn: Promise<CallTurn<T>>; execution: Promise<void>; abort: AbortController } {
+  start(run: (ask: (question: ElicitRequestParams) => Promise<ElicitResult>, signal: AbortSignal) => Promise<T>, shared?: unknown): { turn: Promise<CallTurn<T>>; execution: Promise<void>; abort: AbortController } {
     const abort = new AbortController()
     let turn!: (value: CallTurn<T>) => void
     let waiting = new Promise<CallTurn<T>>((resolve) => (turn = resolve))
@@ -51,6 +53,7 @@ export class ParkedCalls<T> {
           if (this.#parked.delete(questionId)) abort.abort(new Error('The MCP client did not answer in time'))
         }, this.timeoutMs)
         this.#parked.set(questionId, {
+          shared,
           abort,
           timer,
           answer: resolve,
@@ -75,14 +78,14 @@ export class ParkedCalls<T> {
    * Gives a parked call its answer: its next turn and its abort controller, or `undefined` when no
    * call waits under that id.
    */
-  answer(questionId: string, result: ElicitResult): { turn: Promise<CallTurn<T>>; abort: AbortController } | undefined {
+  answer(questionId: string, result: ElicitResult): { turn: Promise<CallTurn<T>>; abort: AbortController; shared: unknown } | undefined {
     const parked = this.#parked.get(questionId)
     if (!parked) return undefined
     this.#parked.delete(questionId)
     clearTimeout(parked.timer)
     const turn = parked.next()
     parked.answer(result)
-    return { turn, abort: parked.abort }
+    return { turn, abort: parked.abort, shared: parked.shared }
   }
 
   /**

@@ -120,6 +120,16 @@ describe('MCP 2026-07-28 (SDK v2 client)', () => {
     expect(result.structuredContent).toEqual({ status: 'placed', item: 'Tea', quantity: 3, orderId: 'ord_tea_3' })
   })
 
+  it('streams a generator tool\'s drafts as notifications/progress, then answers its output', async () => {
+    const { client } = await connect()
+    const seen: { progress: number; message?: string }[] = []
+    const text = 'One. Two. Three.'
+    const result = await client.callTool({ name: 'draft-summary', arguments: { text } }, { onprogress: (progress) => void seen.push(progress) })
+    expect(seen.map((progress) => progress.progress)).toEqual([1, 2, 3])
+    expect(JSON.parse(seen[0]!.message!)).toEqual({ summary: 'One.', sentences: 1, done: false })
+    expect(result.structuredContent).toEqual({ summary: text, sentences: 3, done: true })
+  })
+
   it('refuses a forged requestState (-32602) before any tool code runs', async () => {
     const key = uniqueKey('modern-forged')
     const { client } = await connect({
