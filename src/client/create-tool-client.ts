@@ -104,6 +104,10 @@ export function createToolClient<T extends ToolSetLike = readonly AnyTool[]>(opt
     const requestContext = { ...options.requestContext, ...callOptions.requestContext }
     if (Object.keys(requestContext).length > 0) headers.set('x-request-context', jsonHeader(requestContext))
     if (callOptions.toolCallId) headers.set('x-tool-call-id', callOptions.toolCallId)
+    // The tool call id is the key by default (SPEC §9): an agent that retries a step sends the
+    // same id, and the server answers the first call's result instead of executing again.
+    const key = callOptions.idempotencyKey ?? (options.idempotency === false ? undefined : callOptions.toolCallId)
+    if (key && !headers.has('idempotency-key')) headers.set('idempotency-key', key)
     const { body } = await inputBody(input)
     return { method: 'POST', body, headers, signal: callOptions.signal }
   }

@@ -37,6 +37,8 @@ export interface CallToolArgs {
   defer: (work: Promise<unknown>) => void
   /** The response mode, when the route already read it. */
   mode?: ResponseMode
+  /** Told where the first step will end, as soon as it starts (an idempotent call records it). */
+  onEnding?: (ending: Promise<FirstStepEnding>, ids: { runId: string; toolCallId: string }) => void
 }
 
 /**
@@ -66,6 +68,7 @@ export async function callTool(c: Context, args: CallToolArgs): Promise<Response
     held: scope.held,
     onInput: (ok) => inputPhaseDone(ok),
   })
+  args.onEnding?.(ending, { runId, toolCallId })
   if (!mode.sse) {
     // A JSON answer waits for the ending, so it leaves no work behind the response.
     try {

@@ -10,6 +10,9 @@ import type { RunHost } from '../runs/run-host.ts'
 import { checkRequestContext } from '../runtime/validate-call.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import { callTool, responseModeOf } from './call-tool.ts'
+import { idempotentCall } from './idempotent-call.ts'
+import type { IdempotencyStore } from '../idempotency/idempotency-store.ts'
+import { createMemoryIdempotencyStore } from '../store/memory/memory-idempotency-store.ts'
 import { deferOf } from './defer-of.ts'
 import { errorResponse } from './error-response.ts'
 import { guardAuth } from './middleware/guard-auth.ts'
@@ -50,6 +53,13 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
     if (typeof options.runs === 'function') return options.runs(c as never)
     if (options.runs) return options.runs
     return (memoryHost ??= createRunEngine({ tools, store: createMemoryRunStore() }))
+  }
+  let memoryKeys: IdempotencyStore | undefined
+  const idempotency = options.idempotency ?? true
+  const keysFor = (c: Context): IdempotencyStore => {
+    if (typeof idempotency === 'function') return idempotency(c as never)
+    if (typeof idempotency === 'object') return idempotency
+    return (memoryKeys ??= createMemoryIdempotencyStore())
   }
   const app = new Hono<E>().basePath(options.basePath ?? '/')
   app.onError((error, c) => {
@@ -94,6 +104,23 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
   app.get('/tools/:toolId', findTool, (c) => c.json(descriptors.get(c.get('tool').id)))
   app.post('/tools/:toolId', validateCall, async (c) => {
     const mode = responseModeOf(c)
+    // One header read is all a call without a key pays (SPEC §9: it costs nothing extra).
+    const key = idempotency === false ? undefined : c.req.header('idempotency-key')
+    if (key !== undefined) {
+      const requestContext = c.get('requestContext')
+      return idempotentCall(c, {
+        key,
+        store: keysFor(c),
+        request: c.req.raw,
+        maxBytes: maxInputBytes,
+        tool: c.get('tool'),
+        requestContext,
+        principal: await principalOf(c, options, requestContext),
+        runs: () => hostFor(c),
+        defer: deferOf(c),
+        mode,
+      })
+    }
     // A chunked body read by an SSE caller streams its deltas live; any other body is read
     // whole (still chunk by chunk, for the input hooks) and validated before the response.
     const liveInput = mode.sse && c.req.header('content-length') === undefined

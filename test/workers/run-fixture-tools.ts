@@ -161,4 +161,18 @@ export const approvalTransform = createTool({
   },
 })
 
-export const runFixtureTools = [countedApproval, countedSuspend, multiRound, flakyBackground, timeoutBackground, gatedBackground, approvedBackground, approvalTransform, gatedApproval]
+/** Stateless: counts each execution under `key`; fails after counting when `fail` is set; waits at gate 1 when `gated`. */
+export const countedCall = createTool({
+  id: 'counted-call',
+  description: 'Counts its executions (idempotency tests)',
+  inputSchema: z.object({ key: z.string(), fail: z.boolean().optional(), gated: z.boolean().optional() }),
+  outputSchema: z.object({ executions: z.number() }),
+  execute: async ({ key, fail, gated }, { abortSignal }) => {
+    const executions = await counter(key).increment()
+    if (gated) await gate(key, 1, abortSignal)
+    if (fail) throw new Error(`execution ${executions} failed`)
+    return { executions }
+  },
+})
+
+export const runFixtureTools = [countedCall, countedApproval, countedSuspend, multiRound, flakyBackground, timeoutBackground, gatedBackground, approvedBackground, approvalTransform, gatedApproval]

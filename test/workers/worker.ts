@@ -18,4 +18,5 @@ export default {
 }
 export class ToolRunObject extends worker.ToolRunObject {}
 export class McpSessionObject extends worker.McpSessionObject {}
+export class IdempotencyObject extends worker.IdempotencyObject {}
 export { ExecutionCounter, RunStoreProbe } from './fixture-objects.ts'
