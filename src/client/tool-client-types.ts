@@ -53,7 +53,8 @@ export interface ToolClientOptions {
   requestContext?: Record<string, unknown>
   /**
    * Send a call's `toolCallId` as its `Idempotency-Key` (default true), so a retried call never
-   * executes twice (SPEC §9). `false`: only an explicit `idempotencyKey` is sent.
+   * executes twice (SPEC §9); except for an input streamed as it arrives, which the server would
+   * otherwise read whole before starting. `false`: only an explicit `idempotencyKey` is sent.
    */
   idempotency?: boolean
 }

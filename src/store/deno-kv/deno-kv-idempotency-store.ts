@@ -33,7 +33,8 @@ export function createDenoKvIdempotencyStore(kv: Deno.Kv, options: DenoKvIdempot
     const entry = await unlessBusy(() => kv.get<unknown>(key))
     if (entry.value === null) return { entry, record: undefined }
     const stored = entry.value as StoredRecord
-    const record = decodeIdempotencyRecord(stored.state === 'done' && stored.bodyParts ? { ...stored, bodyParts: undefined } : stored)
+    // Decoding drops `bodyParts`: the record then gets its body back from the parts.
+    const record = decodeIdempotencyRecord(stored)
     if (record.createdAt + retentionMs <= now()) return { entry, record: undefined }
     if (record.state === 'done' && stored.bodyParts) {
       const parts: string[] = []
