@@ -6,8 +6,8 @@
 // - no message carries a stack trace; nothing lands on Object.prototype.
 import fc from 'fast-check'
 import { afterAll, describe, expect, it } from 'vitest'
-import { createTool, isValidationError } from 'toolroute'
-import { assertProperty, jsonSchemaArbitrary, stackTracePattern, valueFor, type JsonSchema } from '../fixtures/hostile-requests.ts'
+import { createTool, isValidationError, type JSONSchema } from 'toolroute'
+import { assertProperty, jsonSchemaArbitrary, stackTracePattern, valueFor } from '../fixtures/hostile-requests.ts'
 
 const runs = Number(process.env.TOOLROUTE_PROPERTY_RUNS_EXECUTOR ?? 5000)
 const seed = Number(process.env.TOOLROUTE_PROPERTY_SEED ?? Date.now() % 2 ** 31)
@@ -51,8 +51,8 @@ describe('hardening: property-based executor', () => {
         const tool = createTool({
           id: 'random-tool',
           description: 'random',
-          inputSchema: inputSchema as JsonSchema,
-          ...(outputSchema ? { outputSchema: outputSchema as JsonSchema } : {}),
+          inputSchema: inputSchema as JSONSchema,
+          ...(outputSchema ? { outputSchema: outputSchema as JSONSchema } : {}),
           execute: async (received: unknown) => {
             executions += 1
             seen = received

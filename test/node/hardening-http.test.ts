@@ -9,7 +9,7 @@
 import fc from 'fast-check'
 import { afterAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { createTool, errorStatus } from 'toolroute'
+import { createTool, errorStatus, type JSONSchema } from 'toolroute'
 import { createMemoryIdempotencyStore, createMemoryRunStore, createRunEngine, createToolApp, type IdempotencyStore, type RunStore } from 'toolroute/server'
 import { assertProperty, bodyFor, headersArbitrary, jsonSchemaArbitrary, problemOf, readAnswer, type Body, type JsonSchema } from '../fixtures/hostile-requests.ts'
 
@@ -22,7 +22,7 @@ let rejected = 0
 // A fixed pool of random schemas (fixed seed: the same pool every run), one tool each.
 const schemas = fc.sample(jsonSchemaArbitrary, { numRuns: 40, seed: 17 })
 const schemaTools = schemas.map((schema, index) =>
-  createTool({ id: `random-${index}`, description: `random schema ${index}`, inputSchema: schema as Record<string, unknown>, execute: async (input) => ((executions += 1), { input }) }),
+  createTool({ id: `random-${index}`, description: `random schema ${index}`, inputSchema: schema as JSONSchema, execute: async (input) => ((executions += 1), { input }) }),
 )
 const kindTools = [
   createTool({
