@@ -27,6 +27,15 @@ function tooDeep(text: string): boolean {
 }
 
 /**
+ * V8's parse error without the piece of the text it quotes (`Unexpected token 'C', "{"key":
+ * CANARY…" is not valid JSON`): the message travels into display and transcript views as an
+ * event's `errorText`, where raw input never may (found by the hardening suite's secret canary).
+ */
+function withoutSnippet(message: string): string {
+  return message.includes('"') ? message.replace(/,?\s*(?:\.\.\.)?"[\s\S]*$/, '') || 'Unexpected token' : message
+}
+
+/**
  * A request body's text as JSON, or `INVALID_JSON`: the one place that decides what a body that
  * is not JSON answers, for tool input and the framework's own bodies alike. Empty text is
  * `undefined` (no body).
@@ -38,7 +47,7 @@ export function safeParseJson(text: string): Checked<unknown> {
   } catch (error) {
     // Only text JSON.parse refuses can be blank: no trim on the hot path.
     if (text.trim() === '') return { ok: true, value: undefined }
-    return { ok: false, error: new ToolrouteError('INVALID_JSON', `Request body is not valid JSON: ${(error as Error).message}`) }
+    return { ok: false, error: new ToolrouteError('INVALID_JSON', `Request body is not valid JSON: ${withoutSnippet((error as Error).message)}`) }
   }
   // Text shorter than twice the limit cannot nest deeper than it: small bodies skip the scan.
   if (text.length > 2 * maxJsonDepth && tooDeep(text)) {

@@ -6,8 +6,9 @@ import { tools } from '../../.toolroute/tools.ts'
 import { testTools } from '../fixtures/test-tools.ts'
 import { mcpTestTools } from '../fixtures/mcp-tools.ts'
 import { runFixtureTools } from './run-fixture-tools.ts'
+import { canaryTools } from '../fixtures/canary-tools.ts'
 
-const allTools = [...tools, ...testTools, ...runFixtureTools, ...mcpTestTools]
+const allTools = [...tools, ...testTools, ...runFixtureTools, ...mcpTestTools, ...canaryTools]
 const worker = createWorker({ tools: allTools })
 const kvApp = createToolApp({ tools: allTools, basePath: '/kv', runs: createKvRunHost(allTools, { pollMs: 20 }) })
 
