@@ -94,7 +94,8 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
     const checked = checkRequestContext(tool.id, tool.schemas.requestContext, values)
     if (!checked.ok) throw checked.error
     c.set('requestContext', checked.value)
-    checkBodyHeaders(c, maxInputBytes, { required: true })
+    const refused = checkBodyHeaders(c, maxInputBytes, { required: true })
+    if (refused) await refused
     await next()
   }
 
