@@ -15,13 +15,15 @@ import { sseResponse } from './sse-response.ts'
 export interface ResponseMode {
   sse: boolean
   view: ToolEventView
+  /** How long a stream may stay silent before a `: keep-alive` comment (the app's `keepAliveMs`). */
+  keepAliveMs?: number | undefined
 }
 
-export function responseModeOf(c: Context): ResponseMode {
+export function responseModeOf(c: Context, keepAliveMs?: number): ResponseMode {
   const sse = (c.req.header('accept') ?? '').includes('text/event-stream')
   const requested = c.req.query('view')
   const view = toolEventViews.includes(requested as ToolEventView) ? (requested as ToolEventView) : 'display'
-  return { sse, view }
+  return { sse, view, keepAliveMs }
 }
 
 export interface CallToolArgs {
@@ -95,6 +97,7 @@ export async function callTool(c: Context, args: CallToolArgs): Promise<Response
   }
   return sseResponse(events(), project, {
     headers,
+    keepAliveMs: mode.keepAliveMs,
     onCancel: async () => {
       // A background run goes on without its caller; a call in the request stops with it.
       if ((await Promise.race([ending, Promise.resolve(undefined)]))?.kind !== 'background') scope.callerLeft()

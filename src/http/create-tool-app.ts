@@ -104,7 +104,7 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
   app.get('/tools', (c) => c.json(list))
   app.get('/tools/:toolId', findTool, (c) => c.json(descriptors.get(c.get('tool').id)))
   app.post('/tools/:toolId', validateCall, async (c) => {
-    const mode = responseModeOf(c)
+    const mode = responseModeOf(c, options.keepAliveMs)
     // One header read is all a call without a key pays (SPEC §9: it costs nothing extra).
     const key = idempotency === false ? undefined : c.req.header('idempotency-key')
     if (key !== undefined) {
@@ -160,14 +160,14 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
     const host = hostFor(c)
     const { run } = await host.get(c.req.param('runId'), { principal: c.get('principal') })
     const events = await host.follow(run.runId, { principal: c.get('principal'), after, signal: c.req.raw.signal })
-    const mode = responseModeOf(c)
+    const mode = responseModeOf(c, options.keepAliveMs)
     return segmentResponse(c, { run, events, settled: Promise.resolve(run), abort() {} }, toolOfRun(run.toolId), { ...mode, sse: true })
   })
   app.post('/runs/:runId/approve', runCaller, async (c) => {
     const body = (await readJsonBody(c, maxInputBytes)) as { approvalId?: unknown }
     const approvalId = typeof body === 'object' && body !== null && typeof body.approvalId === 'string' ? body.approvalId : undefined
     const segment = await hostFor(c).approve(c.req.param('runId'), { principal: c.get('principal'), ...(approvalId ? { approvalId } : {}) })
-    return segmentResponse(c, segment, toolOfRun(segment.run.toolId), responseModeOf(c))
+    return segmentResponse(c, segment, toolOfRun(segment.run.toolId), responseModeOf(c, options.keepAliveMs))
   })
 
   const validationHook =
@@ -194,7 +194,7 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
     async (c) => {
       const { reason } = c.req.valid('json' as never) as { reason?: string }
       const segment = await hostFor(c).decline(c.req.param('runId'), { principal: c.get('principal'), ...(reason !== undefined ? { reason } : {}) })
-      return segmentResponse(c, segment, toolOfRun(segment.run.toolId), responseModeOf(c))
+      return segmentResponse(c, segment, toolOfRun(segment.run.toolId), responseModeOf(c, options.keepAliveMs))
     },
   )
   app.post(
@@ -205,7 +205,7 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
     async (c) => {
       const { resumeData } = c.req.valid('json' as never) as { resumeData: unknown }
       const segment = await hostFor(c).resume(c.req.param('runId'), { principal: c.get('principal'), resumeData })
-      return segmentResponse(c, segment, toolOfRun(segment.run.toolId), responseModeOf(c))
+      return segmentResponse(c, segment, toolOfRun(segment.run.toolId), responseModeOf(c, options.keepAliveMs))
     },
   )
   app.post('/runs/:runId/cancel', runCaller, async (c) => {

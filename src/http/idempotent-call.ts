@@ -125,5 +125,5 @@ async function replay(c: Context, answer: IdempotentAnswer, tool: AnyTool, mode:
   const headers = { 'x-run-id': answer.runId, 'x-tool-call-id': answer.toolCallId, [idempotentReplayedHeader]: 'true' }
   if (!mode.sse) return c.body(answer.body, answer.status as 200, { ...headers, 'content-type': 'application/json' })
   const events = await runs.follow(answer.runId, { principal, after: 0, signal: c.req.raw.signal })
-  return sseResponse(events, createEventProjector(tool, mode.view), { headers })
+  return sseResponse(events, createEventProjector(tool, mode.view), { headers, keepAliveMs: mode.keepAliveMs })
 }

@@ -71,6 +71,7 @@ export async function segmentResponse(c: Context, segment: RunSegment, tool: Any
   void segment.settled.finally(() => c.req.raw.signal?.removeEventListener('abort', onAbort)).catch(() => {})
   return sseResponse(segment.events, project, {
     headers: { 'x-run-id': segment.run.runId, 'x-tool-call-id': segment.run.toolCallId },
+    keepAliveMs: mode.keepAliveMs,
     onCancel: onAbort,
   })
 }

@@ -23,6 +23,11 @@ export interface ToolAppOptions<E extends Env = any> {
    * run answers only the credential that created it; `null` when there is none.
    */
   principal?: (c: Context<E>, requestContext: Record<string, unknown>) => string | null | Promise<string | null>
+  /**
+   * How long an event stream may stay silent before a `: keep-alive` comment goes out (default
+   * 15 000 ms, SPEC §3), so proxies do not close an idle follower.
+   */
+  keepAliveMs?: number
   /** Largest accepted request body in bytes (default 1 MiB). */
   maxInputBytes?: number
   /** CORS for browsers: `true` for `hono/cors` defaults, or its options. Off by default. */
