@@ -17,3 +17,13 @@ describe('safeParseJson', () => {
     expect(safeParseJson(inStrings)).toEqual({ ok: true, value: JSON.parse(inStrings) })
   })
 })
+
+describe('safeParseJson depth scan and strings', () => {
+  it('counts brackets after strings with escaped quotes and backslashes correctly', () => {
+    const inside = '"a\\\\"' // the string a\ (an escaped backslash before the closing quote)
+    const deep = '['.repeat(maxJsonDepth) + inside + ',"\\"[[["' + ']'.repeat(maxJsonDepth)
+    expect(safeParseJson(deep).ok).toBe(true)
+    const deeper = '['.repeat(maxJsonDepth + 1) + inside + ']'.repeat(maxJsonDepth + 1)
+    expect(safeParseJson(deeper).ok).toBe(false)
+  })
+})

@@ -9,17 +9,27 @@ import type { Checked } from './validate-call.ts'
  */
 export const maxJsonDepth = 256
 
-/** Whether JSON text nests deeper than `maxJsonDepth` (brackets inside strings do not count). */
+/**
+ * Whether JSON text (already parsed, so valid) nests deeper than `maxJsonDepth`. Strings are
+ * skipped with `indexOf` (native), so a body that is mostly one long string costs little more
+ * than its parse; brackets inside strings do not count.
+ */
 function tooDeep(text: string): boolean {
   let depth = 0
-  let inString = false
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index)
-    if (inString) {
-      if (code === 0x5c) index++ // backslash: skip the escaped character
-      else if (code === 0x22) inString = false
-    } else if (code === 0x22) inString = true
-    else if (code === 0x7b || code === 0x5b) {
+    if (code === 0x22) {
+      let end = index
+      // The next quote not escaped by an odd run of backslashes closes the string.
+      while (true) {
+        end = text.indexOf('"', end + 1)
+        if (end < 0) return false
+        let backslashes = 0
+        while (text.charCodeAt(end - 1 - backslashes) === 0x5c) backslashes++
+        if (backslashes % 2 === 0) break
+      }
+      index = end
+    } else if (code === 0x7b || code === 0x5b) {
       if (++depth > maxJsonDepth) return true
     } else if (code === 0x7d || code === 0x5d) depth--
   }
@@ -49,8 +59,8 @@ export function safeParseJson(text: string): Checked<unknown> {
     if (text.trim() === '') return { ok: true, value: undefined }
     return { ok: false, error: new ToolrouteError('INVALID_JSON', `Request body is not valid JSON: ${withoutSnippet((error as Error).message)}`) }
   }
-  // Text shorter than twice the limit cannot nest deeper than it: small bodies skip the scan.
-  if (text.length > 2 * maxJsonDepth && tooDeep(text)) {
+  // Text shorter than twice the limit cannot nest deeper than it, nor can a primitive: those skip the scan.
+  if (text.length > 2 * maxJsonDepth && typeof value === 'object' && value !== null && tooDeep(text)) {
     return { ok: false, error: new ToolrouteError('INVALID_JSON', `Request body is not valid JSON here: it nests deeper than ${maxJsonDepth} levels`) }
   }
   return { ok: true, value }
