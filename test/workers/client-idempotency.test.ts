@@ -84,3 +84,20 @@ describe('toolroute/ai: the AI SDK tool call id is the Idempotency-Key', () => {
     expect(await counter(key).count()).toBe(1)
   })
 })
+
+describe('toolroute/ai: a retried step of a tool that needed approval', () => {
+  it('replays the first call, finds the run approved already, and ends with its output: one execution', async () => {
+    const { client } = recordingClient()
+    const tools = await toAiSdkTools(client, { tools: ['counted-approval'] })
+    const key = uniqueKey('ai-approval')
+    const run = async () => {
+      const outputs: unknown[] = []
+      const result = tools['counted-approval']!.execute!({ key }, { toolCallId: `call_ai_${key}`, messages: [] }) as AsyncIterable<unknown>
+      for await (const output of result) outputs.push(output)
+      return outputs
+    }
+    expect(await run()).toEqual([{ executions: 1 }])
+    expect(await run()).toEqual([{ executions: 1 }])
+    expect(await counter(key).count()).toBe(1)
+  })
+})
