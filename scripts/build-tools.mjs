@@ -126,6 +126,7 @@ const worker = createWorker({ ...config, tools })
 export default { fetch: worker.fetch }
 export class ToolRunObject extends worker.ToolRunObject {}
 export class McpSessionObject extends worker.McpSessionObject {}
+export class IdempotencyObject extends worker.IdempotencyObject {}
 `
 // Written only when they change: a running `wrangler dev` reloads on any write to its entry,
 // and a build started elsewhere (a bundle, a test) would restart it mid-request.

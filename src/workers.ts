@@ -1,5 +1,5 @@
 /** `toolroute/workers`: serving tools from Cloudflare Workers, runs in Durable Objects. */
-export { createWorker, defineConfig, runsBinding, mcpSessionsBinding } from './adapter/cloudflare-workers/create-worker.ts'
+export { createWorker, defineConfig, runsBinding, mcpSessionsBinding, idempotencyBinding } from './adapter/cloudflare-workers/create-worker.ts'
 export type { ToolrouteConfig } from './adapter/cloudflare-workers/create-worker.ts'
 export { createToolRunObject } from './adapter/cloudflare-workers/create-tool-run-object.ts'
 export { createDurableObjectRunHost } from './adapter/cloudflare-workers/durable-object-run-host.ts'
@@ -10,3 +10,5 @@ export { createKvRunStore } from './store/kv/kv-run-store.ts'
 export type { KvRunStoreOptions } from './store/kv/kv-run-store.ts'
 export { createMcpSessionObject } from './adapter/cloudflare-workers/create-mcp-session-object.ts'
 export { createDurableObjectMcpSessions } from './adapter/cloudflare-workers/durable-object-mcp-sessions.ts'
+export { createIdempotencyObject } from './adapter/cloudflare-workers/create-idempotency-object.ts'
+export { createDurableObjectIdempotencyStore } from './adapter/cloudflare-workers/durable-object-idempotency-store.ts'

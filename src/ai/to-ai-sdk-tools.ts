@@ -124,7 +124,13 @@ function toAiSdkTool(client: ToolClient, descriptor: ToolDescriptor, options: To
             yield { status: 'approval-required', runId, toolCallId, approvalId } satisfies PendingToolResult
             return
           }
-          await client.approve(runId, { approvalId, ...signal })
+          try {
+            await client.approve(runId, { approvalId, ...signal })
+          } catch (error) {
+            // Approved already: a retried step replays its first call's events (the key is the
+            // tool call id), and the run went on; what it did since follows from the cursor.
+            if (!(ToolClientError.isInstance(error) && error.code === 'RUN_STATE_CONFLICT')) throw error
+          }
           approvalId = undefined
         } else if (suspension) {
           if (!options.onSuspend) {

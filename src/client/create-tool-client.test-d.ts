@@ -94,3 +94,13 @@ describe('createToolClient() without types', () => {
     if (result.status === 'completed') expectTypeOf(result.output).toBeAny()
   })
 })
+
+describe('idempotency options', () => {
+  it('a call takes an idempotencyKey; the client an idempotency switch', () => {
+    const client = createToolClient<[typeof weatherTool]>({ baseUrl: 'http://x', idempotency: false })
+    expectTypeOf(client.call).parameter(2).exclude<undefined>().toHaveProperty('idempotencyKey').toEqualTypeOf<string | undefined>()
+    expectTypeOf(client.stream).parameter(2).exclude<undefined>().toHaveProperty('idempotencyKey').toEqualTypeOf<string | undefined>()
+    // @ts-expect-error the key is text
+    void client.call('weather-tool', { location: 'x' }, { idempotencyKey: 42 })
+  })
+})

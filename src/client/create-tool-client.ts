@@ -104,7 +104,13 @@ export function createToolClient<T extends ToolSetLike = readonly AnyTool[]>(opt
     const requestContext = { ...options.requestContext, ...callOptions.requestContext }
     if (Object.keys(requestContext).length > 0) headers.set('x-request-context', jsonHeader(requestContext))
     if (callOptions.toolCallId) headers.set('x-tool-call-id', callOptions.toolCallId)
-    const { body } = await inputBody(input)
+    const { body, streamed } = await inputBody(input)
+    // The tool call id is the key by default (SPEC §9): an agent that retries a step sends the
+    // same id, and the server answers the first call's result instead of executing again. Not
+    // for an input sent as it arrives: the server reads a keyed body whole before it starts, so
+    // its deltas would no longer stream live (an explicit `idempotencyKey` still goes).
+    const key = callOptions.idempotencyKey ?? (options.idempotency === false || streamed ? undefined : callOptions.toolCallId)
+    if (key && !headers.has('idempotency-key')) headers.set('idempotency-key', key)
     return { method: 'POST', body, headers, signal: callOptions.signal }
   }
 

@@ -85,6 +85,9 @@ const specCodes: Record<ErrorCode, true> = {
   OUTPUT_VALIDATION_FAILED: true,
   SUSPEND_VALIDATION_FAILED: true,
   EXECUTION_FAILED: true,
+  IDEMPOTENCY_KEY_REUSED: true,
+  IDEMPOTENCY_CONFLICT: true,
+  IDEMPOTENCY_KEY_INVALID: true,
 }
 
 function isSpecCode(code: string): code is ErrorCode {

@@ -51,6 +51,12 @@ export interface ToolClientOptions {
   headers?: HeadersSource
   /** A request context sent with every call, under the call's own. */
   requestContext?: Record<string, unknown>
+  /**
+   * Send a call's `toolCallId` as its `Idempotency-Key` (default true), so a retried call never
+   * executes twice (SPEC §9); except for an input streamed as it arrives, which the server would
+   * otherwise read whole before starting. `false`: only an explicit `idempotencyKey` is sent.
+   */
+  idempotency?: boolean
 }
 
 /** Per-request options shared by every method. */
@@ -64,8 +70,10 @@ export interface RequestOptions {
 export interface CallOptions<TRequestContext = Record<string, unknown>> extends RequestOptions {
   /** The request context (`x-request-context`), validated by the tool's `requestContextSchema`. */
   requestContext?: Partial<TRequestContext> & Record<string, unknown>
-  /** The caller's id for the call (`x-tool-call-id`), e.g. the model's tool call id. */
+  /** The caller's id for the call (`x-tool-call-id`), e.g. the model's tool call id; also its `Idempotency-Key` by default. */
   toolCallId?: string
+  /** The call's `Idempotency-Key`, when it should not be the `toolCallId`. */
+  idempotencyKey?: string
 }
 
 /** Options of a streamed call. */

@@ -14,6 +14,10 @@ export const errorStatus = {
   OUTPUT_VALIDATION_FAILED: 500,
   SUSPEND_VALIDATION_FAILED: 500,
   EXECUTION_FAILED: 500,
+  IDEMPOTENCY_KEY_REUSED: 422,
+  IDEMPOTENCY_CONFLICT: 409,
+  /** Not in SPEC §2's table, which is silent on a malformed key: empty, or over 255 characters. */
+  IDEMPOTENCY_KEY_INVALID: 400,
 } as const
 
 export type ErrorCode = keyof typeof errorStatus

@@ -17,13 +17,15 @@ export interface ResponseMode {
   sse: boolean
   view: ToolEventView
   dialect: UiMessageStreamDialect
+  /** How long a stream may stay silent before a `: keep-alive` comment (the app's `keepAliveMs`). */
+  keepAliveMs?: number | undefined
 }
 
-export function responseModeOf(c: Context): ResponseMode {
+export function responseModeOf(c: Context, keepAliveMs?: number): ResponseMode {
   const sse = (c.req.header('accept') ?? '').includes('text/event-stream')
   const requested = c.req.query('view')
   const view = toolEventViews.includes(requested as ToolEventView) ? (requested as ToolEventView) : 'display'
-  return { sse, view, dialect: uiMessageStreamDialectOf(c.req.query('aiSdk')) }
+  return { sse, view, dialect: uiMessageStreamDialectOf(c.req.query('aiSdk')), keepAliveMs }
 }
 
 export interface CallToolArgs {
@@ -39,6 +41,8 @@ export interface CallToolArgs {
   defer: (work: Promise<unknown>) => void
   /** The response mode, when the route already read it. */
   mode?: ResponseMode
+  /** Told where the first step will end, as soon as it starts (an idempotent call records it). */
+  onEnding?: (ending: Promise<FirstStepEnding>, ids: { runId: string; toolCallId: string }) => void
 }
 
 /**
@@ -68,6 +72,7 @@ export async function callTool(c: Context, args: CallToolArgs): Promise<Response
     held: scope.held,
     onInput: (ok) => inputPhaseDone(ok),
   })
+  args.onEnding?.(ending, { runId, toolCallId })
   if (!mode.sse) {
     // A JSON answer waits for the ending, so it leaves no work behind the response.
     try {
@@ -95,6 +100,7 @@ export async function callTool(c: Context, args: CallToolArgs): Promise<Response
   return sseResponse(events(), project, {
     headers,
     dialect: mode.dialect,
+    keepAliveMs: mode.keepAliveMs,
     onCancel: async () => {
       // A background run goes on without its caller; a call in the request stops with it.
       if ((await Promise.race([ending, Promise.resolve(undefined)]))?.kind !== 'background') scope.callerLeft()

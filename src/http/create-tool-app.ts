@@ -10,6 +10,9 @@ import type { RunHost } from '../runs/run-host.ts'
 import { checkRequestContext } from '../runtime/validate-call.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import { callTool, responseModeOf } from './call-tool.ts'
+import { idempotentCall } from './idempotent-call.ts'
+import type { IdempotencyStore } from '../idempotency/idempotency-store.ts'
+import { createMemoryIdempotencyStore } from '../store/memory/memory-idempotency-store.ts'
 import { deferOf } from './defer-of.ts'
 import { errorResponse } from './error-response.ts'
 import { guardAuth } from './middleware/guard-auth.ts'
@@ -52,6 +55,13 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
     if (options.runs) return options.runs
     return (memoryHost ??= createRunEngine({ tools, store: createMemoryRunStore() }))
   }
+  let memoryKeys: IdempotencyStore | undefined
+  const idempotency = options.idempotency ?? true
+  const keysFor = (c: Context): IdempotencyStore => {
+    if (typeof idempotency === 'function') return idempotency(c as never)
+    if (typeof idempotency === 'object') return idempotency
+    return (memoryKeys ??= createMemoryIdempotencyStore())
+  }
   const app = new Hono<E>().basePath(options.basePath ?? '/')
   app.onError((error, c) => {
     if (error instanceof HTTPException) {
@@ -85,7 +95,8 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
     const checked = checkRequestContext(tool.id, tool.schemas.requestContext, values)
     if (!checked.ok) throw checked.error
     c.set('requestContext', checked.value)
-    checkBodyHeaders(c, maxInputBytes, { required: true })
+    const refused = checkBodyHeaders(c, maxInputBytes, { required: true })
+    if (refused) await refused
     await next()
   }
 
@@ -94,7 +105,24 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
   app.get('/tools', (c) => c.json(list))
   app.get('/tools/:toolId', findTool, (c) => c.json(descriptors.get(c.get('tool').id)))
   app.post('/tools/:toolId', validateCall, async (c) => {
-    const mode = responseModeOf(c)
+    const mode = responseModeOf(c, options.keepAliveMs)
+    // One header read is all a call without a key pays (SPEC §9: it costs nothing extra).
+    const key = idempotency === false ? undefined : c.req.header('idempotency-key')
+    if (key !== undefined) {
+      const requestContext = c.get('requestContext')
+      return idempotentCall(c, {
+        key,
+        store: keysFor(c),
+        request: c.req.raw,
+        maxBytes: maxInputBytes,
+        tool: c.get('tool'),
+        requestContext,
+        principal: await principalOf(c, options, requestContext),
+        runs: () => hostFor(c),
+        defer: deferOf(c),
+        mode,
+      })
+    }
     // A chunked body read by an SSE caller streams its deltas live; any other body is read
     // whole (still chunk by chunk, for the input hooks) and validated before the response.
     const liveInput = mode.sse && c.req.header('content-length') === undefined
@@ -133,14 +161,14 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
     const host = hostFor(c)
     const { run } = await host.get(c.req.param('runId'), { principal: c.get('principal') })
     const events = await host.follow(run.runId, { principal: c.get('principal'), after, signal: c.req.raw.signal })
-    const mode = responseModeOf(c)
+    const mode = responseModeOf(c, options.keepAliveMs)
     return segmentResponse(c, { run, events, settled: Promise.resolve(run), abort() {} }, toolOfRun(run.toolId), { ...mode, sse: true })
   })
   app.post('/runs/:runId/approve', runCaller, async (c) => {
     const body = (await readJsonBody(c, maxInputBytes)) as { approvalId?: unknown }
     const approvalId = typeof body === 'object' && body !== null && typeof body.approvalId === 'string' ? body.approvalId : undefined
     const segment = await hostFor(c).approve(c.req.param('runId'), { principal: c.get('principal'), ...(approvalId ? { approvalId } : {}) })
-    return segmentResponse(c, segment, toolOfRun(segment.run.toolId), responseModeOf(c))
+    return segmentResponse(c, segment, toolOfRun(segment.run.toolId), responseModeOf(c, options.keepAliveMs))
   })
 
   const validationHook =
@@ -167,7 +195,7 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
     async (c) => {
       const { reason } = c.req.valid('json' as never) as { reason?: string }
       const segment = await hostFor(c).decline(c.req.param('runId'), { principal: c.get('principal'), ...(reason !== undefined ? { reason } : {}) })
-      return segmentResponse(c, segment, toolOfRun(segment.run.toolId), responseModeOf(c))
+      return segmentResponse(c, segment, toolOfRun(segment.run.toolId), responseModeOf(c, options.keepAliveMs))
     },
   )
   app.post(
@@ -178,7 +206,7 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
     async (c) => {
       const { resumeData } = c.req.valid('json' as never) as { resumeData: unknown }
       const segment = await hostFor(c).resume(c.req.param('runId'), { principal: c.get('principal'), resumeData })
-      return segmentResponse(c, segment, toolOfRun(segment.run.toolId), responseModeOf(c))
+      return segmentResponse(c, segment, toolOfRun(segment.run.toolId), responseModeOf(c, options.keepAliveMs))
     },
   )
   app.post('/runs/:runId/cancel', runCaller, async (c) => {

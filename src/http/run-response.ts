@@ -72,6 +72,7 @@ export async function segmentResponse(c: Context, segment: RunSegment, tool: Any
   return sseResponse(segment.events, project, {
     headers: { 'x-run-id': segment.run.runId, 'x-tool-call-id': segment.run.toolCallId },
     dialect: mode.dialect,
+    keepAliveMs: mode.keepAliveMs,
     onCancel: onAbort,
   })
 }

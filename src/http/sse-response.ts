@@ -9,11 +9,13 @@ export interface SseResponseOptions {
   dialect?: UiMessageStreamDialect
   /** Called when the client goes away before the stream ends. */
   onCancel?: () => void
+  /** Silence before a `: keep-alive` comment (default 15 s). */
+  keepAliveMs?: number | undefined
 }
 
 /**
  * The AI SDK UI message stream over SSE: each event projected for its view, `id:` set to its
- * place in the run's log, `: keep-alive` every 15 s of silence, `data: [DONE]` at the end.
+ * place in the run's log, `: keep-alive` every 15 s (or `keepAliveMs`) of silence, `data: [DONE]` at the end.
  */
 export function sseResponse(events: AsyncIterable<SequencedEvent>, project: EventProjector, options: SseResponseOptions = {}): Response {
   const encoder = new TextEncoder()
@@ -33,7 +35,7 @@ export function sseResponse(events: AsyncIterable<SequencedEvent>, project: Even
         } catch {
           stop()
         }
-      }, keepAliveIntervalMs)
+      }, options.keepAliveMs ?? keepAliveIntervalMs)
     },
     // Loops until it enqueues: a pull that enqueues nothing (an event its view drops) is not
     // called again by the stream, which would stall until the next keep-alive.

@@ -1,6 +1,7 @@
 import type { Context, Env, MiddlewareHandler } from 'hono'
 import type { cors } from 'hono/cors'
 import type { McpSessionHost } from '../mcp/mcp-session-host.ts'
+import type { IdempotencyStore } from '../idempotency/idempotency-store.ts'
 import type { RunHost } from '../runs/run-host.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 
@@ -22,12 +23,23 @@ export interface ToolAppOptions<E extends Env = any> {
    * run answers only the credential that created it; `null` when there is none.
    */
   principal?: (c: Context<E>, requestContext: Record<string, unknown>) => string | null | Promise<string | null>
+  /**
+   * How long an event stream may stay silent before a `: keep-alive` comment goes out (default
+   * 15 000 ms, SPEC §3), so proxies do not close an idle follower.
+   */
+  keepAliveMs?: number
   /** Largest accepted request body in bytes (default 1 MiB). */
   maxInputBytes?: number
   /** CORS for browsers: `true` for `hono/cors` defaults, or its options. Off by default. */
   cors?: boolean | Parameters<typeof cors>[0]
   /** Where durable runs live: a `RunHost`, or one per request (Durable Objects need `env`). Default: in memory. */
   runs?: RunHost | ((c: Context<E>) => RunHost)
+  /**
+   * Idempotent calls (SPEC §9): where `Idempotency-Key`s live, one store or one per request
+   * (`createWorker` uses the `TOOLROUTE_IDEMPOTENCY` Durable Objects). Default: in memory, this
+   * process. `false` ignores the header.
+   */
+  idempotency?: boolean | IdempotencyStore | ((c: Context<E>) => IdempotencyStore)
   /** `'stateful'` (default) stores only runs that wait or run in the background; `'all'` stores every run. */
   storeRuns?: 'stateful' | 'all'
   /** Serve MCP at `/mcp` (default true), or how to serve it. */

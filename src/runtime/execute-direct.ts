@@ -12,7 +12,7 @@ import { resultOf } from './stream-outputs.ts'
 import { RequestContext } from './request-context.ts'
 import { ParsedRequestContext, isRequestContextLike, requestContextValues } from './parsed-request-context.ts'
 import type { ToolCallScope } from './tool-call-scope.ts'
-import { checkInput, checkOutput, checkRequestContext, checkResumeData, failureDetails, preview, type Checked } from './validate-call.ts'
+import { checkInput, checkOutput, checkRequestContext, checkResumeData, directFailureDetails, failureDetails, preview, type Checked } from './validate-call.ts'
 
 function toValidationError(error: { message: string; issues?: ValidationIssue[] }): ValidationError {
   return { error: true, message: error.message, validationErrors: formatValidationErrors(error.issues ?? []) }
@@ -156,13 +156,13 @@ function prepareCall(scope: DirectCallScope, call: ToolCallContextInput): { erro
   const { schemas } = tool
   if (schemas.requestContext) {
     const checked = checkRequestContext(tool.id, schemas.requestContext, contextValues(call.requestContext))
-    if (!checked.ok) return { error: toValidationError(failureDetails(checked)) }
+    if (!checked.ok) return { error: toValidationError(directFailureDetails(checked)) }
     scope.validatedContext = checked.value
   }
   const resume = resumeOf(call)
   if (resume && resume.resumeData != null && schemas.resume) {
     const checked = checkResumeData(tool.id, schemas.resume, resume.resumeData)
-    if (!checked.ok) return { error: toValidationError(failureDetails(checked)) }
+    if (!checked.ok) return { error: toValidationError(directFailureDetails(checked)) }
     return { resume: { resumeData: checked.value, suspendPayload: resume.suspendPayload } }
   }
   return { resume }
@@ -218,7 +218,7 @@ export function executeDirect(tool: AnyTool, input: unknown, context?: ToolCallC
 }
 
 function startExecute(scope: DirectCallScope, call: ToolCallContextInput, received: Checked<unknown>): Promise<unknown> {
-  if (!received.ok) return Promise.resolve(toValidationError(failureDetails(received)))
+  if (!received.ok) return Promise.resolve(toValidationError(directFailureDetails(received)))
   const { tool } = scope
   let resume: ResumeState | undefined
   if (tool.schemas.requestContext || call.agent || call.workflow || call.resumeData !== undefined || call.suspendPayload !== undefined) {

@@ -72,7 +72,7 @@ describe('receiveInput', () => {
     expect(calls.some((call) => call.startsWith('available'))).toBe(false)
   })
 
-  it('a body over maxBytes: PAYLOAD_TOO_LARGE, and reading stops', async () => {
+  it('a body over maxBytes: PAYLOAD_TOO_LARGE, and reading stops once 4 more limits are drained', async () => {
     const { tool } = hookedTool()
     const { scope, events } = collectingScope(tool)
     let pulled = 0
@@ -88,8 +88,29 @@ describe('receiveInput', () => {
       expect(received.error.code).toBe('PAYLOAD_TOO_LARGE')
       expect(received.error.message).toBe('Request body is larger than 40 bytes')
     }
-    expect(pulled).toBe(3)
+    // 3 chunks reach the limit, then 12 more (168 bytes > 4 × 40) are read and dropped.
+    expect(pulled).toBe(15)
     expect(events.at(-1)).toMatchObject({ type: 'tool-input-error', errorText: 'Request body is larger than 40 bytes' })
+    expect(events.filter((event) => event.type === 'tool-input-delta')).toHaveLength(2)
+  })
+
+  it('a body over maxBytes that ends within the drain is read to its end, its error told before the rest is read', async () => {
+    const { tool } = hookedTool()
+    const { scope, events } = collectingScope(tool)
+    let finished = false
+    let errorBeforeRest = false
+    async function* some() {
+      yield '{"q":"' + 'a'.repeat(40)
+      errorBeforeRest = events.some((event) => event.type === 'tool-input-error')
+      yield 'b'.repeat(30)
+      yield '"}'
+      finished = true
+    }
+    const received = await receiveInput(scope, { chunks: some(), maxBytes: 40 })
+    expect(received.ok).toBe(false)
+    expect(finished).toBe(true)
+    expect(errorBeforeRest).toBe(true)
+    expect(events.filter((event) => event.type === 'tool-input-error')).toHaveLength(1)
   })
 
   it('an empty body is no input: {} for an object schema', async () => {

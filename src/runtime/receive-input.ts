@@ -62,10 +62,13 @@ async function readChunks(
 ): Promise<Checked<string>> {
   const reader = chunkReader(scope, maxBytes)
   if (Symbol.asyncIterator in chunks) {
-    for await (const chunk of chunks) {
-      const taken = reader.take(chunk)
+    const iterator = chunks[Symbol.asyncIterator]()
+    while (true) {
+      const next = await iterator.next()
+      if (next.done) break
+      const taken = reader.take(next.value)
       if (taken instanceof Promise) await taken
-      else if (taken) return taken
+      else if (taken) return drainOverLimit(scope, iterator, taken, maxBytes)
     }
   } else {
     // A body already read whole: iterated without an await per chunk.
@@ -78,6 +81,38 @@ async function readChunks(
   const { hook, text } = reader.end()
   if (hook) await hook
   return { ok: true, value: text }
+}
+
+/** How much more of a body past the limit is read (and dropped) before it is cut off, in limits. */
+const drainLimits = 4
+
+/**
+ * A body past the limit: `tool-input-error` at once (no more deltas), then the rest of the body
+ * read and dropped, up to `drainLimits` more limits, before the step ends. Cancelling the body
+ * while its client still sends made the end of the answer a matter of luck under `wrangler dev`
+ * (a clean end, the proxy's `503 Your worker restarted mid-request`, or a stream cut mid-delta);
+ * read to its end, the request and its answer finish in order. A body that goes on past the
+ * drain is cut off then.
+ */
+async function drainOverLimit(
+  scope: ToolCallScope,
+  iterator: AsyncIterator<Uint8Array | string>,
+  failure: { ok: false; error: ToolrouteError },
+  maxBytes: number,
+): Promise<Checked<string> & { refused: true }> {
+  refuseBody(scope, failure)
+  let drained = 0
+  try {
+    while (drained <= drainLimits * maxBytes) {
+      const next = await iterator.next()
+      if (next.done) return { ...failure, refused: true }
+      drained += typeof next.value === 'string' ? next.value.length : next.value.byteLength
+    }
+  } catch {
+    // The client went away while sending: nothing left to drain.
+  }
+  await iterator.return?.()
+  return { ...failure, refused: true }
 }
 
 /** Validates a parsed input and emits `tool-input-available` or `tool-input-error` (no hooks). */
@@ -148,7 +183,8 @@ async function receiveInputAsync(scope: ToolCallScope, source: ToolInputSource):
     result = received(acceptInput(scope, source.input), source.input)
   } else {
     const read = await readChunks(scope, source.chunks, source.maxBytes ?? defaultMaxBytes)
-    result = read.ok ? acceptText(scope, read.value) : refuseBody(scope, read)
+    // A body drained past the limit has already told its error.
+    result = read.ok ? acceptText(scope, read.value) : 'refused' in read ? { ok: false, error: read.error } : refuseBody(scope, read)
   }
   if (result.ok && onInputAvailable) await callHook('onInputAvailable', onInputAvailable, hookOptions(scope, { input: result.value.value }), observe)
   return result

@@ -13,14 +13,18 @@ export type Checked<T> = { ok: true; value: T } | { ok: false; error: ToolrouteE
 export class ValidationFailure {
   readonly ok = false as const
   readonly code: ErrorCode
+  /** What the wire carries (HTTP, SSE, MCP): the issues, never the value that failed. */
   readonly message: string
   readonly issues: ValidationIssue[]
+  /** The failing value, previewed, for a direct call's message only (as Mastra's shows it). */
+  readonly shown: string | undefined
   #error: ToolrouteError | undefined
 
-  constructor(code: ErrorCode, message: string, issues: ValidationIssue[]) {
+  constructor(code: ErrorCode, message: string, issues: ValidationIssue[], shown?: string) {
     this.code = code
     this.message = message
     this.issues = issues
+    this.shown = shown
   }
 
   get error(): ToolrouteError {
@@ -31,6 +35,16 @@ export class ValidationFailure {
 /** The message and issues of a failed check, without building an Error when there is none yet. */
 export function failureDetails(failure: { ok: false; error: ToolrouteError }): { message: string; issues?: ValidationIssue[] } {
   return failure instanceof ValidationFailure ? failure : failure.error
+}
+
+/**
+ * The same for a direct `tool.execute()`, whose message also shows the value that failed, as
+ * Mastra's does. Only the caller that passed the value sees it: HTTP, SSE and MCP messages travel
+ * into display and transcript views and logs, where raw input never may (the secret canary).
+ */
+export function directFailureDetails(failure: { ok: false; error: ToolrouteError }): { message: string; issues?: ValidationIssue[] } {
+  if (!(failure instanceof ValidationFailure)) return failure.error
+  return failure.shown === undefined ? failure : { message: `${failure.message}\n\n${failure.shown}`, issues: failure.issues }
 }
 
 /** A value as error messages show it: pretty JSON cut at `limit` characters, as Mastra's `truncateForLogging`. */
@@ -44,8 +58,8 @@ export function preview(value: unknown, limit = 200): string {
 }
 
 function fail(code: ErrorCode, what: string, toolId: string, issues: ValidationIssue[], shown: string): ValidationFailure {
-  const message = `${what} validation failed for ${toolId}. Please fix the following errors and try again:\n${describeIssues(issues)}\n\n${shown}`
-  return new ValidationFailure(code, message, issues)
+  const message = `${what} validation failed for ${toolId}. Please fix the following errors and try again:\n${describeIssues(issues)}`
+  return new ValidationFailure(code, message, issues, shown)
 }
 
 /** Input against `inputSchema`; a `null` for an optional field counts as absent. */

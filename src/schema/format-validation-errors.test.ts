@@ -38,3 +38,15 @@ describe('isValidationError', () => {
     expect(isValidationError('error')).toBe(false)
   })
 })
+
+describe('formatValidationErrors with prototype keys', () => {
+  it('nests __proto__ and constructor as own fields, without touching Object.prototype (found by the hardening suite)', () => {
+    const formatted = formatValidationErrors([
+      { path: ['__proto__'], message: 'not allowed' },
+      { path: ['constructor', 'prototype'], message: 'nope' },
+    ])
+    expect(Object.hasOwn(formatted.fields, '__proto__')).toBe(true)
+    expect(JSON.parse(JSON.stringify(formatted))).toEqual(JSON.parse('{"errors":[],"fields":{"__proto__":{"errors":["not allowed"],"fields":{}},"constructor":{"errors":[],"fields":{"prototype":{"errors":["nope"],"fields":{}}}}}}'))
+    expect(({} as Record<string, unknown>).errors).toBeUndefined()
+  })
+})

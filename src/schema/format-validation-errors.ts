@@ -23,7 +23,14 @@ export function formatValidationErrors(issues: readonly ValidationIssue[]): Form
     let node = root
     for (const segment of issue.path) {
       const key = String(segment)
-      node = node.fields[key] ??= { errors: [], fields: {} }
+      // Own properties only: an input key `__proto__` or `constructor` (JSON.parse makes them own
+      // keys) would otherwise walk into Object.prototype (found by the hardening suite).
+      let next = Object.hasOwn(node.fields, key) ? node.fields[key] : undefined
+      if (!next) {
+        next = { errors: [], fields: {} }
+        Object.defineProperty(node.fields, key, { value: next, enumerable: true, writable: true, configurable: true })
+      }
+      node = next
     }
     node.errors.push(issue.message)
   }

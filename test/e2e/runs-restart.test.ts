@@ -58,3 +58,29 @@ it('a suspended run and a run waiting for approval complete after wrangler dev r
   expect(ids).toEqual(ids.map((_, index) => index + 1))
   expect(ids.length).toBeGreaterThan(6)
 })
+
+it('a background run cut short by a wrangler dev restart is retried by its alarm and completes once', async () => {
+  server ??= await startWranglerDev({ persistTo, config })
+  const started = await post('/tools/generate-report', { month: '2026-11', delayMs: 5000 })
+  expect(started).toMatchObject({ status: 202, body: { status: 'running' } })
+  const { runId } = started.body as { runId: string }
+  // Mid-attempt: the tool waits 5 s; the process goes away under it.
+  await new Promise((resolve) => setTimeout(resolve, 1000))
+  await server.stop()
+  server = await startWranglerDev({ persistTo, config })
+  // The attempt's watchdog alarm (timeoutMs 30 s + 5 s) picks the run up; its retry takes 5 s.
+  const deadline = Date.now() + 90_000
+  let run = await get(`/runs/${runId}`)
+  while (run.body.status === 'running' && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    run = await get(`/runs/${runId}`)
+  }
+  expect(run).toMatchObject({ status: 200, body: { status: 'completed', output: { month: '2026-11', rows: 31 } } })
+  const text = await (await fetch(`${server.url}/runs/${runId}/events?view=raw`, { headers: owner })).text()
+  const ids = [...text.matchAll(/^id: (\d+)$/gm)].map((match) => Number(match[1]))
+  expect(ids).toEqual(ids.map((_, index) => index + 1))
+  expect(text.match(/"type":"tool-output-available"/g)).toHaveLength(1)
+  expect(text.match(/"type":"finish"/g)).toHaveLength(1)
+  // Two attempts began: the restart really cut the first one short.
+  expect(text.match(/report started/g)).toHaveLength(2)
+}, 150_000)

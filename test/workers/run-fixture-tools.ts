@@ -182,4 +182,43 @@ export const countedQuestions = createTool({
   },
 })
 
-export const runFixtureTools = [countedQuestions, countedApproval, countedSuspend, multiRound, flakyBackground, timeoutBackground, gatedBackground, approvedBackground, approvalTransform, gatedApproval]
+/** Stateless: counts each execution under `key`; fails after counting when `fail` is set; waits at gate 1 when `gated`. */
+export const countedCall = createTool({
+  id: 'counted-call',
+  description: 'Counts its executions (idempotency tests)',
+  inputSchema: z.object({ key: z.string(), fail: z.boolean().optional(), gated: z.boolean().optional() }),
+  outputSchema: z.object({ executions: z.number() }),
+  execute: async ({ key, fail, gated }, { abortSignal }) => {
+    const executions = await counter(key).increment()
+    if (gated) await gate(key, 1, abortSignal)
+    if (fail) throw new Error(`execution ${executions} failed`)
+    return { executions }
+  },
+})
+
+/**
+ * Background with one retry: logs, then waits for the test to open the gate of its attempt
+ * (`<key>:gate:<attempt>`), then counts its completion under `key`. One gate per attempt: an
+ * attempt whose object was aborted under the test runner may live on in the isolate, and must
+ * not pass the gate opened for its retry.
+ */
+export const gatedRetryBackground = createTool({
+  id: 'gated-retry-background',
+  description: 'Waits for the test, retried once if its attempt is lost',
+  inputSchema: z.object({ key: z.string() }),
+  outputSchema: z.object({ completions: z.number() }),
+  background: { enabled: true, timeoutMs: 60_000, maxRetries: 1 },
+  execute: async ({ key }, { observe, abortSignal }) => {
+    observe.log('info', 'attempt started')
+    const attempt = await counter(`${key}:started`).increment()
+    const deadline = Date.now() + 20_000
+    while ((await counter(`${key}:gate:${attempt}`).count()) < 1) {
+      abortSignal.throwIfAborted()
+      if (Date.now() > deadline) throw new Error(`attempt ${attempt} was never let through`)
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+    return { completions: await counter(key).increment() }
+  },
+})
+
+export const runFixtureTools = [countedQuestions, countedCall, gatedRetryBackground, countedApproval, countedSuspend, multiRound, flakyBackground, timeoutBackground, gatedBackground, approvedBackground, approvalTransform, gatedApproval]

@@ -7,8 +7,9 @@ import { testTools } from '../fixtures/test-tools.ts'
 import { mcpTestTools } from '../fixtures/mcp-tools.ts'
 import { streamTools } from '../fixtures/stream-tools.ts'
 import { runFixtureTools } from './run-fixture-tools.ts'
+import { canaryTools } from '../fixtures/canary-tools.ts'
 
-const allTools = [...tools, ...testTools, ...runFixtureTools, ...mcpTestTools, ...streamTools]
+const allTools = [...tools, ...testTools, ...runFixtureTools, ...mcpTestTools, ...streamTools, ...canaryTools]
 const worker = createWorker({ tools: allTools })
 const kvApp = createToolApp({ tools: allTools, basePath: '/kv', runs: createKvRunHost(allTools, { pollMs: 20 }) })
 
@@ -19,4 +20,5 @@ export default {
 }
 export class ToolRunObject extends worker.ToolRunObject {}
 export class McpSessionObject extends worker.McpSessionObject {}
+export class IdempotencyObject extends worker.IdempotencyObject {}
 export { ExecutionCounter, RunStoreProbe } from './fixture-objects.ts'

@@ -6,6 +6,7 @@ import type { RunCaller, RunSegment } from '../../runs/run-host.ts'
 import { encodeSegmentStream, toRpcError, type RpcResult } from '../../runs/segment-stream.ts'
 import { createDurableObjectRunStore, storedRunId } from '../../store/durable-object/durable-object-run-store.ts'
 import type { AnyTool } from '../../tool/tool-types.ts'
+import { millisecondsOf } from './milliseconds-of.ts'
 
 export interface ToolRunObjectOptions {
   /**
@@ -17,12 +18,6 @@ export interface ToolRunObjectOptions {
   retentionMs?: number
 }
 
-/** A positive number of milliseconds from a config value or an environment var, if any. */
-function millisecondsOf(configured: number | undefined, fromEnv: unknown): number | undefined {
-  if (configured !== undefined) return configured
-  const value = typeof fromEnv === 'string' || typeof fromEnv === 'number' ? Number(fromEnv) : Number.NaN
-  return Number.isFinite(value) && value > 0 ? value : undefined
-}
 
 /**
  * What a step returns over RPC: the run after its state change, and its events as NDJSON. A

@@ -5,6 +5,9 @@ import { toolRegistry } from '../../http/tool-registry.ts'
 import type { McpSessionHost } from '../../mcp/mcp-session-host.ts'
 import type { RunHost } from '../../runs/run-host.ts'
 import { defaultElicitationTimeoutMs, defaultServerInfo, type McpServerDeps } from '../../mcp/create-mcp-server.ts'
+import type { IdempotencyStore } from '../../idempotency/idempotency-store.ts'
+import { createIdempotencyObject } from './create-idempotency-object.ts'
+import { createDurableObjectIdempotencyStore } from './durable-object-idempotency-store.ts'
 import { createMcpSessionObject } from './create-mcp-session-object.ts'
 import { createToolRunObject, type ToolRunObjectOptions } from './create-tool-run-object.ts'
 import { createDurableObjectMcpSessions } from './durable-object-mcp-sessions.ts'
@@ -14,6 +17,8 @@ import { createDurableObjectRunHost } from './durable-object-run-host.ts'
 export const runsBinding = 'TOOLROUTE_RUNS'
 /** The Durable Object binding that holds MCP sessions, one object per `Mcp-Session-Id`. Without it, MCP is stateless. */
 export const mcpSessionsBinding = 'TOOLROUTE_MCP'
+/** The Durable Object binding that holds `Idempotency-Key`s, one object per principal and key (SPEC §9). */
+export const idempotencyBinding = 'TOOLROUTE_IDEMPOTENCY'
 
 /** What a deployment configures in `toolroute.config.ts` (everything but the tools, found in `tools/`). */
 export type ToolrouteConfig = Omit<ToolAppOptions, 'tools' | 'runs'> &
@@ -41,12 +46,14 @@ export function defineConfig(config: ToolrouteConfig): ToolrouteConfig {
  * export default worker
  * export class ToolRunObject extends worker.ToolRunObject {}
  * export class McpSessionObject extends worker.McpSessionObject {}
+ * export class IdempotencyObject extends worker.IdempotencyObject {}
  */
 export function createWorker(config: ToolrouteConfig & { tools: ToolAppOptions['tools'] }): {
   app: Hono<ToolAppEnv>
   fetch: Hono<ToolAppEnv>['fetch']
   ToolRunObject: ReturnType<typeof createToolRunObject>
   McpSessionObject: ReturnType<typeof createMcpSessionObject>
+  IdempotencyObject: ReturnType<typeof createIdempotencyObject>
 } {
   const tools = toolRegistry(config.tools)
   const hosts = new WeakMap<DurableObjectNamespace, RunHost>()
@@ -59,10 +66,21 @@ export function createWorker(config: ToolrouteConfig & { tools: ToolAppOptions['
     if (!host) hosts.set(namespace, (host = createDurableObjectRunHost(namespace)))
     return host
   }
+  const keyStores = new WeakMap<DurableObjectNamespace, IdempotencyStore>()
+  // A keyed call without the binding fails loudly rather than executing without its guarantee;
+  // `idempotency: false` in the config ignores the header instead.
+  const keysOf = (env: unknown): IdempotencyStore => {
+    const namespace = binding(env, idempotencyBinding)
+    if (!namespace) throw new Error(`Durable Object binding ${idempotencyBinding} is missing from wrangler.toml (needed by calls with an Idempotency-Key)`)
+    let store = keyStores.get(namespace)
+    if (!store) keyStores.set(namespace, (store = createDurableObjectIdempotencyStore(namespace)))
+    return store
+  }
   const mcp = config.mcp === false ? false : typeof config.mcp === 'object' ? config.mcp : {}
   const app = createToolApp({
     ...config,
     runs: config.runs ?? ((c) => runsOf(c.env)),
+    idempotency: config.idempotency ?? ((c) => keysOf(c.env)),
     mcp: mcp && {
       ...mcp,
       // Sessions go to the object named by their id when the binding exists; stateless otherwise.
@@ -89,6 +107,7 @@ export function createWorker(config: ToolrouteConfig & { tools: ToolAppOptions['
     app,
     fetch: app.fetch,
     ToolRunObject: createToolRunObject(tools, config),
+    IdempotencyObject: createIdempotencyObject(config.retentionMs !== undefined ? { retentionMs: config.retentionMs } : {}),
     McpSessionObject: createMcpSessionObject({ deps: mcpDeps, ...(config.mcpSessionTtlMs !== undefined ? { sessionTtlMs: config.mcpSessionTtlMs } : {}) }),
   }
 }

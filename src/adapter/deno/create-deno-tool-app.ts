@@ -5,6 +5,7 @@ import { toolRegistry } from '../../http/tool-registry.ts'
 import { createRunEngine, type RunEngine } from '../../runs/create-run-engine.ts'
 import type { RunStore } from '../../runs/run-store.ts'
 import { createDenoKvRunStore } from '../../store/deno-kv/deno-kv-run-store.ts'
+import { createDenoKvIdempotencyStore } from '../../store/deno-kv/deno-kv-idempotency-store.ts'
 import { createDenoKvScheduler } from './create-deno-kv-scheduler.ts'
 
 /** Options of `createDenoToolApp`: the app's, with runs in a Deno KV database. */
@@ -58,5 +59,7 @@ export async function createDenoToolApp(options: DenoToolAppOptions): Promise<De
     ...(scheduler ? { schedule: scheduler.schedule } : {}),
   })
   await scheduler?.start((runId) => engine.sweep(runId))
-  return { app: createToolApp({ ...appOptions, runs: engine }), engine, store }
+  // Keys in the same database, kept as long as the runs they replay.
+  const idempotency = appOptions.idempotency ?? createDenoKvIdempotencyStore(kv, retentionMs !== undefined ? { retentionMs } : {})
+  return { app: createToolApp({ ...appOptions, runs: engine, idempotency }), engine, store }
 }

@@ -1,0 +1,54 @@
+import { beginFrom, defaultIdempotencyRetentionMs, type IdempotencyRecord, type IdempotencyStore } from '../../idempotency/idempotency-store.ts'
+
+export interface MemoryIdempotencyStoreOptions {
+  /** How long a key is kept, from its first request (default 24 h). */
+  retentionMs?: number
+  now?: () => number
+}
+
+/**
+ * Keys in a `Map`, for tests and single-process use (Node, the default app). Each method reads
+ * and writes without an `await` in between, so in one process `begin` is a compare-and-set.
+ * Expired keys are dropped when met, and swept once the map grows.
+ */
+export function createMemoryIdempotencyStore(options: MemoryIdempotencyStoreOptions = {}): IdempotencyStore {
+  const retentionMs = options.retentionMs ?? defaultIdempotencyRetentionMs
+  const now = options.now ?? Date.now
+  const records = new Map<string, IdempotencyRecord>()
+  let sweepAt = 1024
+  const nameOf = (scope: { principal: string | null; key: string }) => JSON.stringify([scope.principal, scope.key])
+  const live = (name: string): IdempotencyRecord | undefined => {
+    const record = records.get(name)
+    if (record && record.createdAt + retentionMs <= now()) {
+      records.delete(name)
+      return undefined
+    }
+    return record
+  }
+  const sweep = () => {
+    if (records.size < sweepAt) return
+    for (const name of records.keys()) live(name)
+    sweepAt = Math.max(1024, records.size * 2)
+  }
+  return {
+    async begin(scope, fingerprint) {
+      const name = nameOf(scope)
+      const record = live(name)
+      if (record) return beginFrom(record, fingerprint)
+      sweep()
+      records.set(name, { state: 'pending', fingerprint, createdAt: now() })
+      return { state: 'new' }
+    },
+    async complete(scope, fingerprint, answer) {
+      const name = nameOf(scope)
+      const record = records.get(name)
+      if (record?.state !== 'pending' || record.fingerprint !== fingerprint) return
+      records.set(name, { state: 'done', fingerprint, createdAt: record.createdAt, answer: structuredClone(answer) })
+    },
+    async release(scope, fingerprint) {
+      const name = nameOf(scope)
+      const record = records.get(name)
+      if (record?.state === 'pending' && record.fingerprint === fingerprint) records.delete(name)
+    },
+  }
+}
