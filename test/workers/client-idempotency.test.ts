@@ -74,7 +74,7 @@ describe('toolroute/ai: the AI SDK tool call id is the Idempotency-Key', () => {
     const key = uniqueKey('ai')
     const run = async () => {
       const outputs: unknown[] = []
-      const result = tools['counted-call']!.execute!({ key }, { toolCallId: `call_ai_${key}`, messages: [] }) as AsyncIterable<unknown>
+      const result = tools['counted-call']!.execute!({ key }, { toolCallId: `call_ai_${key}`, messages: [], context: {} }) as AsyncIterable<unknown>
       for await (const output of result) outputs.push(output)
       return outputs
     }
@@ -92,7 +92,7 @@ describe('toolroute/ai: a retried step of a tool that needed approval', () => {
     const key = uniqueKey('ai-approval')
     const run = async () => {
       const outputs: unknown[] = []
-      const result = tools['counted-approval']!.execute!({ key }, { toolCallId: `call_ai_${key}`, messages: [] }) as AsyncIterable<unknown>
+      const result = tools['counted-approval']!.execute!({ key }, { toolCallId: `call_ai_${key}`, messages: [], context: {} }) as AsyncIterable<unknown>
       for await (const output of result) outputs.push(output)
       return outputs
     }
