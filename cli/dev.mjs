@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { existsSync, watch } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, watch, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { buildTools } from './build-tools.mjs'
 import { sourceAliases } from './source-aliases.mjs'
@@ -7,14 +7,23 @@ import { wranglerBin } from './wrangler-bin.mjs'
 
 /**
  * `toolroute dev`: builds, starts `wrangler dev`, and rebuilds once per save. toolroute watches
- * tools/ and the config itself and tells wrangler's [build] hook to do nothing
- * (TOOLROUTE_BUILT=1): wrangler's hook and its own bundler watching the same files were two
- * rebuilds per save, and a failed hook made wrangler hold every request until the next good
- * build. A failed build here writes the 503 BUILD_FAILED entry instead, which wrangler serves.
+ * tools/ and the config itself, tells wrangler's [build] hook to do nothing (TOOLROUTE_BUILT=1)
+ * and, after each build, touches .toolroute/dev/built, the one thing wrangler.toml's watch_dir
+ * names. Wrangler watching tools/ itself ran its hook once per file event (an editor's save is
+ * several) and, when the hook failed, held every request until the next good build. A failed
+ * build here writes the 503 BUILD_FAILED entry instead, which wrangler then serves.
  */
 export async function dev({ root, port, wranglerArgs = [] }) {
   root = resolve(root)
-  await buildTools(root, { fallback: true })
+  // wrangler reloads when this changes (wrangler.toml's watch_dir): after each build, good or
+  // failed, and only then. With a [build] hook, wrangler watches nothing else.
+  const stampDir = join(root, '.toolroute', 'dev')
+  const built = async () => {
+    await buildTools(root, { fallback: true })
+    mkdirSync(stampDir, { recursive: true })
+    writeFileSync(join(stampDir, 'built'), `${new Date().toISOString()}\n`)
+  }
+  await built()
 
   let building = false
   let again = false
@@ -26,7 +35,7 @@ export async function dev({ root, port, wranglerArgs = [] }) {
     }
     building = true
     try {
-      await buildTools(root, { fallback: true })
+      await built()
     } catch (error) {
       console.error(`toolroute: build crashed: ${error?.stack ?? error}`)
     } finally {
@@ -44,7 +53,7 @@ export async function dev({ root, port, wranglerArgs = [] }) {
   }
   const watchers = []
   const watchDir = (dir, filter) => {
-    if (existsSync(dir)) watchers.push(watch(dir, { recursive: true }, (_event, name) => (!filter || filter(String(name))) && schedule()))
+    if (existsSync(dir)) watchers.push(watchTree(dir, (name) => (!filter || filter(name)) && schedule()))
   }
   watchDir(join(root, 'tools'), (name) => !/\.(test|spec)\.[mc]?[tj]s$/.test(name))
   watchDir(root, (name) => /^toolroute\.config\.[mc]?[tj]s$/.test(name))
@@ -70,4 +79,38 @@ export async function dev({ root, port, wranglerArgs = [] }) {
       resolveExit(code ?? (signal ? 0 : 1))
     }),
   )
+}
+
+/**
+ * Watches a directory and the directories under it, one non-recursive watcher each. (Node's
+ * recursive watch on Linux watches files by inode: an editor that saves by rename, as `sed -i`
+ * and many editors do, leaves it watching the old file, and the next save goes unseen.)
+ */
+function watchTree(root, onChange) {
+  const watchers = new Map()
+  const add = (dir) => {
+    if (watchers.has(dir)) return
+    try {
+      watchers.set(dir, watch(dir, (event, name) => {
+        if (event === 'rename') scan(dir)
+        onChange(String(name ?? ''))
+      }))
+    } catch {
+      return // removed meanwhile
+    }
+    scan(dir)
+  }
+  const scan = (dir) => {
+    let entries = []
+    try {
+      entries = readdirSync(dir, { withFileTypes: true })
+    } catch {
+      watchers.get(dir)?.close()
+      watchers.delete(dir)
+      return
+    }
+    for (const entry of entries) if (entry.isDirectory() && entry.name !== 'node_modules' && !entry.name.startsWith('.')) add(join(dir, entry.name))
+  }
+  add(root)
+  return { close: () => watchers.forEach((watcher) => watcher.close()) }
 }
