@@ -85,10 +85,10 @@ beforeAll(async () => {
   // The tarball's own CLI writes the project (what `npx toolroute init` runs).
   mkdirSync(join(work, 'unpacked'))
   expect((await run('tar', ['xzf', tarball, '-C', join(work, 'unpacked')], work)).code).toBe(0)
-  const initialized = await run(process.execPath, [join(work, 'unpacked/package/cli/toolroute.mjs'), 'init', 'my-app'], work)
+  const initialized = await run(process.execPath, [join(work, 'unpacked/package/cli/toolroute.mjs'), 'init', 'my-tools'], work)
   expect(initialized.stderr).toBe('')
   expect(initialized.code).toBe(0)
-  app = join(work, 'my-app')
+  app = join(work, 'my-tools')
   // The project's own dependencies (zod, wrangler, typescript) from the npm cache where it can,
   // toolroute from the tarball; `ai` for toolroute/ai (an optional peer).
   const installed = await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, 'ai@7.0.173'], app, 240_000)
@@ -135,12 +135,36 @@ describe('the packed package in a new project', () => {
     const echo = createTool({ id: 'echo', description: 'x', inputSchema: z.object({ q: z.string() }), execute: async ({ q }) => ({ q }) })
     const response = await createToolApp({ tools: [echo] }).request('/tools/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"q":"hi"}' })
     console.log(response.status, JSON.stringify((await response.json()).output))`
-    const result = await run(process.execPath, ['--input-type=module', '-e', script], app)
-    expect(result.stderr).toBe('')
-    expect(result.code).toBe(0)
-    expect(result.stdout).toContain('toolroute/client 2')
-    expect(result.stdout).toContain('200 {"q":"hi"}')
+    // This Node (22, the repository's), and the machine's own when it is another (20 in CI).
+    const nodes = [process.execPath, ...['/usr/bin/node', '/usr/local/bin/node'].filter((node) => existsSync(node)).slice(0, 1)]
+    for (const node of nodes) {
+      const result = await run(node, ['--input-type=module', '-e', script], app)
+      expect(result.stderr, node).toBe('')
+      expect(result.code, node).toBe(0)
+      expect(result.stdout).toContain('toolroute/client 2')
+      expect(result.stdout).toContain('200 {"q":"hi"}')
+    }
   })
+
+  it('serves the project\'s tools with toolroute/deno in Deno, and deno check passes', async () => {
+    writeFileSync(
+      join(app, 'deno-serve.ts'),
+      `import { createDenoToolApp, loadTools } from 'toolroute/deno'
+const { tools } = await loadTools('tools')
+const kv = await Deno.openKv(':memory:')
+const { app } = await createDenoToolApp({ tools, kv, queue: false })
+const response = await app.request('/tools/greet', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"Deno"}' })
+console.log(response.status, JSON.stringify((await response.json()).output))
+kv.close()
+`,
+    )
+    const deno = join(repo, 'node_modules/.bin/deno')
+    const served = await run(deno, ['run', '--unstable-kv', '--allow-read', '--allow-env', 'deno-serve.ts'], app)
+    expect(served.stdout.trim(), served.stderr).toBe('200 {"message":"Hello, Deno!"}')
+    const checked = await run(deno, ['check', '--unstable-kv', 'deno-serve.ts'], app)
+    rmSync(join(app, 'deno-serve.ts'))
+    expect(checked.code, checked.stderr).toBe(0)
+  }, 60_000)
 
   it('type-checks a consumer with strict settings and skipLibCheck, inferring from the tools', async () => {
     expect((await run('npx', ['toolroute', 'build'], app)).code).toBe(0)
