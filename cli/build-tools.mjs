@@ -135,11 +135,9 @@ async function compileTools(root) {
   // Runs live in Durable Objects unless the config brings its own host: a tool that waits for a
   // human (or runs in the background) needs the binding, so a missing one fails here, not at
   // the first approval.
-  const needsRuns = config.runs === undefined && routes.some(({ id }) => {
-    const tool = seen.get(id).value
-    return Boolean(tool.requireApproval || tool.background || tool.suspendSchema || tool.resumeSchema) || config.storeRuns === 'all'
-  })
-  const bindingProblems = checkBindings(root, { needsRuns, mcp: config.mcp !== false })
+  const waits = (tool) => Boolean(tool.requireApproval || tool.background || tool.suspendSchema || tool.resumeSchema)
+  const needsRuns = config.runs === undefined && (config.storeRuns === 'all' || routes.some(({ id }) => waits(seen.get(id).value)))
+  const bindingProblems = checkBindings(root, { needsRuns })
   if (bindingProblems.length > 0) return { problems: bindingProblems, heading: 'wrangler.toml does not bind what the tools need' }
 
   const importPath = (file) => JSON.stringify(relative(outDir, file).split('\\').join('/'))
