@@ -20,7 +20,7 @@ function directoryUrl(directory: string | URL): URL {
 
 /**
  * Imports every module in `directory` (`tools/` by convention) and collects the tools they
- * export: what `toolroute build` (cli/build-tools.mjs) compiles into the Worker, found at startup instead, so a
+ * export: what scripts/build-tools.mjs compiles into the Worker, found at startup instead, so a
  * Deno user runs no build step. Two tools with one id, or an invalid id, are refused with a
  * message naming the files.
  */
