@@ -1,5 +1,16 @@
 import { cloudflareTest } from '@cloudflare/vitest-plugin'
+import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
+
+// In this repository 'toolroute' is its own sources (the package's exports point at dist/, which
+// only `npm pack` builds): every project resolves it so.
+const source = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url))
+const toolrouteSources = [
+  { find: /^toolroute$/, replacement: source('index.ts') },
+  { find: /^toolroute\/(tools|workers|server)$/, replacement: source('$1.ts') },
+  { find: /^toolroute\/(client|ai)$/, replacement: source('$1/index.ts') },
+  { find: /^toolroute\/deno$/, replacement: source('adapter/deno/index.ts') },
+]
 
 // One `vitest run` covers three projects:
 // - node:    pure logic and type tests, in Node;
@@ -9,6 +20,7 @@ export default defineConfig({
   test: {
     projects: [
       {
+        resolve: { alias: toolrouteSources },
         test: {
           name: 'node',
           include: ['src/**/*.test.ts', 'test/node/**/*.test.ts'],
@@ -22,6 +34,7 @@ export default defineConfig({
             miniflare: { cf: false },
           }),
         ],
+        resolve: { alias: toolrouteSources },
         test: {
           name: 'workers',
           include: ['src/**/*.test.ts', 'test/workers/**/*.test.ts'],
@@ -38,6 +51,7 @@ export default defineConfig({
         ],
         resolve: {
           alias: [
+            ...toolrouteSources,
             { find: /^ai$/, replacement: 'ai6' },
             { find: /^ai\/test$/, replacement: 'ai6/test' },
           ],
@@ -48,6 +62,7 @@ export default defineConfig({
         },
       },
       {
+        resolve: { alias: toolrouteSources },
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],

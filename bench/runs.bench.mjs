@@ -30,7 +30,7 @@ const log = (...parts) => (asJson ? undefined : console.log(...parts))
 
 // --- bundle, as `wrangler deploy` makes it ------------------------------------------------------
 const config = join(here, 'runs/wrangler.toml')
-log('bundling (node scripts/build-tools.mjs, wrangler deploy --dry-run --minify)…')
+log('bundling (toolroute build, wrangler deploy --dry-run --minify)…')
 buildTools()
 const { scriptPath, outdir } = wranglerBundle('runs', config)
 

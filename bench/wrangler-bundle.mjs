@@ -13,7 +13,7 @@ export const wranglerEnv = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false
 
 /** Writes .toolroute/ from tools/ (what wrangler's `[build]` runs for the example Worker). */
 export function buildTools() {
-  execFileSync('node', ['scripts/build-tools.mjs'], { cwd: root, env: wranglerEnv, stdio: 'pipe' })
+  execFileSync('node', ['cli/toolroute.mjs', 'build'], { cwd: root, env: wranglerEnv, stdio: 'pipe' })
 }
 
 /**

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // Prints the Worker bundle's raw and gzip size, and how much of it is toolroute's own code,
-// from `wrangler deploy --dry-run --outdir dist` (with its metafile when present).
+// from `wrangler deploy --dry-run --outdir <dir>` (with its metafile when present).
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 
-const dir = process.argv[2] ?? 'dist'
+const dir = process.argv[2] ?? ".toolroute/bundle"
 const entry = readdirSync(dir).find((name) => name.endsWith('.js'))
 if (!entry) throw new Error(`no bundle in ${dir}`)
 const code = readFileSync(join(dir, entry))

@@ -7,6 +7,7 @@ import { checkResumeData } from '../runtime/validate-call.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import { settledStatuses, waitingStatuses, type RunRecord, type RunStatus } from './run-record.ts'
 import type { RunCaller, RunHost, RunSegment } from './run-host.ts'
+import { logExecutionFailure } from './log-execution-failure.ts'
 import type { RunStore } from './run-store.ts'
 
 export interface RunEngineOptions {
@@ -293,11 +294,12 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
         resume,
       )
     } catch (error) {
-      const failure = ToolrouteError.isInstance(error) ? error : new ToolrouteError('EXECUTION_FAILED', errorMessage(error))
+      const failure = ToolrouteError.isInstance(error) ? error : new ToolrouteError('EXECUTION_FAILED', errorMessage(error), { cause: error })
       emit({ type: 'tool-output-error', toolCallId: run.toolCallId, errorText: failure.message })
       outcome = { status: 'failed', error: failure }
     }
     await chain
+    if (outcome.status === 'failed') logExecutionFailure(run.toolId, run.runId, outcome.error)
     return outcome
   }
 

@@ -6,6 +6,7 @@ import { executeToolCall, finishOf, needsApproval, type ExecuteOutcome } from '.
 import { receiveInput, type ToolInputSource } from '../runtime/receive-input.ts'
 import type { ToolCallScope } from '../runtime/tool-call-scope.ts'
 import { isBackgroundTool } from '../http/tool-descriptor.ts'
+import { logExecutionFailure } from './log-execution-failure.ts'
 import type { RunHost } from './run-host.ts'
 import type { RunRecord } from './run-record.ts'
 
@@ -78,6 +79,7 @@ export async function runFirstStep(step: FirstStep): Promise<FirstStepEnding> {
       return { kind: 'background', run: await open({ ...record(), status: 'running', background: true, attempts: 0 }, []) }
     }
     const outcome = await executeToolCall(scope, input)
+    if (outcome.status === 'failed') logExecutionFailure(tool.id, runId, outcome.error)
     const finish = finishOf(outcome)
     if (outcome.status === 'suspended') {
       const run = await open({ ...record(), status: 'suspended', suspendPayload: outcome.suspendPayload }, [...(step.held?.splice(0) ?? []), finish])

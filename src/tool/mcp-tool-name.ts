@@ -6,7 +6,7 @@ const outsideAlphabet = /[^A-Za-z0-9_.-]/gu
 /**
  * A tool's MCP name: its id when the id is already a valid MCP name, else the id with every
  * other character replaced by `_` (`'Lookup order'` → `'Lookup_order'`). One character per code
- * point, so an emoji becomes one `_`. scripts/build-tools.mjs applies the same rule.
+ * point, so an emoji becomes one `_`. cli/build-tools.mjs applies the same rule.
  */
 export function mcpToolName(id: string): string {
   return mcpToolNamePattern.test(id) ? id : id.replace(outsideAlphabet, '_')

@@ -96,6 +96,38 @@ Deno.test('decline: the tool never executes; approving afterwards is 409', () =>
     assert.equal(executions.get(key), undefined)
   }))
 
+/** A POST as `curl -X POST` sends it: no body, no content-length, no content-type, over real HTTP. */
+async function barePost(port: number, path: string, body = ''): Promise<[number, any]> {
+  const connection = await Deno.connect({ hostname: '127.0.0.1', port })
+  const head = `POST ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: close\r\n${body ? `transfer-encoding: chunked\r\n\r\n${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n` : '\r\n'}`
+  await connection.write(new TextEncoder().encode(head))
+  const text = await new Response(connection.readable).text()
+  const [status] = text.match(/^HTTP\/1\.1 (\d+)/)!.slice(1)
+  return [Number(status), JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4))]
+}
+
+Deno.test('approve and decline without a body or a content type answer as on Workers (200), over Deno.serve', () =>
+  withApp(async ({ app, request }) => {
+    // Deno.serve hands such a request an empty body stream where workerd has none: it must not be a 415.
+    const server = Deno.serve({ port: 0, hostname: '127.0.0.1', onListen() {} }, app.fetch)
+    try {
+      const [, approval] = await json(await request('/tools/counted-approval', { json: { key: crypto.randomUUID() } }))
+      const [approved, done] = await barePost(server.addr.port, `/runs/${approval.runId}/approve`)
+      assert.deepEqual([approved, done.status], [200, 'completed'])
+      const [, other] = await json(await request('/tools/counted-approval', { json: { key: crypto.randomUUID() } }))
+      const [declined, answer] = await barePost(server.addr.port, `/runs/${other.runId}/decline`)
+      assert.deepEqual([declined, answer.status], [200, 'declined'])
+      // A body that is there still has to say it is JSON.
+      const [, third] = await json(await request('/tools/counted-approval', { json: { key: crypto.randomUUID() } }))
+      const [refused, error] = await barePost(server.addr.port, `/runs/${third.runId}/decline`, '{"reason":"x"}')
+      assert.deepEqual([refused, error.error.code], [415, 'UNSUPPORTED_MEDIA_TYPE'])
+      const [, still] = await json(await request(`/runs/${third.runId}`))
+      assert.equal(still.status, 'approval-required')
+    } finally {
+      await server.shutdown()
+    }
+  }))
+
 Deno.test('resume: bad resume data is 400 and leaves the run suspended; good data completes it once', () =>
   withApp(async ({ request }) => {
     const [status, suspended] = await json(await request('/tools/book-flight', { json: { from: 'LIS', to: 'JFK' } }))

@@ -1,5 +1,5 @@
 // How `deno task dev` finds tools: every module of tools/, no build step, ids checked with the
-// file names in the message, as scripts/build-tools.mjs does for the Worker.
+// file names in the message, as `toolroute build` does for the Worker.
 import assert from 'node:assert/strict'
 import { loadTools } from 'toolroute/deno'
 import { repoRoot } from './harness.ts'

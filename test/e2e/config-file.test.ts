@@ -1,6 +1,6 @@
 // toolroute.config.ts: one file at a project's root sets the app's options. A fixture project in
 // a temporary directory (tools/, toolroute.config.ts, wrangler.toml whose [build] runs
-// build-tools) is bundled by `wrangler deploy --dry-run`, as a deploy would, and served.
+// `toolroute build`) is bundled by `wrangler deploy --dry-run`, as a deploy would, and served.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -39,7 +39,12 @@ main = ".toolroute/worker.ts"
 compatibility_date = "2026-11-24"
 
 [build]
-command = "node ${join(repo, 'scripts/build-tools.mjs')} ${dir}"
+command = "node ${join(repo, 'cli/toolroute.mjs')} build ${dir}"
+
+# Inside the repository, 'toolroute' is its sources (as in its own wrangler.toml).
+[alias]
+"toolroute" = "${join(repo, 'src/index.ts')}"
+"toolroute/workers" = "${join(repo, 'src/workers.ts')}"
 
 [[durable_objects.bindings]]
 name = "TOOLROUTE_RUNS"

@@ -1,14 +1,14 @@
-// scripts/build-tools.mjs on fixture projects: tools that import 'toolroute' from a temporary
+// `toolroute build` on fixture projects: tools that import 'toolroute' from a temporary
 // directory inside the repo (so the package resolves as it does for tools/).
 import { execFile } from 'node:child_process'
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
 
 const repo = resolve(import.meta.dirname, '../..')
 const tmpRoot = join(repo, '.toolroute-test-tmp')
-const script = join(repo, 'scripts/build-tools.mjs')
+const cli = join(repo, 'cli/toolroute.mjs')
 
 const created: string[] = []
 
@@ -24,7 +24,7 @@ function project(files: Record<string, string>): string {
 
 async function buildTools(dir: string): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [script, dir], { cwd: repo })
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [cli, 'build', dir], { cwd: repo })
     return { code: 0, stdout, stderr }
   } catch (error) {
     const failure = error as { code: number; stdout: string; stderr: string }
@@ -47,7 +47,7 @@ afterAll(() => {
   for (const dir of created) rmSync(dir, { recursive: true, force: true })
 })
 
-describe('scripts/build-tools.mjs', () => {
+describe('toolroute build', () => {
   it('compiles tools/ into the worker entry and prints the routes', async () => {
     const dir = project({ 'tools/alpha.ts': tool('alpha', 'alpha-tool'), 'tools/beta.ts': tool('beta', 'beta_tool'), 'tools/alpha.test.ts': 'throw new Error("tests are not tools")' })
     const result = await buildTools(dir)
@@ -137,11 +137,36 @@ export const plain = createTool({
     expect(result.stderr).toContain('listed as {}')
   })
 
-  it('fails on a file that does not compile, naming it', async () => {
-    const result = await buildTools(project({ 'tools/broken.ts': 'export const = 1\n' }))
+  it('fails on a file that does not compile, naming its file and line, and writes no entry', async () => {
+    const dir = project({ 'tools/alpha.ts': tool('alpha', 'alpha-tool'), 'tools/broken.ts': '// a comment\nexport const = 1\n' })
+    const result = await buildTools(dir)
     expect(result.code).toBe(1)
-    expect(result.stderr).toContain('tools/broken.ts')
+    expect(result.stderr).toMatch(/tools\/broken\.ts:2: Expected identifier but found "="/)
+    expect(existsSync(join(dir, '.toolroute/worker.ts'))).toBe(false) // only `toolroute dev` serves a 503 entry
   })
+
+  it('names the line of a tool that throws while loading', async () => {
+    const throwing = `import { createTool } from 'toolroute'\n\nexport const bad = createTool({\n  id: 'has spaces',\n  description: 'x',\n  execute: async () => ({}),\n})\n`
+    const result = await buildTools(project({ 'tools/throwing.ts': throwing }))
+    expect(result.code).toBe(1)
+    expect(result.stderr).toMatch(/tools\/throwing\.ts:3: failed to load: /)
+  })
+
+  it('fails when wrangler.toml lacks the runs binding a tool needs, and accepts it once bound', async () => {
+    const approval = `import { createTool } from 'toolroute'\nimport { z } from 'zod'\nexport const del = createTool({ id: 'del', description: 'x', requireApproval: true, inputSchema: z.object({}), execute: async () => ({}) })\n`
+    const unbound = project({ 'tools/del.ts': approval, 'tools/alpha.ts': tool('alpha', 'alpha-tool'), 'wrangler.toml': 'name = "x"\nmain = ".toolroute/worker.ts"\n' })
+    const result = await buildTools(unbound)
+    expect(result.code).toBe(1)
+    expect(result.stderr).toContain('wrangler.toml: no [[durable_objects.bindings]] named TOOLROUTE_RUNS')
+    // Without a tool that waits for a human, runs need no Durable Object.
+    const plain = await buildTools(project({ 'tools/alpha.ts': tool('alpha', 'alpha-tool'), 'wrangler.toml': 'name = "x"\n' }))
+    expect(plain.code).toBe(0)
+    const bound = `name = "x"\n\n[[durable_objects.bindings]]\nname = "TOOLROUTE_RUNS"\nclass_name = "ToolRunObject"\n`
+    expect((await buildTools(project({ 'tools/del.ts': approval, 'wrangler.toml': bound }))).code).toBe(0)
+    const misnamed = await buildTools(project({ 'tools/del.ts': approval, 'wrangler.toml': bound.replace('"ToolRunObject"', '"Runs"') }))
+    expect(misnamed.code).toBe(1)
+    expect(misnamed.stderr).toContain('wrangler.toml:3: binding TOOLROUTE_RUNS must use class_name = "ToolRunObject"')
+  }, 30_000)
 
   it('picks up toolroute.config.ts at the project root, and prints routes under its basePath', async () => {
     const dir = project({

@@ -1,5 +1,5 @@
 import { SELF } from 'cloudflare:test'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { readSse, typesOf } from '../fixtures/read-sse.ts'
 import { callTool, chunkedBody, origin, readProbe } from './http-client.ts'
 
@@ -160,6 +160,22 @@ describe('EXECUTION_FAILED', () => {
     expect(response.headers.get('x-tool-call-id')).toBeTruthy()
     const error = await expectError(response, 500, 'EXECUTION_FAILED')
     expect(error.message).toBe('the database is on fire')
+  })
+
+  it("writes execute's stack to the server's log, naming the tool and the run", async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
+    try {
+      const response = await callTool('failing-tool', { message: 'the log sees this' })
+      expect(response.status).toBe(500)
+      const runId = response.headers.get('x-run-id')
+      const call = logged.mock.calls.find(([first]) => String(first).startsWith('toolroute: tool failing-tool failed'))
+      expect(call?.[0]).toBe(`toolroute: tool failing-tool failed (run ${runId}):`)
+      expect(call?.[1]).toBeInstanceOf(Error)
+      expect((call?.[1] as Error).message).toBe('the log sees this')
+      expect((call?.[1] as Error).stack).toMatch(/test-tools\.ts:\d+/)
+    } finally {
+      logged.mockRestore()
+    }
   })
 
   it('ends an SSE stream with tool-output-error, its message and no stack', async () => {

@@ -34,6 +34,12 @@ const defaultSessionTtlMs = 24 * 60 * 60 * 1000
 /** The alarm moves at most this often (an alarm write per request would cost a write per request). */
 const alarmSlackMs = 60 * 60 * 1000
 
+/** An MCP session's Durable Object: the Worker forwards the session's requests to its `fetch`. */
+export interface McpSessionObject extends DurableObject {
+  fetch(request: Request): Promise<Response>
+  alarm(): Promise<void>
+}
+
 /**
  * The Durable Object that holds one MCP session: the SDK server and its transport, in memory,
  * so the client's answer to a question (a later POST) reaches the call that asked it. Every
@@ -41,7 +47,8 @@ const alarmSlackMs = 60 * 60 * 1000
  * eviction the session is rebuilt from its saved `initialize`; a question pending at that
  * moment is lost (its call ends with the run still waiting for HTTP), so waits stay bounded.
  */
-export function createMcpSessionObject(options: McpSessionObjectOptions) {
+// The return type is spelled out: see createToolRunObject.
+export function createMcpSessionObject(options: McpSessionObjectOptions): new (ctx: DurableObjectState, env: unknown) => McpSessionObject {
   const ttlMs = options.sessionTtlMs ?? defaultSessionTtlMs
   return class McpSessionObject extends DurableObject {
     #session: Promise<McpSession> | undefined

@@ -41,12 +41,31 @@ function streamed(segment: RunSegment) {
   return { run, after, stream: encodeSegmentStream(segment.events, () => segment.settled, () => segment.abort(new Error('The caller disconnected'))) }
 }
 
+/** A run's Durable Object: the RPC methods `createDurableObjectRunHost` calls, and its alarm. */
+export interface ToolRunObject extends DurableObject {
+  readonly engine: RunEngine
+  open(run: RunRecord, events: ToolEvent[]): Promise<RpcResult<null>>
+  approve(runId: string, caller: RunCaller & { approvalId?: string }): Promise<RpcSegment>
+  decline(runId: string, caller: RunCaller & { reason?: string }): Promise<RpcSegment>
+  resume(runId: string, caller: RunCaller & { resumeData: unknown }): Promise<RpcSegment>
+  cancel(runId: string, caller: RunCaller): Promise<RpcResult<RunRecord>>
+  abortStep(runId: string, caller: RunCaller & { after: number; message: string }): Promise<RpcResult<null>>
+  get(runId: string, caller: RunCaller): Promise<RpcResult<{ run: RunRecord; events: SequencedEvent[] }>>
+  follow(runId: string, caller: RunCaller & { after: number }): Promise<RpcResult<ReadableStream<Uint8Array>>>
+  alarm(): Promise<void>
+}
+
 /**
  * The Durable Object class that holds one run: its record, its event log, its execution and its
  * alarm (background attempts, expiry, retention). Thin by design: it hands every call to the
  * run engine over the object's own SQLite storage.
  */
-export function createToolRunObject(tools: ReadonlyMap<string, AnyTool>, options: ToolRunObjectOptions = {}) {
+// The return type is spelled out: the declaration of an anonymous class extending DurableObject
+// (whose ctx and env are protected) cannot be emitted into the package's .d.ts.
+export function createToolRunObject(
+  tools: ReadonlyMap<string, AnyTool>,
+  options: ToolRunObjectOptions = {},
+): new (ctx: DurableObjectState, env: unknown) => ToolRunObject {
   return class ToolRunObject extends DurableObject {
     readonly engine: RunEngine
 

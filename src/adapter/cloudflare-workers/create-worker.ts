@@ -103,9 +103,23 @@ export function createWorker(config: ToolrouteConfig & { tools: ToolAppOptions['
     basePath: config.basePath ?? '/',
     elicitationTimeoutMs: (mcp && mcp.elicitationTimeoutMs) || defaultElicitationTimeoutMs,
   })
+  // A missing runs binding is told once, at the isolate's first request, not found out as
+  // EXECUTION_FAILED at the first approval (`toolroute build` checks wrangler.toml before that).
+  let bindingChecked = config.runs !== undefined
+  const fetch: Hono<ToolAppEnv>['fetch'] = (request, env, executionContext) => {
+    if (!bindingChecked) {
+      bindingChecked = true
+      if (!binding(env, runsBinding)) {
+        console.error(
+          `toolroute: no Durable Object binding ${runsBinding} (class_name = "ToolRunObject") in wrangler.toml: calls that wait for approval, suspend or run in the background will fail until it is added (or set \`runs\` in toolroute.config.ts)`,
+        )
+      }
+    }
+    return app.fetch(request, env, executionContext)
+  }
   return {
     app,
-    fetch: app.fetch,
+    fetch,
     ToolRunObject: createToolRunObject(tools, config),
     IdempotencyObject: createIdempotencyObject(config.retentionMs !== undefined ? { retentionMs: config.retentionMs } : {}),
     McpSessionObject: createMcpSessionObject({ deps: mcpDeps, ...(config.mcpSessionTtlMs !== undefined ? { sessionTtlMs: config.mcpSessionTtlMs } : {}) }),

@@ -20,7 +20,7 @@ function directoryUrl(directory: string | URL): URL {
 
 /**
  * Imports every module in `directory` (`tools/` by convention) and collects the tools they
- * export: what scripts/build-tools.mjs compiles into the Worker, found at startup instead, so a
+ * export: what cli/build-tools.mjs compiles into the Worker, found at startup instead, so a
  * Deno user runs no build step. Two tools with one id, or with ids that map to one MCP name, are
  * refused with a message naming both files.
  */

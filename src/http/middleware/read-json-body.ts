@@ -88,11 +88,16 @@ async function* streamChunks(body: ReadableStream<Uint8Array>): AsyncGenerator<U
 
 /** Reads a small JSON body of the framework's own routes (decline, resume). Empty counts as `{}`. */
 export async function readJsonBody(c: Context, maxBytes: number): Promise<unknown> {
-  await checkBodyHeaders(c, maxBytes, { required: false })
+  // A POST with neither content-length nor a JSON type (`curl -X POST`): workerd hands it a null
+  // body, Deno an empty stream. Read first, so "no body" is found the same way on both, and
+  // only a body that is really there must be JSON.
+  const undeclared = c.req.header('content-length') === undefined && !isJsonMediaType(c.req.header('content-type'))
+  if (!undeclared) await checkBodyHeaders(c, maxBytes, { required: false })
   const text = await c.req.text()
   if (new TextEncoder().encode(text).byteLength > maxBytes) {
     throw new ToolrouteError('PAYLOAD_TOO_LARGE', `Request body is larger than ${maxBytes} bytes`)
   }
+  if (undeclared && text !== '') throw new ToolrouteError('UNSUPPORTED_MEDIA_TYPE', 'The request body must be application/json')
   const parsed = safeParseJson(text)
   if (!parsed.ok) throw parsed.error
   return parsed.value === undefined ? {} : parsed.value

@@ -1,0 +1,200 @@
+// `toolroute build`: compiles tools/ into the Worker's entry (.toolroute/worker.ts), run by
+// wrangler's [build] so `wrangler dev` and `wrangler deploy` always serve the current tools. No
+// hand-kept list: every tool exported by a file in tools/ is served. Two tools with one id, or whose
+// ids map to one MCP name, fail the build with a message naming both files.
+import { build } from 'esbuild'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { join, relative, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { checkBindings } from './check-bindings.mjs'
+import { fallbackWorker } from './fallback-worker.mjs'
+import { sourceAliases } from './source-aliases.mjs'
+
+// The MCP name of a tool id: src/tool/mcp-tool-name.ts, repeated here since the CLI runs in plain
+// Node, before anything is compiled.
+const mcpNamePattern = /^[A-Za-z0-9_.-]{1,128}$/
+const mcpToolName = (id) => (mcpNamePattern.test(id) ? id : id.replace(/[^A-Za-z0-9_.-]/gu, '_'))
+const marker = Symbol.for('toolroute.tool')
+// Load errors (createTool refusing a bad id) then point at tools/<file>:<line>, not at the probe.
+process.setSourceMapsEnabled(true)
+
+/**
+ * Builds `root`'s tools/ (and toolroute.config.ts) into `.toolroute/`. Returns the problems, each
+ * `<file>:<line>: <what>` where a line is known; prints the routes or the problems.
+ * With `fallback`, a failed build writes a Worker entry that answers every request
+ * `503 BUILD_FAILED` with the problems (`toolroute dev`: the server never hangs on a broken file).
+ */
+export async function buildTools(root, options = {}) {
+  const result = await compileTools(resolve(root))
+  if (result.problems.length === 0) return result
+  console.error(`toolroute: ${result.heading}:\n${result.problems.map((problem) => `  - ${problem}`).join('\n')}`)
+  if (options.fallback) {
+    writeIfChanged(join(root, '.toolroute', 'worker.ts'), fallbackWorker(result.problems))
+    console.error('toolroute: serving 503 BUILD_FAILED until the tools build again')
+  }
+  return result
+}
+
+// Written only when they change: a running `wrangler dev` reloads on any write to its entry,
+// and a build started elsewhere (a bundle, a test) would restart it mid-request.
+const writeIfChanged = (file, text) => {
+  if (!existsSync(file) || readFileSync(file, 'utf8') !== text) writeFileSync(file, text)
+}
+
+/** Where an esbuild message or a load error points, relative to the project root. */
+function located(root, file, line) {
+  return `${relative(root, resolve(root, file)).split('\\').join('/')}${line ? `:${line}` : ''}`
+}
+
+/** The first frame of `error`'s stack inside `file`, as `file:line`, else `file`. */
+function whereIn(root, file, error) {
+  const path = resolve(root, file)
+  for (const match of String(error?.stack ?? '').matchAll(/(?:file:\/\/)?(\/[^\s:()]+):(\d+):\d+/g)) {
+    if (resolve(decodeURIComponent(match[1])) === path) return located(root, file, match[2])
+  }
+  return located(root, file)
+}
+
+async function compileTools(root) {
+  const toolsDir = join(root, 'tools')
+  const outDir = join(root, '.toolroute')
+  const files = existsSync(toolsDir)
+    ? readdirSync(toolsDir)
+        .filter((name) => /\.(ts|js|mts|mjs)$/.test(name) && !/\.(test|spec|d)\.[mc]?[tj]s$/.test(name))
+        .sort()
+    : []
+  mkdirSync(outDir, { recursive: true })
+  const configFile = ['toolroute.config.ts', 'toolroute.config.js'].find((name) => existsSync(join(root, name)))
+
+  // Load each tool module (and the config) in Node to read what it exports. One entry per file,
+  // so a file that throws while loading (createTool refuses a bad id at definition) is named;
+  // shared code is split into common chunks, so a tool re-exported by two files is one object.
+  // `cloudflare:*` modules exist only in workerd: a stub stands in for them here.
+  const probeDir = join(outDir, 'probe')
+  rmSync(probeDir, { recursive: true, force: true })
+  rmSync(join(outDir, 'probe.mjs'), { force: true }) // left by earlier versions
+  const entryPoints = Object.fromEntries(files.map((file, index) => [`tool-${index}`, join(toolsDir, file)]))
+  if (configFile) entryPoints.config = join(root, configFile)
+  const cloudflareStub = {
+    name: 'cloudflare-stub',
+    setup(build) {
+      build.onResolve({ filter: /^cloudflare:/ }, (args) => ({ path: args.path, namespace: 'cloudflare-stub' }))
+      build.onLoad({ filter: /.*/, namespace: 'cloudflare-stub' }, () => ({
+        contents: 'export class DurableObject {}\nexport class WorkerEntrypoint {}\nexport class WorkflowEntrypoint {}\nexport const env = {}',
+        loader: 'js',
+      }))
+    },
+  }
+  const problems = []
+  let probe = {}
+  try {
+    await build({
+      entryPoints,
+      absWorkingDir: root,
+      bundle: true,
+      splitting: true,
+      format: 'esm',
+      platform: 'node',
+      outdir: probeDir,
+      outExtension: { '.js': '.mjs' },
+      sourcemap: 'inline',
+      // In toolroute's own repository, 'toolroute' is its sources; in a project, the package.
+      alias: sourceAliases(),
+      plugins: [cloudflareStub],
+      logLevel: 'silent',
+    })
+  } catch (error) {
+    const messages = error.errors?.map((item) => `${item.location ? `${located(root, item.location.file, item.location.line)}: ` : ''}${item.text}`)
+    return { problems: messages ?? [error.message], heading: 'cannot compile tools/' }
+  }
+  const version = Date.now()
+  for (const name of Object.keys(entryPoints)) {
+    try {
+      probe[name] = await import(`${pathToFileURL(join(probeDir, `${name}.mjs`)).href}?t=${version}`)
+    } catch (error) {
+      const file = name === 'config' ? configFile : `tools/${files[Number(name.slice(5))]}`
+      problems.push(`${whereIn(root, file, error)}: failed to load: ${error instanceof Error ? error.message : String(error)}`)
+    }
+  }
+
+  const seen = new Map()
+  const mcpNames = new Map()
+  const routes = []
+  files.forEach((file, index) => {
+    for (const [exportName, value] of Object.entries(probe[`tool-${index}`] ?? {})) {
+      if (typeof value !== 'object' || value === null || value[marker] !== true) continue
+      const where = `tools/${file} (export ${exportName})`
+      if (typeof value.id !== 'string' || value.id.length === 0 || value.id.length > 128) {
+        problems.push(`invalid tool id ${JSON.stringify(value.id)} in ${where}: a non-empty string of at most 128 characters`)
+        continue
+      }
+      const other = seen.get(value.id)
+      if (other && other.value !== value) problems.push(`tool id ${JSON.stringify(value.id)} is defined twice: ${other.where} and ${where}`)
+      if (other) continue
+      const mcpName = mcpToolName(value.id)
+      const clash = mcpNames.get(mcpName)
+      if (clash) {
+        problems.push(`tool ids ${JSON.stringify(clash.value.id)} (${clash.where}) and ${JSON.stringify(value.id)} (${where}) have one MCP name "${mcpName}"`)
+        continue
+      }
+      seen.set(value.id, { value, where })
+      mcpNames.set(mcpName, { value, where })
+      routes.push({ id: value.id, file, module: `m${index}`, exportName, value })
+    }
+  })
+  if (problems.length > 0) return { problems, heading: 'the tools in tools/ cannot be served' }
+
+  const config = probe.config?.default ?? {}
+  // Runs live in Durable Objects unless the config brings its own host: a tool that waits for a
+  // human (or runs in the background) needs the binding, so a missing one fails here, not at
+  // the first approval.
+  const waits = (tool) => Boolean(tool.requireApproval || tool.background || tool.suspendSchema || tool.resumeSchema)
+  const needsRuns = config.runs === undefined && (config.storeRuns === 'all' || routes.some(({ id }) => waits(seen.get(id).value)))
+  const bindingProblems = checkBindings(root, { needsRuns })
+  if (bindingProblems.length > 0) return { problems: bindingProblems, heading: 'wrangler.toml does not bind what the tools need' }
+
+  const importPath = (file) => JSON.stringify(relative(outDir, file).split('\\').join('/'))
+  const header = '// Generated by `toolroute build` from tools/: do not edit, do not commit.\n'
+  const toolsModule = `${header}${files.map((file, index) => `import * as m${index} from ${importPath(join(toolsDir, file))}`).join('\n')}
+import type { AnyTool } from 'toolroute'
+
+const isTool = (value: unknown): value is AnyTool =>
+  typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[Symbol.for('toolroute.tool')] === true
+
+/** Every tool exported by a file in tools/. */
+export const tools: AnyTool[] = [${files.map((_, index) => `...Object.values(m${index})`).join(', ')}].filter(isTool)
+
+/** The served tools' own types, one per id: \`createToolClient<Tools>()\` infers each call's input and output. */
+export type Tools = [${routes.map(({ module, exportName }) => `typeof ${module}[${JSON.stringify(exportName)}]`).join(', ')}]
+`
+  const entry = `${header}import { createWorker } from 'toolroute/workers'
+import { tools } from './tools.ts'
+${configFile ? `import config from ${importPath(join(root, configFile))}` : 'const config = {}'}
+
+const worker = createWorker({ ...config, tools })
+
+export default { fetch: worker.fetch }
+export class ToolRunObject extends worker.ToolRunObject {}
+export class McpSessionObject extends worker.McpSessionObject {}
+export class IdempotencyObject extends worker.IdempotencyObject {}
+`
+  writeIfChanged(join(outDir, 'tools.ts'), toolsModule)
+  writeIfChanged(join(outDir, 'worker.ts'), entry)
+
+  const base = typeof config.basePath === 'string' ? config.basePath.replace(/\/+$/, '') : ''
+  console.log(`toolroute: ${routes.length} tool${routes.length === 1 ? '' : 's'} from tools/ → .toolroute/worker.ts${configFile ? ` (with ${configFile})` : ''}`)
+  for (const { id, file } of routes) console.log(`  POST ${base}/tools/${encodeURIComponent(id)}  (tools/${file})`)
+  // A Standard Schema without Standard JSON Schema validates, but clients see `{}` for it: say so.
+  for (const { id, file, value } of routes) {
+    for (const [kind, compiled] of Object.entries(value.schemas ?? {})) {
+      if (compiled?.describable !== false) continue
+      console.warn(
+        `toolroute: tool ${JSON.stringify(id)} (tools/${file}): its ${kind === 'requestContext' ? 'requestContextSchema' : `${kind}Schema`} has no JSON Schema ` +
+          `(~standard.jsonSchema); it is validated, but listed as {} in GET /tools, /openapi.json and MCP (with Valibot, wrap it in toStandardJsonSchema())`,
+      )
+    }
+  }
+  if (config.playground !== false) console.log(`  GET  ${base}/  the playground${config.playground === true ? '' : ' (on localhost)'}`)
+  console.log(`  GET  ${base}/tools  GET ${base}/tools/:toolId  GET ${base}/openapi.json${config.mcp === false ? '' : `  ${base}/mcp`}  ${base}/runs/:runId[/events|/approve|/decline|/resume|/cancel]`)
+  return { problems: [], routes }
+}

@@ -1,0 +1,116 @@
+import { spawn } from 'node:child_process'
+import { existsSync, mkdirSync, readdirSync, watch, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { buildTools } from './build-tools.mjs'
+import { sourceAliases } from './source-aliases.mjs'
+import { wranglerBin } from './wrangler-bin.mjs'
+
+/**
+ * `toolroute dev`: builds, starts `wrangler dev`, and rebuilds once per save. toolroute watches
+ * tools/ and the config itself, tells wrangler's [build] hook to do nothing (TOOLROUTE_BUILT=1)
+ * and, after each build, touches .toolroute/dev/built, the one thing wrangler.toml's watch_dir
+ * names. Wrangler watching tools/ itself ran its hook once per file event (an editor's save is
+ * several) and, when the hook failed, held every request until the next good build. A failed
+ * build here writes the 503 BUILD_FAILED entry instead, which wrangler then serves.
+ */
+export async function dev({ root, port, wranglerArgs = [] }) {
+  root = resolve(root)
+  // wrangler reloads when this changes (wrangler.toml's watch_dir): after each build, good or
+  // failed, and only then. With a [build] hook, wrangler watches nothing else.
+  const stampDir = join(root, '.toolroute', 'dev')
+  const built = async () => {
+    await buildTools(root, { fallback: true })
+    mkdirSync(stampDir, { recursive: true })
+    writeFileSync(join(stampDir, 'built'), `${new Date().toISOString()}\n`)
+  }
+  await built()
+
+  let building = false
+  let again = false
+  let timer
+  const rebuild = async () => {
+    if (building) {
+      again = true
+      return
+    }
+    building = true
+    try {
+      await built()
+    } catch (error) {
+      console.error(`toolroute: build crashed: ${error?.stack ?? error}`)
+    } finally {
+      building = false
+      if (again) {
+        again = false
+        schedule()
+      }
+    }
+  }
+  // Editors save in bursts (write, rename, chmod): one build per burst.
+  const schedule = () => {
+    clearTimeout(timer)
+    timer = setTimeout(rebuild, 60)
+  }
+  const watchers = []
+  const watchDir = (dir, filter) => {
+    if (existsSync(dir)) watchers.push(watchTree(dir, (name) => (!filter || filter(name)) && schedule()))
+  }
+  watchDir(join(root, 'tools'), (name) => !/\.(test|spec)\.[mc]?[tj]s$/.test(name))
+  watchDir(root, (name) => /^toolroute\.config\.[mc]?[tj]s$/.test(name))
+  // In toolroute's own repository the framework's sources are part of what the build loads.
+  if (Object.keys(sourceAliases()).length > 0) watchDir(resolve(import.meta.dirname, '..', 'src'), (name) => !/\.test(-d)?\.ts$/.test(name))
+
+  const args = ['dev', ...(port ? ['--port', String(port)] : []), ...wranglerArgs]
+  const child = spawn(process.execPath, [wranglerBin(root), ...args], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, TOOLROUTE_BUILT: '1' },
+  })
+  const stop = (signal) => {
+    for (const watcher of watchers) watcher.close()
+    clearTimeout(timer)
+    if (child.exitCode === null) child.kill(signal)
+  }
+  process.once('SIGINT', () => stop('SIGINT'))
+  process.once('SIGTERM', () => stop('SIGTERM'))
+  return new Promise((resolveExit) =>
+    child.once('exit', (code, signal) => {
+      stop('SIGTERM')
+      resolveExit(code ?? (signal ? 0 : 1))
+    }),
+  )
+}
+
+/**
+ * Watches a directory and the directories under it, one non-recursive watcher each. (Node's
+ * recursive watch on Linux watches files by inode: an editor that saves by rename, as `sed -i`
+ * and many editors do, leaves it watching the old file, and the next save goes unseen.)
+ */
+function watchTree(root, onChange) {
+  const watchers = new Map()
+  const add = (dir) => {
+    if (watchers.has(dir)) return
+    try {
+      watchers.set(dir, watch(dir, (event, name) => {
+        if (event === 'rename') scan(dir)
+        onChange(String(name ?? ''))
+      }))
+    } catch {
+      return // removed meanwhile
+    }
+    scan(dir)
+  }
+  const scan = (dir) => {
+    let entries = []
+    try {
+      entries = readdirSync(dir, { withFileTypes: true })
+    } catch {
+      watchers.get(dir)?.close()
+      watchers.delete(dir)
+      return
+    }
+    for (const entry of entries) if (entry.isDirectory() && entry.name !== 'node_modules' && !entry.name.startsWith('.')) add(join(dir, entry.name))
+  }
+  add(root)
+  return { close: () => watchers.forEach((watcher) => watcher.close()) }
+}

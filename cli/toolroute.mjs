@@ -1,0 +1,104 @@
+#!/usr/bin/env node
+// The `toolroute` command: init | build | dev | deploy. Exit status 0 on success, 1 on a build
+// error (the message names the file and line), 2 on a usage error.
+import { parseArgs } from 'node:util'
+
+const usage = {
+  main: `Usage: toolroute <command> [options]
+
+Commands:
+  init [dir]           write a new project (tools/, wrangler.toml, package.json) into dir (default .)
+  build                compile tools/ and toolroute.config.ts into .toolroute/ (wrangler's [build] hook)
+  dev [--port N]       build, serve with wrangler dev, rebuild on change
+  deploy [--dry-run]   build, then wrangler deploy
+
+Run \`toolroute <command> --help\` for a command's options.`,
+  init: `Usage: toolroute init [dir]
+
+Writes a new toolroute project into dir (default: the current directory, which must not hold a
+package.json or tools/ yet): package.json (toolroute, zod, wrangler; scripts dev, build, deploy,
+test), tools/ with one example tool, wrangler.toml (entry, Durable Object bindings and migrations,
+the build hook), tsconfig.json, .gitignore and a README. Then: npm install && npm run dev`,
+  build: `Usage: toolroute build [dir]
+
+Compiles every tool exported by a file in tools/ (and toolroute.config.ts, if present) into the
+Worker entry .toolroute/worker.ts and .toolroute/tools.ts, and checks wrangler.toml's Durable
+Object bindings. wrangler.toml's [build] runs it before every wrangler dev and deploy.
+Exit status 1 when a tool does not build, with a message naming the file and line.`,
+  dev: `Usage: toolroute dev [--port N] [-- <wrangler dev options>]
+
+Builds and serves the tools locally with wrangler dev (workerd, no account, no network) at
+http://localhost:8787 (or --port N), rebuilding on every save in tools/ and toolroute.config.ts.
+While a tool file does not build, every request answers 503 BUILD_FAILED with the error.`,
+  deploy: `Usage: toolroute deploy [--dry-run] [-- <wrangler deploy options>]
+
+Builds, then runs wrangler deploy (with --dry-run: bundles without uploading, no account needed).
+Exit status 1 when a tool does not build.`,
+}
+
+const [command, ...rest] = process.argv.slice(2)
+
+function fail(message, code = 2) {
+  console.error(`toolroute: ${message}`)
+  process.exit(code)
+}
+
+/** Parses a command's options; everything after `--` goes to wrangler untouched. */
+function parse(name, options, args) {
+  const split = args.indexOf('--')
+  const own = split === -1 ? args : args.slice(0, split)
+  const passthrough = split === -1 ? [] : args.slice(split + 1)
+  try {
+    const parsed = parseArgs({ args: own, options: { help: { type: 'boolean', short: 'h' }, ...options }, allowPositionals: true })
+    if (parsed.values.help) {
+      console.log(usage[name])
+      process.exit(0)
+    }
+    return { ...parsed, passthrough }
+  } catch (error) {
+    fail(`${error.message}\n\n${usage[name]}`)
+  }
+}
+
+switch (command) {
+  case undefined:
+  case '-h':
+  case '--help':
+  case 'help':
+    console.log(usage.main)
+    process.exit(command === undefined ? 2 : 0)
+    break
+  case 'init': {
+    const { positionals } = parse('init', {}, rest)
+    if (positionals.length > 1) fail(`init takes one directory, got ${positionals.join(' ')}\n\n${usage.init}`)
+    const { init } = await import('./init.mjs')
+    process.exit(init(positionals[0] ?? '.'))
+    break
+  }
+  case 'build': {
+    const { positionals } = parse('build', {}, rest)
+    if (positionals.length > 1) fail(`build takes one directory, got ${positionals.join(' ')}\n\n${usage.build}`)
+    const { buildTools } = await import('./build-tools.mjs')
+    // Under `toolroute dev`, toolroute dev itself builds (once per save) and wrangler's [build]
+    // hook has nothing left to do.
+    if (process.env.TOOLROUTE_BUILT === '1') process.exit(0)
+    const { problems } = await buildTools(positionals[0] ?? '.')
+    process.exit(problems.length === 0 ? 0 : 1)
+    break
+  }
+  case 'dev': {
+    const { values, passthrough } = parse('dev', { port: { type: 'string', short: 'p' } }, rest)
+    if (values.port !== undefined && !/^\d{1,5}$/.test(values.port)) fail(`--port must be a port number, got ${values.port}`)
+    const { dev } = await import('./dev.mjs')
+    process.exit(await dev({ root: '.', port: values.port, wranglerArgs: passthrough }))
+    break
+  }
+  case 'deploy': {
+    const { values, passthrough } = parse('deploy', { 'dry-run': { type: 'boolean' }, outdir: { type: 'string' } }, rest)
+    const { deploy } = await import('./deploy.mjs')
+    process.exit(await deploy({ root: '.', dryRun: values['dry-run'] === true, outdir: values.outdir, wranglerArgs: passthrough }))
+    break
+  }
+  default:
+    fail(`unknown command ${JSON.stringify(command)}\n\n${usage.main}`)
+}

@@ -1,0 +1,94 @@
+#!/usr/bin/env node
+// Builds the published package into dist/: ESM JavaScript and .d.ts for every entry (tsc, with the
+// sources' .ts specifiers rewritten to .js), run by `prepack` so `npm pack` always holds compiled
+// output. The repository itself keeps running on the sources (tests, `npm run dev`, Deno).
+//
+// Two steps beyond tsc:
+// - The MCP SDK's server imports Ajv for a default validator that cannot run on Workers (it
+//   compiles schemas with new Function); toolroute always passes the cfworker validator. The SDK
+//   modules toolroute uses are bundled once into dist/vendor/mcp/ with Ajv replaced by a stub, so
+//   a project's Worker never bundles Ajv (~290 KB) and never needs a wrangler.toml alias for it.
+// - toolroute/deno is compiled in a second program against Deno's own types (`deno types`).
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
+import { build } from 'esbuild'
+
+const root = resolve(import.meta.dirname, '..')
+const dist = join(root, 'dist')
+const work = join(root, '.toolroute', 'package')
+const run = (command, args) => execFileSync(command, args, { cwd: root, stdio: 'inherit' })
+const tsc = join(root, 'node_modules/typescript/bin/tsc')
+
+rmSync(dist, { recursive: true, force: true })
+rmSync(work, { recursive: true, force: true })
+mkdirSync(work, { recursive: true })
+
+// --noCheck: emit only; `tsc --noEmit -p .` (npm run check, CI) is where the sources are type-checked.
+run(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--noCheck'])
+
+// toolroute/deno: the same compiler options, Deno's globals instead of the Workers types.
+const denoTypes = execFileSync(join(root, 'node_modules/.bin/deno'), ['types', '--unstable-kv'], { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 })
+  .split('\n')
+  .filter((line) => !line.startsWith('/// <reference')) // deno's own lib names mean nothing to tsc
+  .join('\n')
+writeFileSync(join(work, 'deno.d.ts'), `${denoTypes}\n// Timers live in lib.deno.window, which \`deno types\` leaves out.\ndeclare function setTimeout(handler: (...args: any[]) => void, ms?: number, ...args: any[]): number\ndeclare function clearTimeout(id?: number): void\ndeclare function setInterval(handler: (...args: any[]) => void, ms?: number, ...args: any[]): number\ndeclare function clearInterval(id?: number): void\n`)
+writeFileSync(
+  join(work, 'tsconfig.deno.json'),
+  JSON.stringify({
+    extends: '../../tsconfig.build.json',
+    compilerOptions: { lib: ['ESNext'], types: [], outDir: '../../dist', rootDir: '../../src' },
+    include: [],
+    files: ['../../src/adapter/deno/index.ts', 'deno.d.ts'],
+  }),
+)
+run(process.execPath, [tsc, '-p', join(work, 'tsconfig.deno.json'), '--noCheck'])
+
+// The MCP SDK modules toolroute imports at run time, bundled with Ajv stubbed out. Their own
+// dependencies stay bundled too, but zod and @cfworker/json-schema remain imports: the app has
+// one copy of each.
+const sdk = '@modelcontextprotocol/sdk/'
+const vendored = {
+  'server/index.js': 'server-index',
+  'server/webStandardStreamableHttp.js': 'web-standard-streamable-http',
+  'types.js': 'types',
+  'validation/cfworker': 'cfworker',
+}
+const vendorDir = join(dist, 'vendor/mcp')
+const stub = join(root, 'src/mcp/ajv-unavailable.ts')
+await build({
+  entryPoints: Object.fromEntries(Object.entries(vendored).map(([path, name]) => [name, `${sdk}${path}`])),
+  absWorkingDir: root,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'neutral',
+  mainFields: ['module', 'main'],
+  outdir: vendorDir,
+  alias: { ajv: stub, 'ajv-formats': stub },
+  external: ['zod', 'zod/*', '@cfworker/json-schema'],
+  logLevel: 'warning',
+})
+
+// Point the compiled modules at the vendored SDK, and the declarations at .js files (the
+// sources import with .ts specifiers, which tsc keeps in .d.ts).
+const files = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? files(join(dir, entry.name)) : [join(dir, entry.name)]))
+for (const file of files(dist)) {
+  if (file.startsWith(vendorDir)) continue
+  const text = readFileSync(file, 'utf8')
+  let next = text
+  if (file.endsWith('.d.ts')) {
+    next = text.replace(/((?:from|import)\s*\(?\s*['"])(\.\.?\/[^'"]+)\.ts(['"])/g, '$1$2.js$3')
+  } else if (file.endsWith('.js')) {
+    next = text.replace(/(from\s*['"])@modelcontextprotocol\/sdk\/([^'"]+)(['"])/g, (match, before, path, after) => {
+      const name = vendored[path]
+      if (!name) throw new Error(`${relative(root, file)} imports ${sdk}${path}, which scripts/build-package.mjs does not vendor`)
+      let target = relative(dirname(file), join(vendorDir, `${name}.js`)).split('\\').join('/')
+      if (!target.startsWith('.')) target = `./${target}`
+      return `${before}${target}${after}`
+    })
+  }
+  if (next !== text) writeFileSync(file, next)
+}
+rmSync(work, { recursive: true, force: true })
+console.log(`toolroute: package built into ${relative(root, dist)}/`)

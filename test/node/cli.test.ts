@@ -1,0 +1,96 @@
+// The `toolroute` command's own surface: help, usage errors, init. (Builds: build-tools.test.ts;
+// dev and deploy on a packed install: test/e2e/package.test.ts.)
+import { execFile } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+
+const cli = resolve(import.meta.dirname, '../../cli/toolroute.mjs')
+const dirs: string[] = []
+const tempDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'toolroute-cli-'))
+  dirs.push(dir)
+  return dir
+}
+afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })))
+
+function toolroute(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((done) =>
+    execFile(process.execPath, [cli, ...args], { cwd: options.cwd, env: { ...process.env, ...options.env } }, (error, stdout, stderr) =>
+      done({ code: error ? Number(error.code) : 0, stdout, stderr }),
+    ),
+  )
+}
+
+describe('toolroute', () => {
+  it('--help lists the commands; no command is a usage error (2)', async () => {
+    const help = await toolroute(['--help'])
+    expect(help.code).toBe(0)
+    for (const command of ['init [dir]', 'build', 'dev [--port N]', 'deploy [--dry-run]']) expect(help.stdout).toContain(command)
+    const bare = await toolroute([])
+    expect(bare.code).toBe(2)
+  })
+
+  it.each(['init', 'build', 'dev', 'deploy'])('%s --help prints its usage and does nothing else', async (command) => {
+    const dir = tempDir()
+    const result = await toolroute([command, '--help'], { cwd: dir })
+    expect(result.code).toBe(0)
+    expect(result.stdout).toMatch(new RegExp(`^Usage: toolroute ${command}`))
+    expect(existsSync(join(dir, 'package.json')) || existsSync(join(dir, '.toolroute'))).toBe(false)
+  })
+
+  it('refuses unknown commands and options, and a --port that is not a number, with 2', async () => {
+    const unknown = await toolroute(['serve'])
+    expect(unknown.code).toBe(2)
+    expect(unknown.stderr).toContain('unknown command "serve"')
+    const option = await toolroute(['build', '--fast'])
+    expect(option.code).toBe(2)
+    expect(option.stderr).toContain("Unknown option '--fast'")
+    const port = await toolroute(['dev', '--port', 'eighty'])
+    expect(port.code).toBe(2)
+    expect(port.stderr).toContain('--port must be a port number, got eighty')
+  })
+
+  it('init writes a project whose package.json, wrangler.toml and example tool fit together', async () => {
+    const dir = tempDir()
+    const result = await toolroute(['init', 'My Tools'], { cwd: dir })
+    expect(result.stderr).toBe('')
+    expect(result.code).toBe(0)
+    const project = join(dir, 'My Tools')
+    const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'))
+    expect(manifest.name).toBe('my-tools')
+    expect(manifest.scripts).toEqual({ dev: 'toolroute dev', build: 'toolroute build', deploy: 'toolroute deploy', test: 'toolroute build && tsc --noEmit' })
+    expect(Object.keys(manifest.dependencies)).toEqual(['toolroute', 'zod'])
+    expect(manifest.devDependencies).toHaveProperty('wrangler')
+    const wrangler = readFileSync(join(project, 'wrangler.toml'), 'utf8')
+    expect(wrangler).toContain('main = ".toolroute/worker.ts"')
+    expect(wrangler).toContain('command = "npx toolroute build"')
+    expect(wrangler).toContain('watch_dir = [".toolroute/dev"]')
+    expect(wrangler).toMatch(/name = "TOOLROUTE_RUNS"\nclass_name = "ToolRunObject"/)
+    expect(wrangler).toMatch(/name = "TOOLROUTE_MCP"\nclass_name = "McpSessionObject"/)
+    expect(wrangler).toContain('new_sqlite_classes = ["ToolRunObject", "McpSessionObject"]')
+    expect(wrangler).not.toContain('[alias]') // the package leaves Ajv out by itself
+    expect(readFileSync(join(project, 'tools/greet.ts'), 'utf8')).toContain("id: 'greet'")
+    expect(readFileSync(join(project, '.gitignore'), 'utf8')).toContain('.toolroute/')
+    expect(JSON.parse(readFileSync(join(project, 'tsconfig.json'), 'utf8')).compilerOptions).toMatchObject({ strict: true, skipLibCheck: true })
+  })
+
+  it('init refuses a directory that already holds a project, and changes nothing in it', async () => {
+    const dir = tempDir()
+    writeFileSync(join(dir, 'package.json'), '{"name":"mine"}\n')
+    const result = await toolroute(['init'], { cwd: dir })
+    expect(result.code).toBe(1)
+    expect(result.stderr).toContain('already holds package.json')
+    expect(readFileSync(join(dir, 'package.json'), 'utf8')).toBe('{"name":"mine"}\n')
+    expect(existsSync(join(dir, 'tools'))).toBe(false)
+  })
+
+  it('build is a no-op when toolroute dev or deploy already builds (TOOLROUTE_BUILT=1, wrangler\'s [build] hook)', async () => {
+    const dir = tempDir()
+    writeFileSync(join(dir, 'broken.ts'), 'export const = 1\n')
+    const result = await toolroute(['build', dir], { env: { TOOLROUTE_BUILT: '1' } })
+    expect(result.code).toBe(0)
+    expect(existsSync(join(dir, '.toolroute'))).toBe(false)
+  })
+})
