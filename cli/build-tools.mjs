@@ -167,11 +167,14 @@ export const tools: AnyTool[] = [${files.map((_, index) => `...Object.values(m${
 /** The served tools' own types, one per id: \`createToolClient<Tools>()\` infers each call's input and output. */
 export type Tools = [${routes.map(({ module, exportName }) => `typeof ${module}[${JSON.stringify(exportName)}]`).join(', ')}]
 `
-  const entry = `${header}import { createWorker } from 'toolroute/workers'
+  // The playground's page is imported only when the config can serve it: a Worker with
+  // `playground: false` does not bundle it (its route answers 404 without it).
+  const playground = config.playground !== false
+  const entry = `${header}import { createWorker${playground ? ', loadPlaygroundPage' : ''} } from 'toolroute/workers'
 import { tools } from './tools.ts'
 ${configFile ? `import config from ${importPath(join(root, configFile))}` : 'const config = {}'}
 
-const worker = createWorker({ ...config, tools })
+const worker = createWorker({ ...config, tools${playground ? ', playgroundPage: loadPlaygroundPage' : ''} })
 
 export default { fetch: worker.fetch }
 export class ToolRunObject extends worker.ToolRunObject {}

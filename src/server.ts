@@ -1,7 +1,21 @@
 /** `toolroute/server`: the runtime-neutral server pieces (Hono app, run engine, stores). */
-export { createToolApp, defaultMaxInputBytes } from './http/create-tool-app.ts'
+import { createToolApp as createHttpToolApp } from './http/create-tool-app.ts'
+import type { ToolAppOptions } from './http/tool-app-options.ts'
+import { loadPlaygroundPage } from './playground/load-playground-page.ts'
+
+export { defaultMaxInputBytes } from './http/create-tool-app.ts'
 export type { ToolAppEnv } from './http/create-tool-app.ts'
 export type { ToolAppOptions } from './http/tool-app-options.ts'
+export { loadPlaygroundPage, type PlaygroundPageLoader } from './playground/load-playground-page.ts'
+
+/**
+ * The tools as a Hono app (routes, SSE, runs, MCP, the playground), on any runtime.
+ *
+ * @example
+ * const app = createToolApp({ tools: [weatherTool] })
+ * export default app // or serve(app.fetch) under Node, Deno.serve(app.fetch) under Deno
+ */
+export const createToolApp: typeof createHttpToolApp = (options) => createHttpToolApp({ playgroundPage: loadPlaygroundPage, ...options } as ToolAppOptions) as never
 export { toToolDescriptor } from './http/tool-descriptor.ts'
 export type { ToolDescriptor } from './http/tool-descriptor.ts'
 export { createOpenApiDocument } from './http/openapi.ts'

@@ -1,6 +1,7 @@
 /** `toolroute/workers`: serving tools from Cloudflare Workers, runs in Durable Objects. */
 export { createWorker, defineConfig, runsBinding, mcpSessionsBinding, idempotencyBinding } from './adapter/cloudflare-workers/create-worker.ts'
 export type { ToolrouteConfig } from './adapter/cloudflare-workers/create-worker.ts'
+export { loadPlaygroundPage } from './playground/load-playground-page.ts'
 export { createToolRunObject } from './adapter/cloudflare-workers/create-tool-run-object.ts'
 export { createDurableObjectRunHost } from './adapter/cloudflare-workers/durable-object-run-host.ts'
 export { createDurableObjectRunStore } from './store/durable-object/durable-object-run-store.ts'

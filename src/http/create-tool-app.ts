@@ -216,7 +216,7 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
 
   app.get('/openapi.json', (c) => c.json((openApi ??= createOpenApiDocument([...tools.values()], { basePath: options.basePath ?? '/', server: options.server }))))
 
-  mountPlayground(app, { playground: options.playground, basePath: options.basePath ?? '/' })
+  mountPlayground(app, { playground: options.playground, basePath: options.basePath ?? '/', page: options.playgroundPage })
   if (options.mastra !== false) mountMastraRoutes(app, { descriptors, maxInputBytes })
   if (options.mcp !== false) {
     const mcp = createMcpHandler({ tools, options: options, runs: hostFor })

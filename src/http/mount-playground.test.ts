@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createTool } from '../tool/create-tool.ts'
 import { playgroundScript } from '../playground/playground-script.ts'
-import { createToolApp } from './create-tool-app.ts'
+import { createToolApp } from '../server.ts'
 import { servesPlayground } from './mount-playground.ts'
 
 const tools = [createTool({ id: 'echo', description: 'Echo', inputSchema: z.object({ text: z.string() }), execute: async ({ text }) => ({ text }) })]

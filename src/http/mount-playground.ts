@@ -1,4 +1,5 @@
 import type { Hono } from 'hono'
+import type { PlaygroundPageLoader } from '../playground/load-playground-page.ts'
 import type { ToolAppEnv } from './create-tool-app.ts'
 
 /** Hosts a local development server answers on: where the playground is on unless configured. */
@@ -23,16 +24,17 @@ const headers = {
 }
 
 /**
- * `GET /`: the playground page. Its module is imported on the first request that serves it, so a
- * Worker that never does pays no startup time for it; when off, the route answers as unknown.
+ * `GET /`: the playground page, rendered on the first request that serves it (its module is
+ * imported then: no startup cost); when off, or with no page to render, the route answers as unknown.
  */
-export function mountPlayground(app: Hono<ToolAppEnv>, options: { playground: boolean | undefined; basePath: string }): void {
-  if (options.playground === false) return
+export function mountPlayground(app: Hono<ToolAppEnv>, options: { playground: boolean | undefined; basePath: string; page: PlaygroundPageLoader | undefined }): void {
+  const render = options.page
+  if (options.playground === false || !render) return
   const base = options.basePath.replace(/\/+$/, '')
   let page: Promise<string> | undefined
   app.get('/', async (c) => {
     if (!servesPlayground(options.playground, c.req.url)) return c.notFound()
-    page ??= import('../playground/playground-page.ts').then((module) => module.playgroundPage({ base }))
+    page ??= Promise.resolve(render({ base }))
     return c.html(await page, 200, headers)
   })
 }

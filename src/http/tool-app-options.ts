@@ -1,3 +1,4 @@
+import type { PlaygroundPageLoader } from '../playground/load-playground-page.ts'
 import type { Context, Env, MiddlewareHandler } from 'hono'
 import type { cors } from 'hono/cors'
 import type { McpSessionHost } from '../mcp/mcp-session-host.ts'
@@ -51,6 +52,12 @@ export interface ToolAppOptions<E extends Env = any> {
    * Default: on for requests to `localhost`, `127.0.0.1` or `[::1]` (local development), off elsewhere.
    */
   playground?: boolean
+  /**
+   * What renders the playground page. `toolroute/server`'s `createToolApp` and the Deno adapter set
+   * it; on Workers the generated entry passes `loadPlaygroundPage` unless the config has
+   * `playground: false`, so such a Worker does not bundle the page. Without it `GET /` is not served.
+   */
+  playgroundPage?: PlaygroundPageLoader
   /** Name and version announced to MCP clients. */
   server?: { name: string; version: string }
 }

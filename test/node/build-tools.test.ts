@@ -61,7 +61,7 @@ describe('toolroute build', () => {
     expect(toolsModule).toContain('../tools/alpha.ts')
     expect(toolsModule).not.toContain('alpha.test.ts')
     const entry = readFileSync(join(dir, '.toolroute/worker.ts'), 'utf8')
-    expect(entry).toContain("import { createWorker } from 'toolroute/workers'")
+    expect(entry).toContain("import { createWorker, loadPlaygroundPage } from 'toolroute/workers'")
     expect(entry).toContain('export class ToolRunObject')
     expect(entry).toContain('const config = {}')
   })
@@ -146,7 +146,7 @@ export const plain = createTool({
   })
 
   it('names the line of a tool that throws while loading', async () => {
-    const throwing = `import { createTool } from 'toolroute'\n\nexport const bad = createTool({\n  id: 'has spaces',\n  description: 'x',\n  execute: async () => ({}),\n})\n`
+    const throwing = `import { createTool } from 'toolroute'\n\nexport const bad = createTool({\n  id: '',\n  description: 'x',\n  execute: async () => ({}),\n})\n`
     const result = await buildTools(project({ 'tools/throwing.ts': throwing }))
     expect(result.code).toBe(1)
     expect(result.stderr).toMatch(/tools\/throwing\.ts:3: failed to load: /)
@@ -180,5 +180,21 @@ export const plain = createTool({
     expect(result.stdout).toMatch(/POST \/api\/tools\/alpha-tool\s/)
     expect(result.stdout).toContain('GET /api/openapi.json')
     expect(readFileSync(join(dir, '.toolroute/worker.ts'), 'utf8')).toContain('import config from "../toolroute.config.ts"')
+  })
+})
+
+describe('toolroute build: the playground page only where it can be served', () => {
+  it('the entry passes the page by default, and leaves it (and its module) out with playground: false', async () => {
+    const on = project({ 'tools/a.ts': tool('a', 'a') })
+    expect((await buildTools(on)).code).toBe(0)
+    expect(readFileSync(join(on, '.toolroute/worker.ts'), 'utf8')).toContain('playgroundPage: loadPlaygroundPage')
+    const off = project({
+      'tools/a.ts': tool('a', 'a'),
+      'toolroute.config.ts': "import { defineConfig } from 'toolroute/workers'\nexport default defineConfig({ playground: false })\n",
+    })
+    expect((await buildTools(off)).code).toBe(0)
+    const entry = readFileSync(join(off, '.toolroute/worker.ts'), 'utf8')
+    expect(entry).not.toContain('loadPlaygroundPage')
+    expect(entry).toContain("import { createWorker } from 'toolroute/workers'")
   })
 })

@@ -1,0 +1,10 @@
+/** Renders the playground page for an app whose routes live under `base`. */
+export type PlaygroundPageLoader = (options: { base: string }) => string | Promise<string>
+
+/**
+ * The playground page, imported on first use. An app gets it from whoever composes it:
+ * `toolroute/server`'s `createToolApp` and the Deno adapter always, a Worker only when its
+ * generated entry passes it (no `playground: false` in the config), so a Worker that never serves
+ * the page does not carry its bytes.
+ */
+export const loadPlaygroundPage: PlaygroundPageLoader = (options) => import('./playground-page.ts').then((module) => module.playgroundPage(options))
