@@ -69,7 +69,8 @@ describe('toolroute', () => {
     expect(wrangler).toContain('watch_dir = [".toolroute/dev"]')
     expect(wrangler).toMatch(/name = "TOOLROUTE_RUNS"\nclass_name = "ToolRunObject"/)
     expect(wrangler).toMatch(/name = "TOOLROUTE_MCP"\nclass_name = "McpSessionObject"/)
-    expect(wrangler).toContain('new_sqlite_classes = ["ToolRunObject", "McpSessionObject"]')
+    expect(wrangler).toMatch(/name = "TOOLROUTE_IDEMPOTENCY"\nclass_name = "IdempotencyObject"/)
+    expect(wrangler).toContain('new_sqlite_classes = ["ToolRunObject", "McpSessionObject", "IdempotencyObject"]')
     expect(wrangler).not.toContain('[alias]') // the package leaves Ajv out by itself
     expect(readFileSync(join(project, 'tools/greet.ts'), 'utf8')).toContain("id: 'greet'")
     expect(readFileSync(join(project, '.gitignore'), 'utf8')).toContain('.toolroute/')
