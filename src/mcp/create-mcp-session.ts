@@ -29,7 +29,16 @@ export async function createMcpSession(sessionId: string, deps: McpServerDeps): 
   await server.connect(transport)
   return {
     sessionId,
-    handle: (request, body) => transport.handleRequest(request, body === undefined ? undefined : { parsedBody: body }),
+    async handle(request, body) {
+      const response = await transport.handleRequest(request, body === undefined ? undefined : { parsedBody: body })
+      // The SDK aborts a cancelled call but, as the spec asks, sends no response for it, so its
+      // stream would stay open on keep-alives: close it once the cancel has been handled.
+      const cancelled = (body as { method?: unknown; params?: { requestId?: unknown } } | undefined)
+      if (cancelled?.method === 'notifications/cancelled' && (typeof cancelled.params?.requestId === 'string' || typeof cancelled.params?.requestId === 'number')) {
+        transport.closeSSEStream(cancelled.params.requestId)
+      }
+      return response
+    },
     async restore(initialize) {
       const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }
       const replayed = await transport.handleRequest(new Request(internalUrl, { method: 'POST', headers, body: '{}' }), { parsedBody: initialize })

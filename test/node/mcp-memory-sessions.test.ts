@@ -2,6 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js'
+import { z } from 'zod'
+import { createTool } from 'toolroute'
 import { createToolApp } from 'toolroute/server'
 import { askName } from '../fixtures/mcp-tools.ts'
 import { bookFlight } from '../../tools/book-flight.ts'
@@ -61,5 +63,42 @@ describe('MCP sessions in memory (Node)', () => {
     await alice.text()
     await transport.terminateSession()
     expect((await list('Bearer alice')).status).toBe(404)
+  })
+})
+
+describe('notifications/cancelled in a session', () => {
+  it('aborts the call and ends its SSE stream (the SDK sends no response for a cancelled call)', async () => {
+    const seen: string[] = []
+    const waiting = createTool({
+      id: 'waits-for-abort',
+      description: 'Waits until its call is cancelled',
+      inputSchema: z.object({}),
+      execute: (_input, { abortSignal }) =>
+        new Promise((_resolve, reject) => {
+          seen.push('started')
+          abortSignal.addEventListener('abort', () => (seen.push('aborted'), reject(abortSignal.reason)), { once: true })
+        }),
+    })
+    const cancelApp = createToolApp({ tools: [waiting] })
+    const post = (body: unknown, session?: string) =>
+      cancelApp.fetch(
+        new Request('http://node.test/mcp', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', ...(session ? { 'mcp-session-id': session } : {}) },
+          body: JSON.stringify(body),
+        }),
+      )
+    const opened = await post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: { elicitation: {} }, clientInfo: { name: 'raw', version: '1' } } })
+    const session = opened.headers.get('mcp-session-id')!
+    await opened.text()
+    await (await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, session)).text()
+    const call = await post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'waits-for-abort', arguments: {} } }, session)
+    expect(call.headers.get('content-type')).toContain('text/event-stream')
+    const body = call.text()
+    while (!seen.includes('started')) await new Promise((resolve) => setTimeout(resolve, 5))
+    expect((await post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2, reason: 'stop' } }, session)).status).toBe(202)
+    // Without the close, this read would wait on keep-alives forever (the test would time out).
+    await body
+    expect(seen).toEqual(['started', 'aborted'])
   })
 })

@@ -1,5 +1,6 @@
 import { SELF } from 'cloudflare:test'
 import { afterEach, describe, expect, it } from 'vitest'
+import { eventually, readProbe } from './http-client.ts'
 import { closeAll, connectMcp, textOf } from './mcp-client.ts'
 
 afterEach(closeAll)
@@ -163,5 +164,21 @@ describe('JSON-RPC errors at /mcp, with the codes the spec gives them', () => {
     const body = (await response.json()) as { id: number; error: { code: number; message: string } }
     expect(body).toMatchObject({ id: 3, error: { code: -32602, message: expect.stringContaining('"name"') } })
     expect(body.error.message).not.toMatch(/invalid_type|expected/)
+  })
+})
+
+describe('notifications/cancelled (2025 leg)', () => {
+  it('a session call is aborted by the client’s cancel, and its stream ends', async () => {
+    const key = `cancel-session-${crypto.randomUUID()}`
+    const { client, transport } = await connectMcp({ elicitation: () => ({ action: 'cancel' }) })
+    expect(transport.sessionId).toBeTruthy()
+    const abort = new AbortController()
+    const call = client.callTool({ name: 'abort-recorder', arguments: { key, ms: 20_000 } }, undefined, { signal: abort.signal })
+    expect(await eventually(() => readProbe(key), (entries) => entries.includes('started'))).toContain('started')
+    abort.abort(new Error('the user stopped it'))
+    await expect(call).rejects.toThrow()
+    const entries = await eventually(() => readProbe(key), (seen) => seen.some((entry) => entry.startsWith('aborted')))
+    expect(entries.some((entry) => entry.startsWith('aborted'))).toBe(true)
+    expect(entries).not.toContain('finished')
   })
 })
