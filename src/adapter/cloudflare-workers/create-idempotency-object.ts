@@ -12,11 +12,22 @@ export interface IdempotencyObjectOptions {
   retentionMs?: number
 }
 
+/** An idempotency key's Durable Object: the RPC methods its store calls, and its alarm. */
+export interface IdempotencyObject extends DurableObject {
+  readonly key: DurableObjectIdempotencyKey
+  begin(fingerprint: string): Promise<IdempotencyBegin>
+  complete(fingerprint: string, answer: IdempotentAnswer): void
+  release(fingerprint: string): void
+  alarm(): void
+}
+
 /**
  * The Durable Object class that holds one idempotency key (`idFromName` of principal and key):
  * its record and the alarm that forgets it. Thin: the compare-and-set lives in the store.
  */
-export function createIdempotencyObject(options: IdempotencyObjectOptions = {}) {
+// The return type is spelled out, as for the run object: the package's .d.ts cannot carry an
+// anonymous class extending DurableObject (its ctx and env are protected).
+export function createIdempotencyObject(options: IdempotencyObjectOptions = {}): new (ctx: DurableObjectState, env: unknown) => IdempotencyObject {
   return class IdempotencyObject extends DurableObject {
     readonly key: DurableObjectIdempotencyKey
 
