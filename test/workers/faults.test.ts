@@ -66,7 +66,7 @@ describe('faults: Durable Objects aborted mid-run', () => {
     expect(await runOf(runId)).toMatchObject({ status: 'completed', output: { executions: 1 } })
     expect(await counter(key).count()).toBe(1)
     const log = await checkedLog(runId)
-    expect(log.filter((event) => event.type === 'tool-approval-response')).toHaveLength(1)
+    expect(log.filter((event) => (event.type as string) === 'data-tool-approval-response')).toHaveLength(1)
   })
 
   it('mid an approved step: the step is lost, its alarm fails the run once as interrupted, nothing runs twice', async () => {

@@ -18,12 +18,8 @@ async function aiSdkChunks(response: Response): Promise<UIMessageChunk[]> {
   while (true) {
     const { done, value } = await reader.read()
     if (done) return chunks
-    if (!value.success) {
-      // `tool-approval-response` is AI SDK 7's: the approve stream still sends it to every reader
-      // (SPEC §3 wants it only for v7 readers who ask); that is not this feature's to fix.
-      if ((value.rawValue as { type?: unknown } | undefined)?.type === 'tool-approval-response') continue
-      throw value.error
-    }
+    // Every chunk must pass the schema (both majors: this file also runs in workers-ai6).
+    if (!value.success) throw value.error
     chunks.push(value.value as UIMessageChunk)
   }
 }
