@@ -104,13 +104,16 @@ export function createMcpHandler({ tools, options, runs }: McpHandlerOptions) {
     if (forbidden) return forbidden
     const method = c.req.method
     const sessionId = c.req.header('mcp-session-id')
-    if (method === 'GET' || (method === 'DELETE' && sessionId === undefined)) {
+    // GET serves only a session's reconnect to a call's stream it lost (Last-Event-ID): there is no
+    // standalone stream, every server-to-client message belongs to a call.
+    const resuming = method === 'GET' && sessionId !== undefined && c.req.header('last-event-id') !== undefined
+    if ((method === 'GET' && !resuming) || (method === 'DELETE' && sessionId === undefined)) {
       return jsonRpcError(405, -32000, 'Method not allowed: questions and notifications go out on each call\'s own response', { allow: 'POST, DELETE' })
     }
     const caller = await resolveMcpCaller(c, options)
     const sessions = sessionsOf(c)
     const deps = () => depsOf(c)
-    if (method === 'DELETE') {
+    if (method === 'DELETE' || resuming) {
       if (!sessions || !sessionIdPattern.test(sessionId!)) return sessionNotFound()
       return sessions.handle(sessionId!, { request: withCaller(c.req.raw, caller, undefined), initialize: false, caller, deps })
     }

@@ -1,6 +1,10 @@
 // @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
 import { createMcpServer, type McpServerDeps } from './create-mcp-server.ts'
+import { createMemoryEventStore } from './memory-event-store.ts'
+
+/** How long a client waits before it reconnects to a stream it lost (the priming event's `retry`). */
+export const mcpRetryIntervalMs = 1000
 
 /** One stateful MCP session: a server and its transport, kept between the session's requests. */
 export interface McpSession {
@@ -25,7 +29,13 @@ const internalUrl = 'https://session.toolroute.internal/mcp'
  */
 export async function createMcpSession(sessionId: string, deps: McpServerDeps): Promise<McpSession> {
   const server = createMcpServer(deps)
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => sessionId })
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: () => sessionId,
+    // Resumable streams: a priming event (id, retry) opens each, and a client that lost one
+    // reconnects with GET and Last-Event-ID.
+    eventStore: createMemoryEventStore(),
+    retryInterval: mcpRetryIntervalMs,
+  })
   await server.connect(transport)
   return {
     sessionId,

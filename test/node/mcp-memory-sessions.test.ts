@@ -102,3 +102,37 @@ describe('notifications/cancelled in a session', () => {
     expect(seen).toEqual(['started', 'aborted'])
   })
 })
+
+describe('resumable streams in a session (2025-11-25)', () => {
+  it('opens each call stream with a priming event (id, retry), and replays what followed it on GET with Last-Event-ID', async () => {
+    const echo = createTool({ id: 'echo-later', description: 'Echoes after a moment', inputSchema: z.object({ text: z.string() }), execute: async ({ text }) => ({ text }) })
+    const resumable = createToolApp({ tools: [echo] })
+    const send = (method: 'POST' | 'GET', body: unknown, headers: Record<string, string> = {}) =>
+      resumable.fetch(
+        new Request('http://node.test/mcp', {
+          method,
+          headers: { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+          ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+        }),
+      )
+    const opened = await send('POST', { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: { elicitation: {} }, clientInfo: { name: 'raw', version: '1' } } })
+    const session = opened.headers.get('mcp-session-id')!
+    await opened.text()
+    await (await send('POST', { jsonrpc: '2.0', method: 'notifications/initialized' }, { 'mcp-session-id': session })).text()
+    const text = await (await send('POST', { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo-later', arguments: { text: 'hi' } } }, { 'mcp-session-id': session })).text()
+    const frames = text.split('\n\n').filter(Boolean)
+    expect(frames[0]).toMatch(/^id: \S+\nretry: 1000\ndata: $/)
+    const primingId = /^id: (\S+)/.exec(frames[0]!)![1]!
+    expect(frames[1]).toContain('"structuredContent":{"text":"hi"}')
+    // The client lost the stream after the priming event: it reconnects and gets the result again.
+    const resumed = await send('GET', undefined, { 'mcp-session-id': session, 'last-event-id': primingId })
+    expect(resumed.status).toBe(200)
+    const reader = resumed.body!.getReader()
+    let replayed = ''
+    while (!replayed.includes('structuredContent')) replayed += new TextDecoder().decode((await reader.read()).value)
+    await reader.cancel()
+    expect(replayed).toContain('"id":2')
+    // Without Last-Event-ID there is still no standalone stream.
+    expect((await send('GET', undefined, { 'mcp-session-id': session })).status).toBe(405)
+  })
+})

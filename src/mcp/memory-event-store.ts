@@ -1,0 +1,39 @@
+// @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
+import type { EventStore } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
+
+/** How many messages a session keeps for replay, across its streams (oldest dropped first). */
+const maxEvents = 500
+
+/**
+ * The events of one MCP session's SSE streams, kept in the session's memory (this process, or the
+ * session's Durable Object) so a client that lost a call's stream reconnects with `Last-Event-ID`
+ * and gets what it missed (the 2025-11-25 transport's resumability). Having a store also makes the
+ * SDK send each stream's priming event (an id, and the `retry` the client waits before
+ * reconnecting). Bounded: a session keeps its last 500 messages; an evicted object keeps none, and a
+ * reconnect then gets an error and starts over, as after any lost session state.
+ */
+export function createMemoryEventStore(): EventStore {
+  const events: { id: string; streamId: string; message: unknown }[] = []
+  let next = 0
+  return {
+    async storeEvent(streamId, message) {
+      const id = `${streamId}_${++next}`
+      events.push({ id, streamId, message })
+      if (events.length > maxEvents) events.splice(0, events.length - maxEvents)
+      return id
+    },
+    async getStreamIdForEventId(eventId) {
+      return events.find((event) => event.id === eventId)?.streamId
+    },
+    async replayEventsAfter(lastEventId, { send }) {
+      const index = events.findIndex((event) => event.id === lastEventId)
+      if (index === -1) throw new Error(`No event ${lastEventId} in this session`)
+      const { streamId } = events[index]!
+      for (const event of events.slice(index + 1)) {
+        // The priming event (an empty message) is a marker, not something to resend.
+        if (event.streamId === streamId && Object.keys(event.message as object).length > 0) await send(event.id, event.message as never)
+      }
+      return streamId
+    },
+  }
+}
