@@ -32,10 +32,13 @@ export class ParkedCalls<T> {
    * long as the execution does; a request's context ends with its response, and with it every
    * continuation of a tool still waiting for an answer.
    */
-  constructor(
-    readonly timeoutMs: number,
-    readonly launch: (work: () => Promise<void>) => void = (work) => void work(),
-  ) {}
+  readonly timeoutMs: number
+  readonly launch: (work: () => Promise<void>) => void
+
+  constructor(timeoutMs: number, launch: (work: () => Promise<void>) => void = (work) => void work()) {
+    this.timeoutMs = timeoutMs
+    this.launch = launch
+  }
 
   /**
    * Starts `run` with an `ask` that parks the call: `turn` is the call's result, or its first

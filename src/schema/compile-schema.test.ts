@@ -154,3 +154,21 @@ describe('isStandardSchema / toIssuePath', () => {
     expect(toIssuePath([{ key: 'a' }, 0, { key: 1 }, Symbol.for('s')])).toEqual(['a', 0, 1, 'Symbol(s)'])
   })
 })
+
+describe('JSON Schema of a Standard Schema, computed when first read', () => {
+  it('does not convert at definition: only reading jsonSchema does, once', async () => {
+    const { z } = await import('zod')
+    const schema = z.object({ name: z.string() })
+    let conversions = 0
+    const standard = schema['~standard'] as unknown as { jsonSchema: { input: (options: unknown) => unknown } }
+    const input = standard.jsonSchema.input.bind(standard.jsonSchema)
+    standard.jsonSchema.input = (options) => (conversions++, input(options))
+    const compiled = compileSchema(schema, 'inputSchema')
+    expect(compiled.describable).toBe(true)
+    expect(compiled.validate({ name: 'Ada' })).toEqual({ ok: true, value: { name: 'Ada' } })
+    expect(conversions).toBe(0)
+    expect(compiled.jsonSchema).toMatchObject({ type: 'object', properties: { name: { type: 'string' } } })
+    expect(compiled.jsonSchema).toBe(compiled.jsonSchema)
+    expect(conversions).toBe(1)
+  })
+})

@@ -8,8 +8,8 @@ export type JSONSchemaObject = Record<string, unknown>
 export type SchemaResult<T> = { ok: true; value: T } | { ok: false; issues: ValidationIssue[] }
 
 /**
- * A schema as toolroute uses it: its JSON Schema, computed once at definition, and a
- * synchronous validator. Standard Schemas validate with their own code; plain JSON Schema
+ * A schema as toolroute uses it: its JSON Schema, computed once (for a Standard Schema, when first
+ * read), and a synchronous validator. Standard Schemas validate with their own code; plain JSON Schema
  * with @cfworker/json-schema, which needs no `new Function` and so runs on Workers.
  */
 export interface CompiledSchema<T = unknown> {
@@ -65,23 +65,51 @@ function describeStandard(schema: StandardSchemaV1): { jsonSchema: JSONSchemaObj
   }
 }
 
-// A Standard Schema without Standard JSON Schema is accepted, as Mastra accepts it, and unlike
-// Mastra 1.71 (which then skips validation) it is validated: a schema given is a schema enforced.
-function compileStandard<T>(schema: StandardSchemaV1, name: string): CompiledSchema<T> {
-  const described = describeStandard(schema)
-  const validate = schema['~standard'].validate
-  return {
-    source: schema,
-    jsonSchema: described?.jsonSchema ?? permissive,
-    outputJsonSchema: described?.outputJsonSchema ?? permissive,
-    describable: described !== undefined,
-    // Kept small (failures handled out of line) so the engine inlines it into the call path.
-    validate(value) {
-      const result = validate(value)
-      if (result instanceof Promise) throw asyncSchemaError(name)
-      return result.issues ? standardFailure(result.issues) : { ok: true, value: result.value as T }
-    },
+/**
+ * A compiled Standard Schema. Its JSON Schema is computed when first read, not at definition: a
+ * tool is defined in plain code (tests, `createToolApp` in Node, Deno's loader) often without ever
+ * being listed, and Zod's conversion costs ~0.5 ms a tool (1,000 tools: most of their startup).
+ * A class, not an object literal with getters, which V8 builds on its slow path.
+ *
+ * A Standard Schema without Standard JSON Schema is accepted, as Mastra accepts it, and unlike
+ * Mastra 1.71 (which then skips validation) it is validated: a schema given is a schema enforced.
+ */
+class CompiledStandardSchema<T> implements CompiledSchema<T> {
+  readonly source: StandardSchemaV1
+  readonly name: string
+  readonly describable: boolean
+  #described: { jsonSchema: JSONSchemaObject; outputJsonSchema: JSONSchemaObject } | undefined
+  readonly #validate: StandardSchemaV1['~standard']['validate']
+
+  constructor(source: StandardSchemaV1, name: string) {
+    this.source = source
+    this.name = name
+    this.describable = hasJsonSchema(source)
+    this.#validate = source['~standard'].validate
   }
+
+  get jsonSchema(): JSONSchemaObject {
+    return this.#describe().jsonSchema
+  }
+
+  get outputJsonSchema(): JSONSchemaObject {
+    return this.#describe().outputJsonSchema
+  }
+
+  #describe() {
+    return (this.#described ??= describeStandard(this.source) ?? { jsonSchema: permissive, outputJsonSchema: permissive })
+  }
+
+  // Kept small (failures handled out of line) so the engine inlines it into the call path.
+  validate(value: unknown): SchemaResult<T> {
+    const result = this.#validate(value)
+    if (result instanceof Promise) throw asyncSchemaError(this.name)
+    return result.issues ? standardFailure(result.issues) : { ok: true, value: result.value as T }
+  }
+}
+
+function compileStandard<T>(schema: StandardSchemaV1, name: string): CompiledSchema<T> {
+  return new CompiledStandardSchema<T>(schema, name)
 }
 
 function asyncSchemaError(name: string): TypeError {

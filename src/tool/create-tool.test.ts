@@ -78,7 +78,7 @@ describe('createTool', () => {
     expect(tool.schemas.output!.jsonSchema).toBe(tool.schemas.output!.jsonSchema)
   })
 
-  it('runs the JSON Schema conversion at definition, not per call', async () => {
+  it('runs the JSON Schema conversion once, when first read: not at definition, not per call', async () => {
     let conversions = 0
     const counted = {
       '~standard': {
@@ -90,11 +90,15 @@ describe('createTool', () => {
       },
     } as unknown as typeof inputSchema
     const tool = createTool({ id: 'counted', description: 'x', inputSchema: counted, execute: async () => 'ok' })
-    const atDefinition = conversions
-    expect(atDefinition).toBeGreaterThan(0)
+    expect(conversions).toBe(0)
     await tool.execute({ location: 'a' })
+    expect(conversions).toBe(0)
+    expect(tool.schemas.input!.jsonSchema).toMatchObject({ type: 'object' })
+    const once = conversions
+    expect(once).toBeGreaterThan(0)
     await tool.execute({ location: 'b' })
-    expect(conversions).toBe(atDefinition)
+    void tool.schemas.input!.jsonSchema
+    expect(conversions).toBe(once)
   })
 
   it('asks for draft 2020-12 from Standard JSON Schema', () => {
@@ -110,7 +114,8 @@ describe('createTool', () => {
         },
       },
     }
-    createTool({ id: 'spy', description: 'x', inputSchema: spy, execute: async () => 'ok' })
+    const tool = createTool({ id: 'spy', description: 'x', inputSchema: spy, execute: async () => 'ok' })
+    void tool.schemas.input!.outputJsonSchema
     expect(targets).toEqual(['draft-2020-12', 'draft-2020-12'])
   })
 
