@@ -1,6 +1,7 @@
-import type { SequencedEvent, ToolEventView } from '../events/tool-event.ts'
-import type { ToolDescriptor } from '../http/tool-descriptor.ts'
-import type { RunView } from '../runs/run-record.ts'
+import type { SequencedEvent, ToolEventView } from '../protocol/tool-event.ts'
+import type { RunView } from '../protocol/call-result.ts'
+import { headerNames } from '../protocol/header-names.ts'
+import type { ToolDescriptor } from '../protocol/tool-descriptor.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import { followEvents } from './follow-events.ts'
 import { inputBody } from './input-body.ts'
@@ -102,15 +103,15 @@ export function createToolClient<T extends ToolSetLike = readonly AnyTool[]>(opt
   async function callInit(input: unknown, callOptions: StreamOptions = {}): Promise<Omit<SendOptions, 'accept'>> {
     const headers = new Headers(callOptions.headers)
     const requestContext = { ...options.requestContext, ...callOptions.requestContext }
-    if (Object.keys(requestContext).length > 0) headers.set('x-request-context', jsonHeader(requestContext))
-    if (callOptions.toolCallId) headers.set('x-tool-call-id', callOptions.toolCallId)
+    if (Object.keys(requestContext).length > 0) headers.set(headerNames.requestContext, jsonHeader(requestContext))
+    if (callOptions.toolCallId) headers.set(headerNames.toolCallId, callOptions.toolCallId)
     const { body, streamed } = await inputBody(input)
     // The tool call id is the key by default (SPEC §9): an agent that retries a step sends the
     // same id, and the server answers the first call's result instead of executing again. Not
     // for an input sent as it arrives: the server reads a keyed body whole before it starts, so
     // its deltas would no longer stream live (an explicit `idempotencyKey` still goes).
     const key = callOptions.idempotencyKey ?? (options.idempotency === false || streamed ? undefined : callOptions.toolCallId)
-    if (key && !headers.has('idempotency-key')) headers.set('idempotency-key', key)
+    if (key && !headers.has(headerNames.idempotencyKey)) headers.set(headerNames.idempotencyKey, key)
     return { method: 'POST', body, headers, signal: callOptions.signal }
   }
 
@@ -121,7 +122,7 @@ export function createToolClient<T extends ToolSetLike = readonly AnyTool[]>(opt
         request(`${runPath(runId, '/events')}${query}`, {
           method: 'GET',
           accept: 'text/event-stream',
-          headers: mergeHeaders(followOptions.headers, { 'last-event-id': String(after) }),
+          headers: mergeHeaders(followOptions.headers, { [headerNames.lastEventId]: String(after) }),
           signal: followOptions.signal,
         }),
       after: followOptions.after ?? 0,
@@ -141,7 +142,7 @@ export function createToolClient<T extends ToolSetLike = readonly AnyTool[]>(opt
     call: async (toolId, input, callOptions) => json<CallResult<any, any>>(toolPath(toolId), await callInit(input, callOptions)),
     async *stream(toolId, input, streamOptions = {}) {
       const response = await request(toolPath(toolId, streamOptions.view), { ...(await callInit(input, streamOptions)), accept: 'text/event-stream' })
-      const runId = response.headers.get('x-run-id')
+      const runId = response.headers.get(headerNames.runId)
       let last = 0
       let broken: unknown = new Error('The event stream ended before the call did')
       try {

@@ -1,5 +1,5 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser'
-import type { SequencedEvent, ToolEvent } from '../events/tool-event.ts'
+import type { SequencedEvent, ToolEvent } from '../protocol/tool-event.ts'
 import { ToolClientError } from './tool-client-error.ts'
 
 /** Marks the stream's own end (`data: [DONE]`), as opposed to a connection that broke. */

@@ -1,4 +1,4 @@
-import type { EmitEvent, ToolEvent } from '../events/tool-event.ts'
+import type { EmitEvent, ToolEvent } from '../protocol/tool-event.ts'
 import { CallAbort } from '../runtime/call-abort.ts'
 import { createObserve } from '../runtime/create-observe.ts'
 import { RequestContext } from '../runtime/request-context.ts'

@@ -3,7 +3,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 // @ts-types="@modelcontextprotocol/sdk/types"
 import { ErrorCode, McpError, type CallToolRequest, type CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { ToolrouteError, errorMessage } from '../errors/toolroute-error.ts'
-import type { ToolEvent } from '../events/tool-event.ts'
+import type { ToolEvent } from '../protocol/tool-event.ts'
 import { EventLog } from '../http/event-log.ts'
 import { createObserve } from '../runtime/create-observe.ts'
 import { createRunId, createToolCallId } from '../runtime/create-id.ts'

@@ -13,7 +13,7 @@ import type { AnyTool, ElicitResult } from '../tool/tool-types.ts'
 import type { McpServerDeps } from './create-mcp-server.ts'
 import { ParkedCalls, type CallTurn } from './parked-calls.ts'
 import { createProgressSender } from './create-progress-sender.ts'
-import type { ToolEvent } from '../events/tool-event.ts'
+import type { ToolEvent } from '../protocol/tool-event.ts'
 
 /**
  * Where a call's streamed values go as `notifications/progress`: to the request that currently

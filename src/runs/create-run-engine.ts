@@ -1,5 +1,5 @@
 import { ToolrouteError, errorMessage } from '../errors/toolroute-error.ts'
-import type { SequencedEvent, ToolEvent } from '../events/tool-event.ts'
+import type { SequencedEvent, ToolEvent } from '../protocol/tool-event.ts'
 import { createObserve } from '../runtime/create-observe.ts'
 import { executeToolCall, finishOf, type ExecuteOutcome, type ResumeState } from '../runtime/execute-tool-call.ts'
 import { RequestContext } from '../runtime/request-context.ts'

@@ -1,5 +1,5 @@
 import { expect } from 'vitest'
-import { isToolDataEvent, type EmitEvent, type ToolDataType, type ToolEvent } from '../events/tool-event.ts'
+import { isToolDataEvent, type EmitEvent, type ToolDataType, type ToolEvent } from '../protocol/tool-event.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import { createObserve } from './create-observe.ts'
 import { RequestContext } from './request-context.ts'

@@ -1,4 +1,4 @@
-import type { ToolEvent } from '../events/tool-event.ts'
+import type { ToolEvent } from '../protocol/tool-event.ts'
 import type { ValidationIssue } from '../errors/toolroute-error.ts'
 import { formatValidationErrors, type ValidationError } from '../schema/format-validation-errors.ts'
 import type { AgentToolContext, AnyTool, McpToolContext, ToolCallContextInput, ToolObserve, WorkflowToolContext } from '../tool/tool-types.ts'

@@ -1,4 +1,4 @@
-import type { EmitEvent, ToolEvent } from '../events/tool-event.ts'
+import type { EmitEvent, ToolEvent } from '../protocol/tool-event.ts'
 import type { AgentToolContext, AnyTool, McpToolContext, ToolObserve, ToolStream, WorkflowToolContext } from '../tool/tool-types.ts'
 import type { RequestContext } from './request-context.ts'
 

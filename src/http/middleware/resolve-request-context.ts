@@ -1,6 +1,7 @@
 import type { Context } from 'hono'
 import { ToolrouteError } from '../../errors/toolroute-error.ts'
 import type { ToolAppOptions } from '../tool-app-options.ts'
+import { headerNames } from '../../protocol/header-names.ts'
 
 /**
  * The request context of a request: from the app's resolver (verified auth) when it returns
@@ -15,7 +16,7 @@ export function resolveRequestContext(c: Context, options: ToolAppOptions): Reco
 
 /** The `x-request-context` header as an object (`{}` when absent). */
 function requestContextHeader(c: Context): Record<string, unknown> {
-  const header = c.req.header('x-request-context')
+  const header = c.req.header(headerNames.requestContext)
   if (header === undefined || header.trim() === '') return {}
   let parsed: unknown
   try {

@@ -1,3 +1,4 @@
+import { headerNames } from './header-names.ts'
 import type { ToolEvent } from './tool-event.ts'
 import type { toUiMessageChunk } from './ui-message-chunk.ts'
 
@@ -6,7 +7,7 @@ export const sseHeaders = {
   'content-type': 'text/event-stream',
   'cache-control': 'no-cache',
   connection: 'keep-alive',
-  'x-vercel-ai-ui-message-stream': 'v1',
+  [headerNames.uiMessageStream]: 'v1',
   'x-accel-buffering': 'no',
 } as const
 
