@@ -4,7 +4,7 @@ import { createObserve } from '../runtime/create-observe.ts'
 import { RequestContext } from '../runtime/request-context.ts'
 import type { ToolCallScope } from '../runtime/tool-call-scope.ts'
 import type { AnyTool, ToolObserve } from '../tool/tool-types.ts'
-import type { EventLog } from './event-log.ts'
+import type { EventLog } from '../events/event-log.ts'
 
 const callerGone = () => new Error('The caller disconnected')
 

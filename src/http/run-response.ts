@@ -8,7 +8,7 @@ import type { RunSegment } from '../runs/run-host.ts'
 import type { SequencedEvent } from '../protocol/tool-event.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import type { ResponseMode } from './call-tool.ts'
-import { deferOf } from './defer-of.ts'
+import { deferOf } from '../caller/defer-of.ts'
 import { sseResponse } from './sse-response.ts'
 import { headerNames } from '../protocol/header-names.ts'
 

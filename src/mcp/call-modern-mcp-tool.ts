@@ -1,6 +1,6 @@
 import { acceptedContent, inputRequired, type CallToolResult, type InputRequiredResult, type RequestStateCodec, type ServerContext } from '@modelcontextprotocol/server'
 import { ToolrouteError, errorMessage } from '../errors/toolroute-error.ts'
-import { EventLog } from '../http/event-log.ts'
+import { EventLog } from '../events/event-log.ts'
 import { createObserve } from '../runtime/create-observe.ts'
 import { createRunId, createToolCallId } from '../runtime/create-id.ts'
 import { RequestContext } from '../runtime/request-context.ts'

@@ -1,6 +1,6 @@
 import { errorMessage, type ToolrouteError } from '../errors/toolroute-error.ts'
 import type { ToolEvent } from '../protocol/tool-event.ts'
-import type { EventLog } from '../http/event-log.ts'
+import type { EventLog } from '../events/event-log.ts'
 import { randomHex } from '../runtime/create-id.ts'
 import { executeToolCall, finishOf, needsApproval, type ExecuteOutcome } from '../runtime/execute-tool-call.ts'
 import { receiveInput, type ToolInputSource } from '../runtime/receive-input.ts'
