@@ -3,8 +3,9 @@ import { headerNames } from '../protocol/header-names.ts'
 
 /**
  * What went wrong, as the client sees it: one of the spec's codes when the server answered with
- * one, else `UNEXPECTED_RESPONSE` (an answer that is not toolroute's: a proxy's 502, a wrong base
- * URL) or `CONNECTION_LOST` (the network failed, or a stream broke and could not be resumed).
+ * one (an unknown route is toolroute's `TOOL_NOT_FOUND`), else `UNEXPECTED_RESPONSE` (an answer
+ * that is not toolroute's: a proxy's 502, a base URL that reaches another server) or
+ * `CONNECTION_LOST` (the network failed, or a stream broke and could not be resumed).
  */
 export type ToolClientErrorCode = ErrorCode | 'UNEXPECTED_RESPONSE' | 'CONNECTION_LOST'
 

@@ -21,7 +21,7 @@ import { bodyChunks, checkBodyHeaders, readJsonBody } from '../caller/read-json-
 import { resolveRequestContext } from '../caller/resolve-request-context.ts'
 import { createOpenApiDocument } from './openapi.ts'
 import { runView, segmentResponse } from './run-response.ts'
-import type { ToolAppOptions, ToolAppVariables } from './tool-app-options.ts'
+import type { ToolAppEnv, ToolAppOptions } from './tool-app-options.ts'
 import { toToolDescriptor } from './tool-descriptor.ts'
 import { toolRegistry } from './tool-registry.ts'
 import { createMcpHandler } from '../mcp/create-mcp-handler.ts'
@@ -32,8 +32,7 @@ import { headerNames } from '../protocol/header-names.ts'
 
 export const defaultMaxInputBytes = 1024 * 1024
 
-/** The app's Hono environment: any bindings, and the variables its middleware sets. */
-export type ToolAppEnv = { Variables: ToolAppVariables; Bindings: any }
+export type { ToolAppEnv } from './tool-app-options.ts'
 type E = ToolAppEnv
 
 /**

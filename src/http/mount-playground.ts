@@ -1,5 +1,5 @@
 import type { Hono } from 'hono'
-import type { ToolAppEnv } from './create-tool-app.ts'
+import type { ToolAppEnv } from './tool-app-options.ts'
 
 /** Hosts a local development server answers on: where the playground is on unless configured. */
 const localHosts = new Set(['localhost', '127.0.0.1', '[::1]'])

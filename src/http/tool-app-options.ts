@@ -54,3 +54,6 @@ export interface ToolAppVariables {
   requestContext: Record<string, unknown>
   principal: string | null
 }
+
+/** The app's Hono environment: any bindings, and the variables its middleware sets. */
+export type ToolAppEnv = { Variables: ToolAppVariables; Bindings: any }
