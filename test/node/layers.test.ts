@@ -136,6 +136,17 @@ describe('the layering of src/ (ARCHITECTURE.md)', () => {
     expect(edges).toContainEqual({ from: 'client/tool-client-types.ts', to: 'protocol/call-result.ts', typeOnly: true })
   })
 
+  it('README Layout and ARCHITECTURE.md name every folder of src/, and the order here is the documents\' order', () => {
+    const folders = [...new Set(files.map(folderOf).filter((folder) => folder !== undefined))]
+    const readme = readFileSync('README.md', 'utf8')
+    const layout = readme.slice(readme.indexOf('## Layout'), readme.indexOf('```', readme.indexOf('## Layout') + 14))
+    const architecture = readFileSync('ARCHITECTURE.md', 'utf8')
+    expect(folders.filter((folder) => !new RegExp(`(^|\\s)${folder}/`, 'm').test(layout))).toEqual([])
+    expect(folders.filter((folder) => !architecture.includes(`| \`${folder}/\` |`))).toEqual([])
+    const documented = [...architecture.matchAll(/^\| `([a-z-]+)\/` \|/gm)].map((match) => match[1])
+    expect(documented).toEqual([...layers])
+  })
+
   it('protocol/ imports nothing outside itself: no other folder, no package', () => {
     const outside = edges.filter((edge) => folderOf(edge.from) === 'protocol' && folderOf(edge.to) !== 'protocol')
     expect(outside.map(describeEdge)).toEqual([])
