@@ -1,5 +1,6 @@
 import type { SequencedEvent, ToolEventView } from '../protocol/tool-event.ts'
 import type { RunView } from '../protocol/call-result.ts'
+import { eventStreamMediaType } from '../protocol/encode-sse.ts'
 import { headerNames } from '../protocol/header-names.ts'
 import type { ToolDescriptor } from '../protocol/tool-descriptor.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
@@ -14,7 +15,7 @@ const bindingOrigin = 'http://toolroute'
 
 interface SendOptions {
   method: 'GET' | 'POST'
-  accept: 'application/json' | 'text/event-stream'
+  accept: 'application/json' | typeof eventStreamMediaType
   /** A JSON value, or a prepared body (a tool input). */
   json?: unknown
   body?: BodyInit
@@ -31,7 +32,7 @@ function jsonHeader(value: unknown): string {
 }
 
 function isEventStream(response: Response): boolean {
-  return (response.headers.get('content-type') ?? '').includes('text/event-stream')
+  return (response.headers.get('content-type') ?? '').includes(eventStreamMediaType)
 }
 
 /**
@@ -81,7 +82,7 @@ export function createToolClient<T extends ToolSetLike = readonly AnyTool[]>(opt
       throw new ToolClientError('CONNECTION_LOST', `Could not reach toolroute at ${base}: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
     }
     if (!response.ok) throw await responseError(response)
-    if (init.accept === 'text/event-stream' && (!isEventStream(response) || !response.body)) {
+    if (init.accept === eventStreamMediaType && (!isEventStream(response) || !response.body)) {
       await response.body?.cancel()
       throw new ToolClientError('UNEXPECTED_RESPONSE', `Expected an event stream from ${path}, got ${response.headers.get('content-type') ?? 'no content type'}`, { status: response.status })
     }
@@ -121,7 +122,7 @@ export function createToolClient<T extends ToolSetLike = readonly AnyTool[]>(opt
       open: (after) =>
         request(`${runPath(runId, '/events')}${query}`, {
           method: 'GET',
-          accept: 'text/event-stream',
+          accept: eventStreamMediaType,
           headers: mergeHeaders(followOptions.headers, { [headerNames.lastEventId]: String(after) }),
           signal: followOptions.signal,
         }),
@@ -141,7 +142,7 @@ export function createToolClient<T extends ToolSetLike = readonly AnyTool[]>(opt
     describe: (toolId, requestOptions = {}) => json<ToolDescriptor>(toolPath(toolId), { method: 'GET', ...requestOptions }),
     call: async (toolId, input, callOptions) => json<CallResult<any, any>>(toolPath(toolId), await callInit(input, callOptions)),
     async *stream(toolId, input, streamOptions = {}) {
-      const response = await request(toolPath(toolId, streamOptions.view), { ...(await callInit(input, streamOptions)), accept: 'text/event-stream' })
+      const response = await request(toolPath(toolId, streamOptions.view), { ...(await callInit(input, streamOptions)), accept: eventStreamMediaType })
       const runId = response.headers.get(headerNames.runId)
       let last = 0
       let broken: unknown = new Error('The event stream ended before the call did')
