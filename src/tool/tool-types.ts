@@ -1,4 +1,4 @@
-import type { RequestContext } from '../runtime/request-context.ts'
+import type { RequestContext } from './request-context.ts'
 import type { ToolModelOutput } from '../protocol/model-output.ts'
 import type { ToolMcpOptions } from '../protocol/tool-descriptor.ts'
 

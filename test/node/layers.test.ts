@@ -40,11 +40,6 @@ type Layer = (typeof layers)[number]
  */
 const allowedUpward: ReadonlyArray<{ from: string; to: string; why: string }> = [
   {
-    from: 'tool/tool-types.ts',
-    to: 'runtime/request-context.ts',
-    why: "A tool's execute is typed with the RequestContext class the runtime builds; moving the class under tool/ is part of the executor unification (#12, not done yet).",
-  },
-  {
     from: 'tool/tool.ts',
     to: 'runtime/execute-direct.ts',
     why: "Mastra's API has tool.execute(input, context) run the tool directly, so a Tool object holds the direct executor; the executor unification (#12) is where that dependency gets inverted.",
