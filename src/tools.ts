@@ -2,6 +2,6 @@
 export { createTool, isTool } from './tool/create-tool.ts'
 export { Tool } from './tool/tool.ts'
 export type { ToolConstructor } from './tool/tool.ts'
-export { RequestContext } from './runtime/request-context.ts'
+export { RequestContext } from './tool/request-context.ts'
 export { isValidationError } from './schema/format-validation-errors.ts'
 export type * from './tool/tool-types.ts'

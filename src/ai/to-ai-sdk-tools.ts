@@ -1,9 +1,9 @@
 import { jsonSchema, type Tool as AiSdkTool } from 'ai'
 import { ToolClientError } from '../client/tool-client-error.ts'
 import type { ToolClient, ToolIdOf, ToolInputOf, ToolOutputOf, ToolSetLike } from '../client/tool-client-types.ts'
-import type { SequencedEvent } from '../events/tool-event.ts'
-import type { ToolDescriptor } from '../http/tool-descriptor.ts'
-import type { ToolModelOutput } from '../runtime/model-output.ts'
+import type { SequencedEvent } from '../protocol/tool-event.ts'
+import type { ToolDescriptor } from '../protocol/tool-descriptor.ts'
+import type { ToolModelOutput } from '../protocol/model-output.ts'
 
 /** A tool's run that stopped to wait for a person: what `execute` returns when nobody answers it here. */
 export type PendingToolResult =

@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { createTool } from '../tool/create-tool.ts'
 import { createToolClient } from './create-tool-client.ts'
 import type { CallResult } from './tool-client-types.ts'
-import type { SequencedEvent } from '../events/tool-event.ts'
+import type { SequencedEvent } from '../protocol/tool-event.ts'
 import type { RunView } from '../runs/run-record.ts'
 
 const weatherTool = createTool({

@@ -1,6 +1,8 @@
-import type { SequencedEvent, ToolEventView } from '../events/tool-event.ts'
-import type { ToolDescriptor } from '../http/tool-descriptor.ts'
-import type { RunView } from '../runs/run-record.ts'
+import type { SequencedEvent, ToolEventView } from '../protocol/tool-event.ts'
+import type { RunView } from '../protocol/call-result.ts'
+import { eventStreamMediaType } from '../protocol/encode-sse.ts'
+import { headerNames } from '../protocol/header-names.ts'
+import type { ToolDescriptor } from '../protocol/tool-descriptor.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import { followEvents } from './follow-events.ts'
 import { inputBody } from './input-body.ts'
@@ -13,7 +15,7 @@ const bindingOrigin = 'http://toolroute'
 
 interface SendOptions {
   method: 'GET' | 'POST'
-  accept: 'application/json' | 'text/event-stream'
+  accept: 'application/json' | typeof eventStreamMediaType
   /** A JSON value, or a prepared body (a tool input). */
   json?: unknown
   body?: BodyInit
@@ -30,7 +32,7 @@ function jsonHeader(value: unknown): string {
 }
 
 function isEventStream(response: Response): boolean {
-  return (response.headers.get('content-type') ?? '').includes('text/event-stream')
+  return (response.headers.get('content-type') ?? '').includes(eventStreamMediaType)
 }
 
 /**
@@ -80,7 +82,7 @@ export function createToolClient<T extends ToolSetLike = readonly AnyTool[]>(opt
       throw new ToolClientError('CONNECTION_LOST', `Could not reach toolroute at ${base}: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
     }
     if (!response.ok) throw await responseError(response)
-    if (init.accept === 'text/event-stream' && (!isEventStream(response) || !response.body)) {
+    if (init.accept === eventStreamMediaType && (!isEventStream(response) || !response.body)) {
       await response.body?.cancel()
       throw new ToolClientError('UNEXPECTED_RESPONSE', `Expected an event stream from ${path}, got ${response.headers.get('content-type') ?? 'no content type'}`, { status: response.status })
     }
@@ -102,15 +104,15 @@ export function createToolClient<T extends ToolSetLike = readonly AnyTool[]>(opt
   async function callInit(input: unknown, callOptions: StreamOptions = {}): Promise<Omit<SendOptions, 'accept'>> {
     const headers = new Headers(callOptions.headers)
     const requestContext = { ...options.requestContext, ...callOptions.requestContext }
-    if (Object.keys(requestContext).length > 0) headers.set('x-request-context', jsonHeader(requestContext))
-    if (callOptions.toolCallId) headers.set('x-tool-call-id', callOptions.toolCallId)
+    if (Object.keys(requestContext).length > 0) headers.set(headerNames.requestContext, jsonHeader(requestContext))
+    if (callOptions.toolCallId) headers.set(headerNames.toolCallId, callOptions.toolCallId)
     const { body, streamed } = await inputBody(input)
     // The tool call id is the key by default (SPEC §9): an agent that retries a step sends the
     // same id, and the server answers the first call's result instead of executing again. Not
     // for an input sent as it arrives: the server reads a keyed body whole before it starts, so
     // its deltas would no longer stream live (an explicit `idempotencyKey` still goes).
     const key = callOptions.idempotencyKey ?? (options.idempotency === false || streamed ? undefined : callOptions.toolCallId)
-    if (key && !headers.has('idempotency-key')) headers.set('idempotency-key', key)
+    if (key && !headers.has(headerNames.idempotencyKey)) headers.set(headerNames.idempotencyKey, key)
     return { method: 'POST', body, headers, signal: callOptions.signal }
   }
 
@@ -120,8 +122,8 @@ export function createToolClient<T extends ToolSetLike = readonly AnyTool[]>(opt
       open: (after) =>
         request(`${runPath(runId, '/events')}${query}`, {
           method: 'GET',
-          accept: 'text/event-stream',
-          headers: mergeHeaders(followOptions.headers, { 'last-event-id': String(after) }),
+          accept: eventStreamMediaType,
+          headers: mergeHeaders(followOptions.headers, { [headerNames.lastEventId]: String(after) }),
           signal: followOptions.signal,
         }),
       after: followOptions.after ?? 0,
@@ -140,8 +142,8 @@ export function createToolClient<T extends ToolSetLike = readonly AnyTool[]>(opt
     describe: (toolId, requestOptions = {}) => json<ToolDescriptor>(toolPath(toolId), { method: 'GET', ...requestOptions }),
     call: async (toolId, input, callOptions) => json<CallResult<any, any>>(toolPath(toolId), await callInit(input, callOptions)),
     async *stream(toolId, input, streamOptions = {}) {
-      const response = await request(toolPath(toolId, streamOptions.view), { ...(await callInit(input, streamOptions)), accept: 'text/event-stream' })
-      const runId = response.headers.get('x-run-id')
+      const response = await request(toolPath(toolId, streamOptions.view), { ...(await callInit(input, streamOptions)), accept: eventStreamMediaType })
+      const runId = response.headers.get(headerNames.runId)
       let last = 0
       let broken: unknown = new Error('The event stream ended before the call did')
       try {

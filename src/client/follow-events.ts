@@ -1,4 +1,4 @@
-import type { SequencedEvent } from '../events/tool-event.ts'
+import type { SequencedEvent } from '../protocol/tool-event.ts'
 import { readToolEvents, streamDone } from './read-tool-events.ts'
 import { ToolClientError } from './tool-client-error.ts'
 

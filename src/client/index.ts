@@ -1,6 +1,7 @@
 /**
  * `toolroute/client`: calling toolroute tools from an agent on Workers, Deno, Node or in a
- * browser. It imports the server's code only as types, so it bundles small.
+ * browser. At run time it imports only `src/protocol/` (the wire contract) and eventsource-parser;
+ * the server's tool types are imported as types only, for inference, so it bundles small.
  *
  * @example
  * import { createToolClient } from 'toolroute/client'
@@ -15,9 +16,9 @@ export { createToolClient } from './create-tool-client.ts'
 export { ToolClientError } from './tool-client-error.ts'
 export type { ToolClientErrorCode } from './tool-client-error.ts'
 export type * from './tool-client-types.ts'
-export { isToolDataEvent } from './is-tool-data-event.ts'
-export type { ToolEvent, ToolEventType, ToolEventView, SequencedEvent, ToolDataEvent, ToolDataType } from '../events/tool-event.ts'
-export type { ToolDescriptor } from '../http/tool-descriptor.ts'
-export type { RunView, RunStatus } from '../runs/run-record.ts'
-export type { ErrorCode, ValidationIssue } from '../errors/toolroute-error.ts'
-export type { ToolModelOutput } from '../runtime/model-output.ts'
+export { isToolDataEvent } from '../protocol/tool-event.ts'
+export type { ToolEvent, ToolEventType, ToolEventView, SequencedEvent, ToolDataEvent, ToolDataType } from '../protocol/tool-event.ts'
+export type { ToolDescriptor } from '../protocol/tool-descriptor.ts'
+export type { RunView, RunStatus } from '../protocol/call-result.ts'
+export type { ErrorCode, ValidationIssue } from '../protocol/error-codes.ts'
+export type { ToolModelOutput } from '../protocol/model-output.ts'

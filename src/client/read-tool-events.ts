@@ -1,5 +1,7 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser'
-import type { SequencedEvent, ToolEvent } from '../events/tool-event.ts'
+import { sseDoneData } from '../protocol/encode-sse.ts'
+import type { SequencedEvent, ToolEvent } from '../protocol/tool-event.ts'
+import { fromUiMessageChunk } from '../protocol/ui-message-chunk.ts'
 import { ToolClientError } from './tool-client-error.ts'
 
 /** Marks the stream's own end (`data: [DONE]`), as opposed to a connection that broke. */
@@ -39,7 +41,7 @@ export async function* readSseMessages(body: ReadableStream<Uint8Array>): AsyncG
 export async function* readToolEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<SequencedEvent | typeof streamDone> {
   let seq = 0
   for await (const message of readSseMessages(body)) {
-    if (message.data === '[DONE]') {
+    if (message.data === sseDoneData) {
       yield streamDone
       return
     }
@@ -54,16 +56,7 @@ export async function* readToolEvents(body: ReadableStream<Uint8Array>): AsyncGe
     if (typeof event !== 'object' || event === null || typeof event.type !== 'string') {
       throw new ToolClientError('UNEXPECTED_RESPONSE', `An event of the stream has no type: ${message.data.slice(0, 100)}`)
     }
-    yield { seq, event: canonicalEvent(event) }
+    // `data-tool-approval-response` (the AI SDK 6 dialect, SPEC §3) reaches callers as `tool-approval-response`.
+    yield { seq, event: fromUiMessageChunk(event) }
   }
-}
-
-/**
- * The server sends `tool-approval-response` as the data part `data-tool-approval-response` unless
- * the caller asked for AI SDK 7's chunks (SPEC §3); the client's callers see the one event type.
- */
-function canonicalEvent(event: ToolEvent): ToolEvent {
-  const chunk = event as { type: string; data?: { approvalId: string; approved: boolean; reason?: string } }
-  if (chunk.type !== 'data-tool-approval-response' || !chunk.data) return event
-  return { type: 'tool-approval-response', ...chunk.data }
 }

@@ -1,9 +1,11 @@
-import type { ErrorCode, ValidationIssue } from '../errors/toolroute-error.ts'
+import { isErrorCode, type ErrorCode, type ValidationIssue } from '../protocol/error-codes.ts'
+import { headerNames } from '../protocol/header-names.ts'
 
 /**
  * What went wrong, as the client sees it: one of the spec's codes when the server answered with
- * one, else `UNEXPECTED_RESPONSE` (an answer that is not toolroute's: a proxy's 502, a wrong base
- * URL) or `CONNECTION_LOST` (the network failed, or a stream broke and could not be resumed).
+ * one (an unknown route is toolroute's `TOOL_NOT_FOUND`), else `UNEXPECTED_RESPONSE` (an answer
+ * that is not toolroute's: a proxy's 502, a base URL that reaches another server) or
+ * `CONNECTION_LOST` (the network failed, or a stream broke and could not be resumed).
  */
 export type ToolClientErrorCode = ErrorCode | 'UNEXPECTED_RESPONSE' | 'CONNECTION_LOST'
 
@@ -50,8 +52,8 @@ export class ToolClientError extends Error {
 export async function responseError(response: Response): Promise<ToolClientError> {
   const ids = {
     status: response.status,
-    ...(response.headers.get('x-run-id') ? { runId: response.headers.get('x-run-id')! } : {}),
-    ...(response.headers.get('x-tool-call-id') ? { toolCallId: response.headers.get('x-tool-call-id')! } : {}),
+    ...(response.headers.get(headerNames.runId) ? { runId: response.headers.get(headerNames.runId)! } : {}),
+    ...(response.headers.get(headerNames.toolCallId) ? { toolCallId: response.headers.get(headerNames.toolCallId)! } : {}),
   }
   const text = await response.text().catch(() => '')
   let body: unknown
@@ -61,35 +63,9 @@ export async function responseError(response: Response): Promise<ToolClientError
     body = undefined
   }
   const error = (body as { error?: { code?: unknown; message?: unknown; issues?: unknown } } | undefined)?.error
-  if (error && typeof error.code === 'string' && typeof error.message === 'string' && isSpecCode(error.code)) {
+  if (error && typeof error.code === 'string' && typeof error.message === 'string' && isErrorCode(error.code)) {
     return new ToolClientError(error.code, error.message, { ...ids, ...(Array.isArray(error.issues) ? { issues: error.issues as ValidationIssue[] } : {}) })
   }
   const detail = typeof error?.message === 'string' ? error.message : text.slice(0, 200)
   return new ToolClientError('UNEXPECTED_RESPONSE', `Unexpected response ${response.status}${detail ? `: ${detail}` : ''}`, ids)
-}
-
-// The codes of SPEC §2, written out rather than imported (the client imports server code only as
-// types); the Record type makes the compiler catch a code added to the server and missed here.
-const specCodes: Record<ErrorCode, true> = {
-  TOOL_NOT_FOUND: true,
-  REQUEST_CONTEXT_VALIDATION_FAILED: true,
-  INVALID_JSON: true,
-  INPUT_VALIDATION_FAILED: true,
-  RESUME_VALIDATION_FAILED: true,
-  UNSUPPORTED_MEDIA_TYPE: true,
-  PAYLOAD_TOO_LARGE: true,
-  UNAUTHORIZED: true,
-  RUN_NOT_FOUND: true,
-  RUN_STATE_CONFLICT: true,
-  RUN_EXPIRED: true,
-  OUTPUT_VALIDATION_FAILED: true,
-  SUSPEND_VALIDATION_FAILED: true,
-  EXECUTION_FAILED: true,
-  IDEMPOTENCY_KEY_REUSED: true,
-  IDEMPOTENCY_CONFLICT: true,
-  IDEMPOTENCY_KEY_INVALID: true,
-}
-
-function isSpecCode(code: string): code is ErrorCode {
-  return Object.hasOwn(specCodes, code)
 }

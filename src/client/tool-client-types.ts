@@ -1,7 +1,6 @@
-import type { SequencedEvent, ToolEventView } from '../events/tool-event.ts'
-import type { ToolDescriptor } from '../http/tool-descriptor.ts'
-import type { ToolModelOutput } from '../runtime/model-output.ts'
-import type { RunStatus, RunView } from '../runs/run-record.ts'
+import type { CallResult, CancelResult, RunView } from '../protocol/call-result.ts'
+import type { SequencedEvent, ToolEventView } from '../protocol/tool-event.ts'
+import type { ToolDescriptor } from '../protocol/tool-descriptor.ts'
 import type { AnyTool, InferToolInput, InferToolOutput, Tool } from '../tool/tool-types.ts'
 
 /** What a client is typed from: the server's tools, as an array or a module's exports. */
@@ -94,25 +93,17 @@ export interface FollowOptions extends RequestOptions {
   maxRetryDelayMs?: number
 }
 
-/** The ids every answer carries. */
-export interface RunIds {
-  runId: string
-  toolCallId: string
-}
-
-/** The JSON answer of a call, an approval, a decline or a resume (SPEC §2 "JSON responses"). */
-export type CallResult<TOutput = unknown, TSuspend = unknown> =
-  | (RunIds & { status: 'completed'; output: TOutput; modelOutput: ToolModelOutput })
-  | (RunIds & { status: 'approval-required'; approvalId: string })
-  | (RunIds & { status: 'suspended'; suspendPayload: TSuspend; resumeSchema?: Record<string, unknown> })
-  | (RunIds & { status: 'running' })
-  | (RunIds & { status: 'declined'; reason: string | null })
-  | (RunIds & { status: 'cancelled' })
-
-/** The answer of `cancel`. */
-export interface CancelResult extends RunIds {
-  status: RunStatus
-}
+export type {
+  ApprovalRequiredResult,
+  CallResult,
+  CancelledResult,
+  CancelResult,
+  CompletedResult,
+  DeclinedResult,
+  RunIds,
+  RunningResult,
+  SuspendedResult,
+} from '../protocol/call-result.ts'
 
 /** A tool's input: the value, or its JSON text arriving in pieces (a model's argument deltas). */
 export type ToolInputSource<TInput> = TInput | AsyncIterable<string>

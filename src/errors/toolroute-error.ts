@@ -1,37 +1,7 @@
-/** The error codes of SPEC §2, each with the HTTP status it answers with. */
-export const errorStatus = {
-  TOOL_NOT_FOUND: 404,
-  REQUEST_CONTEXT_VALIDATION_FAILED: 400,
-  INVALID_JSON: 400,
-  INPUT_VALIDATION_FAILED: 400,
-  RESUME_VALIDATION_FAILED: 400,
-  UNSUPPORTED_MEDIA_TYPE: 415,
-  PAYLOAD_TOO_LARGE: 413,
-  UNAUTHORIZED: 401,
-  RUN_NOT_FOUND: 404,
-  RUN_STATE_CONFLICT: 409,
-  RUN_EXPIRED: 410,
-  OUTPUT_VALIDATION_FAILED: 500,
-  SUSPEND_VALIDATION_FAILED: 500,
-  EXECUTION_FAILED: 500,
-  IDEMPOTENCY_KEY_REUSED: 422,
-  IDEMPOTENCY_CONFLICT: 409,
-  /** Not in SPEC §2's table, which is silent on a malformed key: empty, or over 255 characters. */
-  IDEMPOTENCY_KEY_INVALID: 400,
-} as const
+import { errorStatus, type ErrorBody, type ErrorCode, type ValidationIssue } from '../protocol/error-codes.ts'
 
-export type ErrorCode = keyof typeof errorStatus
-
-/** One validation problem: where (a path into the value) and what. */
-export interface ValidationIssue {
-  path: (string | number)[]
-  message: string
-}
-
-/** The wire form of every error: `{ error: { code, message, issues? } }`. */
-export interface ErrorBody {
-  error: { code: ErrorCode; message: string; issues?: ValidationIssue[] }
-}
+export { errorStatus, isErrorCode } from '../protocol/error-codes.ts'
+export type { ErrorBody, ErrorCode, ValidationIssue } from '../protocol/error-codes.ts'
 
 const marker = Symbol.for('toolroute.error')
 
@@ -63,11 +33,6 @@ export class ToolrouteError extends Error {
   toJSON(): ErrorBody {
     return { error: { code: this.code, message: this.message, ...(this.issues ? { issues: this.issues } : {}) } }
   }
-}
-
-/** Whether a string is one of the spec's error codes. */
-export function isErrorCode(value: unknown): value is ErrorCode {
-  return typeof value === 'string' && Object.hasOwn(errorStatus, value)
 }
 
 /** The message of anything thrown, never its stack. */

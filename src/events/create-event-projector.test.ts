@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { createTool } from '../tool/create-tool.ts'
 import { createEventProjector } from './create-event-projector.ts'
-import type { ToolEvent } from './tool-event.ts'
+import type { ToolEvent } from '../protocol/tool-event.ts'
 
 const run = { runId: 'run_1', toolCallId: 'call_1' }
 const lifecycle: ToolEvent[] = [

@@ -1,5 +1,5 @@
 import type { AnyTool, ToolPayloadTransformContext, ToolPayloadTransformTarget, TransformPhase } from '../tool/tool-types.ts'
-import type { ToolEvent, ToolEventView } from './tool-event.ts'
+import type { ToolEvent, ToolEventView } from '../protocol/tool-event.ts'
 
 /** Maps each raw event of a run to what one audience may see of it, or drops it. */
 export type EventProjector = (event: ToolEvent) => Promise<ToolEvent | undefined>

@@ -1,16 +1,18 @@
 import type { Context } from 'hono'
 import { createEventProjector } from '../events/create-event-projector.ts'
-import type { SequencedEvent, ToolEventView } from '../events/tool-event.ts'
-import { toolEventViews } from '../events/tool-event.ts'
-import { uiMessageStreamDialectOf, type UiMessageStreamDialect } from '../events/ui-message-chunk.ts'
+import type { ApprovalRequiredResult, CompletedResult, RunningResult, SuspendedResult } from '../protocol/call-result.ts'
+import type { SequencedEvent, ToolEventView } from '../protocol/tool-event.ts'
+import { toolEventViews } from '../protocol/tool-event.ts'
+import { uiMessageStreamDialectOf, type UiMessageStreamDialect } from '../protocol/ui-message-chunk.ts'
 import { createRunId, createToolCallId } from '../runtime/create-id.ts'
 import type { ToolInputSource } from '../runtime/receive-input.ts'
 import { runFirstStep, type FirstStepEnding } from '../runs/run-first-step.ts'
 import type { RunHost } from '../runs/run-host.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
-import { EventLog } from './event-log.ts'
+import { EventLog } from '../events/event-log.ts'
 import { RequestCallScope } from './request-call-scope.ts'
 import { sseResponse } from './sse-response.ts'
+import { headerNames } from '../protocol/header-names.ts'
 
 /** What the caller asked for: SSE or JSON, which view of the events, and for which AI SDK. */
 export interface ResponseMode {
@@ -54,8 +56,8 @@ export async function callTool(c: Context, args: CallToolArgs): Promise<Response
   const { tool } = args
   const mode = args.mode ?? responseModeOf(c)
   const runId = createRunId()
-  const toolCallId = c.req.header('x-tool-call-id') || createToolCallId()
-  const headers = { 'x-run-id': runId, 'x-tool-call-id': toolCallId }
+  const toolCallId = c.req.header(headerNames.toolCallId) || createToolCallId()
+  const headers = { [headerNames.runId]: runId, [headerNames.toolCallId]: toolCallId }
   const log = new EventLog()
   const scope = new RequestCallScope(tool, { runId, toolCallId }, args.requestContext, log, c.req.raw)
   // Only a stream waits on the input phase by itself; a JSON answer waits for the ending.
@@ -124,20 +126,20 @@ export function jsonEnding(
     case 'input-error':
       throw end.error
     case 'approval-required':
-      return c.json({ runId, toolCallId, status: 'approval-required', approvalId: end.approvalId }, 202, headers)
+      return c.json({ runId, toolCallId, status: 'approval-required', approvalId: end.approvalId } satisfies ApprovalRequiredResult, 202, headers)
     case 'background':
-      return c.json({ runId, toolCallId, status: 'running' }, 202, headers)
+      return c.json({ runId, toolCallId, status: 'running' } satisfies RunningResult, 202, headers)
     case 'executed': {
       const { outcome } = end
       if (outcome.status === 'failed') {
-        c.header('x-run-id', runId)
-        c.header('x-tool-call-id', toolCallId)
+        c.header(headerNames.runId, runId)
+        c.header(headerNames.toolCallId, toolCallId)
         throw outcome.error
       }
       if (outcome.status === 'suspended') {
-        return c.json({ runId, toolCallId, status: 'suspended', suspendPayload: outcome.suspendPayload, resumeSchema: resumeSchemaOf(c) }, 202, headers)
+        return c.json({ runId, toolCallId, status: 'suspended', suspendPayload: outcome.suspendPayload, resumeSchema: resumeSchemaOf(c) } satisfies SuspendedResult, 202, headers)
       }
-      return c.json({ runId, toolCallId, status: 'completed', output: outcome.output, modelOutput: outcome.modelOutput }, 200, headers)
+      return c.json({ runId, toolCallId, status: 'completed', output: outcome.output, modelOutput: outcome.modelOutput } satisfies CompletedResult, 200, headers)
     }
   }
 }

@@ -13,25 +13,26 @@ import { callTool, responseModeOf } from './call-tool.ts'
 import { idempotentCall } from './idempotent-call.ts'
 import type { IdempotencyStore } from '../idempotency/idempotency-store.ts'
 import { createMemoryIdempotencyStore } from '../store/memory/memory-idempotency-store.ts'
-import { deferOf } from './defer-of.ts'
+import { deferOf } from '../caller/defer-of.ts'
 import { errorResponse } from './error-response.ts'
 import { guardAuth } from './middleware/guard-auth.ts'
-import { principalOf } from './middleware/principal-of.ts'
-import { bodyChunks, checkBodyHeaders, readJsonBody } from './middleware/read-json-body.ts'
-import { resolveRequestContext } from './middleware/resolve-request-context.ts'
+import { principalOf } from '../caller/principal-of.ts'
+import { bodyChunks, checkBodyHeaders, readJsonBody } from '../caller/read-json-body.ts'
+import { resolveRequestContext } from '../caller/resolve-request-context.ts'
 import { createOpenApiDocument } from './openapi.ts'
 import { runView, segmentResponse } from './run-response.ts'
-import type { ToolAppOptions, ToolAppVariables } from './tool-app-options.ts'
+import type { ToolAppEnv, ToolAppOptions } from './tool-app-options.ts'
 import { toToolDescriptor } from './tool-descriptor.ts'
 import { toolRegistry } from './tool-registry.ts'
 import { createMcpHandler } from '../mcp/create-mcp-handler.ts'
 import { mountMastraRoutes } from './mastra-routes.ts'
 import { mountPlayground } from './mount-playground.ts'
+import type { CancelResult } from '../protocol/call-result.ts'
+import { headerNames } from '../protocol/header-names.ts'
 
 export const defaultMaxInputBytes = 1024 * 1024
 
-/** The app's Hono environment: any bindings, and the variables its middleware sets. */
-export type ToolAppEnv = { Variables: ToolAppVariables; Bindings: any }
+export type { ToolAppEnv } from './tool-app-options.ts'
 type E = ToolAppEnv
 
 /**
@@ -70,11 +71,12 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
     }
     return errorResponse(c, error)
   })
-  app.notFound((c) => c.json({ error: { code: 'NOT_FOUND', message: `No route for ${c.req.method} ${c.req.path}` } }, 404))
+  // An unknown route answers with a code of the table (SPEC §2): TOOL_NOT_FOUND, 404.
+  app.notFound((c) => c.json(new ToolrouteError('TOOL_NOT_FOUND', `No route for ${c.req.method} ${c.req.path}`).toJSON(), 404))
   if (options.cors) {
     // Browsers read only exposed headers: the run's ids are how a page follows its call.
     const { exposeHeaders = [], ...corsOptions } = options.cors === true ? {} : options.cors
-    app.use('*', cors({ ...corsOptions, exposeHeaders: [...new Set([...exposeHeaders, 'x-run-id', 'x-tool-call-id'])] }))
+    app.use('*', cors({ ...corsOptions, exposeHeaders: [...new Set([...exposeHeaders, headerNames.runId, headerNames.toolCallId])] }))
   }
   for (const middleware of [options.auth ?? []].flat()) app.use('*', guardAuth(middleware as MiddlewareHandler) as MiddlewareHandler<E>)
 
@@ -107,7 +109,7 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
   app.post('/tools/:toolId', validateCall, async (c) => {
     const mode = responseModeOf(c, options.keepAliveMs)
     // One header read is all a call without a key pays (SPEC §9: it costs nothing extra).
-    const key = idempotency === false ? undefined : c.req.header('idempotency-key')
+    const key = idempotency === false ? undefined : c.req.header(headerNames.idempotencyKey)
     if (key !== undefined) {
       const requestContext = c.get('requestContext')
       return idempotentCall(c, {
@@ -156,7 +158,7 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
     return c.json(await runView(run, events, toolOfRun(run.toolId)))
   })
   app.get('/runs/:runId/events', runCaller, async (c) => {
-    const cursor = c.req.header('last-event-id') ?? c.req.query('after') ?? '0'
+    const cursor = c.req.header(headerNames.lastEventId) ?? c.req.query('after') ?? '0'
     const after = /^\d+$/.test(cursor) ? Number(cursor) : 0
     const host = hostFor(c)
     const { run } = await host.get(c.req.param('runId'), { principal: c.get('principal') })
@@ -211,7 +213,7 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
   )
   app.post('/runs/:runId/cancel', runCaller, async (c) => {
     const run = await hostFor(c).cancel(c.req.param('runId'), { principal: c.get('principal') })
-    return c.json({ runId: run.runId, toolCallId: run.toolCallId, status: run.status }, 200, { 'x-run-id': run.runId, 'x-tool-call-id': run.toolCallId })
+    return c.json({ runId: run.runId, toolCallId: run.toolCallId, status: run.status } satisfies CancelResult, 200, { [headerNames.runId]: run.runId, [headerNames.toolCallId]: run.toolCallId })
   })
 
   app.get('/openapi.json', (c) => c.json((openApi ??= createOpenApiDocument([...tools.values()], { basePath: options.basePath ?? '/', server: options.server }))))

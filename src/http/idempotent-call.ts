@@ -3,14 +3,16 @@ import { ToolrouteError } from '../errors/toolroute-error.ts'
 import { createEventProjector } from '../events/create-event-projector.ts'
 import { fingerprintOf } from '../idempotency/fingerprint.ts'
 import type { IdempotencyScope, IdempotencyStore, IdempotentAnswer } from '../idempotency/idempotency-store.ts'
+import type { ApprovalRequiredResult, CompletedResult, RunningResult, SuspendedResult } from '../protocol/call-result.ts'
 import type { FirstStepEnding } from '../runs/run-first-step.ts'
 import type { RunHost } from '../runs/run-host.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import { callTool, type CallToolArgs, type ResponseMode } from './call-tool.ts'
 import { sseResponse } from './sse-response.ts'
+import { headerNames } from '../protocol/header-names.ts'
 
 /** The IETF draft's response header on an answer that was replayed, not executed. */
-export const idempotentReplayedHeader = 'idempotent-replayed'
+export const idempotentReplayedHeader = headerNames.idempotentReplayed
 /** Stripe's limit; the IETF draft sets none. */
 const maxKeyLength = 255
 
@@ -106,23 +108,23 @@ export function answerOf(end: Exclude<FirstStepEnding, { kind: 'input-error' }>,
   const answer = (status: number, value: unknown): IdempotentAnswer => ({ status, body: JSON.stringify(value), runId, toolCallId })
   switch (end.kind) {
     case 'approval-required':
-      return answer(202, { runId, toolCallId, status: 'approval-required', approvalId: end.approvalId })
+      return answer(202, { runId, toolCallId, status: 'approval-required', approvalId: end.approvalId } satisfies ApprovalRequiredResult)
     case 'background':
-      return answer(202, { runId, toolCallId, status: 'running' })
+      return answer(202, { runId, toolCallId, status: 'running' } satisfies RunningResult)
     case 'executed': {
       const { outcome } = end
       if (outcome.status === 'failed') return answer(outcome.error.status, outcome.error.toJSON())
       if (outcome.status === 'suspended') {
-        return answer(202, { runId, toolCallId, status: 'suspended', suspendPayload: outcome.suspendPayload, resumeSchema: tool.schemas.resume?.jsonSchema })
+        return answer(202, { runId, toolCallId, status: 'suspended', suspendPayload: outcome.suspendPayload, resumeSchema: tool.schemas.resume?.jsonSchema } satisfies SuspendedResult)
       }
-      return answer(200, { runId, toolCallId, status: 'completed', output: outcome.output, modelOutput: outcome.modelOutput })
+      return answer(200, { runId, toolCallId, status: 'completed', output: outcome.output, modelOutput: outcome.modelOutput } satisfies CompletedResult)
     }
   }
 }
 
 /** A repeat's answer: the first's JSON as it was, or its run's events from the first. */
 async function replay(c: Context, answer: IdempotentAnswer, tool: AnyTool, mode: ResponseMode, runs: RunHost, principal: string | null): Promise<Response> {
-  const headers = { 'x-run-id': answer.runId, 'x-tool-call-id': answer.toolCallId, [idempotentReplayedHeader]: 'true' }
+  const headers = { [headerNames.runId]: answer.runId, [headerNames.toolCallId]: answer.toolCallId, [idempotentReplayedHeader]: 'true' }
   if (!mode.sse) return c.body(answer.body, answer.status as 200, { ...headers, 'content-type': 'application/json' })
   const events = await runs.follow(answer.runId, { principal, after: 0, signal: c.req.raw.signal })
   return sseResponse(events, createEventProjector(tool, mode.view), { headers, keepAliveMs: mode.keepAliveMs })

@@ -7,10 +7,10 @@ import { createToolApp } from '../server.ts'
 import { servesPlayground } from './mount-playground.ts'
 
 const tools = [createTool({ id: 'echo', description: 'Echo', inputSchema: z.object({ text: z.string() }), execute: async ({ text }) => ({ text }) })]
-const notFound = { error: { code: 'NOT_FOUND', message: 'No route for GET /' } }
+const notFound = { error: { code: 'TOOL_NOT_FOUND', message: 'No route for GET /' } }
 
 describe('GET / (the playground)', () => {
-  it('serves the page to a local host by default, and answers 404 NOT_FOUND elsewhere', async () => {
+  it('serves the page to a local host by default, and answers 404 TOOL_NOT_FOUND elsewhere', async () => {
     const app = createToolApp({ tools })
     for (const host of ['localhost:8787', '127.0.0.1:8787', '[::1]:8787']) {
       const response = await app.request(`http://${host}/`)

@@ -1,6 +1,6 @@
 import type { Hono } from 'hono'
 import type { PlaygroundPageLoader } from '../playground/load-playground-page.ts'
-import type { ToolAppEnv } from './create-tool-app.ts'
+import type { ToolAppEnv } from './tool-app-options.ts'
 
 /** Hosts a local development server answers on: where the playground is on unless configured. */
 const localHosts = new Set(['localhost', '127.0.0.1', '[::1]'])

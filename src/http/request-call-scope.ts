@@ -1,10 +1,10 @@
-import type { EmitEvent, ToolEvent } from '../events/tool-event.ts'
+import type { EmitEvent, ToolEvent } from '../protocol/tool-event.ts'
 import { CallAbort } from '../runtime/call-abort.ts'
 import { createObserve } from '../runtime/create-observe.ts'
-import { RequestContext } from '../runtime/request-context.ts'
+import { RequestContext } from '../tool/request-context.ts'
 import type { ToolCallScope } from '../runtime/tool-call-scope.ts'
 import type { AnyTool, ToolObserve } from '../tool/tool-types.ts'
-import type { EventLog } from './event-log.ts'
+import type { EventLog } from '../events/event-log.ts'
 
 const callerGone = () => new Error('The caller disconnected')
 

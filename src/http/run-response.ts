@@ -1,40 +1,47 @@
 import type { Context } from 'hono'
+import type { ApprovalRequiredResult, CancelledResult, CompletedResult, DeclinedResult, RunningResult, SuspendedResult } from '../protocol/call-result.ts'
 import { ToolrouteError } from '../errors/toolroute-error.ts'
+import { defaultModelOutput } from '../runtime/model-output.ts'
 import { createEventProjector } from '../events/create-event-projector.ts'
 import type { RunRecord, RunView } from '../runs/run-record.ts'
 import type { RunSegment } from '../runs/run-host.ts'
-import type { SequencedEvent } from '../events/tool-event.ts'
+import type { SequencedEvent } from '../protocol/tool-event.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import type { ResponseMode } from './call-tool.ts'
-import { deferOf } from './defer-of.ts'
+import { deferOf } from '../caller/defer-of.ts'
 import { sseResponse } from './sse-response.ts'
+import { headerNames } from '../protocol/header-names.ts'
 
 function idsOf(run: RunRecord) {
   return { runId: run.runId, toolCallId: run.toolCallId }
 }
 
-/** The JSON answer for a run where a step left it (SPEC §2 "JSON responses"). */
+/**
+ * The JSON answer for a run where a step left it (SPEC §2 "JSON responses"). A record written
+ * before `modelOutput` or `approvalId` were kept still answers with every field the protocol names
+ * (the same fallbacks the run engine uses).
+ */
 export function runJson(c: Context, run: RunRecord, tool: AnyTool | undefined): Response {
   const ids = idsOf(run)
-  const headers = { 'x-run-id': run.runId, 'x-tool-call-id': run.toolCallId }
+  const headers = { [headerNames.runId]: run.runId, [headerNames.toolCallId]: run.toolCallId }
   switch (run.status) {
     case 'completed':
-      return c.json({ ...ids, status: 'completed', output: run.output, modelOutput: run.modelOutput }, 200, headers)
+      return c.json({ ...ids, status: 'completed', output: run.output, modelOutput: run.modelOutput ?? defaultModelOutput(run.output) } satisfies CompletedResult, 200, headers)
     case 'declined':
-      return c.json({ ...ids, status: 'declined', reason: run.reason ?? null }, 200, headers)
+      return c.json({ ...ids, status: 'declined', reason: run.reason ?? null } satisfies DeclinedResult, 200, headers)
     case 'approval-required':
-      return c.json({ ...ids, status: 'approval-required', approvalId: run.approvalId }, 202, headers)
+      return c.json({ ...ids, status: 'approval-required', approvalId: run.approvalId ?? '' } satisfies ApprovalRequiredResult, 202, headers)
     case 'suspended':
-      return c.json({ ...ids, status: 'suspended', suspendPayload: run.suspendPayload, resumeSchema: tool?.schemas.resume?.jsonSchema }, 202, headers)
+      return c.json({ ...ids, status: 'suspended', suspendPayload: run.suspendPayload, resumeSchema: tool?.schemas.resume?.jsonSchema } satisfies SuspendedResult, 202, headers)
     case 'running':
-      return c.json({ ...ids, status: 'running' }, 202, headers)
+      return c.json({ ...ids, status: 'running' } satisfies RunningResult, 202, headers)
     case 'cancelled':
-      return c.json({ ...ids, status: 'cancelled' }, 200, headers)
+      return c.json({ ...ids, status: 'cancelled' } satisfies CancelledResult, 200, headers)
     case 'expired':
       throw new ToolrouteError('RUN_EXPIRED', `Run ${run.runId} expired`)
     case 'failed': {
-      c.header('x-run-id', run.runId)
-      c.header('x-tool-call-id', run.toolCallId)
+      c.header(headerNames.runId, run.runId)
+      c.header(headerNames.toolCallId, run.toolCallId)
       const error = run.error ?? { code: 'EXECUTION_FAILED' as const, message: 'The tool failed' }
       throw new ToolrouteError(error.code, error.message, error.issues ? { issues: error.issues } : undefined)
     }
@@ -70,7 +77,7 @@ export async function segmentResponse(c: Context, segment: RunSegment, tool: Any
   c.req.raw.signal?.addEventListener('abort', onAbort, { once: true })
   void segment.settled.finally(() => c.req.raw.signal?.removeEventListener('abort', onAbort)).catch(() => {})
   return sseResponse(segment.events, project, {
-    headers: { 'x-run-id': segment.run.runId, 'x-tool-call-id': segment.run.toolCallId },
+    headers: { [headerNames.runId]: segment.run.runId, [headerNames.toolCallId]: segment.run.toolCallId },
     dialect: mode.dialect,
     keepAliveMs: mode.keepAliveMs,
     onCancel: onAbort,

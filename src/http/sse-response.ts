@@ -1,7 +1,7 @@
 import type { EventProjector } from '../events/create-event-projector.ts'
-import { encodeSseEvent, keepAliveIntervalMs, sseDone, sseHeaders, sseKeepAlive } from '../events/encode-sse.ts'
-import type { SequencedEvent } from '../events/tool-event.ts'
-import { toUiMessageChunk, type UiMessageStreamDialect } from '../events/ui-message-chunk.ts'
+import { encodeSseEvent, keepAliveIntervalMs, sseDone, sseHeaders, sseKeepAlive } from '../protocol/encode-sse.ts'
+import type { SequencedEvent } from '../protocol/tool-event.ts'
+import { toUiMessageChunk, type UiMessageStreamDialect } from '../protocol/ui-message-chunk.ts'
 
 export interface SseResponseOptions {
   headers?: Record<string, string>

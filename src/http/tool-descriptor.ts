@@ -1,23 +1,7 @@
-import type { AnyTool, ToolBackgroundOptions, ToolMcpOptions } from '../tool/tool-types.ts'
-import type { JSONSchemaObject } from '../schema/compile-schema.ts'
+import type { JSONSchemaObject, ToolDescriptor } from '../protocol/tool-descriptor.ts'
+import type { AnyTool } from '../tool/tool-types.ts'
 
-/** What `GET /tools` says of a tool; schemas as JSON Schema (draft 2020-12). */
-export interface ToolDescriptor {
-  id: string
-  description: string
-  inputSchema: JSONSchemaObject
-  outputSchema?: JSONSchemaObject
-  suspendSchema?: JSONSchemaObject
-  resumeSchema?: JSONSchemaObject
-  requestContextSchema?: JSONSchemaObject
-  strict?: boolean
-  /** `true`, `false`, or `"conditional"` when a function decides per call. */
-  requireApproval: boolean | 'conditional'
-  background?: Pick<ToolBackgroundOptions, 'enabled' | 'timeoutMs' | 'maxRetries' | 'defaultDisposition'>
-  inputExamples?: Array<{ input: Record<string, unknown> }>
-  providerOptions?: Record<string, Record<string, unknown>>
-  mcp?: ToolMcpOptions
-}
+export type { ToolDescriptor } from '../protocol/tool-descriptor.ts'
 
 const anyObject: JSONSchemaObject = { type: 'object', additionalProperties: true }
 
@@ -51,9 +35,4 @@ export function toToolDescriptor(tool: AnyTool): ToolDescriptor {
     ...(options.providerOptions ? { providerOptions: options.providerOptions } : {}),
     ...(tool.mcp ? { mcp: tool.mcp } : {}),
   }
-}
-
-/** Whether a call of this tool runs in the background. */
-export function isBackgroundTool(tool: AnyTool): boolean {
-  return tool.background?.enabled === true && tool.background.defaultDisposition !== 'foreground'
 }

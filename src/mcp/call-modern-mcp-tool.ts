@@ -1,19 +1,19 @@
 import { acceptedContent, inputRequired, type CallToolResult, type InputRequiredResult, type RequestStateCodec, type ServerContext } from '@modelcontextprotocol/server'
 import { ToolrouteError, errorMessage } from '../errors/toolroute-error.ts'
-import { EventLog } from '../http/event-log.ts'
+import { EventLog } from '../events/event-log.ts'
 import { createObserve } from '../runtime/create-observe.ts'
 import { createRunId, createToolCallId } from '../runtime/create-id.ts'
-import { RequestContext } from '../runtime/request-context.ts'
+import { RequestContext } from '../tool/request-context.ts'
 import type { ToolCallScope } from '../runtime/tool-call-scope.ts'
 import { checkRequestContext } from '../runtime/validate-call.ts'
 import type { RunHost } from '../runs/run-host.ts'
 import type { RunRecord } from '../runs/run-record.ts'
 import { runFirstStep } from '../runs/run-first-step.ts'
 import type { AnyTool, ElicitResult } from '../tool/tool-types.ts'
-import type { McpServerDeps } from './create-mcp-server.ts'
+import type { McpServerDeps } from './mcp-server-deps.ts'
 import { ParkedCalls, type CallTurn } from './parked-calls.ts'
 import { createProgressSender } from './create-progress-sender.ts'
-import type { ToolEvent } from '../events/tool-event.ts'
+import type { ToolEvent } from '../protocol/tool-event.ts'
 
 /**
  * Where a call's streamed values go as `notifications/progress`: to the request that currently

@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
 // @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
-import type { ToolAppOptions } from '../http/tool-app-options.ts'
+import type { McpAppOptions } from './mcp-app-options.ts'
 import type { RunHost } from '../runs/run-host.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import { isLegacyRequest } from '@modelcontextprotocol/server'
@@ -9,7 +9,7 @@ import { checkJsonRpc } from './check-json-rpc.ts'
 import { checkMcpOrigin } from './check-mcp-origin.ts'
 import { createMemoryMcpSessions } from './create-memory-mcp-sessions.ts'
 import { createModernMcpHandler, peekCallKey, questionStateCodecFor } from './create-modern-mcp-handler.ts'
-import { deferOf } from '../http/defer-of.ts'
+import { deferOf } from '../caller/defer-of.ts'
 import { createMcpServer, defaultElicitationTimeoutMs, defaultServerInfo, type McpServerDeps } from './create-mcp-server.ts'
 import { jsonRpcError, sessionNotFound } from './json-rpc-error.ts'
 import { withCaller } from './mcp-caller.ts'
@@ -19,7 +19,7 @@ import { resolveMcpCaller } from './resolve-mcp-caller.ts'
 
 export interface McpHandlerOptions {
   tools: ReadonlyMap<string, AnyTool>
-  options: ToolAppOptions
+  options: McpAppOptions
   runs: (c: Context) => RunHost
 }
 

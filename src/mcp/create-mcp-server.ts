@@ -6,23 +6,10 @@ import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validatio
 import type { RunHost } from '../runs/run-host.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import { callMcpTool } from './call-mcp-tool.ts'
+import type { McpServerDeps } from './mcp-server-deps.ts'
 import { mcpToolIndex } from './to-mcp-tool.ts'
 
-/** What an MCP server for a set of tools needs, wherever it lives (request, process, Durable Object). */
-export interface McpServerDeps {
-  tools: ReadonlyMap<string, AnyTool>
-  /** Where runs that wait or run in the background are stored (the app's run host). */
-  runs: () => RunHost
-  storeRuns: 'stateful' | 'all'
-  /** Name and version announced at `initialize`. */
-  serverInfo: { name: string; version: string }
-  /** The app's base path, for the HTTP routes named in results. */
-  basePath: string
-  /** How long a question to the user may wait for its answer. */
-  elicitationTimeoutMs: number
-  /** The configured secret for 2026-07-28 question states (`mcp.requestStateKey`), if any. */
-  requestStateKey?: string
-}
+export type { McpServerDeps } from './mcp-server-deps.ts'
 
 export const defaultServerInfo = { name: 'toolroute', version: '0.1.0' }
 /** Five minutes: a human answers a form; an evicted session object loses a pending question anyway. */

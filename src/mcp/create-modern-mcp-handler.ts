@@ -1,7 +1,7 @@
 import { ProtocolError, Server, createMcpHandler, createRequestStateCodec, type RequestStateCodec, type ServerContext, type Tool } from '@modelcontextprotocol/server'
 import { callModernMcpTool, type ModernMcpDeps, type ModernResult, type QuestionState } from './call-modern-mcp-tool.ts'
 import { ParkedCalls } from './parked-calls.ts'
-import type { McpServerDeps } from './create-mcp-server.ts'
+import type { McpServerDeps } from './mcp-server-deps.ts'
 import { readCaller } from './mcp-caller.ts'
 import { mcpToolIndex } from './to-mcp-tool.ts'
 

@@ -1,5 +1,5 @@
-import type { ToolEvent } from '../events/tool-event.ts'
-import { isToolDataEvent } from '../events/tool-event.ts'
+import type { ToolEvent } from '../protocol/tool-event.ts'
+import { isToolDataEvent } from '../protocol/tool-event.ts'
 
 /** The value a streamed event carries, or `undefined` for an event that is not streamed output. */
 function streamedValue(event: ToolEvent): { value: unknown } | undefined {

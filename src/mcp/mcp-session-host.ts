@@ -1,4 +1,4 @@
-import type { McpServerDeps } from './create-mcp-server.ts'
+import type { McpServerDeps } from './mcp-server-deps.ts'
 import type { McpCaller } from './mcp-caller.ts'
 
 /** One request of a session, as the /mcp handler read it. */

@@ -1,4 +1,4 @@
-import { isJsonMediaType } from '../http/middleware/read-json-body.ts'
+import { isJsonMediaType } from '../caller/read-json-body.ts'
 import { jsonRpcError } from './json-rpc-error.ts'
 
 /** A POST body of /mcp: its text and parsed JSON, or the JSON-RPC error that answers it. */

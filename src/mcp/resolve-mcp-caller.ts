@@ -1,8 +1,8 @@
 import type { Context } from 'hono'
 import { ToolrouteError } from '../errors/toolroute-error.ts'
-import { principalOf } from '../http/middleware/principal-of.ts'
-import { resolveRequestContext } from '../http/middleware/resolve-request-context.ts'
-import type { ToolAppOptions } from '../http/tool-app-options.ts'
+import { principalOf } from '../caller/principal-of.ts'
+import { resolveRequestContext } from '../caller/resolve-request-context.ts'
+import type { CallerOptions } from '../caller/caller-options.ts'
 import type { McpCaller } from './mcp-caller.ts'
 
 /**
@@ -10,7 +10,7 @@ import type { McpCaller } from './mcp-caller.ts'
  * same principal rule as the HTTP routes. A malformed header does not refuse the request: MCP
  * answers it per call, as an `isError` result naming REQUEST_CONTEXT_VALIDATION_FAILED.
  */
-export async function resolveMcpCaller(c: Context, options: ToolAppOptions): Promise<McpCaller> {
+export async function resolveMcpCaller(c: Context, options: CallerOptions): Promise<McpCaller> {
   let requestContext: Record<string, unknown> = {}
   let error: McpCaller['error']
   try {

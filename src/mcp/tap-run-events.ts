@@ -1,4 +1,4 @@
-import type { SequencedEvent, ToolEvent } from '../events/tool-event.ts'
+import type { SequencedEvent, ToolEvent } from '../protocol/tool-event.ts'
 import type { RunHost, RunSegment } from '../runs/run-host.ts'
 
 /**

@@ -1,6 +1,6 @@
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { ContentBlock } from '@modelcontextprotocol/sdk/types.js'
-import type { ToolModelOutput, ToolModelOutputPart } from '../runtime/model-output.ts'
+import type { ToolModelOutput, ToolModelOutputPart } from '../protocol/model-output.ts'
 
 const text = (value: string): ContentBlock => ({ type: 'text', text: value })
 

@@ -1,4 +1,4 @@
-import type { SequencedEvent, ToolEvent } from '../events/tool-event.ts'
+import type { SequencedEvent, ToolEvent } from '../protocol/tool-event.ts'
 import type { RunRecord } from './run-record.ts'
 
 /** Who is asking: runs answer only the principal that created them. */

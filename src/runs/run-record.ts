@@ -1,17 +1,9 @@
 import { z } from 'zod'
 import type { ErrorCode, ValidationIssue } from '../errors/toolroute-error.ts'
-import type { ToolModelOutput } from '../runtime/model-output.ts'
+import type { RunStatus } from '../protocol/call-result.ts'
+import type { ToolModelOutput } from '../protocol/model-output.ts'
 
-/** Where a run is. Waiting states expire; settled states are kept for a retention period. */
-export type RunStatus =
-  | 'running'
-  | 'approval-required'
-  | 'suspended'
-  | 'completed'
-  | 'failed'
-  | 'declined'
-  | 'cancelled'
-  | 'expired'
+export type { RunStatus, RunView } from '../protocol/call-result.ts'
 
 export const waitingStatuses: readonly RunStatus[] = ['approval-required', 'suspended']
 export const settledStatuses: readonly RunStatus[] = ['completed', 'failed', 'declined', 'cancelled', 'expired']
@@ -72,23 +64,4 @@ export const runRecordSchema = z.object({
 /** A stored run, checked; throws on a record this code cannot read. */
 export function decodeRunRecord(value: unknown): RunRecord {
   return runRecordSchema.parse(value) as RunRecord
-}
-
-/** The public view of a run (`GET /runs/:runId`), without what only the server may see. */
-export interface RunView {
-  runId: string
-  toolId: string
-  toolCallId: string
-  status: RunStatus
-  createdAt: string
-  updatedAt: string
-  expiresAt?: string
-  suspendPayload?: unknown
-  resumeSchema?: Record<string, unknown>
-  approvalId?: string
-  output?: unknown
-  modelOutput?: ToolModelOutput
-  error?: RunRecord['error']
-  reason?: string
-  transcript: unknown[]
 }

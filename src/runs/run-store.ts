@@ -1,4 +1,4 @@
-import type { SequencedEvent, ToolEvent } from '../events/tool-event.ts'
+import type { SequencedEvent, ToolEvent } from '../protocol/tool-event.ts'
 import type { RunRecord, RunStatus } from './run-record.ts'
 
 /** The outcome of a compare-and-set. */

@@ -1,5 +1,5 @@
 import { ToolrouteError, type ErrorBody } from '../errors/toolroute-error.ts'
-import type { SequencedEvent } from '../events/tool-event.ts'
+import type { SequencedEvent } from '../protocol/tool-event.ts'
 import type { RunRecord } from './run-record.ts'
 
 /**

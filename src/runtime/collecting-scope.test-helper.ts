@@ -1,8 +1,8 @@
 import { expect } from 'vitest'
-import { isToolDataEvent, type EmitEvent, type ToolDataType, type ToolEvent } from '../events/tool-event.ts'
+import { isToolDataEvent, type EmitEvent, type ToolDataType, type ToolEvent } from '../protocol/tool-event.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import { createObserve } from './create-observe.ts'
-import { RequestContext } from './request-context.ts'
+import { RequestContext } from '../tool/request-context.ts'
 import type { ToolCallScope } from './tool-call-scope.ts'
 
 /** The fields of each event type, as SPEC §3 lists them: [required, optional]. */

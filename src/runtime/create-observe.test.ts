@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { ToolEvent } from '../events/tool-event.ts'
+import type { ToolEvent } from '../protocol/tool-event.ts'
 import { createObserve } from './create-observe.ts'
 
 function collect() {

@@ -1,4 +1,4 @@
-import type { EmitEvent, LogData } from '../events/tool-event.ts'
+import type { EmitEvent, LogData } from '../protocol/tool-event.ts'
 import type { ToolObserve } from '../tool/tool-types.ts'
 import { randomHex } from './create-id.ts'
 

@@ -1,4 +1,4 @@
-import type { ToolDataEvent } from '../events/tool-event.ts'
+import type { ToolDataEvent } from '../protocol/tool-event.ts'
 import type { ToolCustomChunk, ToolStream } from '../tool/tool-types.ts'
 import type { ToolCallScope } from './tool-call-scope.ts'
 

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { createTool } from '../tool/create-tool.ts'
 import type { ToolObserve } from '../tool/tool-types.ts'
-import { RequestContext } from './request-context.ts'
+import { RequestContext } from '../tool/request-context.ts'
 
 afterEach(() => {
   vi.restoreAllMocks()

@@ -5,7 +5,7 @@ import { collectingScope } from './collecting-scope.test-helper.ts'
 import { CallAbort } from './call-abort.ts'
 import { executeToolCall, needsApproval } from './execute-tool-call.ts'
 import { receiveInput } from './receive-input.ts'
-import { RequestContext } from './request-context.ts'
+import { RequestContext } from '../tool/request-context.ts'
 
 const weatherTool = createTool({
   id: 'weather-tool',

@@ -1,5 +1,5 @@
 import { ToolrouteError, errorMessage } from '../errors/toolroute-error.ts'
-import type { ToolEvent } from '../events/tool-event.ts'
+import type { ToolEvent } from '../protocol/tool-event.ts'
 import { abortFailure } from './call-abort.ts'
 import { callHook, withAbortSignal } from './call-hook.ts'
 import { ExecutionContext, type ResumeState, type Suspension } from './execution-context.ts'

@@ -1,5 +1,5 @@
 import type { CompiledSchema } from '../schema/compile-schema.ts'
-import { RequestContext } from './request-context.ts'
+import { RequestContext } from '../tool/request-context.ts'
 
 /** A request context a caller passed: toolroute's, Mastra's (the same API), or a `Map`. */
 export interface RequestContextLike {

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
-import { isToolDataEvent, type ToolEvent } from '../events/tool-event.ts'
+import { isToolDataEvent, type ToolEvent } from '../protocol/tool-event.ts'
 import { createEventProjector } from '../events/create-event-projector.ts'
 import { createTool } from '../tool/create-tool.ts'
 import type { ToolStream } from '../tool/tool-types.ts'

@@ -1,6 +1,6 @@
-import type { EmitEvent, ToolEvent } from '../events/tool-event.ts'
+import type { EmitEvent, ToolEvent } from '../protocol/tool-event.ts'
 import type { AgentToolContext, AnyTool, McpToolContext, ToolObserve, ToolStream, WorkflowToolContext } from '../tool/tool-types.ts'
-import type { RequestContext } from './request-context.ts'
+import type { RequestContext } from '../tool/request-context.ts'
 
 /**
  * Everything the executor needs to know about one call, whoever drives it: a direct call,

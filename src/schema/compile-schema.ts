@@ -2,8 +2,10 @@ import { Validator } from '@cfworker/json-schema'
 import type { ValidationIssue } from '../errors/toolroute-error.ts'
 import type { SchemaLike, StandardJSONSchemaV1, StandardSchemaV1 } from './standard-schema.ts'
 
+import type { JSONSchemaObject } from '../protocol/tool-descriptor.ts'
+
 /** A JSON Schema document (draft 2020-12). */
-export type JSONSchemaObject = Record<string, unknown>
+export type { JSONSchemaObject } from '../protocol/tool-descriptor.ts'
 
 export type SchemaResult<T> = { ok: true; value: T } | { ok: false; issues: ValidationIssue[] }
 

@@ -1,6 +1,6 @@
 import { describe, expectTypeOf, it } from 'vitest'
 import { z } from 'zod'
-import { isToolDataEvent, type ToolDataEvent, type ToolEvent } from '../events/tool-event.ts'
+import { isToolDataEvent, type ToolDataEvent, type ToolEvent } from '../protocol/tool-event.ts'
 import type { ValidationError } from '../schema/format-validation-errors.ts'
 import { createTool } from './create-tool.ts'
 import type { InferToolOutput, ToolCustomChunk, ToolStream } from './tool-types.ts'

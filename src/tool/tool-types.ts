@@ -1,5 +1,8 @@
-import type { RequestContext } from '../runtime/request-context.ts'
-import type { ToolModelOutput } from '../runtime/model-output.ts'
+import type { RequestContext } from './request-context.ts'
+import type { ToolModelOutput } from '../protocol/model-output.ts'
+import type { ToolMcpOptions } from '../protocol/tool-descriptor.ts'
+
+export type { ToolAnnotations, ToolMcpOptions } from '../protocol/tool-descriptor.ts'
 import type { InferInput, InferOutput, SchemaLike } from '../schema/standard-schema.ts'
 import type { CompiledSchema } from '../schema/compile-schema.ts'
 import type { ValidationError } from '../schema/format-validation-errors.ts'
@@ -169,21 +172,6 @@ export type ToolPayloadTransformTarget<TInput = unknown, TOutput = unknown> = Pa
 export interface ToolPayloadTransform<TInput = unknown, TOutput = unknown> {
   display?: ToolPayloadTransformTarget<TInput, TOutput>
   transcript?: ToolPayloadTransformTarget<TInput, TOutput>
-}
-
-/** MCP tool annotations (hints for clients). */
-export interface ToolAnnotations {
-  title?: string
-  readOnlyHint?: boolean
-  destructiveHint?: boolean
-  idempotentHint?: boolean
-  openWorldHint?: boolean
-  [key: string]: unknown
-}
-
-export interface ToolMcpOptions {
-  annotations?: ToolAnnotations
-  _meta?: Record<string, unknown>
 }
 
 /** `background`: run the tool inside its run's durable object, not in the request. */

@@ -1,7 +1,7 @@
 import * as v from 'valibot'
 import { describe, expectTypeOf, it } from 'vitest'
 import { z } from 'zod'
-import { RequestContext } from '../runtime/request-context.ts'
+import { RequestContext } from './request-context.ts'
 import type { ValidationError } from '../schema/format-validation-errors.ts'
 import { createTool } from './create-tool.ts'
 import { Tool } from './tool.ts'

@@ -100,7 +100,7 @@ describe('toolroute.config.ts', () => {
   it('playground: false turns GET / off, even on a local host', async () => {
     const response = await fetch(`${server.url}/api`, { headers: token })
     expect(response.status).toBe(404)
-    expect(await response.json()).toMatchObject({ error: { code: 'NOT_FOUND' } })
+    expect(await response.json()).toMatchObject({ error: { code: 'TOOL_NOT_FOUND' } })
   })
 
   it('cors: its origin is allowed, with the run headers exposed', async () => {

@@ -9,11 +9,15 @@ async function bundle(entry: string) {
 }
 
 describe('toolroute/client in a browser bundle', () => {
-  it('carries none of the server: only the client and eventsource-parser', async () => {
+  it('carries none of the server: only the client, the wire contract (src/protocol/) and eventsource-parser', async () => {
     const { inputs, gzipBytes } = await bundle('src/client/index.ts')
-    const outside = inputs.filter((input) => !input.startsWith('src/client/') && !input.startsWith('node_modules/eventsource-parser/'))
+    const allowed = ['src/client/', 'src/protocol/', 'node_modules/eventsource-parser/']
+    const outside = inputs.filter((input) => !allowed.some((prefix) => input.startsWith(prefix)))
     expect(outside).toEqual([])
-    // About 4.3 KB today; the bound catches a server module (zod alone is ~60 KB) slipping in.
+    // The client reads the server's error table and header names from the protocol, not a copy.
+    expect(inputs).toContain('src/protocol/error-codes.ts')
+    expect(inputs).toContain('src/protocol/header-names.ts')
+    // About 5 KB today (the client and protocol/); the bound catches a server module (zod alone is ~60 KB) slipping in.
     expect(gzipBytes).toBeLessThan(8 * 1024)
   })
 })

@@ -6,7 +6,7 @@ import { z } from 'zod'
 import { createTool } from '../../src/tool/create-tool.ts'
 import { createRunEngine } from '../../src/runs/create-run-engine.ts'
 import type { RunRecord } from '../../src/runs/run-record.ts'
-import { isToolDataEvent, type SequencedEvent } from '../../src/events/tool-event.ts'
+import { isToolDataEvent, type SequencedEvent } from '../../src/protocol/tool-event.ts'
 import type { AnyTool } from '../../src/tool/tool-types.ts'
 import { createMemoryRunStore } from '../../src/store/memory/memory-run-store.ts'
 

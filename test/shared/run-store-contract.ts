@@ -1,7 +1,7 @@
 // The one contract every RunStore backend passes: memory (Node), Durable Objects and Workers KV
 // (workerd), Deno KV (deno test). Framework-agnostic on purpose: it takes the runner's `test`
 // function and asserts with its own helpers, so it imports nothing but toolroute's types.
-import type { SequencedEvent, ToolEvent } from '../../src/events/tool-event.ts'
+import type { SequencedEvent, ToolEvent } from '../../src/protocol/tool-event.ts'
 import type { RunRecord } from '../../src/runs/run-record.ts'
 import type { RunStore } from '../../src/runs/run-store.ts'
 

@@ -79,13 +79,15 @@ describe('client over a service binding: list and call', () => {
     expect(await failure(client.getRun('run_does_not_exist'))).toMatchObject({ code: 'RUN_NOT_FOUND', status: 404 })
   })
 
-  it('names an answer that is not toolroute’s UNEXPECTED_RESPONSE, and a network failure CONNECTION_LOST', async () => {
+  it('names an answer that is not toolroute’s UNEXPECTED_RESPONSE, a network failure CONNECTION_LOST, an unknown route TOOL_NOT_FOUND', async () => {
     const proxy = createToolClient({ fetch: async () => new Response('<h1>Bad gateway</h1>', { status: 502, headers: { 'content-type': 'text/html' } }) , baseUrl: 'http://proxy' })
     await expect(proxy.list()).rejects.toMatchObject({ code: 'UNEXPECTED_RESPONSE', status: 502 })
     const down = createToolClient({ fetch: async () => { throw new TypeError('fetch failed') }, baseUrl: 'http://down' })
     await expect(down.call('x', {})).rejects.toMatchObject({ code: 'CONNECTION_LOST', status: 0 })
+    // A base path toolroute does not serve is still toolroute's answer: an unknown route answers
+    // with a code of the spec's table (TOOL_NOT_FOUND, 404), not the unlisted NOT_FOUND.
     const wrongBase = createToolClient({ fetcher: SELF, baseUrl: 'http://toolroute/not-here' })
-    await expect(wrongBase.list()).rejects.toMatchObject({ code: 'UNEXPECTED_RESPONSE', status: 404 })
+    await expect(wrongBase.list()).rejects.toMatchObject({ code: 'TOOL_NOT_FOUND', status: 404, message: 'No route for GET /not-here/tools' })
   })
 
   it('sends its headers, static or made per request', async () => {

@@ -1,7 +1,7 @@
 import { DurableObject } from 'cloudflare:workers'
 import { z } from 'zod'
 import { createMcpSession, type McpSession } from '../../mcp/create-mcp-session.ts'
-import type { McpServerDeps } from '../../mcp/create-mcp-server.ts'
+import type { McpServerDeps } from '../../mcp/mcp-server-deps.ts'
 import { jsonRpcError, sessionNotFound } from '../../mcp/json-rpc-error.ts'
 import { readCaller } from '../../mcp/mcp-caller.ts'
 import { isInitialize } from '../../mcp/read-mcp-body.ts'

@@ -1,5 +1,5 @@
 import { DurableObject } from 'cloudflare:workers'
-import type { SequencedEvent, ToolEvent } from '../../events/tool-event.ts'
+import type { SequencedEvent, ToolEvent } from '../../protocol/tool-event.ts'
 import { createRunEngine, type RunEngine } from '../../runs/create-run-engine.ts'
 import type { RunRecord } from '../../runs/run-record.ts'
 import type { RunCaller, RunSegment } from '../../runs/run-host.ts'

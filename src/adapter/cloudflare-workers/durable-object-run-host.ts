@@ -1,4 +1,4 @@
-import type { SequencedEvent, ToolEvent } from '../../events/tool-event.ts'
+import type { SequencedEvent, ToolEvent } from '../../protocol/tool-event.ts'
 import type { RunRecord } from '../../runs/run-record.ts'
 import type { RunCaller, RunHost, RunSegment } from '../../runs/run-host.ts'
 import { decodeSegmentStream, fromRpc, type RpcResult } from '../../runs/segment-stream.ts'

@@ -1,4 +1,4 @@
-import type { SequencedEvent, ToolEvent } from '../../events/tool-event.ts'
+import type { SequencedEvent, ToolEvent } from '../../protocol/tool-event.ts'
 import { decodeRunRecord, type RunRecord, type RunStatus } from '../../runs/run-record.ts'
 import type { RunStore, TransitionResult } from '../../runs/run-store.ts'
 

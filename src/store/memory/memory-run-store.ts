@@ -1,4 +1,4 @@
-import type { SequencedEvent, ToolEvent } from '../../events/tool-event.ts'
+import type { SequencedEvent, ToolEvent } from '../../protocol/tool-event.ts'
 import type { RunRecord, RunStatus } from '../../runs/run-record.ts'
 import type { RunStore, TransitionResult } from '../../runs/run-store.ts'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { SequencedEvent, ToolEvent } from '../events/tool-event.ts'
+import type { SequencedEvent, ToolEvent } from '../protocol/tool-event.ts'
 import { EventLog } from './event-log.ts'
 
 const finish = (reason: 'stop' | 'error'): ToolEvent => ({ type: 'finish', finishReason: reason })

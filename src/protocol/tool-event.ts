@@ -1,4 +1,4 @@
-import type { ToolModelOutput } from '../runtime/model-output.ts'
+import type { ToolModelOutput } from './model-output.ts'
 
 /** `data-tool-span`'s payload: one observed span, at its start and at its end. */
 export interface SpanData {

@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
-import { ToolrouteError } from '../../errors/toolroute-error.ts'
-import { safeParseJson } from '../../runtime/safe-parse-json.ts'
+import { ToolrouteError } from '../errors/toolroute-error.ts'
+import { safeParseJson } from '../runtime/safe-parse-json.ts'
 
 /** Whether the request declares a JSON body (`application/json`, `application/*+json`). */
 export function isJsonMediaType(contentType: string | undefined): boolean {

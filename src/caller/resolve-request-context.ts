@@ -1,12 +1,13 @@
 import type { Context } from 'hono'
-import { ToolrouteError } from '../../errors/toolroute-error.ts'
-import type { ToolAppOptions } from '../tool-app-options.ts'
+import { ToolrouteError } from '../errors/toolroute-error.ts'
+import type { CallerOptions } from './caller-options.ts'
+import { headerNames } from '../protocol/header-names.ts'
 
 /**
  * The request context of a request: from the app's resolver (verified auth) when it returns
  * one, else from the `x-request-context` header (a JSON object).
  */
-export function resolveRequestContext(c: Context, options: ToolAppOptions): Record<string, unknown> | Promise<Record<string, unknown>> {
+export function resolveRequestContext(c: Context, options: CallerOptions): Record<string, unknown> | Promise<Record<string, unknown>> {
   if (!options.resolveRequestContext) return requestContextHeader(c)
   const resolved = options.resolveRequestContext(c)
   if (resolved instanceof Promise) return resolved.then((value) => value ?? requestContextHeader(c))
@@ -15,7 +16,7 @@ export function resolveRequestContext(c: Context, options: ToolAppOptions): Reco
 
 /** The `x-request-context` header as an object (`{}` when absent). */
 function requestContextHeader(c: Context): Record<string, unknown> {
-  const header = c.req.header('x-request-context')
+  const header = c.req.header(headerNames.requestContext)
   if (header === undefined || header.trim() === '') return {}
   let parsed: unknown
   try {

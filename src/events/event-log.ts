@@ -1,4 +1,4 @@
-import type { SequencedEvent, ToolEvent } from '../events/tool-event.ts'
+import type { SequencedEvent, ToolEvent } from '../protocol/tool-event.ts'
 
 /**
  * The events of one request's call, numbered from where the run's stored log will put them,

@@ -14,16 +14,32 @@ export interface ApprovalResponseData {
   reason?: string
 }
 
+/** `tool-approval-response` as AI SDK 6 readers get it: a data part with the same fields. */
+export interface ApprovalResponseChunk {
+  type: 'data-tool-approval-response'
+  data: ApprovalResponseData
+}
+
+/** What an SSE `data:` line of a toolroute stream carries: an event, in the dialect the reader asked for. */
+export type UiMessageChunk = ToolEvent | ApprovalResponseChunk
+
 /**
  * An event as the chunk a reader of the dialect accepts. Only `tool-approval-response` differs:
  * AI SDK 6's `uiMessageChunkSchema` rejects it (a v6 `useChat` fails on the whole stream), so by
  * default it travels as the data part `data-tool-approval-response` with the same fields. The
  * run's log keeps the canonical event; this is applied where a stream is written.
  */
-export function toUiMessageChunk(event: ToolEvent, dialect: UiMessageStreamDialect): ToolEvent | { type: 'data-tool-approval-response'; data: ApprovalResponseData } {
+export function toUiMessageChunk(event: ToolEvent, dialect: UiMessageStreamDialect): UiMessageChunk {
   if (dialect === 'ai7' || event.type !== 'tool-approval-response') return event
   const { type: _, ...data } = event
   return { type: 'data-tool-approval-response', data }
+}
+
+/** The inverse of `toUiMessageChunk`: the canonical event of a chunk of either dialect (what the client hands its callers). */
+export function fromUiMessageChunk(chunk: UiMessageChunk): ToolEvent {
+  const { type, data } = chunk as { type: string; data?: ApprovalResponseData }
+  if (type !== 'data-tool-approval-response' || typeof data !== 'object' || data === null) return chunk as ToolEvent
+  return { type: 'tool-approval-response', ...data }
 }
 
 /** The dialect a request asks for: `?aiSdk=7` (or `v7`) for AI SDK 7's own chunks. */

@@ -1,0 +1,88 @@
+import type { ErrorBody } from './error-codes.ts'
+import type { ToolModelOutput } from './model-output.ts'
+
+/** Where a run is. Waiting states expire; settled states are kept for a retention period. */
+export type RunStatus =
+  | 'running'
+  | 'approval-required'
+  | 'suspended'
+  | 'completed'
+  | 'failed'
+  | 'declined'
+  | 'cancelled'
+  | 'expired'
+
+/** The ids every answer carries. */
+export interface RunIds {
+  runId: string
+  toolCallId: string
+}
+
+/** A call that finished: `200`. */
+export interface CompletedResult<TOutput = unknown> extends RunIds {
+  status: 'completed'
+  output: TOutput
+  modelOutput: ToolModelOutput
+}
+
+/** A call waiting for `POST /runs/:runId/approve` or `/decline`: `202`. */
+export interface ApprovalRequiredResult extends RunIds {
+  status: 'approval-required'
+  approvalId: string
+}
+
+/** A call waiting for `POST /runs/:runId/resume`: `202`. */
+export interface SuspendedResult<TSuspend = unknown> extends RunIds {
+  status: 'suspended'
+  suspendPayload: TSuspend
+  resumeSchema?: Record<string, unknown>
+}
+
+/** A background run that goes on without its caller: `202`; follow `GET /runs/:runId/events`. */
+export interface RunningResult extends RunIds {
+  status: 'running'
+}
+
+/** A declined approval: `200`; the tool never executed. */
+export interface DeclinedResult extends RunIds {
+  status: 'declined'
+  reason: string | null
+}
+
+/** A cancelled run: `200`. */
+export interface CancelledResult extends RunIds {
+  status: 'cancelled'
+}
+
+/** The JSON answer of a call, an approval, a decline or a resume (SPEC §2 "JSON responses"). */
+export type CallResult<TOutput = unknown, TSuspend = unknown> =
+  | CompletedResult<TOutput>
+  | ApprovalRequiredResult
+  | SuspendedResult<TSuspend>
+  | RunningResult
+  | DeclinedResult
+  | CancelledResult
+
+/** The answer of `POST /runs/:runId/cancel`: where the run is now. */
+export interface CancelResult extends RunIds {
+  status: RunStatus
+}
+
+/** The public view of a run (`GET /runs/:runId`), without what only the server may see. */
+export interface RunView {
+  runId: string
+  toolId: string
+  toolCallId: string
+  status: RunStatus
+  createdAt: string
+  updatedAt: string
+  expiresAt?: string
+  suspendPayload?: unknown
+  resumeSchema?: Record<string, unknown>
+  approvalId?: string
+  output?: unknown
+  modelOutput?: ToolModelOutput
+  error?: ErrorBody['error']
+  reason?: string
+  transcript: unknown[]
+}

@@ -1,0 +1,44 @@
+/** A JSON Schema (draft 2020-12) as it travels: a plain object. */
+export type JSONSchemaObject = Record<string, unknown>
+
+/** MCP tool annotations (hints for clients). */
+export interface ToolAnnotations {
+  title?: string
+  readOnlyHint?: boolean
+  destructiveHint?: boolean
+  idempotentHint?: boolean
+  openWorldHint?: boolean
+  [key: string]: unknown
+}
+
+/** A tool's `mcp` option: its annotations and `_meta`, as `tools/list` shows them. */
+export interface ToolMcpOptions {
+  annotations?: ToolAnnotations
+  _meta?: Record<string, unknown>
+}
+
+/** What a descriptor says of a background tool: the plain-data part of its `background` option. */
+export interface ToolDescriptorBackground {
+  enabled?: boolean
+  timeoutMs?: number
+  maxRetries?: number
+  defaultDisposition?: 'foreground' | 'deferred'
+}
+
+/** What `GET /tools` says of a tool; schemas as JSON Schema (draft 2020-12). */
+export interface ToolDescriptor {
+  id: string
+  description: string
+  inputSchema: JSONSchemaObject
+  outputSchema?: JSONSchemaObject
+  suspendSchema?: JSONSchemaObject
+  resumeSchema?: JSONSchemaObject
+  requestContextSchema?: JSONSchemaObject
+  strict?: boolean
+  /** `true`, `false`, or `"conditional"` when a function decides per call. */
+  requireApproval: boolean | 'conditional'
+  background?: ToolDescriptorBackground
+  inputExamples?: Array<{ input: Record<string, unknown> }>
+  providerOptions?: Record<string, Record<string, unknown>>
+  mcp?: ToolMcpOptions
+}
