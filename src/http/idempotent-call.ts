@@ -1,4 +1,5 @@
 import type { Context } from 'hono'
+import { readBodyBytes } from '../caller/read-body-bytes.ts'
 import { ToolrouteError } from '../errors/toolroute-error.ts'
 import { createEventProjector } from '../events/create-event-projector.ts'
 import { fingerprintOf } from '../idempotency/fingerprint.ts'
@@ -37,7 +38,8 @@ export async function idempotentCall(c: Context, args: IdempotentCallArgs): Prom
   if (key.length === 0 || key.length > maxKeyLength) {
     throw new ToolrouteError('IDEMPOTENCY_KEY_INVALID', `The Idempotency-Key header must be 1 to ${maxKeyLength} characters, got ${key.length}`)
   }
-  const body = await readWholeBody(args.request, args.maxBytes)
+  const body = await readBodyBytes(args.request, args.maxBytes)
+  if (!body) throw new ToolrouteError('PAYLOAD_TOO_LARGE', `Request body is larger than ${args.maxBytes} bytes`)
   const fingerprint = await fingerprintOf(tool.id, body)
   const scope: IdempotencyScope = { principal: args.principal, key }
   const begun = await store.begin(scope, fingerprint)
@@ -69,35 +71,6 @@ export async function idempotentCall(c: Context, args: IdempotentCallArgs): Prom
   return calling
 }
 
-/** A body read to its end, refused once it grows past `maxBytes` (a chunked body has no length). */
-async function readWholeBody(request: Request, maxBytes: number): Promise<Uint8Array> {
-  if (!request.body) return new Uint8Array()
-  const reader = request.body.getReader()
-  const chunks: Uint8Array[] = []
-  let length = 0
-  try {
-    while (true) {
-      const { done, value } = await reader.read()
-      if (done) break
-      length += value.byteLength
-      if (length > maxBytes) {
-        await reader.cancel().catch(() => {})
-        throw new ToolrouteError('PAYLOAD_TOO_LARGE', `Request body is larger than ${maxBytes} bytes`)
-      }
-      chunks.push(value)
-    }
-  } finally {
-    reader.releaseLock()
-  }
-  if (chunks.length === 1) return chunks[0]!
-  const bytes = new Uint8Array(length)
-  let offset = 0
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset)
-    offset += chunk.byteLength
-  }
-  return bytes
-}
 
 /**
  * The JSON answer of a first step, as `jsonEnding` and the error handler write it (the same

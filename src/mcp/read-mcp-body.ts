@@ -1,3 +1,4 @@
+import { readBodyBytes } from '../caller/read-body-bytes.ts'
 import { isJsonMediaType } from '../caller/read-json-body.ts'
 import { jsonRpcError } from './json-rpc-error.ts'
 
@@ -15,23 +16,9 @@ export async function readMcpBody(request: Request, maxBytes: number): Promise<M
   const tooLarge = () => ({ ok: false as const, response: jsonRpcError(413, -32000, `Request body is larger than ${maxBytes} bytes`) })
   const length = request.headers.get('content-length')
   if (length !== null && Number(length) > maxBytes) return tooLarge()
-  const decoder = new TextDecoder()
-  let text = ''
-  let bytes = 0
-  if (request.body) {
-    const reader = request.body.getReader()
-    while (true) {
-      const { done, value } = await reader.read()
-      if (done) break
-      bytes += value.byteLength
-      if (bytes > maxBytes) {
-        await reader.cancel().catch(() => {})
-        return tooLarge()
-      }
-      text += decoder.decode(value, { stream: true })
-    }
-    text += decoder.decode()
-  }
+  const bytes = await readBodyBytes(request, maxBytes)
+  if (!bytes) return tooLarge()
+  const text = new TextDecoder().decode(bytes)
   try {
     return { ok: true, text, body: JSON.parse(text) }
   } catch {
