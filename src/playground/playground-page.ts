@@ -1,4 +1,5 @@
 import { playgroundScript } from './playground-script.ts'
+import { playgroundForms } from './playground-forms.ts'
 
 // One document, styles and script inline: the Worker serves it alone (no CDN, no asset binding).
 const style = `
@@ -99,7 +100,7 @@ export function playgroundPage(options: PlaygroundPageOptions): string {
 </section>
 </main>
 </div>
-<script type="module">(${playgroundScript.toString()})()</script>
+<script type="module">(${playgroundScript.toString()})(${playgroundForms.toString()})</script>
 </body>
 </html>
 `

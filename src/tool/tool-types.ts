@@ -1,3 +1,9 @@
+/**
+ * The public types of a tool: `createTool`'s options, the execution context `execute` receives, the
+ * `Tool` it returns. One file over ~300 lines on purpose: these are one API read top to bottom (as
+ * Mastra's `types.ts` is), each type documented where a user's editor shows it, and splitting them
+ * would scatter the generics that tie the options to the context.
+ */
 import type { RequestContext } from './request-context.ts'
 import type { ToolModelOutput } from '../protocol/model-output.ts'
 import type { ToolMcpOptions } from '../protocol/tool-descriptor.ts'

@@ -35,7 +35,7 @@ Deno.test('deno task dev: the example tools end to end, and runs that outlive a 
       assert.equal(response.headers.get('content-type'), 'text/html; charset=UTF-8')
       const page = await response.text()
       assert.match(page, /<div id="log" role="log" aria-label="Events"/)
-      assert.match(page, /<script type="module">\(function playgroundScript\(\)/)
+      assert.match(page, /<script type="module">\(function playgroundScript\(/)
     })
 
     await t.step('POST /tools/weather-tool with SSE', async () => {
