@@ -1,0 +1,64 @@
+import type { EmitEvent, ToolEvent } from '../protocol/tool-event.ts'
+import { RequestContext } from '../tool/request-context.ts'
+import type { AnyTool, McpToolContext, ToolObserve } from '../tool/tool-types.ts'
+import { createObserve } from './create-observe.ts'
+import type { ToolCallScope } from './tool-call-scope.ts'
+
+/** What some callers add to an event call's scope. */
+export interface EventCallExtras {
+  /** Where a transient chunk goes (live readers only); absent, it is dropped. */
+  emitTransient?: (event: ToolEvent) => void
+  signal?: AbortSignal
+  mcp?: McpToolContext
+}
+
+/**
+ * The scope of every call whose lifecycle is emitted as events: an HTTP request, an MCP call, a
+ * run's later step in its Durable Object. (A direct `tool.execute()` emits nothing and has its own,
+ * `DirectCallScope`.) The request context and `observe` are made on first read, since most calls
+ * read neither. A class with getters on its prototype, not an object literal with getters, which
+ * V8 builds on a slow path: one of these is made on every call.
+ */
+export class EventCallScope implements ToolCallScope {
+  declare readonly tool: AnyTool
+  declare readonly runId: string
+  declare readonly toolCallId: string
+  declare readonly messages: unknown[]
+  declare readonly emit: EmitEvent
+  private declare readonly values: Record<string, unknown> | undefined
+  private declare readonly extras: EventCallExtras | undefined
+  private declare context: RequestContext | undefined
+  private declare observer: ToolObserve | undefined
+
+  constructor(tool: AnyTool, ids: { runId: string; toolCallId: string }, values: Record<string, unknown> | undefined, emit: EmitEvent, extras?: EventCallExtras) {
+    this.tool = tool
+    this.runId = ids.runId
+    this.toolCallId = ids.toolCallId
+    this.messages = []
+    this.emit = emit
+    this.values = values
+    this.extras = extras
+    this.context = undefined
+    this.observer = undefined
+  }
+
+  get requestContext(): RequestContext {
+    return (this.context ??= new RequestContext(this.values))
+  }
+
+  get observe(): ToolObserve {
+    return (this.observer ??= createObserve(this.emit))
+  }
+
+  get signal(): AbortSignal | undefined {
+    return this.extras?.signal
+  }
+
+  get mcp(): McpToolContext | undefined {
+    return this.extras?.mcp
+  }
+
+  emitTransient(event: ToolEvent): void {
+    this.extras?.emitTransient?.(event)
+  }
+}
