@@ -1,3 +1,5 @@
+// The executor's lifecycle as SPEC §3 events: every ending (completed, suspended, failed, aborted), with
+// `toModelOutput` and `needsApproval`. One file over ~300 lines on purpose: one lifecycle, read top to bottom.
 import { describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { createTool } from '../tool/create-tool.ts'

@@ -1,3 +1,6 @@
+// SPEC §8's two ways of streaming output, `context.writer` and an async generator `execute`, through the
+// executor and the event projector. One file over ~300 lines on purpose: the two share their tools and
+// must agree event for event.
 import { describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { isToolDataEvent, type ToolEvent } from '../protocol/tool-event.ts'

@@ -1,3 +1,5 @@
+// The inferred types of `createTool` for Zod, Valibot and ArkType. One file over ~300 lines on purpose:
+// each option's types are checked for the three libraries side by side.
 import { toStandardJsonSchema } from '@valibot/to-json-schema'
 import { type } from 'arktype'
 import * as v from 'valibot'

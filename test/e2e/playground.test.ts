@@ -2,6 +2,8 @@
 // the example Worker under `wrangler dev` (a local host, so the page is on by default). Each test
 // does what a user would: picks a tool, fills the form or the raw JSON, presses Run, answers a
 // waiting run, reopens a past one. Screenshots of each step go to test-results/playground/.
+// One file over ~300 lines on purpose: the tests share one wrangler dev and one browser, whose
+// start-up is most of the file's time.
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest'
 import { launchChromium, screenshotDir } from './launch-chromium.ts'

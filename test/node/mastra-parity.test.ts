@@ -3,6 +3,7 @@
 // reading of it. Mastra is loaded from the root's node_modules when installed there, else from
 // bench/node_modules (`npm ci --prefix bench`). Where toolroute differs on purpose, the case
 // sits in the last block, which pins both behaviours (the README lists each difference).
+// One file over ~300 lines on purpose: a second file would need a second copy of the `describe.each` harness.
 import { readFileSync } from 'node:fs'
 import * as v from 'valibot'
 import { describe, expect, it, vi } from 'vitest'
