@@ -4,7 +4,7 @@ import { toolRegistry } from '../../http/tool-registry.ts'
 import { createRunEngine } from '../../runs/create-run-engine.ts'
 import type { RunHost } from '../../runs/run-host.ts'
 import type { RunStore } from '../../runs/run-store.ts'
-import { createKvRunStore, type KvRunStoreOptions } from '../../store/kv/kv-run-store.ts'
+import { createKvRunStore, type KvRunStoreOptions } from './kv-run-store.ts'
 
 /** The KV binding `createKvRunHost` reads by default (wrangler.toml `[[kv_namespaces]]`). */
 export const runsKvBinding = 'TOOLROUTE_RUNS_KV'

@@ -4,7 +4,7 @@ import { createRunEngine, type RunEngine } from '../../runs/create-run-engine.ts
 import type { RunRecord } from '../../runs/run-record.ts'
 import type { RunCaller, RunSegment } from '../../runs/run-host.ts'
 import { encodeSegmentStream, toRpcError, type RpcResult } from '../../runs/segment-stream.ts'
-import { createDurableObjectRunStore, storedRunId } from '../../store/durable-object/durable-object-run-store.ts'
+import { createDurableObjectRunStore, storedRunId } from './durable-object-run-store.ts'
 import type { AnyTool } from '../../tool/tool-types.ts'
 import { millisecondsOf } from './milliseconds-of.ts'
 
