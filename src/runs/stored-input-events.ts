@@ -9,16 +9,18 @@ import type { RunRecord } from './run-record.ts'
  * record when read: a replay is byte for byte the stream it was. Anything else (a body with other
  * whitespace, an input the schema changed) is stored as it came.
  *
- * A reference is the event with its payload left empty and `~input` set: `[start, end]` of the
- * input's JSON text for a delta, `'value'` for `tool-input-available`. Only the engine writes
- * stored events, and only `open` writes input events, so no other event carries the field.
+ * A reference keeps only the event's `type` and `~input`: `[start, end]` of the input's JSON text
+ * for a delta, `'value'` for `tool-input-available`; the ids are the run's own (only the run's
+ * own call's events are packed). Each stays a row of its own, so sequence numbers do not move:
+ * a body in many chunks still costs ~45 bytes per chunk. Only the engine writes stored events,
+ * and only `open` writes input events, so no other event carries the field.
  */
 type InputReference = { '~input'?: [number, number] | 'value' }
 
 /** The events of a run's first step as stored: input payloads that repeat the record's input become references. */
 export function packInputEvents(run: RunRecord, events: readonly ToolEvent[]): ToolEvent[] {
   const deltas = events.filter((event) => event.type === 'tool-input-delta' && event.toolCallId === run.toolCallId)
-  const available = events.find((event) => event.type === 'tool-input-available' && event.toolCallId === run.toolCallId)
+  const available = events.find((event) => event.type === 'tool-input-available' && event.toolCallId === run.toolCallId && event.toolName === run.toolId)
   if ((deltas.length === 0 && !available) || run.input === undefined) return [...events]
   const whole = JSON.stringify(run.input)
   const packDeltas = deltas.length > 0 && deltas.map((event) => (event as { inputTextDelta: string }).inputTextDelta).join('') === whole
@@ -27,9 +29,9 @@ export function packInputEvents(run: RunRecord, events: readonly ToolEvent[]): T
   return events.map((event): ToolEvent => {
     if (packDeltas && event.type === 'tool-input-delta' && event.toolCallId === run.toolCallId) {
       const range: [number, number] = [offset, (offset += event.inputTextDelta.length)]
-      return { ...event, inputTextDelta: '', '~input': range } as ToolEvent & InputReference
+      return { type: event.type, '~input': range } as ToolEvent & InputReference
     }
-    if (packValue && event === available) return { ...event, input: null, '~input': 'value' } as ToolEvent & InputReference
+    if (packValue && event === available) return { type: event.type, '~input': 'value' } as ToolEvent & InputReference
     return event
   })
 }
@@ -43,10 +45,10 @@ export function unpackInputEvents(run: RunRecord, entries: SequencedEvent[]): Se
     const { event } = entry
     if (reference === undefined) return entry
     if (event.type === 'tool-input-delta' && Array.isArray(reference)) {
-      return { seq: entry.seq, event: { type: event.type, toolCallId: event.toolCallId, inputTextDelta: text.slice(reference[0], reference[1]) } }
+      return { seq: entry.seq, event: { type: event.type, toolCallId: run.toolCallId, inputTextDelta: text.slice(reference[0], reference[1]) } }
     }
     if (event.type === 'tool-input-available' && reference === 'value') {
-      return { seq: entry.seq, event: { type: event.type, toolCallId: event.toolCallId, toolName: event.toolName, input: JSON.parse(text) as unknown } }
+      return { seq: entry.seq, event: { type: event.type, toolCallId: run.toolCallId, toolName: run.toolId, input: JSON.parse(text) as unknown } }
     }
     return entry
   })
