@@ -1,5 +1,5 @@
 import type { SequencedEvent, ToolEvent } from '../protocol/tool-event.ts'
-import type { ExecuteOutcome } from '../runtime/execute-tool-call.ts'
+import type { ExecuteOutcome, ResumeState } from '../runtime/execute-tool-call.ts'
 import { checkResumeData } from '../runtime/validate-call.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import { authorizeRun, runNotFound } from './authorize-run.ts'
@@ -77,7 +77,7 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
   const notifier = createRunNotifier(options)
   const steps = createStepRunner({ tools, store, notifier })
   const fallbackDefer: Defer = options.defer ?? ((work) => void work.catch(() => {}))
-  const deferOf = (call?: RunCallOptions): Defer => call?.defer ?? fallbackDefer
+  const deferFor = (call?: RunCallOptions): Defer => call?.defer ?? fallbackDefer
   const running = new Map<string, AbortController>()
   // Where each foreground step began (the `after` of its segment), so a late abort from a caller
   // of an earlier step never reaches a later one.
@@ -152,7 +152,7 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
     return { run, events: followRun({ store, notifier }, run.runId, after), after, settled: Promise.resolve(run), abort() {} }
   }
   /** A foreground step from `result`'s transition: watched by a sweep, executed here. */
-  async function foreground(result: { run: RunRecord; events: SequencedEvent[] }, defer: Defer, resume?: Parameters<typeof steps.execute>[2]) {
+  async function foreground(result: { run: RunRecord; events: SequencedEvent[] }, defer: Defer, resume?: ResumeState) {
     if (options.schedule) await options.schedule(result.run.runId, lifetime.stepWatchAt(now()))
     const last = result.events.at(-1)!.seq
     return startStep(result.run, result.events[0]!.seq - 1, defer, async (signal) => settle(result.run, await steps.execute(result.run, signal, resume, last)))
@@ -168,13 +168,13 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
       const stored = lifetime.opened(run, now())
       await store.create(stored, packInputEvents(stored, events))
       notifier.notify(run.runId)
-      if (stored.status === 'running' && stored.background) await requeue(run.runId, deferOf(call))
+      if (stored.status === 'running' && stored.background) await requeue(run.runId, deferFor(call))
       else await schedule(stored)
     },
     async approve(runId, caller) {
       const result = await step(await load(runId, caller), { type: 'approve', ...(caller.approvalId !== undefined ? { approvalId: caller.approvalId } : {}) })
-      if (!result.run.background) return foreground(result, deferOf(caller))
-      await requeue(runId, deferOf(caller))
+      if (!result.run.background) return foreground(result, deferFor(caller))
+      await requeue(runId, deferFor(caller))
       return doneStep(result.run, result.events)
     },
     async decline(runId, caller) {
@@ -189,7 +189,7 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
       const checked = checkResumeData(run.toolId, steps.toolOf(run).schemas.resume, caller.resumeData)
       if (!checked.ok) throw checked.error
       const result = await step(run, { type: 'resume', resumeData: caller.resumeData })
-      return foreground(result, deferOf(caller), { resumeData: checked.value, suspendPayload: run.suspendPayload })
+      return foreground(result, deferFor(caller), { resumeData: checked.value, suspendPayload: run.suspendPayload })
     },
     async cancel(runId, caller) {
       const result = await step(await load(runId, caller), { type: 'cancel' })
@@ -221,7 +221,7 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
       } finally {
         if (running.get(runId) === cancel) running.delete(runId)
       }
-      if (next === 'retry') await requeue(runId, deferOf(call))
+      if (next === 'retry') await requeue(runId, deferFor(call))
     },
     async sweep(runId) {
       const run = await store.get(runId)
@@ -232,10 +232,8 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
         await apply(run, { type: 'interrupt', message: 'The run was interrupted before it finished' })
         return
       }
-      if (lifetime.isExpired(run, now()) || lifetime.isGone(run, now())) {
-        await current(run).catch(() => {})
-        return
-      }
+      if (lifetime.isGone(run, now())) return store.delete(runId)
+      if (lifetime.isExpired(run, now())) return void (await apply(run, { type: 'expire' }))
       await schedule(run)
     },
   }

@@ -25,8 +25,8 @@ export interface KvRunHostOptions extends KvRunStoreOptions {
  * Runs in Workers KV instead of Durable Objects, for deployments that choose it. KV is
  * eventually consistent and has no compare-and-set: two racing approvals in different
  * isolates can both execute the tool, events written elsewhere show up late, and a cancel does
- * not abort an attempt running in another request. Background work runs in the request that
- * started it (`waitUntil`), not in a Durable Object.
+ * not abort an attempt running in another isolate (it does in its own). Background work runs
+ * in the request that started it (`waitUntil`), not in a Durable Object.
  *
  * @example
  * const worker = createWorker({ tools, runs: createKvRunHost(tools) })
