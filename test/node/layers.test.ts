@@ -23,7 +23,7 @@ const layers = [
   'runtime', // the executor: execute, scopes, writer, observe
   'runs', // the run engine and the RunHost / RunStore interfaces
   'idempotency', // Idempotency-Key records and the store interface
-  'store', // RunStore / IdempotencyStore backends (memory, KV, Deno KV, Durable Object)
+  'store', // the neutral RunStore / IdempotencyStore backends (memory); a platform's live in adapter/
   'caller', // who is calling: request context, principal, body checks (HTTP and MCP)
   'mcp', // the MCP handler, mounted by http/
   'playground', // the page at GET /

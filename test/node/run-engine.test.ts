@@ -8,6 +8,7 @@ import { createRunEngine, type RunEngineOptions } from '../../src/runs/create-ru
 import type { RunRecord } from '../../src/runs/run-record.ts'
 import type { AnyTool } from '../../src/tool/tool-types.ts'
 import { createMemoryRunStore } from '../../src/store/memory/memory-run-store.ts'
+import { runHostForCall } from '../../src/runs/run-host-for-call.ts'
 
 let executions = 0
 const approveMe = createTool({
@@ -139,5 +140,28 @@ describe('run engine', () => {
     expect((await engine.get('r6', { principal: 'p' })).run.status).toBe('running')
     await engine.abortStep('r6', { principal: 'p', after, message: 'The caller disconnected' })
     expect(await drain(segment)).toMatchObject({ status: 'failed', error: { code: 'EXECUTION_FAILED', message: 'The caller disconnected' } })
+  })
+
+  it('defer is per call: a step’s work goes to the defer of the request that started it, not the engine’s', async () => {
+    const engineWide: Promise<unknown>[] = []
+    const { engine, now } = setup({ defer: (work) => void engineWide.push(work) })
+    await engine.open(waiting('r7', now()), [])
+    await engine.open({ ...waiting('r8', now()), toolId: 'wait-for-release', status: 'running', background: true, attempts: 0, approvalId: undefined }, [], {
+      defer: (work) => void engineWide.push(work),
+    })
+    engineWide.length = 0
+    // Two requests, one engine: each binds its own defer (runHostForCall, as the KV host does).
+    const first: Promise<unknown>[] = []
+    const second: Promise<unknown>[] = []
+    const segment = await runHostForCall(engine, { defer: (work) => void first.push(work) }).approve('r7', { principal: 'p' })
+    expect(first).toEqual([segment.settled])
+    await drain(segment)
+    await runHostForCall(engine, { defer: (work) => void second.push(work) }).cancel('r8', { principal: 'p' })
+    expect(second).toEqual([])
+    // A call that names none falls back to the engine's.
+    await engine.open({ ...waiting('r9', now()), toolId: 'approved-then-waits' }, [])
+    const unbound = await engine.approve('r9', { principal: 'p' })
+    expect(engineWide).toEqual([unbound.settled])
+    await engine.cancel('r9', { principal: 'p' })
   })
 })

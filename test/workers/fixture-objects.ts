@@ -1,7 +1,7 @@
 // Durable Objects that exist only for the workerd tests.
 import { DurableObject } from 'cloudflare:workers'
 import type { RunStore } from '../../src/runs/run-store.ts'
-import { createDurableObjectRunStore } from '../../src/store/durable-object/durable-object-run-store.ts'
+import { createDurableObjectRunStore } from '../../src/adapter/cloudflare-workers/durable-object-run-store.ts'
 
 type StoreMethod = 'create' | 'get' | 'transition' | 'append' | 'events' | 'delete'
 

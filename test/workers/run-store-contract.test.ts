@@ -3,7 +3,7 @@
 import { env } from 'cloudflare:test'
 import { test } from 'vitest'
 import type { RunStore } from '../../src/runs/run-store.ts'
-import { createKvRunStore } from '../../src/store/kv/kv-run-store.ts'
+import { createKvRunStore } from '../../src/adapter/cloudflare-workers/kv-run-store.ts'
 import { defineRunStoreContract } from '../shared/run-store-contract.ts'
 
 interface ProbeStub {

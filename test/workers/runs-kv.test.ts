@@ -57,6 +57,23 @@ describe('runs in Workers KV', () => {
     expect(typesOf(events).slice(-3)).toEqual(['data-tool-log', 'tool-output-available', 'finish'])
   })
 
+  it('one engine per isolate: a cancel aborts the background attempt another request of the isolate started', async () => {
+    const key = uniqueKey('kv-cancel')
+    const { runId } = await start('gated-background', { key, steps: 2 }, kv)
+    // At its first gate: the attempt runs, in the waitUntil of the request that started it.
+    await eventually(
+      async () => (await (await getRun(runId, kv)).json()) as { transcript: { type: string }[] },
+      (run) => run.transcript.some((event) => event.type === 'data-tool-log'),
+    )
+    expect(await (await runAction(runId, 'cancel', undefined, kv)).json()).toMatchObject({ status: 'cancelled' })
+    // The gates open after the cancel: an attempt that went on would now finish and count.
+    await counter(`${key}:gate`).increment()
+    await counter(`${key}:gate`).increment()
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(await counter(key).count()).toBe(0)
+    expect(await (await getRun(runId, kv)).json()).toMatchObject({ status: 'cancelled' })
+  })
+
   it('ownership, cancel and decline work the same', async () => {
     const { runId } = await start('delete-file', { path: '/kv-owned' }, kv)
     expect(await errorOf(await getRun(runId, { base: '/kv', auth: 'mallory' }))).toMatchObject({ status: 404, code: 'RUN_NOT_FOUND' })

@@ -1,6 +1,6 @@
 import { DurableObject } from 'cloudflare:workers'
 import { defaultIdempotencyRetentionMs, type IdempotencyBegin, type IdempotentAnswer } from '../../idempotency/idempotency-store.ts'
-import { createDurableObjectIdempotencyKey, type DurableObjectIdempotencyKey } from '../../store/durable-object/durable-object-idempotency-store.ts'
+import { createDurableObjectIdempotencyKey, type DurableObjectIdempotencyKey } from './durable-object-idempotency-key.ts'
 import { millisecondsOf } from './milliseconds-of.ts'
 
 export interface IdempotencyObjectOptions {

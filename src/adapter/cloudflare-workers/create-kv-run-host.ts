@@ -1,10 +1,11 @@
 import type { Context } from 'hono'
 import type { ToolAppOptions } from '../../http/tool-app-options.ts'
 import { toolRegistry } from '../../http/tool-registry.ts'
-import { createRunEngine } from '../../runs/create-run-engine.ts'
+import { deferOf } from '../../caller/defer-of.ts'
+import { createRunEngine, type RunEngine } from '../../runs/create-run-engine.ts'
 import type { RunHost } from '../../runs/run-host.ts'
-import type { RunStore } from '../../runs/run-store.ts'
-import { createKvRunStore, type KvRunStoreOptions } from '../../store/kv/kv-run-store.ts'
+import { runHostForCall } from '../../runs/run-host-for-call.ts'
+import { createKvRunStore, type KvRunStoreOptions } from './kv-run-store.ts'
 
 /** The KV binding `createKvRunHost` reads by default (wrangler.toml `[[kv_namespaces]]`). */
 export const runsKvBinding = 'TOOLROUTE_RUNS_KV'
@@ -24,8 +25,8 @@ export interface KvRunHostOptions extends KvRunStoreOptions {
  * Runs in Workers KV instead of Durable Objects, for deployments that choose it. KV is
  * eventually consistent and has no compare-and-set: two racing approvals in different
  * isolates can both execute the tool, events written elsewhere show up late, and a cancel does
- * not abort an attempt running in another request. Background work runs in the request that
- * started it (`waitUntil`), not in a Durable Object.
+ * not abort an attempt running in another isolate (it does in its own). Background work runs
+ * in the request that started it (`waitUntil`), not in a Durable Object.
  *
  * @example
  * const worker = createWorker({ tools, runs: createKvRunHost(tools) })
@@ -33,26 +34,26 @@ export interface KvRunHostOptions extends KvRunStoreOptions {
 export function createKvRunHost(tools: ToolAppOptions['tools'], options: KvRunHostOptions = {}): (c: Context) => RunHost {
   const registry = toolRegistry(tools)
   const binding = options.binding ?? runsKvBinding
-  // One store per namespace and isolate: its per-run queues serialise this isolate's requests.
-  const stores = new WeakMap<KVNamespace, RunStore>()
+  // One engine (and store) per namespace and isolate: the store's per-run queues serialise this
+  // isolate's requests, and the engine's followers and running steps are shared by them, so a
+  // cancel reaches an attempt another request of this isolate runs. Each request binds its own
+  // `waitUntil` to the calls it makes.
+  const engines = new WeakMap<KVNamespace, RunEngine>()
   return (c) => {
     const kv = (c.env as Record<string, KVNamespace | undefined> | undefined)?.[binding]
     if (!kv) throw new Error(`KV binding ${binding} is missing from wrangler.toml`)
-    let store = stores.get(kv)
-    if (!store) stores.set(kv, (store = createKvRunStore(kv, options.expirationTtl ? { expirationTtl: options.expirationTtl } : {})))
-    return createRunEngine({
-      tools: registry,
-      store,
-      pollMs: options.pollMs ?? 500,
-      ...(options.ttlMs !== undefined ? { ttlMs: options.ttlMs } : {}),
-      ...(options.retentionMs !== undefined ? { retentionMs: options.retentionMs } : {}),
-      defer: (work) => {
-        try {
-          c.executionCtx.waitUntil(work.catch(() => {}))
-        } catch {
-          void work.catch(() => {})
-        }
-      },
-    })
+    let engine = engines.get(kv)
+    if (!engine) {
+      engine = createRunEngine({
+        tools: registry,
+        store: createKvRunStore(kv, options.expirationTtl ? { expirationTtl: options.expirationTtl } : {}),
+        pollMs: options.pollMs ?? 500,
+        ...(options.ttlMs !== undefined ? { ttlMs: options.ttlMs } : {}),
+        ...(options.retentionMs !== undefined ? { retentionMs: options.retentionMs } : {}),
+      })
+      engines.set(kv, engine)
+    }
+    const defer = deferOf(c)
+    return runHostForCall(engine, { defer: (work) => defer(work.catch(() => {})) })
   }
 }

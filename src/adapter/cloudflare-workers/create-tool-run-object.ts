@@ -4,7 +4,7 @@ import { createRunEngine, type RunEngine } from '../../runs/create-run-engine.ts
 import type { RunRecord } from '../../runs/run-record.ts'
 import type { RunCaller, RunSegment } from '../../runs/run-host.ts'
 import { encodeSegmentStream, toRpcError, type RpcResult } from '../../runs/segment-stream.ts'
-import { createDurableObjectRunStore, storedRunId } from '../../store/durable-object/durable-object-run-store.ts'
+import { createDurableObjectRunStore, storedRunId } from './durable-object-run-store.ts'
 import type { AnyTool } from '../../tool/tool-types.ts'
 import { millisecondsOf } from './milliseconds-of.ts'
 
@@ -20,11 +20,18 @@ export interface ToolRunObjectOptions {
 
 
 /**
- * What a step returns over RPC: the run after its state change, and its events as NDJSON. A
- * background run's step has no stream: its events are the run's, which a caller that wants
- * them follows (`follow`, from `after`), and a JSON caller never opens.
+ * What a step returns over RPC: the run after its state change, and its events. A step that has
+ * ended by the object's next turn (most do: a tool with no I/O of its own) carries its events
+ * and final state in the answer itself (`done`), with no stream to pump across; a longer one
+ * streams them as NDJSON. A background run's step has no stream: its events are the run's, which
+ * a caller that wants them follows (`follow`, from `after`), and a JSON caller never opens.
  */
-export type RpcSegment = RpcResult<{ run: RunRecord; after: number; stream: ReadableStream<Uint8Array> | null }>
+export type RpcSegment = RpcResult<{
+  run: RunRecord
+  after: number
+  stream: ReadableStream<Uint8Array> | null
+  done?: { run: RunRecord; events: SequencedEvent[] }
+}>
 
 async function rpc<T>(work: () => Promise<T>): Promise<RpcResult<T>> {
   try {
@@ -34,10 +41,20 @@ async function rpc<T>(work: () => Promise<T>): Promise<RpcResult<T>> {
   }
 }
 
-function streamed(segment: RunSegment) {
+/** Resolves on the object's next turn, once what the current one started has run. */
+const nextTurn = () => new Promise<undefined>((resolve) => setTimeout(resolve, 0, undefined))
+
+async function streamed(segment: RunSegment) {
   const { run } = segment
   const after = segment.after ?? 0
   if (run.background && run.status === 'running') return { run, after, stream: null }
+  // A failed step falls back to the stream, which carries the failure as it always has.
+  const ended = await Promise.race([segment.settled.catch(() => undefined), nextTurn()])
+  if (ended) {
+    const events: SequencedEvent[] = []
+    for await (const entry of segment.events) events.push(entry)
+    return { run, after, stream: null, done: { run: ended, events } }
+  }
   return { run, after, stream: encodeSegmentStream(segment.events, () => segment.settled, () => segment.abort(new Error('The caller disconnected'))) }
 }
 

@@ -32,8 +32,13 @@ export function createDurableObjectRunHost(namespace: DurableObjectNamespace): R
     }
     return namespace.get(namespace.idFromName(runId)) as unknown as RunObjectStub
   }
-  const segment = (result: { run: RunRecord; after: number; stream: ReadableStream<Uint8Array> | null }, caller: RunCaller): RunSegment => {
+  const segment = (result: Extract<RpcSegment, { ok: true }>['value'], caller: RunCaller): RunSegment => {
     const { run, after } = result
+    if (result.done) {
+      // The step ended inside the call: its events and final state came with the answer.
+      const { events, run: settled } = result.done
+      return { run, after, events: (async function* () { yield* events })(), settled: Promise.resolve(settled), abort() {} }
+    }
     if (!result.stream) {
       // A background step: its events are followed only if someone reads them (SSE), so a JSON
       // caller opens no stream at all.

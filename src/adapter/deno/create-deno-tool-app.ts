@@ -5,8 +5,8 @@ import type { ToolAppOptions } from '../../http/tool-app-options.ts'
 import { toolRegistry } from '../../http/tool-registry.ts'
 import { createRunEngine, type RunEngine } from '../../runs/create-run-engine.ts'
 import type { RunStore } from '../../runs/run-store.ts'
-import { createDenoKvRunStore } from '../../store/deno-kv/deno-kv-run-store.ts'
-import { createDenoKvIdempotencyStore } from '../../store/deno-kv/deno-kv-idempotency-store.ts'
+import { createDenoKvRunStore } from './deno-kv-run-store.ts'
+import { createDenoKvIdempotencyStore } from './deno-kv-idempotency-store.ts'
 import { createDenoKvScheduler } from './create-deno-kv-scheduler.ts'
 
 /** Options of `createDenoToolApp`: the app's, with runs in a Deno KV database. */

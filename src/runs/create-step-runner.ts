@@ -1,0 +1,91 @@
+import { ToolrouteError, errorMessage } from '../errors/toolroute-error.ts'
+import type { ToolEvent } from '../protocol/tool-event.ts'
+import { createObserve } from '../runtime/create-observe.ts'
+import { executeToolCall, type ExecuteOutcome, type ResumeState } from '../runtime/execute-tool-call.ts'
+import { RequestContext } from '../tool/request-context.ts'
+import type { AnyTool } from '../tool/tool-types.ts'
+import { logExecutionFailure } from './log-execution-failure.ts'
+import { isCancelled } from './run-cancellation.ts'
+import type { RunNotifier } from './run-notifier.ts'
+import type { RunRecord } from './run-record.ts'
+import type { RunStore } from './run-store.ts'
+
+/** Runs a tool's `execute` for a run that is `running`: the step between two transitions. */
+export interface StepRunner {
+  /** The run's tool; `EXECUTION_FAILED` once it is no longer deployed. */
+  toolOf(run: RunRecord): AnyTool
+  /**
+   * Executes, appending the events as they come, in order; a transient chunk goes to this
+   * process's live followers after the event numbered `after` (or the last appended since).
+   * Never throws: a failure is the outcome, its `tool-output-error` appended.
+   */
+  execute(run: RunRecord, signal: AbortSignal, resume?: ResumeState, after?: number): Promise<ExecuteOutcome>
+}
+
+export function createStepRunner(deps: { tools: ReadonlyMap<string, AnyTool>; store: RunStore; notifier: RunNotifier }): StepRunner {
+  const { tools, store, notifier } = deps
+  const toolOf = (run: RunRecord): AnyTool => {
+    const tool = tools.get(run.toolId)
+    if (!tool) throw new ToolrouteError('EXECUTION_FAILED', `Tool ${run.toolId} of run ${run.runId} is no longer deployed`)
+    return tool
+  }
+  return {
+    toolOf,
+    async execute(run, signal, resume, after) {
+      let chain: Promise<unknown> = Promise.resolve()
+      // The batch still waiting for its append; events emitted meanwhile join it.
+      let batch: ToolEvent[] | undefined
+      // The number of the last event of the run so far, when known: a transient chunk goes out under it.
+      let lastSeq = after
+      const emit = (event: ToolEvent) => {
+        // Events emitted together (an output and its model output) are stored in one append.
+        if (batch) return void batch.push(event)
+        const current: ToolEvent[] = (batch = [event])
+        chain = chain
+          .then(() => {
+            if (batch === current) batch = undefined
+            // Checked when the append runs: an event emitted just before a cancellation must not
+            // land after the cancellation's `finish`.
+            return isCancelled(signal) ? undefined : store.append(run.runId, current)
+          })
+          .then((appended) => {
+            if (appended?.length) lastSeq = appended[appended.length - 1]!.seq
+            notifier.notify(run.runId)
+          }, () => {})
+      }
+      // A transient chunk is never stored: it goes to this process's live followers, in order
+      // after the events emitted before it (so it closes the open batch).
+      const emitTransient = (event: ToolEvent) => {
+        batch = undefined
+        chain = chain.then(() => {
+          if (!isCancelled(signal)) notifier.deliver(run.runId, event, lastSeq)
+        })
+      }
+      let outcome: ExecuteOutcome
+      try {
+        outcome = await executeToolCall(
+          {
+            tool: toolOf(run),
+            runId: run.runId,
+            toolCallId: run.toolCallId,
+            requestContext: new RequestContext(run.requestContext),
+            emit,
+            emitTransient,
+            observe: createObserve(emit),
+            signal,
+            messages: [],
+          },
+          run.input,
+          resume,
+        )
+      } catch (error) {
+        const failure = ToolrouteError.isInstance(error) ? error : new ToolrouteError('EXECUTION_FAILED', errorMessage(error), { cause: error })
+        emit({ type: 'tool-output-error', toolCallId: run.toolCallId, errorText: failure.message })
+        outcome = { status: 'failed', error: failure }
+      }
+      await chain
+      if (outcome.status === 'failed') logExecutionFailure(run.toolId, run.runId, outcome.error)
+      return outcome
+    },
+  }
+}

@@ -1,0 +1,50 @@
+import type { SequencedEvent } from '../protocol/tool-event.ts'
+import type { LiveSubscription, RunNotifier } from './run-notifier.ts'
+import type { RunStore } from './run-store.ts'
+import { unpackInputEvents } from './stored-input-events.ts'
+
+/**
+ * A run's events after `after`, then live until the run stops running: stored events in order,
+ * each transient chunk after the stored event it followed. `early` is a step's own subscription,
+ * taken before the step began.
+ */
+export async function* followRun(
+  deps: { store: RunStore; notifier: RunNotifier },
+  runId: string,
+  after: number,
+  signal?: AbortSignal,
+  early?: LiveSubscription,
+): AsyncGenerator<SequencedEvent> {
+  const { store, notifier } = deps
+  let cursor = after
+  const subscription = early ?? notifier.subscribe(runId)
+  subscription.taken = true
+  const { transients } = subscription
+  function* inOrder(entries: SequencedEvent[]): Generator<SequencedEvent> {
+    // A chunk whose place is unknown (its step had appended nothing yet) goes after what is stored now.
+    for (const entry of entries) {
+      while (transients.length > 0 && (transients[0]!.after ?? Infinity) < entry.seq) yield { seq: cursor, event: transients.shift()!.event }
+      cursor = entry.seq
+      yield entry
+    }
+    while (transients.length > 0 && (transients[0]!.after ?? cursor) <= cursor) yield { seq: cursor, event: transients.shift()!.event }
+  }
+  try {
+    while (!signal?.aborted) {
+      const change = notifier.nextChange(runId, signal)
+      try {
+        // The state first: a run no longer running has all its events stored (its last
+        // transition wrote them with the state), so one read of the log after it is the end.
+        const run = await store.get(runId)
+        if (!run) return
+        yield* inOrder(unpackInputEvents(run, await store.events(runId, cursor)))
+        if (run.status !== 'running') return
+        await change.promise
+      } finally {
+        change.dispose()
+      }
+    }
+  } finally {
+    subscription.dispose()
+  }
+}

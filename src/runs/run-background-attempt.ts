@@ -1,0 +1,64 @@
+import type { ExecuteOutcome } from '../runtime/execute-tool-call.ts'
+import type { AnyTool } from '../tool/tool-types.ts'
+import type { RunRecord } from './run-record.ts'
+import type { RunAction } from './run-transitions.ts'
+
+const defaultBackgroundTimeoutMs = 10 * 60 * 1000
+/** Slack past an attempt's `timeoutMs` before the watchdog alarm declares it interrupted. */
+const watchdogGraceMs = 5_000
+
+/** What one background attempt needs of the engine. */
+export interface BackgroundAttemptDeps {
+  tools: ReadonlyMap<string, AnyTool>
+  now: () => number
+  schedule?: (runId: string, at: number) => void | Promise<void>
+  execute(run: RunRecord, signal: AbortSignal): Promise<ExecuteOutcome>
+  /** Applies an internal transition: the run after it, or `undefined` when another step got there first. */
+  apply(run: RunRecord, action: RunAction): Promise<RunRecord | undefined>
+  /** Settles the step with its outcome: the run as it then is (the cancellation's, if one came first). */
+  settle(run: RunRecord, outcome: ExecuteOutcome): Promise<RunRecord>
+}
+
+/**
+ * One attempt of a background run; answers whether another attempt should follow. On Durable
+ * Objects each attempt runs in its own alarm (an alarm handler's wall time is bounded), and a
+ * watchdog alarm just past `timeoutMs` picks up an attempt whose object did not live to finish
+ * it: that attempt counts, and the next one starts (or the run fails when none is left).
+ */
+export async function runBackgroundAttempt(deps: BackgroundAttemptDeps, run: RunRecord, cancel: AbortController): Promise<'retry' | 'done'> {
+  const tool = deps.tools.get(run.toolId)
+  const timeoutMs = tool?.background?.timeoutMs ?? defaultBackgroundTimeoutMs
+  const maxRetries = tool?.background?.maxRetries ?? 0
+  const attempts = (run.attempts ?? 0) + 1
+  if (attempts > maxRetries + 1) {
+    await deps.apply(run, { type: 'interrupt', message: `The run was interrupted after ${run.attempts} attempt(s)` })
+    return 'done'
+  }
+  const current = await deps.apply(run, { type: 'start-attempt' })
+  if (!current) return 'done'
+  if (deps.schedule) await deps.schedule(run.runId, deps.now() + timeoutMs + watchdogGraceMs)
+  const outcome = await deps.execute(current, AbortSignal.any([cancel.signal, AbortSignal.timeout(timeoutMs)]))
+  if (outcome.status === 'failed' && attempts <= maxRetries && !cancel.signal.aborted) {
+    // A compare-and-set, so a run cancelled meanwhile gets no event after its `finish`.
+    const logged = await deps.apply(run, { type: 'retry', message: `Attempt ${attempts} failed: ${outcome.error.message}; retrying` })
+    return logged ? 'retry' : 'done'
+  }
+  const settled = await deps.settle(current, outcome)
+  const callback = outcome.status === 'completed' ? tool?.background?.onComplete : outcome.status === 'failed' ? tool?.background?.onFailed : undefined
+  if (callback && settled.status === outcome.status) {
+    try {
+      await callback({
+        runId: run.runId,
+        toolId: run.toolId,
+        toolCallId: run.toolCallId,
+        status: outcome.status as 'completed' | 'failed',
+        attempts,
+        ...(outcome.status === 'completed' ? { output: outcome.output } : {}),
+        ...(outcome.status === 'failed' ? { error: { code: outcome.error.code, message: outcome.error.message } } : {}),
+      })
+    } catch {
+      // A callback observes the run; its failure does not change it.
+    }
+  }
+  return 'done'
+}

@@ -1,0 +1,109 @@
+import { ToolrouteError } from '../errors/toolroute-error.ts'
+import type { ToolEvent } from '../protocol/tool-event.ts'
+import { finishOf, type ExecuteOutcome } from '../runtime/execute-tool-call.ts'
+import { waitingStatuses, type RunRecord, type RunStatus } from './run-record.ts'
+
+/** What can happen to a run: a caller's step, or the engine's own bookkeeping. */
+export type RunAction =
+  | { type: 'approve'; approvalId?: string }
+  | { type: 'decline'; reason?: string }
+  | { type: 'resume'; resumeData: unknown }
+  | { type: 'cancel' }
+  | { type: 'expire' }
+  /** A step's outcome, with `finish`. */
+  | { type: 'settle'; outcome: ExecuteOutcome }
+  /** Nothing executes the run any more (its process died, its attempts ran out). */
+  | { type: 'interrupt'; message: string }
+  /** A background attempt begins: counted before it starts, so one cut short by a restart is not free. */
+  | { type: 'start-attempt' }
+  /** A background attempt failed and another follows. */
+  | { type: 'retry'; message: string }
+
+/**
+ * A decided transition: a compare-and-set from `from`, its patch (without times: the lifetime
+ * policy stamps them) and its events; or the refusal a caller gets.
+ */
+export type RunTransition =
+  | { ok: true; from: readonly RunStatus[]; patch: Partial<RunRecord>; events: ToolEvent[] }
+  | { ok: false; error: ToolrouteError }
+
+const verbs: Record<'approve' | 'decline' | 'resume' | 'cancel', string> = { approve: 'approved', decline: 'declined', resume: 'resumed', cancel: 'cancelled' }
+
+function refusal(run: RunRecord, wanted: RunStatus, action: string): RunTransition {
+  if (run.status === 'expired') return { ok: false, error: new ToolrouteError('RUN_EXPIRED', `Run ${run.runId} expired before it was ${action}`) }
+  return { ok: false, error: new ToolrouteError('RUN_STATE_CONFLICT', `Run ${run.runId} is ${run.status}, not ${wanted}; it cannot be ${action}`) }
+}
+
+const start = (run: RunRecord): ToolEvent => ({ type: 'start', messageMetadata: { runId: run.runId, toolCallId: run.toolCallId } })
+
+/** The patch that ends a step with its outcome. */
+function settledPatch(outcome: ExecuteOutcome): Partial<RunRecord> {
+  if (outcome.status === 'completed') return { status: 'completed', output: outcome.output, modelOutput: outcome.modelOutput, suspendPayload: undefined }
+  if (outcome.status === 'suspended') return { status: 'suspended', suspendPayload: outcome.suspendPayload }
+  return { status: 'failed', error: outcome.error.toJSON().error }
+}
+
+/**
+ * Decides what `action` does to `run` at `now`, without touching a store: the state machine of
+ * SPEC §4 (`approval-required → running → completed | failed`, `suspended → running`,
+ * `approval-required → declined`, `* → cancelled | expired`). The engine applies the answer as
+ * one compare-and-set; when it loses the race, deciding again on the run it lost to gives the
+ * refusal for the state another step left.
+ */
+export function transitionOf(run: RunRecord, action: RunAction, now: number): RunTransition {
+  switch (action.type) {
+    case 'approve': {
+      if (run.status !== 'approval-required') return refusal(run, 'approval-required', verbs.approve)
+      if (action.approvalId !== undefined && action.approvalId !== run.approvalId) {
+        return { ok: false, error: new ToolrouteError('RUN_STATE_CONFLICT', `Approval ${action.approvalId} does not belong to run ${run.runId}`) }
+      }
+      const events: ToolEvent[] = [start(run), { type: 'tool-approval-response', approvalId: run.approvalId ?? '', approved: true }]
+      return { ok: true, from: ['approval-required'], patch: { status: 'running' }, events }
+    }
+    case 'decline': {
+      if (run.status !== 'approval-required') return refusal(run, 'approval-required', verbs.decline)
+      const reason = action.reason !== undefined ? { reason: action.reason } : {}
+      const events: ToolEvent[] = [
+        start(run),
+        { type: 'tool-approval-response', approvalId: run.approvalId ?? '', approved: false, ...reason },
+        { type: 'tool-output-denied', toolCallId: run.toolCallId },
+        { type: 'finish', finishReason: 'stop' },
+      ]
+      return { ok: true, from: ['approval-required'], patch: { status: 'declined', ...reason }, events }
+    }
+    case 'resume': {
+      if (run.status !== 'suspended') return refusal(run, 'suspended', verbs.resume)
+      const events: ToolEvent[] = [start(run), { type: 'data-tool-resumed', data: { runId: run.runId, toolCallId: run.toolCallId, resumeData: action.resumeData } }]
+      return { ok: true, from: ['suspended'], patch: { status: 'running' }, events }
+    }
+    case 'cancel': {
+      const from: RunStatus[] = ['running', ...waitingStatuses]
+      if (!from.includes(run.status)) return refusal(run, 'running', verbs.cancel)
+      const events: ToolEvent[] = [
+        // A waiting run's last stream ended with `finish`: the cancellation opens its own.
+        ...(waitingStatuses.includes(run.status) ? [start(run)] : []),
+        { type: 'tool-output-error', toolCallId: run.toolCallId, errorText: 'The run was cancelled' },
+        { type: 'finish', finishReason: 'other' },
+      ]
+      return { ok: true, from, patch: { status: 'cancelled' }, events }
+    }
+    case 'expire':
+      if (!waitingStatuses.includes(run.status)) return refusal(run, run.status, 'expired')
+      return { ok: true, from: waitingStatuses, patch: { status: 'expired' }, events: [] }
+    case 'settle':
+      if (run.status !== 'running') return refusal(run, 'running', 'settled')
+      return { ok: true, from: ['running'], patch: settledPatch(action.outcome), events: [finishOf(action.outcome)] }
+    case 'interrupt': {
+      if (run.status !== 'running') return refusal(run, 'running', 'interrupted')
+      const error = new ToolrouteError('EXECUTION_FAILED', action.message)
+      const events: ToolEvent[] = [{ type: 'tool-output-error', toolCallId: run.toolCallId, errorText: action.message }, { type: 'finish', finishReason: 'error' }]
+      return { ok: true, from: ['running'], patch: { status: 'failed', error: error.toJSON().error }, events }
+    }
+    case 'start-attempt':
+      if (run.status !== 'running' || !run.background) return refusal(run, 'running', 'attempted')
+      return { ok: true, from: ['running'], patch: { attempts: (run.attempts ?? 0) + 1 }, events: [] }
+    case 'retry':
+      if (run.status !== 'running') return refusal(run, 'running', 'retried')
+      return { ok: true, from: ['running'], patch: {}, events: [{ type: 'data-tool-log', data: { level: 'warn', message: action.message, time: new Date(now).toISOString() } }] }
+  }
+}
