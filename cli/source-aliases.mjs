@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
 
 const sources = resolve(import.meta.dirname, '..', 'src')
 
@@ -21,4 +22,14 @@ export const entrySources = {
 export function sourceAliases() {
   if (!existsSync(join(sources, 'index.ts'))) return {}
   return Object.fromEntries(Object.entries(entrySources).map(([name, file]) => [name, join(sources, file)]))
+}
+
+/**
+ * A module of toolroute's own for the CLI to import in Node (`'tool/collect-tools'`): its source
+ * in this repository (Node 22 strips the types; src/ keeps to erasable syntax), its compiled
+ * file under dist/ in an installed package.
+ */
+export function toolrouteModule(path) {
+  const file = existsSync(join(sources, 'index.ts')) ? join(sources, `${path}.ts`) : join(sources, '..', 'dist', `${path}.js`)
+  return pathToFileURL(file).href
 }

@@ -2,6 +2,7 @@ import { ToolrouteError, errorMessage } from '../errors/toolroute-error.ts'
 import type { SequencedEvent, ToolEvent } from '../protocol/tool-event.ts'
 import { createObserve } from '../runtime/create-observe.ts'
 import { executeToolCall, finishOf, type ExecuteOutcome, type ResumeState } from '../runtime/execute-tool-call.ts'
+import { loadTool } from '../tool/load-tool.ts'
 import { RequestContext } from '../tool/request-context.ts'
 import { checkResumeData } from '../runtime/validate-call.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
@@ -106,8 +107,10 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
     }
   }
 
-  function toolOf(run: RunRecord): AnyTool {
-    const tool = tools.get(run.toolId)
+  // A build's lazy tool is loaded here on its first step in this isolate (an approval, a resume
+  // or a background attempt may be the first thing a Durable Object does with it).
+  async function toolOf(run: RunRecord): Promise<AnyTool> {
+    const tool = await loadTool(tools, run.toolId)
     if (!tool) throw new ToolrouteError('EXECUTION_FAILED', `Tool ${run.toolId} of run ${run.runId} is no longer deployed`)
     return tool
   }
@@ -277,7 +280,7 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
     }
     let outcome: ExecuteOutcome
     try {
-      const tool = toolOf(run)
+      const tool = await toolOf(run)
       outcome = await executeToolCall(
         {
           tool,
@@ -343,7 +346,8 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
    * it: that attempt counts, and the next one starts (or the run fails when none is left).
    */
   async function backgroundAttempt(run: RunRecord, cancel: AbortController): Promise<'retry' | 'done'> {
-    const tool = tools.get(run.toolId)
+    // A tool whose module cannot load fails in `execute`, as its calls do; its limits default here.
+    const tool = await Promise.resolve(loadTool(tools, run.toolId)).catch(() => undefined)
     const timeoutMs = tool?.background?.timeoutMs ?? defaultBackgroundTimeoutMs
     const maxRetries = tool?.background?.maxRetries ?? 0
     const attempts = (run.attempts ?? 0) + 1
@@ -437,7 +441,7 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
       const run = await load(runId, caller)
       if (run.status !== 'suspended') refuse(run, 'suspended', 'resumed')
       // Validated before the transition: a rejected resume leaves the run suspended.
-      const checked = checkResumeData(run.toolId, toolOf(run).schemas.resume, caller.resumeData)
+      const checked = checkResumeData(run.toolId, (await toolOf(run)).schemas.resume, caller.resumeData)
       if (!checked.ok) throw checked.error
       const events: ToolEvent[] = [
         { type: 'start', messageMetadata: { runId, toolCallId: run.toolCallId } },
