@@ -25,11 +25,17 @@ export function sourceAliases() {
 }
 
 /**
- * A module of toolroute's own for the CLI to import in Node (`'tool/collect-tools'`): its source
- * in this repository (Node 22 strips the types; src/ keeps to erasable syntax), its compiled
- * file under dist/ in an installed package.
+ * Modules of toolroute's own for the CLI to run in Node (`['tool/collect-tools']`), their exports
+ * merged: an installed package's compiled dist/ files; in this repository its sources, bundled by
+ * esbuild in memory (~150 ms, where Node's own type stripping of the same files takes ~600 ms).
  */
-export function toolrouteModule(path) {
-  const file = existsSync(join(sources, 'index.ts')) ? join(sources, `${path}.ts`) : join(sources, '..', 'dist', `${path}.js`)
-  return pathToFileURL(file).href
+export async function importToolrouteModules(paths) {
+  if (!existsSync(join(sources, 'index.ts'))) {
+    const modules = await Promise.all(paths.map((path) => import(pathToFileURL(join(sources, '..', 'dist', `${path}.js`)).href)))
+    return Object.assign({}, ...modules)
+  }
+  const { build } = await import('esbuild')
+  const contents = paths.map((path) => `export * from ${JSON.stringify(`./${path}.ts`)}`).join('\n')
+  const bundled = await build({ stdin: { contents, resolveDir: sources, loader: 'ts' }, bundle: true, format: 'esm', platform: 'node', write: false, logLevel: 'silent' })
+  return import(`data:text/javascript;base64,${Buffer.from(bundled.outputFiles[0].text).toString('base64')}`)
 }

@@ -50,9 +50,9 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
   const maxInputBytes = options.maxInputBytes ?? defaultMaxInputBytes
   // Listings come from the build's manifest (no tool module evaluated), else from the tools, on first use.
   const listings = toolListingsOf(tools, { basePath: options.basePath ?? '/', server: options.server })
-  let list: { tools: ToolDescriptor[] } | undefined
-  let descriptors: ReadonlyMap<string, ToolDescriptor> | undefined
-  const descriptorsOf = () => (descriptors ??= new Map(listings().descriptors.map((descriptor) => [descriptor.id, descriptor])))
+  let descriptors: Promise<{ list: { tools: ToolDescriptor[] }; byId: ReadonlyMap<string, ToolDescriptor> }> | undefined
+  const descriptorsOf = () =>
+    (descriptors ??= listings().then(({ descriptors: all }) => ({ list: { tools: all }, byId: new Map(all.map((descriptor) => [descriptor.id, descriptor])) })))
   let memoryHost: RunHost | undefined
   const hostFor = (c: Context): RunHost => {
     if (typeof options.runs === 'function') return options.runs(c as never)
@@ -103,9 +103,9 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
 
   // One `/tools/:toolId` pattern, not a static route per tool: a static path under a pattern makes
   // Hono's SmartRouter give up RegExpRouter for TrieRouter, which is slower on every route.
-  app.get('/tools', (c) => c.json((list ??= { tools: [...descriptorsOf().values()] })))
-  app.get('/tools/:toolId', (c) => {
-    const descriptor = descriptorsOf().get(c.req.param('toolId'))
+  app.get('/tools', async (c) => c.json((await descriptorsOf()).list))
+  app.get('/tools/:toolId', async (c) => {
+    const descriptor = (await descriptorsOf()).byId.get(c.req.param('toolId'))
     if (!descriptor) throw new ToolrouteError('TOOL_NOT_FOUND', `Tool ${c.req.param('toolId')} not found`)
     return c.json(descriptor)
   })
@@ -219,10 +219,10 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
     return c.json({ runId: run.runId, toolCallId: run.toolCallId, status: run.status } satisfies CancelResult, 200, { [headerNames.runId]: run.runId, [headerNames.toolCallId]: run.toolCallId })
   })
 
-  app.get('/openapi.json', (c) => c.json(listings().openApi))
+  app.get('/openapi.json', async (c) => c.json((await listings()).openApi))
 
   mountPlayground(app, { playground: options.playground, basePath: options.basePath ?? '/', page: options.playgroundPage })
-  if (options.mastra !== false) mountMastraRoutes(app, { descriptors: descriptorsOf, maxInputBytes })
+  if (options.mastra !== false) mountMastraRoutes(app, { descriptors: async () => (await descriptorsOf()).byId, maxInputBytes })
   if (options.mcp !== false) {
     const mcp = createMcpHandler({ tools, options: options, runs: hostFor })
     app.on(['GET', 'POST', 'DELETE'], '/mcp', (c) => mcp(c))

@@ -22,7 +22,7 @@ export interface MastraSerializedTool {
 
 export interface MastraRoutesOptions {
   /** The app's descriptors by id, read on first use (a build's manifest, or the tools' own). */
-  descriptors: () => ReadonlyMap<string, ToolDescriptor>
+  descriptors: () => Promise<ReadonlyMap<string, ToolDescriptor>>
   maxInputBytes: number
 }
 
@@ -66,17 +66,17 @@ function jsonHeader(value: unknown): string {
  */
 export function mountMastraRoutes(app: Hono<ToolAppEnv>, options: MastraRoutesOptions): void {
   let listing: Record<string, MastraSerializedTool> | undefined
-  const listingOf = () => (listing ??= Object.fromEntries([...options.descriptors().values()].map((descriptor) => [descriptor.id, toMastraTool(descriptor)])))
-  const descriptorOf = (c: Context): ToolDescriptor => {
-    const descriptor = options.descriptors().get(c.req.param('toolId') ?? '')
+  const listingOf = async () => (listing ??= Object.fromEntries([...(await options.descriptors()).values()].map((descriptor) => [descriptor.id, toMastraTool(descriptor)])))
+  const descriptorOf = async (c: Context): Promise<ToolDescriptor> => {
+    const descriptor = (await options.descriptors()).get(c.req.param('toolId') ?? '')
     if (!descriptor) throw new ToolrouteError('TOOL_NOT_FOUND', `Tool ${c.req.param('toolId')} not found`)
     return descriptor
   }
 
-  app.get('/api/tools', (c) => c.json(listingOf()))
-  app.get('/api/tools/:toolId', (c) => c.json(listingOf()[descriptorOf(c).id]))
+  app.get('/api/tools', async (c) => c.json(await listingOf()))
+  app.get('/api/tools/:toolId', async (c) => c.json((await listingOf())[(await descriptorOf(c)).id]))
   app.post('/api/tools/:toolId/execute', async (c) => {
-    descriptorOf(c)
+    await descriptorOf(c)
     const body = await readJsonBody(c, options.maxInputBytes)
     if (typeof body !== 'object' || body === null || Array.isArray(body) || (body as { data?: unknown }).data === undefined) {
       throw new ToolrouteError('INPUT_VALIDATION_FAILED', 'Invalid request body: data is required', { issues: [{ path: ['data'], message: 'data is required' }] })

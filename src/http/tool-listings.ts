@@ -28,11 +28,13 @@ export function createToolListings(tools: readonly AnyTool[], options: ToolListi
 /**
  * A registry's listings for an app mounted at `options.basePath`: the manifest's, read without
  * evaluating a tool module (its OpenAPI paths moved when the app is mounted elsewhere than the
- * build assumed), or computed from the tools. Once per app, on first use.
+ * build assumed), or computed from the tools. Once per app, on first use; a promise, since the
+ * manifest's listings are decompressed when first read.
  */
-export function toolListingsOf(tools: ReadonlyMap<string, AnyTool>, options: ToolListingsOptions): () => ToolListings {
-  let listings: ToolListings | undefined
-  return () => (listings ??= tools instanceof LazyTools ? rebased(tools.listings, options) : createToolListings([...tools.values()], options))
+export function toolListingsOf(tools: ReadonlyMap<string, AnyTool>, options: ToolListingsOptions): () => Promise<ToolListings> {
+  let listings: Promise<ToolListings> | undefined
+  return () =>
+    (listings ??= tools instanceof LazyTools ? Promise.resolve(tools.listings()).then((built) => rebased(built, options)) : Promise.resolve(createToolListings([...tools.values()], options)))
 }
 
 const trimmed = (basePath: string) => basePath.replace(/\/$/, '')

@@ -72,8 +72,7 @@ export function createModernMcpHandler(serverInfo: { name: string; version: stri
         capabilities: { tools: {} },
         requestState: { verify: (state, ctx) => deps.requestState.verify(state, ctx) },
       })
-      const index = mcpToolIndex(deps.tools)
-      server.setRequestHandler('tools/list', () => index.list as { tools: Tool[] })
+      server.setRequestHandler('tools/list', () => mcpToolIndex(deps.tools).list() as Promise<{ tools: Tool[] }>)
       server.setRequestHandler('tools/call', async (request, ctx) => {
         // A tool whose module fails to load answers as a failed call, not a protocol error.
         const tool = await findMcpTool(deps.tools, request.params.name)

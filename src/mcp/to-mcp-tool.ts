@@ -39,7 +39,7 @@ export function toMcpTool(tool: AnyTool): McpTool {
 
 /** A registry as MCP sees it: the `tools/list` listing (read when first asked for) and the tool ids by MCP name. */
 export interface McpToolIndex {
-  readonly list: { tools: McpTool[] }
+  list(): Promise<{ tools: McpTool[] }>
   ids: ReadonlyMap<string, string>
 }
 
@@ -52,14 +52,11 @@ const indexes = new WeakMap<ReadonlyMap<string, AnyTool>, McpToolIndex>()
 export function mcpToolIndex(tools: ReadonlyMap<string, AnyTool>): McpToolIndex {
   let index = indexes.get(tools)
   if (!index) {
-    let list: { tools: McpTool[] } | undefined
+    let list: Promise<{ tools: McpTool[] }> | undefined
     const lazy = tools instanceof LazyTools ? tools : undefined
-    const listed = () => (lazy ? lazy.listings.mcpTools : [...tools.values()].map(toMcpTool))
     const ids = lazy ? [...lazy.routes.values()].map((route) => [route.mcpName, route.id] as const) : [...tools.keys()].map((id) => [mcpToolName(id), id] as const)
     index = {
-      get list() {
-        return (list ??= { tools: listed() })
-      },
+      list: () => (list ??= lazy ? Promise.resolve(lazy.listings()).then(({ mcpTools }) => ({ tools: mcpTools })) : Promise.resolve({ tools: [...tools.values()].map(toMcpTool) })),
       ids: new Map(ids),
     }
     indexes.set(tools, index)

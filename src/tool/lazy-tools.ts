@@ -8,7 +8,11 @@ export interface LazyToolsOptions {
   /** Each tool module's import, by `ToolRoute.module` (`() => import('../tools/weather-tool.ts')`). */
   modules: readonly (() => Promise<Readonly<Record<string, unknown>>>)[]
   routes: readonly ToolRoute[]
-  /** The listings, or their JSON text (parsed when first read: a Worker that starts parses none of it). */
+  /**
+   * The listings, or their JSON text gzipped and base64-encoded (as `toolroute build` writes them),
+   * decoded when first read. Compressed, 1,000 tools' schemas cost the Worker's startup a string of
+   * ~200 KiB to scan instead of ~3 MiB (BENCHMARKS §7).
+   */
   listings: ToolListings | string
 }
 
@@ -23,6 +27,7 @@ export class LazyTools extends Map<string, AnyTool> {
   readonly routes: ReadonlyMap<string, ToolRoute>
   #modules: LazyToolsOptions['modules']
   #listings: ToolListings | string
+  #decoded: Promise<ToolListings> | undefined
   #loading = new Map<string, Promise<AnyTool>>()
 
   constructor(options: LazyToolsOptions) {
@@ -32,10 +37,11 @@ export class LazyTools extends Map<string, AnyTool> {
     this.#listings = options.listings
   }
 
-  /** Descriptors, MCP list and OpenAPI document, as the build computed them. */
-  get listings(): ToolListings {
-    if (typeof this.#listings === 'string') this.#listings = JSON.parse(this.#listings) as ToolListings
-    return this.#listings
+  /** Descriptors, MCP list and OpenAPI document, as the build computed them (decoded on first read). */
+  listings(): ToolListings | Promise<ToolListings> {
+    const listings = this.#listings
+    if (typeof listings !== 'string') return listings
+    return (this.#decoded ??= gunzipJson(listings) as Promise<ToolListings>)
   }
 
   /** The tool `id`, its module imported on first use; `undefined` for an id the manifest does not hold. */
@@ -65,4 +71,11 @@ export class LazyTools extends Map<string, AnyTool> {
     }
     return loading
   }
+}
+
+/** JSON gzipped and base64-encoded, decoded with the platform's own DecompressionStream. */
+async function gunzipJson(base64: string): Promise<unknown> {
+  const bytes = Uint8Array.from(atob(base64), (char) => char.charCodeAt(0))
+  const text = await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text()
+  return JSON.parse(text)
 }

@@ -2,6 +2,7 @@
 // without importing a tool module, imports one on its tool's first call (HTTP, MCP, or a run's
 // next step in another registry, as a Durable Object would), and fails only that tool's calls
 // when its module throws.
+import { gzipSync } from 'node:zlib'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { createTool, type AnyTool } from 'toolroute'
@@ -27,7 +28,7 @@ function lazyTools() {
       return modules[file as keyof typeof modules] as Record<string, AnyTool>
     }),
     routes: manifest.routes,
-    listings: JSON.stringify(manifest.listings),
+    listings: gzipSync(JSON.stringify(manifest.listings)).toString('base64'), // as toolroute build writes them
   })
   return { tools, imports }
 }
@@ -77,7 +78,7 @@ describe('an app of LazyTools', () => {
     const { tools, imports } = lazyTools()
     const app = createToolApp({ tools })
     const client = new Client({ name: 'lazy', version: '1.0.0' })
-    await client.connect(new StreamableHTTPClientTransport(new URL('http://localhost/mcp'), { fetch: (url, init) => app.request(String(url), init) }))
+    await client.connect(new StreamableHTTPClientTransport(new URL('http://localhost/mcp'), { fetch: async (url, init) => app.request(String(url), init) }))
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['echo', 'guarded', 'broken'])
     expect(imports).toEqual([])
     expect(await client.callTool({ name: 'echo', arguments: { text: 'mcp' } })).toMatchObject({ structuredContent: { text: 'mcp' } })
