@@ -193,12 +193,13 @@ export class IdempotencyObject extends worker.IdempotencyObject {}
  * esbuild (wrangler's bundler) inlines as a lazily initialised module: its top level runs on the
  * first call of one of its tools, never at the Worker's startup. Routes are JSON text, which V8
  * parses faster than the same object literal. The listings (each JSON Schema three times: the
- * descriptor, MCP, OpenAPI) are gzipped: a string the Worker must scan at startup grows by ~0.2 KiB
- * per tool instead of ~2.8 KiB, and is decompressed on the first listing (BENCHMARKS §7).
+ * descriptor, MCP, OpenAPI) are gzipped, each part on its own: the Worker scans far less text at
+ * startup, and decodes a part when a route first serves it (BENCHMARKS §7).
  */
 function manifestModule(manifest, importPath, header) {
   const text = (value) => JSON.stringify(JSON.stringify(value))
-  const gzipped = gzipSync(JSON.stringify(manifest.listings), { level: 9 }).toString('base64')
+  const gzipped = (value) => JSON.stringify(gzipSync(JSON.stringify(value), { level: 9 }).toString('base64'))
+  const { basePath, server, descriptors, mcpTools, openApi } = manifest.listings
   return `${header}import { LazyTools } from 'toolroute/workers'
 
 /** Every tool of tools/, listed from the build's manifest; a tool's module is imported on its first call. */
@@ -207,7 +208,12 @@ export const tools = new LazyTools({
 ${manifest.files.map((file) => `    () => import(${importPath(file)}),`).join('\n')}
   ],
   routes: JSON.parse(${text(manifest.routes)}),
-  listings: ${JSON.stringify(gzipped)},
+  listings: {
+    basePath: ${JSON.stringify(basePath)},${server ? `\n    server: ${JSON.stringify(server)},` : ''}
+    descriptors: ${gzipped(descriptors)},
+    mcpTools: ${gzipped(mcpTools)},
+    openApi: ${gzipped(openApi)},
+  },
 })
 `
 }

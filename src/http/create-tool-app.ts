@@ -52,7 +52,7 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
   const listings = toolListingsOf(tools, { basePath: options.basePath ?? '/', server: options.server })
   let descriptors: Promise<{ list: { tools: ToolDescriptor[] }; byId: ReadonlyMap<string, ToolDescriptor> }> | undefined
   const descriptorsOf = () =>
-    (descriptors ??= listings().then(({ descriptors: all }) => ({ list: { tools: all }, byId: new Map(all.map((descriptor) => [descriptor.id, descriptor])) })))
+    (descriptors ??= listings.descriptors().then((all) => ({ list: { tools: all }, byId: new Map(all.map((descriptor) => [descriptor.id, descriptor])) })))
   let memoryHost: RunHost | undefined
   const hostFor = (c: Context): RunHost => {
     if (typeof options.runs === 'function') return options.runs(c as never)
@@ -219,7 +219,7 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
     return c.json({ runId: run.runId, toolCallId: run.toolCallId, status: run.status } satisfies CancelResult, 200, { [headerNames.runId]: run.runId, [headerNames.toolCallId]: run.toolCallId })
   })
 
-  app.get('/openapi.json', async (c) => c.json((await listings()).openApi))
+  app.get('/openapi.json', async (c) => c.json(await listings.openApi()))
 
   mountPlayground(app, { playground: options.playground, basePath: options.basePath ?? '/', page: options.playgroundPage })
   if (options.mastra !== false) mountMastraRoutes(app, { descriptors: async () => (await descriptorsOf()).byId, maxInputBytes })

@@ -1,5 +1,6 @@
 import { LazyTools } from '../tool/lazy-tools.ts'
 import type { OpenApiDocument, ToolListings } from '../tool/tool-manifest.ts'
+import type { ToolDescriptor } from '../protocol/tool-descriptor.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import { toMcpTool } from '../mcp/to-mcp-tool.ts'
 import { createOpenApiDocument, openApiInfo } from './openapi.ts'
@@ -25,24 +26,34 @@ export function createToolListings(tools: readonly AnyTool[], options: ToolListi
   }
 }
 
+/** What an app's listing routes serve, each part computed or decoded once, on first use. */
+export interface AppListings {
+  descriptors(): Promise<ToolDescriptor[]>
+  openApi(): Promise<OpenApiDocument>
+}
+
+const once = <T>(compute: () => T | Promise<T>): (() => Promise<T>) => {
+  let value: Promise<T> | undefined
+  return () => (value ??= Promise.resolve().then(compute))
+}
+const trimmed = (basePath: string) => basePath.replace(/\/$/, '')
+
 /**
  * A registry's listings for an app mounted at `options.basePath`: the manifest's, read without
  * evaluating a tool module (its OpenAPI paths moved when the app is mounted elsewhere than the
- * build assumed), or computed from the tools. Once per app, on first use; a promise, since the
- * manifest's listings are decompressed when first read.
+ * build assumed), or computed from the tools.
  */
-export function toolListingsOf(tools: ReadonlyMap<string, AnyTool>, options: ToolListingsOptions): () => Promise<ToolListings> {
-  let listings: Promise<ToolListings> | undefined
-  return () =>
-    (listings ??= tools instanceof LazyTools ? Promise.resolve(tools.listings()).then((built) => rebased(built, options)) : Promise.resolve(createToolListings([...tools.values()], options)))
+export function toolListingsOf(tools: ReadonlyMap<string, AnyTool>, options: ToolListingsOptions): AppListings {
+  if (!(tools instanceof LazyTools)) {
+    return { descriptors: once(() => [...tools.values()].map(toToolDescriptor)), openApi: once(() => createOpenApiDocument([...tools.values()], options) as OpenApiDocument) }
+  }
+  return { descriptors: once(() => tools.listing('descriptors')), openApi: once(async () => rebased(await tools.listing('openApi'), tools.builtFor, options)) }
 }
 
-const trimmed = (basePath: string) => basePath.replace(/\/$/, '')
-
-function rebased(listings: ToolListings, options: ToolListingsOptions): ToolListings {
-  const [from, to] = [trimmed(listings.basePath), trimmed(options.basePath)]
-  const sameServer = JSON.stringify(listings.server ?? null) === JSON.stringify(options.server ?? null)
-  if (from === to && sameServer) return listings
-  const paths = Object.fromEntries(Object.entries(listings.openApi.paths).map(([path, item]) => [`${to}${path.slice(from.length)}`, item]))
-  return { ...listings, basePath: options.basePath, server: options.server, openApi: { ...listings.openApi, info: openApiInfo(options.server), paths } }
+function rebased(document: OpenApiDocument, builtFor: ToolListingsOptions, options: ToolListingsOptions): OpenApiDocument {
+  const [from, to] = [trimmed(builtFor.basePath), trimmed(options.basePath)]
+  const sameServer = JSON.stringify(builtFor.server ?? null) === JSON.stringify(options.server ?? null)
+  if (from === to && sameServer) return document
+  const paths = Object.fromEntries(Object.entries(document.paths).map(([path, item]) => [`${to}${path.slice(from.length)}`, item]))
+  return { ...document, info: openApiInfo(options.server), paths }
 }

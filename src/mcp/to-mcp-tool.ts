@@ -56,7 +56,7 @@ export function mcpToolIndex(tools: ReadonlyMap<string, AnyTool>): McpToolIndex 
     const lazy = tools instanceof LazyTools ? tools : undefined
     const ids = lazy ? [...lazy.routes.values()].map((route) => [route.mcpName, route.id] as const) : [...tools.keys()].map((id) => [mcpToolName(id), id] as const)
     index = {
-      list: () => (list ??= lazy ? Promise.resolve(lazy.listings()).then(({ mcpTools }) => ({ tools: mcpTools })) : Promise.resolve({ tools: [...tools.values()].map(toMcpTool) })),
+      list: () => (list ??= lazy ? lazy.listing('mcpTools').then((mcpTools) => ({ tools: mcpTools })) : Promise.resolve({ tools: [...tools.values()].map(toMcpTool) })),
       ids: new Map(ids),
     }
     indexes.set(tools, index)

@@ -1,6 +1,6 @@
 import { errorMessage, ToolrouteError } from '../errors/toolroute-error.ts'
 import { isTool } from './create-tool.ts'
-import type { ToolListings, ToolRoute } from './tool-manifest.ts'
+import type { PackedToolListings, ToolListings, ToolRoute } from './tool-manifest.ts'
 import type { AnyTool } from './tool-types.ts'
 
 /** The manifest `toolroute build` writes into `.toolroute/manifest.ts`. */
@@ -9,11 +9,11 @@ export interface LazyToolsOptions {
   modules: readonly (() => Promise<Readonly<Record<string, unknown>>>)[]
   routes: readonly ToolRoute[]
   /**
-   * The listings, or their JSON text gzipped and base64-encoded (as `toolroute build` writes them),
-   * decoded when first read. Compressed, 1,000 tools' schemas cost the Worker's startup a string of
-   * ~200 KiB to scan instead of ~3 MiB (BENCHMARKS §7).
+   * The listings, or each part gzipped (as `toolroute build` writes them), decoded when first read:
+   * the Worker's startup then scans ~50 KiB of text for 1,000 tools' schemas instead of 2.8 MB, and
+   * `GET /tools` decodes the descriptors only (BENCHMARKS §7).
    */
-  listings: ToolListings | string
+  listings: ToolListings | PackedToolListings
 }
 
 /**
@@ -26,8 +26,8 @@ export interface LazyToolsOptions {
 export class LazyTools extends Map<string, AnyTool> {
   readonly routes: ReadonlyMap<string, ToolRoute>
   #modules: LazyToolsOptions['modules']
-  #listings: ToolListings | string
-  #decoded: Promise<ToolListings> | undefined
+  #listings: ToolListings | PackedToolListings
+  #decoded = new Map<string, Promise<unknown>>()
   #loading = new Map<string, Promise<AnyTool>>()
 
   constructor(options: LazyToolsOptions) {
@@ -37,11 +37,19 @@ export class LazyTools extends Map<string, AnyTool> {
     this.#listings = options.listings
   }
 
-  /** Descriptors, MCP list and OpenAPI document, as the build computed them (decoded on first read). */
-  listings(): ToolListings | Promise<ToolListings> {
-    const listings = this.#listings
-    if (typeof listings !== 'string') return listings
-    return (this.#decoded ??= gunzipJson(listings) as Promise<ToolListings>)
+  /** The base path and server the build computed the OpenAPI document for. */
+  get builtFor(): Pick<ToolListings, 'basePath' | 'server'> {
+    return { basePath: this.#listings.basePath, server: this.#listings.server }
+  }
+
+  /** One part of the listings (descriptors, MCP list, OpenAPI document), as the build computed it. */
+  listing<K extends 'descriptors' | 'mcpTools' | 'openApi'>(key: K): Promise<ToolListings[K]> {
+    let decoded = this.#decoded.get(key)
+    if (!decoded) {
+      const value = this.#listings[key]
+      this.#decoded.set(key, (decoded = typeof value === 'string' ? gunzipJson(value) : Promise.resolve(value)))
+    }
+    return decoded as Promise<ToolListings[K]>
   }
 
   /** The tool `id`, its module imported on first use; `undefined` for an id the manifest does not hold. */

@@ -43,3 +43,12 @@ export interface ToolListings {
   mcpTools: McpTool[]
   openApi: OpenApiDocument
 }
+
+/** The listings as `toolroute build` writes them: each part JSON, gzipped and base64-encoded. */
+export interface PackedToolListings {
+  basePath: string
+  server?: { name: string; version: string } | undefined
+  descriptors: string
+  mcpTools: string
+  openApi: string
+}

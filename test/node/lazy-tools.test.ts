@@ -18,6 +18,8 @@ const broken = createTool({ id: 'broken', description: 'Its module throws on Wor
 const modules = { 'tools/echo.ts': { echo }, 'tools/guarded.ts': { guarded }, 'tools/broken.ts': { broken } }
 const manifest = createToolManifest(collectTools(Object.entries(modules).map(([file, exports]) => ({ file, exports }))).tools, { basePath: '/' })
 
+const packed = (value: unknown) => gzipSync(JSON.stringify(value)).toString('base64')
+
 /** Lazy tools over the modules above, counting each module's imports; `tools/broken.ts` throws. */
 function lazyTools() {
   const imports: string[] = []
@@ -28,7 +30,8 @@ function lazyTools() {
       return modules[file as keyof typeof modules] as Record<string, AnyTool>
     }),
     routes: manifest.routes,
-    listings: gzipSync(JSON.stringify(manifest.listings)).toString('base64'), // as toolroute build writes them
+    // As toolroute build writes them: each part gzipped.
+    listings: { basePath: '/', descriptors: packed(manifest.listings.descriptors), mcpTools: packed(manifest.listings.mcpTools), openApi: packed(manifest.listings.openApi) },
   })
   return { tools, imports }
 }
@@ -48,6 +51,15 @@ describe('an app of LazyTools', () => {
     }
     expect((await app.request('/tools/nope')).status).toBe(404)
     expect(imports).toEqual([])
+  })
+
+  it('mounted elsewhere than the build assumed, serves the OpenAPI document moved there', async () => {
+    const { tools } = lazyTools()
+    const options = { basePath: '/v2/', server: { name: 'moved', version: '3.0.0' } }
+    const [app, eager] = [createToolApp({ tools, ...options }), createToolApp({ tools: [echo, guarded, broken], ...options })]
+    const document = (await (await app.request('/v2/openapi.json')).json()) as { paths: Record<string, unknown> }
+    expect(document).toEqual(await (await eager.request('/v2/openapi.json')).json())
+    expect(Object.keys(document.paths)).toContain('/v2/tools/echo')
   })
 
   it('imports a module on its first call only, and answers an unknown tool 404 without importing', async () => {
