@@ -10,8 +10,8 @@ export interface LazyToolsOptions {
   routes: readonly ToolRoute[]
   /**
    * The listings, or each part gzipped (as `toolroute build` writes them), decoded when first read:
-   * the Worker's startup then scans ~50 KiB of text for 1,000 tools' schemas instead of 2.8 MB, and
-   * `GET /tools` decodes the descriptors only (BENCHMARKS §7).
+   * the Worker's startup then scans tens of KiB of text for 1,000 tools' schemas instead of 2.8 MB,
+   * and `GET /tools` decodes the descriptors only (BENCHMARKS §7).
    */
   listings: ToolListings | PackedToolListings
 }
