@@ -196,7 +196,7 @@ describe('toolroute build: the playground page only where it can be served', () 
     const entry = readFileSync(join(off, '.toolroute/worker.ts'), 'utf8')
     expect(entry).not.toContain('loadPlaygroundPage')
     expect(entry).toContain("import { createWorker } from 'toolroute/workers'")
-  })
+  }, 30_000) // two builds: past vitest's 5 s on a loaded machine
 })
 
 describe('toolroute build: the manifest', () => {
