@@ -4,9 +4,9 @@ import { mcpToolName } from './mcp-tool-name.ts'
 import type { AnyTool } from './tool-types.ts'
 
 const moduleFile = /\.(ts|js|mts|mjs)$/
-const notAModule = /\.(test|spec|d)\.[mc]?[tj]s$/
+const notAModule = /\.(test|spec|test-d|d)\.[mc]?[tj]s$/
 
-/** Whether a file of `tools/` is a tool module (a test, a spec or a declaration file is not). */
+/** Whether a file of `tools/` is a tool module (a test, a type test, a spec or a declaration file is not). */
 export function isToolModuleFile(name: string): boolean {
   return moduleFile.test(name) && !notAModule.test(name)
 }
