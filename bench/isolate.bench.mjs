@@ -8,12 +8,12 @@
 //
 // node bench/run.mjs isolate [--rounds 150] [--calls 500] [--json]
 // node bench/run.mjs isolate --profile [--calls 20000] [--app toolroute|bare]
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Miniflare, convertV4MiniflareOptions } from 'miniflare'
 import { unstable_getMiniflareWorkerOptions } from 'wrangler'
-import { saveResult } from './measure.mjs'
+import { saveResult, workerdCpuNs } from './measure.mjs'
 import { buildTools, wranglerBundle } from './wrangler-bundle.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -38,20 +38,6 @@ async function sample(app, count) {
   const response = await miniflare.dispatchFetch(`http://bench/?app=${app}&calls=${count}`)
   if (response.status !== 200) throw new Error(`${app}: ${response.status} ${await response.text()}`)
   await response.text()
-}
-
-// The CPU time of the workerd that Miniflare started (a child of this process), all its threads, from /proc.
-function workerdCpuNs() {
-  const parentOf = (pid) => Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[1])
-  const isOurs = (entry) => /^\d+$/.test(entry) && readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'workerd' && parentOf(entry) === process.pid
-  const pid = readdirSync('/proc').find((entry) => {
-    try {
-      return isOurs(entry)
-    } catch {
-      return false // a process that ended while we looked
-    }
-  })
-  return pid ? () => readdirSync(`/proc/${pid}/task`).reduce((sum, task) => sum + Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]), 0) : undefined
 }
 
 try {

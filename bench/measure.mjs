@@ -1,6 +1,6 @@
 // A small side-by-side timer: contenders run interleaved in rounds (order rotated each round),
 // so drift in CPU frequency or GC pressure hits all of them alike; results are medians.
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -66,4 +66,18 @@ export async function compare(contenders, { rounds, sampleMs, baseline }) {
   return Object.fromEntries(
     names.map((name) => [name, { opsPerSecond: median(samples[name]), ratio: median(ratios[name]), samples: samples[name] }]),
   )
+}
+
+// The CPU time of the workerd that Miniflare started (a child of this process), all its threads, from /proc.
+export function workerdCpuNs() {
+  const parentOf = (pid) => Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[1])
+  const isOurs = (entry) => /^\d+$/.test(entry) && readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'workerd' && parentOf(entry) === process.pid
+  const pid = readdirSync('/proc').find((entry) => {
+    try {
+      return isOurs(entry)
+    } catch {
+      return false // a process that ended while we looked
+    }
+  })
+  return pid ? () => readdirSync(`/proc/${pid}/task`).reduce((sum, task) => sum + Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]), 0) : undefined
 }

@@ -2,19 +2,24 @@
 // wrangler's [build] so `wrangler dev` and `wrangler deploy` always serve the current tools. No
 // hand-kept list: every tool exported by a file in tools/ is served. Two tools with one id, or whose
 // ids map to one MCP name, fail the build with a message naming both files.
+//
+// The tools are evaluated here, in Node, once: their descriptors, JSON Schemas, MCP listing and
+// OpenAPI document go into a manifest (.toolroute/manifest.json, and .toolroute/manifest.ts for the
+// Worker), so the Worker lists its tools without evaluating any tool module and imports a tool's
+// module on that tool's first call (SPEC §11). .toolroute/tools.ts still imports every tool, for code
+// that wants the tool objects (tests, an app built by hand) and for the `Tools` type.
 import { build } from 'esbuild'
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { gzipSync } from 'node:zlib'
 import { checkBindings } from './check-bindings.mjs'
 import { fallbackWorker } from './fallback-worker.mjs'
-import { sourceAliases } from './source-aliases.mjs'
+import { importToolrouteModules, sourceAliases } from './source-aliases.mjs'
 
-// The MCP name of a tool id: src/tool/mcp-tool-name.ts, repeated here since the CLI runs in plain
-// Node, before anything is compiled.
-const mcpNamePattern = /^[A-Za-z0-9_.-]{1,128}$/
-const mcpToolName = (id) => (mcpNamePattern.test(id) ? id : id.replace(/[^A-Za-z0-9_.-]/gu, '_'))
-const marker = Symbol.for('toolroute.tool')
+// What a tool module is, what a tool is and which ids collide (one owner, shared with Deno's
+// loader), and the manifest of the tools found.
+const { collectTools, createToolManifest, isToolModuleFile } = await importToolrouteModules(['tool/collect-tools', 'http/create-tool-manifest'])
 // Load errors (createTool refusing a bad id) then point at tools/<file>:<line>, not at the probe.
 process.setSourceMapsEnabled(true)
 
@@ -60,7 +65,7 @@ async function compileTools(root) {
   const outDir = join(root, '.toolroute')
   const files = existsSync(toolsDir)
     ? readdirSync(toolsDir)
-        .filter((name) => /\.(ts|js|mts|mjs)$/.test(name) && !/\.(test|spec|d)\.[mc]?[tj]s$/.test(name))
+        .filter(isToolModuleFile)
         .sort()
     : []
   mkdirSync(outDir, { recursive: true })
@@ -117,31 +122,9 @@ async function compileTools(root) {
     }
   }
 
-  const seen = new Map()
-  const mcpNames = new Map()
-  const routes = []
-  files.forEach((file, index) => {
-    for (const [exportName, value] of Object.entries(probe[`tool-${index}`] ?? {})) {
-      if (typeof value !== 'object' || value === null || value[marker] !== true) continue
-      const where = `tools/${file} (export ${exportName})`
-      if (typeof value.id !== 'string' || value.id.length === 0 || value.id.length > 128) {
-        problems.push(`invalid tool id ${JSON.stringify(value.id)} in ${where}: a non-empty string of at most 128 characters`)
-        continue
-      }
-      const other = seen.get(value.id)
-      if (other && other.value !== value) problems.push(`tool id ${JSON.stringify(value.id)} is defined twice: ${other.where} and ${where}`)
-      if (other) continue
-      const mcpName = mcpToolName(value.id)
-      const clash = mcpNames.get(mcpName)
-      if (clash) {
-        problems.push(`tool ids ${JSON.stringify(clash.value.id)} (${clash.where}) and ${JSON.stringify(value.id)} (${where}) have one MCP name "${mcpName}"`)
-        continue
-      }
-      seen.set(value.id, { value, where })
-      mcpNames.set(mcpName, { value, where })
-      routes.push({ id: value.id, file, module: `m${index}`, exportName, value })
-    }
-  })
+  const found = collectTools(files.map((file, index) => ({ file: `tools/${file}`, exports: probe[`tool-${index}`] ?? {} })))
+  problems.push(...found.problems)
+  const routes = found.tools.map(({ tool, id, module, exportName }) => ({ id, file: files[module], module: `m${module}`, exportName, value: tool }))
   if (problems.length > 0) return { problems, heading: 'the tools in tools/ cannot be served' }
 
   const config = probe.config?.default ?? {}
@@ -149,7 +132,7 @@ async function compileTools(root) {
   // human (or runs in the background) needs the binding, so a missing one fails here, not at
   // the first approval.
   const waits = (tool) => Boolean(tool.requireApproval || tool.background || tool.suspendSchema || tool.resumeSchema)
-  const needsRuns = config.runs === undefined && (config.storeRuns === 'all' || routes.some(({ id }) => waits(seen.get(id).value)))
+  const needsRuns = config.runs === undefined && (config.storeRuns === 'all' || routes.some(({ value }) => waits(value)))
   const bindingProblems = checkBindings(root, { needsRuns })
   if (bindingProblems.length > 0) return { problems: bindingProblems, heading: 'wrangler.toml does not bind what the tools need' }
 
@@ -171,7 +154,7 @@ export type Tools = [${routes.map(({ module, exportName }) => `typeof ${module}[
   // `playground: false` does not bundle it (its route answers 404 without it).
   const playground = config.playground !== false
   const entry = `${header}import { createWorker${playground ? ', loadPlaygroundPage' : ''} } from 'toolroute/workers'
-import { tools } from './tools.ts'
+import { tools } from './manifest.ts'
 ${configFile ? `import config from ${importPath(join(root, configFile))}` : 'const config = {}'}
 
 const worker = createWorker({ ...config, tools${playground ? ', playgroundPage: loadPlaygroundPage' : ''} })
@@ -182,6 +165,9 @@ export class McpSessionObject extends worker.McpSessionObject {}
 export class IdempotencyObject extends worker.IdempotencyObject {}
 `
   writeIfChanged(join(outDir, 'tools.ts'), toolsModule)
+  const manifest = createToolManifest(found.tools, { basePath: config.basePath ?? '/', server: config.server })
+  writeIfChanged(join(outDir, 'manifest.json'), `${JSON.stringify(manifest, null, 1)}\n`)
+  writeIfChanged(join(outDir, 'manifest.ts'), manifestModule(manifest, (file) => importPath(join(root, file)), header))
   writeIfChanged(join(outDir, 'worker.ts'), entry)
 
   const base = typeof config.basePath === 'string' ? config.basePath.replace(/\/+$/, '') : ''
@@ -200,4 +186,34 @@ export class IdempotencyObject extends worker.IdempotencyObject {}
   if (config.playground !== false) console.log(`  GET  ${base}/  the playground${config.playground === true ? '' : ' (on localhost)'}`)
   console.log(`  GET  ${base}/tools  GET ${base}/tools/:toolId  GET ${base}/openapi.json${config.mcp === false ? '' : `  ${base}/mcp`}  ${base}/runs/:runId[/events|/approve|/decline|/resume|/cancel]`)
   return { problems: [], routes }
+}
+
+/**
+ * `.toolroute/manifest.ts`: the tools as `LazyTools`. Each module is behind an `import()`, which
+ * esbuild (wrangler's bundler) inlines as a lazily initialised module: its top level runs on the
+ * first call of one of its tools, never at the Worker's startup. Routes are JSON text, which V8
+ * parses faster than the same object literal. The listings (each JSON Schema three times: the
+ * descriptor, MCP, OpenAPI) are gzipped, each part on its own: the Worker scans far less text at
+ * startup, and decodes a part when a route first serves it (BENCHMARKS §7).
+ */
+function manifestModule(manifest, importPath, header) {
+  const text = (value) => JSON.stringify(JSON.stringify(value))
+  const gzipped = (value) => JSON.stringify(gzipSync(JSON.stringify(value), { level: 9 }).toString('base64'))
+  const { basePath, server, descriptors, mcpTools, openApi } = manifest.listings
+  return `${header}import { LazyTools } from 'toolroute/workers'
+
+/** Every tool of tools/, listed from the build's manifest; a tool's module is imported on its first call. */
+export const tools = new LazyTools({
+  modules: [
+${manifest.files.map((file) => `    () => import(${importPath(file)}),`).join('\n')}
+  ],
+  routes: JSON.parse(${text(manifest.routes)}),
+  listings: {
+    basePath: ${JSON.stringify(basePath)},${server ? `\n    server: ${JSON.stringify(server)},` : ''}
+    descriptors: ${gzipped(descriptors)},
+    mcpTools: ${gzipped(mcpTools)},
+    openApi: ${gzipped(openApi)},
+  },
+})
+`
 }

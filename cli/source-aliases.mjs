@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
 
 const sources = resolve(import.meta.dirname, '..', 'src')
 
@@ -21,4 +22,20 @@ export const entrySources = {
 export function sourceAliases() {
   if (!existsSync(join(sources, 'index.ts'))) return {}
   return Object.fromEntries(Object.entries(entrySources).map(([name, file]) => [name, join(sources, file)]))
+}
+
+/**
+ * Modules of toolroute's own for the CLI to run in Node (`['tool/collect-tools']`), their exports
+ * merged: an installed package's compiled dist/ files; in this repository its sources, bundled by
+ * esbuild in memory (~150 ms, where Node's own type stripping of the same files takes ~600 ms).
+ */
+export async function importToolrouteModules(paths) {
+  if (!existsSync(join(sources, 'index.ts'))) {
+    const modules = await Promise.all(paths.map((path) => import(pathToFileURL(join(sources, '..', 'dist', `${path}.js`)).href)))
+    return Object.assign({}, ...modules)
+  }
+  const { build } = await import('esbuild')
+  const contents = paths.map((path) => `export * from ${JSON.stringify(`./${path}.ts`)}`).join('\n')
+  const bundled = await build({ stdin: { contents, resolveDir: sources, loader: 'ts' }, bundle: true, format: 'esm', platform: 'node', write: false, logLevel: 'silent' })
+  return import(`data:text/javascript;base64,${Buffer.from(bundled.outputFiles[0].text).toString('base64')}`)
 }

@@ -21,9 +21,11 @@ test), tools/ with one example tool, wrangler.toml (entry, Durable Object bindin
 the build hook), tsconfig.json, .gitignore and a README. Then: npm install && npm run dev`,
   build: `Usage: toolroute build [dir]
 
-Compiles every tool exported by a file in tools/ (and toolroute.config.ts, if present) into the
-Worker entry .toolroute/worker.ts and .toolroute/tools.ts, and checks wrangler.toml's Durable
-Object bindings. wrangler.toml's [build] runs it before every wrangler dev and deploy.
+Evaluates every tool exported by a file in tools/ (and toolroute.config.ts, if present) in Node
+and writes the Worker entry .toolroute/worker.ts, the manifest (.toolroute/manifest.ts and
+manifest.json: descriptors, JSON Schemas, MCP list, OpenAPI; the Worker lists its tools from it
+and imports a tool's module on its first call) and .toolroute/tools.ts (every tool, and the
+Tools type), and checks wrangler.toml's Durable Object bindings. wrangler.toml's [build] runs it before every wrangler dev and deploy.
 Exit status 1 when a tool does not build, with a message naming the file and line.`,
   dev: `Usage: toolroute dev [--port N] [-- <wrangler dev options>]
 

@@ -2,6 +2,7 @@
 export { createWorker, defineConfig, runsBinding, mcpSessionsBinding, idempotencyBinding } from './adapter/cloudflare-workers/create-worker.ts'
 export type { ToolrouteConfig } from './adapter/cloudflare-workers/create-worker.ts'
 export { loadPlaygroundPage } from './playground/load-playground-page.ts'
+export { LazyTools } from './tool/lazy-tools.ts'
 export { createToolRunObject } from './adapter/cloudflare-workers/create-tool-run-object.ts'
 export { createDurableObjectRunHost } from './adapter/cloudflare-workers/durable-object-run-host.ts'
 export { createDurableObjectRunStore } from './adapter/cloudflare-workers/durable-object-run-store.ts'

@@ -8,6 +8,7 @@ import { createMemoryRunStore } from '../store/memory/memory-run-store.ts'
 import { createRunEngine } from '../runs/create-run-engine.ts'
 import type { RunHost } from '../runs/run-host.ts'
 import { checkRequestContext } from '../runtime/validate-call.ts'
+import { loadTool } from '../tool/load-tool.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import { callTool, responseModeOf } from './call-tool.ts'
 import { idempotentCall } from './idempotent-call.ts'
@@ -19,10 +20,10 @@ import { guardAuth } from './middleware/guard-auth.ts'
 import { principalOf } from '../caller/principal-of.ts'
 import { bodyChunks, checkBodyHeaders, readJsonBody } from '../caller/read-json-body.ts'
 import { resolveRequestContext } from '../caller/resolve-request-context.ts'
-import { createOpenApiDocument } from './openapi.ts'
 import { runView, segmentResponse } from './run-response.ts'
 import type { ToolAppEnv, ToolAppOptions } from './tool-app-options.ts'
-import { toToolDescriptor } from './tool-descriptor.ts'
+import type { ToolDescriptor } from './tool-descriptor.ts'
+import { toolListingsOf } from './tool-listings.ts'
 import { toolRegistry } from './tool-registry.ts'
 import { createMcpHandler } from '../mcp/create-mcp-handler.ts'
 import { mountMastraRoutes } from './mastra-routes.ts'
@@ -47,9 +48,11 @@ type E = ToolAppEnv
 export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
   const tools = toolRegistry(options.tools)
   const maxInputBytes = options.maxInputBytes ?? defaultMaxInputBytes
-  const descriptors = new Map([...tools.values()].map((tool) => [tool.id, toToolDescriptor(tool)]))
-  const list = { tools: [...descriptors.values()] }
-  let openApi: unknown
+  // Listings come from the build's manifest (no tool module evaluated), else from the tools, on first use.
+  const listings = toolListingsOf(tools, { basePath: options.basePath ?? '/', server: options.server })
+  let descriptors: Promise<{ list: { tools: ToolDescriptor[] }; byId: ReadonlyMap<string, ToolDescriptor> }> | undefined
+  const descriptorsOf = () =>
+    (descriptors ??= listings.descriptors().then((all) => ({ list: { tools: all }, byId: new Map(all.map((descriptor) => [descriptor.id, descriptor])) })))
   let memoryHost: RunHost | undefined
   const hostFor = (c: Context): RunHost => {
     if (typeof options.runs === 'function') return options.runs(c as never)
@@ -80,15 +83,11 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
   }
   for (const middleware of [options.auth ?? []].flat()) app.use('*', guardAuth(middleware as MiddlewareHandler) as MiddlewareHandler<E>)
 
-  const findTool: MiddlewareHandler<E> = async (c, next) => {
-    const tool = tools.get(c.req.param('toolId') ?? '')
-    if (!tool) throw new ToolrouteError('TOOL_NOT_FOUND', `Tool ${c.req.param('toolId')} not found`)
-    c.set('tool', tool)
-    await next()
-  }
   // A call's checks, in the spec's order, as one middleware (one layer, not three, on the hot path).
   const validateCall: MiddlewareHandler<E> = async (c, next) => {
-    const tool = tools.get(c.req.param('toolId') ?? '')
+    // A lazy tool's first call imports its module (a promise); every other call finds it at once.
+    const found = loadTool(tools, c.req.param('toolId') ?? '')
+    const tool = found instanceof Promise ? await found : found
     if (!tool) throw new ToolrouteError('TOOL_NOT_FOUND', `Tool ${c.req.param('toolId')} not found`)
     c.set('tool', tool)
     // Awaited only for an async resolver: the header alone is read synchronously.
@@ -104,8 +103,12 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
 
   // One `/tools/:toolId` pattern, not a static route per tool: a static path under a pattern makes
   // Hono's SmartRouter give up RegExpRouter for TrieRouter, which is slower on every route.
-  app.get('/tools', (c) => c.json(list))
-  app.get('/tools/:toolId', findTool, (c) => c.json(descriptors.get(c.get('tool').id)))
+  app.get('/tools', async (c) => c.json((await descriptorsOf()).list))
+  app.get('/tools/:toolId', async (c) => {
+    const descriptor = (await descriptorsOf()).byId.get(c.req.param('toolId'))
+    if (!descriptor) throw new ToolrouteError('TOOL_NOT_FOUND', `Tool ${c.req.param('toolId')} not found`)
+    return c.json(descriptor)
+  })
   app.post('/tools/:toolId', validateCall, async (c) => {
     const mode = responseModeOf(c, options.keepAliveMs)
     // One header read is all a call without a key pays (SPEC §9: it costs nothing extra).
@@ -151,11 +154,11 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
     c.set('principal', await principalOf(c, options, values))
     await next()
   }
-  const toolOfRun = (toolId: string): AnyTool | undefined => tools.get(toolId)
+  const toolOfRun = async (toolId: string): Promise<AnyTool | undefined> => loadTool(tools, toolId)
 
   app.get('/runs/:runId', runCaller, async (c) => {
     const { run, events } = await hostFor(c).get(c.req.param('runId'), { principal: c.get('principal') })
-    return c.json(await runView(run, events, toolOfRun(run.toolId)))
+    return c.json(await runView(run, events, await toolOfRun(run.toolId)))
   })
   app.get('/runs/:runId/events', runCaller, async (c) => {
     const cursor = c.req.header(headerNames.lastEventId) ?? c.req.query('after') ?? '0'
@@ -164,13 +167,13 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
     const { run } = await host.get(c.req.param('runId'), { principal: c.get('principal') })
     const events = await host.follow(run.runId, { principal: c.get('principal'), after, signal: c.req.raw.signal })
     const mode = responseModeOf(c, options.keepAliveMs)
-    return segmentResponse(c, { run, events, settled: Promise.resolve(run), abort() {} }, toolOfRun(run.toolId), { ...mode, sse: true })
+    return segmentResponse(c, { run, events, settled: Promise.resolve(run), abort() {} }, await toolOfRun(run.toolId), { ...mode, sse: true })
   })
   app.post('/runs/:runId/approve', runCaller, async (c) => {
     const body = (await readJsonBody(c, maxInputBytes)) as { approvalId?: unknown }
     const approvalId = typeof body === 'object' && body !== null && typeof body.approvalId === 'string' ? body.approvalId : undefined
     const segment = await hostFor(c).approve(c.req.param('runId'), { principal: c.get('principal'), ...(approvalId ? { approvalId } : {}) })
-    return segmentResponse(c, segment, toolOfRun(segment.run.toolId), responseModeOf(c, options.keepAliveMs))
+    return segmentResponse(c, segment, await toolOfRun(segment.run.toolId), responseModeOf(c, options.keepAliveMs))
   })
 
   const validationHook =
@@ -197,7 +200,7 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
     async (c) => {
       const { reason } = c.req.valid('json' as never) as { reason?: string }
       const segment = await hostFor(c).decline(c.req.param('runId'), { principal: c.get('principal'), ...(reason !== undefined ? { reason } : {}) })
-      return segmentResponse(c, segment, toolOfRun(segment.run.toolId), responseModeOf(c, options.keepAliveMs))
+      return segmentResponse(c, segment, await toolOfRun(segment.run.toolId), responseModeOf(c, options.keepAliveMs))
     },
   )
   app.post(
@@ -208,7 +211,7 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
     async (c) => {
       const { resumeData } = c.req.valid('json' as never) as { resumeData: unknown }
       const segment = await hostFor(c).resume(c.req.param('runId'), { principal: c.get('principal'), resumeData })
-      return segmentResponse(c, segment, toolOfRun(segment.run.toolId), responseModeOf(c, options.keepAliveMs))
+      return segmentResponse(c, segment, await toolOfRun(segment.run.toolId), responseModeOf(c, options.keepAliveMs))
     },
   )
   app.post('/runs/:runId/cancel', runCaller, async (c) => {
@@ -216,10 +219,10 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
     return c.json({ runId: run.runId, toolCallId: run.toolCallId, status: run.status } satisfies CancelResult, 200, { [headerNames.runId]: run.runId, [headerNames.toolCallId]: run.toolCallId })
   })
 
-  app.get('/openapi.json', (c) => c.json((openApi ??= createOpenApiDocument([...tools.values()], { basePath: options.basePath ?? '/', server: options.server }))))
+  app.get('/openapi.json', async (c) => c.json(await listings.openApi()))
 
   mountPlayground(app, { playground: options.playground, basePath: options.basePath ?? '/', page: options.playgroundPage })
-  if (options.mastra !== false) mountMastraRoutes(app, { descriptors, maxInputBytes })
+  if (options.mastra !== false) mountMastraRoutes(app, { descriptors: async () => (await descriptorsOf()).byId, maxInputBytes })
   if (options.mcp !== false) {
     const mcp = createMcpHandler({ tools, options: options, runs: hostFor })
     app.on(['GET', 'POST', 'DELETE'], '/mcp', (c) => mcp(c))

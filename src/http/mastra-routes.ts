@@ -21,7 +21,8 @@ export interface MastraSerializedTool {
 }
 
 export interface MastraRoutesOptions {
-  descriptors: ReadonlyMap<string, ToolDescriptor>
+  /** The app's descriptors by id, read on first use (a build's manifest, or the tools' own). */
+  descriptors: () => Promise<ReadonlyMap<string, ToolDescriptor>>
   maxInputBytes: number
 }
 
@@ -64,17 +65,18 @@ function jsonHeader(value: unknown): string {
  * and errors keep toolroute's `{ error: { code, message, issues? } }`.
  */
 export function mountMastraRoutes(app: Hono<ToolAppEnv>, options: MastraRoutesOptions): void {
-  const listing = Object.fromEntries([...options.descriptors.values()].map((descriptor) => [descriptor.id, toMastraTool(descriptor)]))
-  const descriptorOf = (c: Context): ToolDescriptor => {
-    const descriptor = options.descriptors.get(c.req.param('toolId') ?? '')
+  let listing: Record<string, MastraSerializedTool> | undefined
+  const listingOf = async () => (listing ??= Object.fromEntries([...(await options.descriptors()).values()].map((descriptor) => [descriptor.id, toMastraTool(descriptor)])))
+  const descriptorOf = async (c: Context): Promise<ToolDescriptor> => {
+    const descriptor = (await options.descriptors()).get(c.req.param('toolId') ?? '')
     if (!descriptor) throw new ToolrouteError('TOOL_NOT_FOUND', `Tool ${c.req.param('toolId')} not found`)
     return descriptor
   }
 
-  app.get('/api/tools', (c) => c.json(listing))
-  app.get('/api/tools/:toolId', (c) => c.json(listing[descriptorOf(c).id]))
+  app.get('/api/tools', async (c) => c.json(await listingOf()))
+  app.get('/api/tools/:toolId', async (c) => c.json((await listingOf())[(await descriptorOf(c)).id]))
   app.post('/api/tools/:toolId/execute', async (c) => {
-    descriptorOf(c)
+    await descriptorOf(c)
     const body = await readJsonBody(c, options.maxInputBytes)
     if (typeof body !== 'object' || body === null || Array.isArray(body) || (body as { data?: unknown }).data === undefined) {
       throw new ToolrouteError('INPUT_VALIDATION_FAILED', 'Invalid request body: data is required', { issues: [{ path: ['data'], message: 'data is required' }] })

@@ -83,6 +83,11 @@ function runStep(summary: string, body?: unknown) {
   }
 }
 
+/** The document's `info`: the server announced to MCP clients, else toolroute's defaults. */
+export function openApiInfo(server: { name: string; version: string } | undefined): { title: string; version: string } {
+  return { title: server?.name ?? 'toolroute', version: server?.version ?? '0.1.0' }
+}
+
 /** OpenAPI 3.1: one path per tool with its own schemas, plus the run routes. Built once per app. */
 export function createOpenApiDocument(tools: readonly AnyTool[], options: { basePath: string; server?: { name: string; version: string } | undefined }) {
   const base = options.basePath.replace(/\/$/, '')
@@ -115,7 +120,7 @@ export function createOpenApiDocument(tools: readonly AnyTool[], options: { base
   paths[`${base}/runs/{runId}/cancel`] = runStep('Cancel a waiting or background run')
   return {
     openapi: '3.1.0',
-    info: { title: options.server?.name ?? 'toolroute', version: options.server?.version ?? '0.1.0' },
+    info: openApiInfo(options.server),
     paths,
     components: { schemas: { Error: errorSchema } },
   }

@@ -5,14 +5,18 @@ import type { CallerOptions } from '../caller/caller-options.ts'
 import type { ToolAppMcpOptions } from '../mcp/mcp-app-options.ts'
 import type { IdempotencyStore } from '../idempotency/idempotency-store.ts'
 import type { RunHost } from '../runs/run-host.ts'
+import type { LazyTools } from '../tool/lazy-tools.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 
 export type { ToolAppMcpOptions } from '../mcp/mcp-app-options.ts'
 
 /** Options of `createToolApp`: what a real deployment sets, in one config file of its own. */
 export interface ToolAppOptions<E extends Env = any> extends CallerOptions<E> {
-  /** The tools to serve: an array, or an object of them (a module's exports). */
-  tools: readonly AnyTool[] | Readonly<Record<string, AnyTool>>
+  /**
+   * The tools to serve: an array, or an object of them (a module's exports), or the lazy tools of
+   * a build's manifest (what `toolroute build` generates in `.toolroute/manifest.ts`).
+   */
+  tools: readonly AnyTool[] | Readonly<Record<string, AnyTool>> | LazyTools
   /** Where the routes are mounted (default `/`). */
   basePath?: string
   /** Any Hono middleware run before every route, e.g. `bearerAuth({ token })` from `hono/bearer-auth`. */

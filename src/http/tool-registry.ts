@@ -1,12 +1,15 @@
 import { isTool } from '../tool/create-tool.ts'
+import { LazyTools } from '../tool/lazy-tools.ts'
 import { mcpToolName } from '../tool/mcp-tool-name.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 
 /**
- * Tools by id, from an array or a module's exports. Two tools with one id are refused, and so
+ * Tools by id, from an array, a module's exports or a build's manifest (`LazyTools`). Two tools with one id are refused, and so
  * are two whose ids map to one MCP name (`'a b'` and `'a_b'`): `/mcp` could not tell them apart.
  */
-export function toolRegistry(tools: readonly AnyTool[] | Readonly<Record<string, AnyTool>>): ReadonlyMap<string, AnyTool> {
+export function toolRegistry(tools: readonly AnyTool[] | Readonly<Record<string, AnyTool>> | LazyTools): ReadonlyMap<string, AnyTool> {
+  // A build's manifest: `toolroute build` already refused colliding ids and names.
+  if (tools instanceof LazyTools) return tools
   const registry = new Map<string, AnyTool>()
   const names = new Map<string, string>()
   for (const tool of Array.isArray(tools) ? tools : Object.values(tools)) {

@@ -20,7 +20,7 @@ import { readCaller } from './mcp-caller.ts'
 import { createProgressSender } from './create-progress-sender.ts'
 import { tapRunEvents } from './tap-run-events.ts'
 import { completedResult, errorResult } from './mcp-tool-result.ts'
-import { mcpToolIndex } from './to-mcp-tool.ts'
+import { findMcpTool } from './to-mcp-tool.ts'
 
 /** The SDK's `extra` of a request handler (signal, ids, request info, sendRequest…). */
 export type McpRequestExtra = Parameters<Parameters<Server['setRequestHandler']>[1]>[1]
@@ -32,9 +32,10 @@ export type McpRequestExtra = Parameters<Parameters<Server['setRequestHandler']>
  * read, never a protocol error. Runs that wait are stored through the run host, as over HTTP.
  */
 export async function callMcpTool(server: Server, deps: McpServerDeps, params: CallToolRequest['params'], extra: McpRequestExtra): Promise<CallToolResult> {
-  const tool = mcpToolIndex(deps.tools).byName.get(params.name)
+  const tool = await findMcpTool(deps.tools, params.name)
   // MCP lists an unknown tool among invalid params (a protocol error), not as a tool's failure.
   if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`)
+  if (ToolrouteError.isInstance(tool)) return errorResult(tool)
   const caller = readCaller(extra.requestInfo?.headers)
   if (caller.error) return errorResult(new ToolrouteError(caller.error.code, caller.error.message))
   const context = checkRequestContext(tool.id, tool.schemas.requestContext, caller.requestContext)

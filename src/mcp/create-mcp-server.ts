@@ -24,8 +24,7 @@ const jsonSchemaValidator = new CfWorkerJsonSchemaValidator()
  */
 export function createMcpServer(deps: McpServerDeps): Server {
   const server = new Server(deps.serverInfo, { capabilities: { tools: {} }, jsonSchemaValidator })
-  const { list } = mcpToolIndex(deps.tools)
-  server.setRequestHandler(ListToolsRequestSchema, () => list)
+  server.setRequestHandler(ListToolsRequestSchema, () => mcpToolIndex(deps.tools).list())
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => callMcpTool(server, deps, request.params, extra))
   return server
 }

@@ -3,7 +3,9 @@ import { callModernMcpTool, type ModernMcpDeps, type ModernResult, type Question
 import { ParkedCalls } from './parked-calls.ts'
 import type { McpServerDeps } from './mcp-server-deps.ts'
 import { readCaller } from './mcp-caller.ts'
-import { mcpToolIndex } from './to-mcp-tool.ts'
+import { ToolrouteError } from '../errors/toolroute-error.ts'
+import { errorResult } from './mcp-tool-result.ts'
+import { findMcpTool, mcpToolIndex } from './to-mcp-tool.ts'
 
 /** How long a question asked under 2026-07-28 may wait for its answer (the run itself waits longer, for HTTP). */
 const questionTtlSeconds = 60 * 60
@@ -70,10 +72,11 @@ export function createModernMcpHandler(serverInfo: { name: string; version: stri
         capabilities: { tools: {} },
         requestState: { verify: (state, ctx) => deps.requestState.verify(state, ctx) },
       })
-      const index = mcpToolIndex(deps.tools)
-      server.setRequestHandler('tools/list', () => index.list as { tools: Tool[] })
-      server.setRequestHandler('tools/call', (request, ctx) => {
-        const tool = index.byName.get(request.params.name)
+      server.setRequestHandler('tools/list', () => mcpToolIndex(deps.tools).list() as Promise<{ tools: Tool[] }>)
+      server.setRequestHandler('tools/call', async (request, ctx) => {
+        // A tool whose module fails to load answers as a failed call, not a protocol error.
+        const tool = await findMcpTool(deps.tools, request.params.name)
+        if (ToolrouteError.isInstance(tool)) return errorResult(tool) as never
         if (!tool) throw new ProtocolError(-32602, `Unknown tool: ${request.params.name}`)
         return callModernMcpTool(deps, tool, request.params, ctx)
       })

@@ -2,6 +2,9 @@
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js'
 import type { JSONSchemaObject } from '../schema/compile-schema.ts'
 import { mcpToolName } from '../tool/mcp-tool-name.ts'
+import { errorMessage, ToolrouteError } from '../errors/toolroute-error.ts'
+import { LazyTools } from '../tool/lazy-tools.ts'
+import { loadTool } from '../tool/load-tool.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 
 const anyObject = { type: 'object', additionalProperties: true } as const
@@ -34,21 +37,43 @@ export function toMcpTool(tool: AnyTool): McpTool {
   }
 }
 
-/** A registry as MCP sees it: the `tools/list` listing and the tools by MCP name. */
+/** A registry as MCP sees it: the `tools/list` listing (read when first asked for) and the tool ids by MCP name. */
 export interface McpToolIndex {
-  list: { tools: McpTool[] }
-  byName: ReadonlyMap<string, AnyTool>
+  list(): Promise<{ tools: McpTool[] }>
+  ids: ReadonlyMap<string, string>
 }
 
 const indexes = new WeakMap<ReadonlyMap<string, AnyTool>, McpToolIndex>()
 
-/** Computed once per registry (the registry refused colliding names), shared by every server made for it. */
+/**
+ * Computed once per registry (the registry refused colliding names), shared by every server made
+ * for it. A build's lazy tools list from their manifest, without evaluating a tool module.
+ */
 export function mcpToolIndex(tools: ReadonlyMap<string, AnyTool>): McpToolIndex {
   let index = indexes.get(tools)
   if (!index) {
-    const all = [...tools.values()]
-    index = { list: { tools: all.map(toMcpTool) }, byName: new Map(all.map((tool) => [mcpToolName(tool.id), tool])) }
+    let list: Promise<{ tools: McpTool[] }> | undefined
+    const lazy = tools instanceof LazyTools ? tools : undefined
+    const ids = lazy ? [...lazy.routes.values()].map((route) => [route.mcpName, route.id] as const) : [...tools.keys()].map((id) => [mcpToolName(id), id] as const)
+    index = {
+      list: () => (list ??= lazy ? lazy.listing('mcpTools').then((mcpTools) => ({ tools: mcpTools })) : Promise.resolve({ tools: [...tools.values()].map(toMcpTool) })),
+      ids: new Map(ids),
+    }
     indexes.set(tools, index)
   }
   return index
+}
+
+/**
+ * The tool an MCP client calls by name, its module loaded on first call: `undefined` for an
+ * unknown name (a protocol error), the `ToolrouteError` of a module that cannot load (the call's
+ * failure, as any tool's error).
+ */
+export async function findMcpTool(tools: ReadonlyMap<string, AnyTool>, name: string): Promise<AnyTool | ToolrouteError | undefined> {
+  const id = mcpToolIndex(tools).ids.get(name)
+  try {
+    return id === undefined ? undefined : await loadTool(tools, id)
+  } catch (error) {
+    return ToolrouteError.isInstance(error) ? error : new ToolrouteError('EXECUTION_FAILED', errorMessage(error))
+  }
 }

@@ -186,7 +186,7 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
       const decided = transitionOf(run, { type: 'resume', resumeData: caller.resumeData }, now())
       if (!decided.ok) throw decided.error
       // Validated before the transition: a rejected resume leaves the run suspended.
-      const checked = checkResumeData(run.toolId, steps.toolOf(run).schemas.resume, caller.resumeData)
+      const checked = checkResumeData(run.toolId, (await steps.toolOf(run)).schemas.resume, caller.resumeData)
       if (!checked.ok) throw checked.error
       const result = await step(run, { type: 'resume', resumeData: caller.resumeData })
       return foreground(result, deferFor(caller), { resumeData: checked.value, suspendPayload: run.suspendPayload })

@@ -1,8 +1,8 @@
 import { ToolrouteError, errorMessage } from '../errors/toolroute-error.ts'
 import type { ToolEvent } from '../protocol/tool-event.ts'
-import { createObserve } from '../runtime/create-observe.ts'
+import { EventCallScope } from '../runtime/event-call-scope.ts'
 import { executeToolCall, type ExecuteOutcome, type ResumeState } from '../runtime/execute-tool-call.ts'
-import { RequestContext } from '../tool/request-context.ts'
+import { loadTool } from '../tool/load-tool.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import { logExecutionFailure } from './log-execution-failure.ts'
 import { isCancelled } from './run-cancellation.ts'
@@ -12,8 +12,12 @@ import type { RunStore } from './run-store.ts'
 
 /** Runs a tool's `execute` for a run that is `running`: the step between two transitions. */
 export interface StepRunner {
-  /** The run's tool; `EXECUTION_FAILED` once it is no longer deployed. */
-  toolOf(run: RunRecord): AnyTool
+  /**
+   * The run's tool; `EXECUTION_FAILED` once it is no longer deployed or its module cannot load. A
+   * build's lazy tool is loaded here on its first step in this isolate (an approval, a resume or a
+   * background attempt may be the first thing a Durable Object does with it).
+   */
+  toolOf(run: RunRecord): Promise<AnyTool>
   /**
    * Executes, appending the events as they come, in order; a transient chunk goes to this
    * process's live followers after the event numbered `after` (or the last appended since).
@@ -24,8 +28,8 @@ export interface StepRunner {
 
 export function createStepRunner(deps: { tools: ReadonlyMap<string, AnyTool>; store: RunStore; notifier: RunNotifier }): StepRunner {
   const { tools, store, notifier } = deps
-  const toolOf = (run: RunRecord): AnyTool => {
-    const tool = tools.get(run.toolId)
+  const toolOf = async (run: RunRecord): Promise<AnyTool> => {
+    const tool = await loadTool(tools, run.toolId)
     if (!tool) throw new ToolrouteError('EXECUTION_FAILED', `Tool ${run.toolId} of run ${run.runId} is no longer deployed`)
     return tool
   }
@@ -63,21 +67,8 @@ export function createStepRunner(deps: { tools: ReadonlyMap<string, AnyTool>; st
       }
       let outcome: ExecuteOutcome
       try {
-        outcome = await executeToolCall(
-          {
-            tool: toolOf(run),
-            runId: run.runId,
-            toolCallId: run.toolCallId,
-            requestContext: new RequestContext(run.requestContext),
-            emit,
-            emitTransient,
-            observe: createObserve(emit),
-            signal,
-            messages: [],
-          },
-          run.input,
-          resume,
-        )
+        const scope = new EventCallScope(await toolOf(run), run, run.requestContext, emit, { emitTransient, signal })
+        outcome = await executeToolCall(scope, run.input, resume)
       } catch (error) {
         const failure = ToolrouteError.isInstance(error) ? error : new ToolrouteError('EXECUTION_FAILED', errorMessage(error), { cause: error })
         emit({ type: 'tool-output-error', toolCallId: run.toolCallId, errorText: failure.message })

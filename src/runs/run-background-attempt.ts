@@ -1,5 +1,6 @@
 import type { ExecuteOutcome } from '../runtime/execute-tool-call.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
+import { loadTool } from '../tool/load-tool.ts'
 import type { RunRecord } from './run-record.ts'
 import type { RunAction } from './run-transitions.ts'
 
@@ -26,7 +27,8 @@ export interface BackgroundAttemptDeps {
  * it: that attempt counts, and the next one starts (or the run fails when none is left).
  */
 export async function runBackgroundAttempt(deps: BackgroundAttemptDeps, run: RunRecord, cancel: AbortController): Promise<'retry' | 'done'> {
-  const tool = deps.tools.get(run.toolId)
+  // A tool whose module cannot load fails in `execute`, as its calls do; its limits default here.
+  const tool = await Promise.resolve(loadTool(deps.tools, run.toolId)).catch(() => undefined)
   const timeoutMs = tool?.background?.timeoutMs ?? defaultBackgroundTimeoutMs
   const maxRetries = tool?.background?.maxRetries ?? 0
   const attempts = (run.attempts ?? 0) + 1

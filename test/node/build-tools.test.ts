@@ -196,5 +196,83 @@ describe('toolroute build: the playground page only where it can be served', () 
     const entry = readFileSync(join(off, '.toolroute/worker.ts'), 'utf8')
     expect(entry).not.toContain('loadPlaygroundPage')
     expect(entry).toContain("import { createWorker } from 'toolroute/workers'")
-  })
+  }, 30_000) // two builds: past vitest's 5 s on a loaded machine
+})
+
+describe('toolroute build: the manifest', () => {
+  const waiting = `import { createTool } from 'toolroute'
+import { z } from 'zod'
+
+export const approve = createTool({
+  id: 'Delete file',
+  title: 'Delete a file',
+  description: 'Needs approval',
+  requireApproval: true,
+  inputSchema: z.object({ path: z.string() }),
+  outputSchema: z.object({ deleted: z.boolean() }),
+  mcp: { annotations: { destructiveHint: true }, _meta: { team: 'files' } },
+  execute: async () => ({ deleted: true }),
+})
+export const ask = createTool({
+  id: 'ask',
+  description: 'Suspends for an answer',
+  requireApproval: async () => false,
+  inputSchema: z.object({}),
+  suspendSchema: z.object({ question: z.string() }),
+  resumeSchema: z.object({ answer: z.string() }),
+  execute: async () => ({}),
+})
+export const report = createTool({
+  id: 'report',
+  description: 'Runs in the background',
+  inputSchema: z.object({ days: z.number().int() }),
+  background: { enabled: true, timeoutMs: 5000 },
+  execute: async () => ({}),
+})
+`
+  const bound = `name = "x"\n\n[[durable_objects.bindings]]\nname = "TOOLROUTE_RUNS"\nclass_name = "ToolRunObject"\n`
+
+  it('holds what GET /tools/:toolId, /openapi.json and MCP tools/list answer, as an app of the same tools computes them', async () => {
+    const dir = project({
+      'tools/alpha.ts': tool('alpha', 'alpha-tool'),
+      'tools/waiting.ts': waiting,
+      'toolroute.config.ts': `import { defineConfig } from 'toolroute/workers'\nexport default defineConfig({ basePath: '/api', server: { name: 'fixture', version: '2.0.0' } })\n`,
+      'wrangler.toml': bound,
+    })
+    const result = await buildTools(dir)
+    expect(result.stderr).toBe('')
+    expect(result.code).toBe(0)
+    const manifest = JSON.parse(readFileSync(join(dir, '.toolroute/manifest.json'), 'utf8'))
+    expect(manifest.files).toEqual(['tools/alpha.ts', 'tools/waiting.ts'])
+    expect(manifest.routes).toEqual([
+      { id: 'alpha-tool', mcpName: 'alpha-tool', module: 0, exportName: 'alpha', file: 'tools/alpha.ts', requireApproval: false, suspends: false, background: false },
+      { id: 'Delete file', mcpName: 'Delete_file', module: 1, exportName: 'approve', file: 'tools/waiting.ts', requireApproval: true, suspends: false, background: false },
+      { id: 'ask', mcpName: 'ask', module: 1, exportName: 'ask', file: 'tools/waiting.ts', requireApproval: 'conditional', suspends: true, background: false },
+      { id: 'report', mcpName: 'report', module: 1, exportName: 'report', file: 'tools/waiting.ts', requireApproval: false, suspends: false, background: true },
+    ])
+
+    // The same modules, evaluated here, served by an app of plain tools: what it answers is what the manifest holds.
+    const { createToolApp } = await import('toolroute/server')
+    const { toMcpTool } = await import('../../src/mcp/to-mcp-tool.ts')
+    const tools = [...Object.values(await import(join(dir, 'tools/alpha.ts'))), ...Object.values(await import(join(dir, 'tools/waiting.ts')))] as Parameters<typeof toMcpTool>[0][]
+    const app = createToolApp({ tools, basePath: '/api', server: { name: 'fixture', version: '2.0.0' } })
+    const { listings } = manifest
+    expect(listings.basePath).toBe('/api')
+    for (const descriptor of listings.descriptors) expect(descriptor).toEqual(await (await app.request(`/api/tools/${encodeURIComponent(descriptor.id)}`)).json())
+    expect({ tools: listings.descriptors }).toEqual(await (await app.request('/api/tools')).json())
+    expect(listings.openApi).toEqual(await (await app.request('/api/openapi.json')).json())
+    expect(listings.openApi.info).toEqual({ title: 'fixture', version: '2.0.0' })
+    expect(listings.mcpTools).toEqual(JSON.parse(JSON.stringify(tools.map(toMcpTool))))
+    expect(listings.mcpTools[1]).toMatchObject({ name: 'Delete_file', title: 'Delete a file', annotations: { destructiveHint: true }, _meta: { team: 'files' }, outputSchema: { type: 'object' } })
+
+    // The Worker's entry takes the lazy tools; tools.ts still imports every module (and types `Tools`).
+    const lazy = readFileSync(join(dir, '.toolroute/manifest.ts'), 'utf8')
+    expect(lazy).toContain("import { LazyTools } from 'toolroute/workers'")
+    expect(lazy).toContain('() => import("../tools/alpha.ts"),\n    () => import("../tools/waiting.ts"),')
+    expect(lazy).not.toMatch(/^import .*tools\//m)
+    expect(readFileSync(join(dir, '.toolroute/worker.ts'), 'utf8')).toContain("import { tools } from './manifest.ts'")
+    const eager = readFileSync(join(dir, '.toolroute/tools.ts'), 'utf8')
+    expect(eager).toContain('import * as m0 from "../tools/alpha.ts"')
+    expect(eager).toContain('export type Tools = [typeof m0["alpha"], typeof m1["approve"], typeof m1["ask"], typeof m1["report"]]')
+  }, 30_000)
 })

@@ -1,0 +1,32 @@
+import { isBackgroundTool } from '../tool/is-background-tool.ts'
+import type { FoundTool } from '../tool/collect-tools.ts'
+import type { ToolListings, ToolRoute } from '../tool/tool-manifest.ts'
+import { createToolListings, type ToolListingsOptions } from './tool-listings.ts'
+
+/** What `toolroute build` writes for `LazyTools`: each tool's routing facts, the module loaders' order, and the listings. */
+export interface ToolManifest {
+  /** The files whose module a loader imports, in `ToolRoute.module` order (files that export a tool). */
+  files: string[]
+  routes: ToolRoute[]
+  listings: ToolListings
+}
+
+/**
+ * The manifest of the tools `collectTools` found, computed in Node at build time: their
+ * descriptors, JSON Schemas, MCP listing and OpenAPI document (for the app's base path and
+ * server), so the Worker serves them without evaluating a tool module.
+ */
+export function createToolManifest(found: readonly FoundTool[], options: ToolListingsOptions): ToolManifest {
+  const files = [...new Set(found.map(({ file }) => file))]
+  const routes = found.map(({ tool, id, mcpName, file, exportName }): ToolRoute => ({
+    id,
+    mcpName,
+    module: files.indexOf(file),
+    exportName,
+    file,
+    requireApproval: typeof tool.requireApproval === 'function' ? 'conditional' : tool.requireApproval,
+    suspends: Boolean(tool.suspendSchema || tool.resumeSchema),
+    background: isBackgroundTool(tool),
+  }))
+  return { files, routes, listings: createToolListings(found.map(({ tool }) => tool), options) }
+}

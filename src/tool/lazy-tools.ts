@@ -1,0 +1,89 @@
+import { errorMessage, ToolrouteError } from '../errors/toolroute-error.ts'
+import { isTool } from './create-tool.ts'
+import type { PackedToolListings, ToolListings, ToolRoute } from './tool-manifest.ts'
+import type { AnyTool } from './tool-types.ts'
+
+/** The manifest `toolroute build` writes into `.toolroute/manifest.ts`. */
+export interface LazyToolsOptions {
+  /** Each tool module's import, by `ToolRoute.module` (`() => import('../tools/weather-tool.ts')`). */
+  modules: readonly (() => Promise<Readonly<Record<string, unknown>>>)[]
+  routes: readonly ToolRoute[]
+  /**
+   * The listings, or each part gzipped (as `toolroute build` writes them), decoded when first read:
+   * the Worker's startup then scans tens of KiB of text for 1,000 tools' schemas instead of 2.8 MB,
+   * and `GET /tools` decodes the descriptors only (BENCHMARKS §7).
+   */
+  listings: ToolListings | PackedToolListings
+}
+
+/**
+ * Tools served from a build's manifest: every tool's routing facts and listings are known at
+ * once, and a tool's module is imported on that tool's first call, so a Worker's startup does not
+ * grow with its tools (SPEC §11). As a map it holds the tools loaded so far; `loadTool` (what every
+ * caller of a tool goes through) loads the others. A module that throws while loading fails the
+ * calls of its tools with `EXECUTION_FAILED` naming the file, every time, and nothing else.
+ */
+export class LazyTools extends Map<string, AnyTool> {
+  readonly routes: ReadonlyMap<string, ToolRoute>
+  #modules: LazyToolsOptions['modules']
+  #listings: ToolListings | PackedToolListings
+  #decoded = new Map<string, Promise<unknown>>()
+  #loading = new Map<string, Promise<AnyTool>>()
+
+  constructor(options: LazyToolsOptions) {
+    super()
+    this.routes = new Map(options.routes.map((route) => [route.id, route]))
+    this.#modules = options.modules
+    this.#listings = options.listings
+  }
+
+  /** The base path and server the build computed the OpenAPI document for. */
+  get builtFor(): Pick<ToolListings, 'basePath' | 'server'> {
+    return { basePath: this.#listings.basePath, server: this.#listings.server }
+  }
+
+  /** One part of the listings (descriptors, MCP list, OpenAPI document), as the build computed it. */
+  listing<K extends 'descriptors' | 'mcpTools' | 'openApi'>(key: K): Promise<ToolListings[K]> {
+    let decoded = this.#decoded.get(key)
+    if (!decoded) {
+      const value = this.#listings[key]
+      this.#decoded.set(key, (decoded = typeof value === 'string' ? gunzipJson(value) : Promise.resolve(value)))
+    }
+    return decoded as Promise<ToolListings[K]>
+  }
+
+  /** The tool `id`, its module imported on first use; `undefined` for an id the manifest does not hold. */
+  load(id: string): Promise<AnyTool> | undefined {
+    const route = this.routes.get(id)
+    const importModule = route && this.#modules[route.module]
+    if (!route || !importModule) return undefined
+    let loading = this.#loading.get(id)
+    if (!loading) {
+      // Kept, failed or not: a module whose top level threw is not evaluated twice (a bundler's
+      // lazy module would come back half initialised), so each call gets the same error.
+      loading = importModule().then(
+        (exports) => {
+          const tool = exports[route.exportName]
+          if (!isTool(tool) || tool.id !== id) {
+            throw new ToolrouteError('EXECUTION_FAILED', `Tool "${id}" is not exported as ${route.exportName} by ${route.file} any more: run toolroute build again`)
+          }
+          this.set(id, tool)
+          return tool
+        },
+        (error: unknown) => {
+          console.error(`toolroute: ${route.file} (tool "${id}") failed to load:`, error)
+          throw new ToolrouteError('EXECUTION_FAILED', `Tool "${id}" failed to load (${route.file}): ${errorMessage(error)}`)
+        },
+      )
+      this.#loading.set(id, loading)
+    }
+    return loading
+  }
+}
+
+/** JSON gzipped and base64-encoded, decoded with the platform's own DecompressionStream. */
+async function gunzipJson(base64: string): Promise<unknown> {
+  const bytes = Uint8Array.from(atob(base64), (char) => char.charCodeAt(0))
+  const text = await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text()
+  return JSON.parse(text)
+}

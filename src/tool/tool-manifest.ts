@@ -1,0 +1,54 @@
+// @ts-types="@modelcontextprotocol/sdk/types"
+import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js'
+import type { ToolDescriptor } from '../protocol/tool-descriptor.ts'
+
+/**
+ * What the app needs to route a call to a tool without evaluating its module, written by
+ * `toolroute build` for each tool.
+ */
+export interface ToolRoute {
+  id: string
+  /** Its name under `/mcp` (SPEC §1). */
+  mcpName: string
+  /** Index of its module among the manifest's module loaders. */
+  module: number
+  /** The export holding the tool, and its file (`tools/weather-tool.ts`): what a load error names. */
+  exportName: string
+  file: string
+  /** `"conditional"` when a function decides per call. */
+  requireApproval: boolean | 'conditional'
+  /** It declares a suspend or resume schema. */
+  suspends: boolean
+  /** Its calls run in the background by default. */
+  background: boolean
+}
+
+/** An OpenAPI 3.1 document, as `GET /openapi.json` serves it. */
+export interface OpenApiDocument {
+  openapi: string
+  info: { title: string; version: string }
+  paths: Record<string, unknown>
+  components: Record<string, unknown>
+}
+
+/**
+ * Everything the listing routes serve, computed in Node by `toolroute build`: each tool's
+ * descriptor (`GET /tools/:toolId`), its `tools/list` entry, and the OpenAPI document for the
+ * base path and server it was built with.
+ */
+export interface ToolListings {
+  basePath: string
+  server?: { name: string; version: string } | undefined
+  descriptors: ToolDescriptor[]
+  mcpTools: McpTool[]
+  openApi: OpenApiDocument
+}
+
+/** The listings as `toolroute build` writes them: each part JSON, gzipped and base64-encoded. */
+export interface PackedToolListings {
+  basePath: string
+  server?: { name: string; version: string } | undefined
+  descriptors: string
+  mcpTools: string
+  openApi: string
+}
