@@ -3,6 +3,7 @@ import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js'
 import type { JSONSchemaObject } from '../schema/compile-schema.ts'
 import { mcpToolName } from '../tool/mcp-tool-name.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
+import { isBackgroundTool } from '../tool/is-background-tool.ts'
 
 const anyObject = { type: 'object', additionalProperties: true } as const
 
@@ -37,6 +38,11 @@ export function toMcpTool(tool: AnyTool): McpTool {
 /** A registry as MCP sees it: the `tools/list` listing and the tools by MCP name. */
 export interface McpToolIndex {
   list: { tools: McpTool[] }
+  /**
+   * The listing for 2025 clients, which have tasks: a background tool is a task, so its entry
+   * says `execution.taskSupport: 'optional'` (a plain call still follows the run to its end).
+   */
+  taskList: { tools: McpTool[] }
   byName: ReadonlyMap<string, AnyTool>
 }
 
@@ -47,7 +53,9 @@ export function mcpToolIndex(tools: ReadonlyMap<string, AnyTool>): McpToolIndex 
   let index = indexes.get(tools)
   if (!index) {
     const all = [...tools.values()]
-    index = { list: { tools: all.map(toMcpTool) }, byName: new Map(all.map((tool) => [mcpToolName(tool.id), tool])) }
+    const listed = all.map(toMcpTool)
+    const taskList = { tools: listed.map((entry, i) => (isBackgroundTool(all[i]!) ? { ...entry, execution: { taskSupport: 'optional' as const } } : entry)) }
+    index = { list: { tools: listed }, taskList, byName: new Map(all.map((tool) => [mcpToolName(tool.id), tool])) }
     indexes.set(tools, index)
   }
   return index

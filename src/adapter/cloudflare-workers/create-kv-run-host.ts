@@ -5,6 +5,8 @@ import { createRunEngine } from '../../runs/create-run-engine.ts'
 import type { RunHost } from '../../runs/run-host.ts'
 import type { RunStore } from '../../runs/run-store.ts'
 import { createKvRunStore, type KvRunStoreOptions } from '../../store/kv/kv-run-store.ts'
+import { withRunIndex } from '../../runs/with-run-index.ts'
+import { createKvRunIndex } from './create-kv-run-index.ts'
 
 /** The KV binding `createKvRunHost` reads by default (wrangler.toml `[[kv_namespaces]]`). */
 export const runsKvBinding = 'TOOLROUTE_RUNS_KV'
@@ -40,7 +42,7 @@ export function createKvRunHost(tools: ToolAppOptions['tools'], options: KvRunHo
     if (!kv) throw new Error(`KV binding ${binding} is missing from wrangler.toml`)
     let store = stores.get(kv)
     if (!store) stores.set(kv, (store = createKvRunStore(kv, options.expirationTtl ? { expirationTtl: options.expirationTtl } : {})))
-    return createRunEngine({
+    const engine = createRunEngine({
       tools: registry,
       store,
       pollMs: options.pollMs ?? 500,
@@ -54,5 +56,6 @@ export function createKvRunHost(tools: ToolAppOptions['tools'], options: KvRunHo
         }
       },
     })
+    return withRunIndex(engine, createKvRunIndex(kv, options.expirationTtl ? { expirationTtl: options.expirationTtl } : {}))
   }
 }
