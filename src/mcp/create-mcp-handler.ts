@@ -26,10 +26,6 @@ export interface McpHandlerOptions {
 /** Session ids are UUIDs this server made; anything else names no session and reaches no object. */
 const sessionIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
-// Workers spread requests over isolates, so a session in memory would not see its own later
-// requests: there the default is stateless, and `createWorker` pins sessions to Durable Objects.
-const onWorkers = (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === 'Cloudflare-Workers'
-
 /**
  * One request, one server, one transport: nothing kept, nothing to route back to. JSON answers,
  * except for a call that asks for progress: that one is answered as an SSE stream, so its
@@ -93,7 +89,9 @@ export function createMcpHandler({ tools, options, runs }: McpHandlerOptions) {
   const codecOf = (c: Context) => questionStateCodecFor(settings.requestStateKey ?? (c.env as { TOOLROUTE_MCP_STATE_KEY?: unknown } | undefined)?.TOOLROUTE_MCP_STATE_KEY)
   let memory: McpSessionHost | undefined
   const sessionsOf = (c: Context): McpSessionHost | undefined => {
-    const choice = settings.sessions ?? (onWorkers ? false : 'memory')
+    // The platform's adapter says where sessions live (`createWorker`: a Durable Object per session,
+    // or none without the binding); an app on its own keeps them in this process.
+    const choice = settings.sessions ?? 'memory'
     if (choice === false) return undefined
     if (choice === 'memory') return (memory ??= createMemoryMcpSessions())
     return choice(c)
