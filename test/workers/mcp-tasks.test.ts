@@ -3,6 +3,7 @@
 import { SELF } from 'cloudflare:test'
 import { afterEach, describe, expect, it } from 'vitest'
 import { CallToolResultSchema, CreateTaskResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client'
 import { closeAll, connectMcp, mcpUrl, textOf } from './mcp-client.ts'
 import { getRun as fetchRun } from './run-client.ts'
 
@@ -144,5 +145,23 @@ describe('MCP tasks (2025-11-25)', () => {
     expect(settled.result).toMatchObject({ taskId, status: 'completed' })
     const result = await post({ jsonrpc: '2.0', id: 3, method: 'tasks/result', params: { taskId } })
     expect(result.result?.structuredContent).toEqual({ month: '2026-12', rows: 31 })
+  })
+})
+
+describe('under 2026-07-28 (the SDK v2 has no tasks extension runtime yet)', () => {
+  it('lists no taskSupport and declares no tasks: a background tool is followed within the call', async () => {
+    const client = new ModernClient({ name: 'tasks-modern-test', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } })
+    await client.connect(new ModernTransport(new URL(mcpUrl), { fetch: (url, init) => SELF.fetch(url, init) }))
+    try {
+      expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28')
+      expect(client.getServerCapabilities()?.tasks).toBeUndefined()
+      const { tools } = await client.listTools()
+      expect(tools.find((tool) => tool.name === 'generate-report')).toBeDefined()
+      expect(tools.find((tool) => tool.name === 'generate-report')?.execution).toBeUndefined()
+      const result = await client.callTool({ name: 'generate-report', arguments: { month: '2027-01', delayMs: 0 } })
+      expect(result.structuredContent).toEqual({ month: '2027-01', rows: 31 })
+    } finally {
+      await client.close()
+    }
   })
 })
