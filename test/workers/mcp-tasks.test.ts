@@ -66,6 +66,28 @@ describe('MCP tasks (2025-11-25)', () => {
     expect(output).toEqual({ month: '2026-05', rows: 31 })
   })
 
+  it('a task that needs approval is input_required; tasks/result asks by elicitation, and the tool runs once', async () => {
+    const key = `task-approval-${crypto.randomUUID()}`
+    const { client, questions } = await connectMcp({ headers: alice, elicitation: () => ({ action: 'accept', content: { approved: true } }) })
+    const task = await createTask(client, { key }, 'approved-background')
+    expect(task).toMatchObject({ status: 'input_required', statusMessage: expect.stringContaining('approve') })
+    const result = await client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)
+    expect(questions).toHaveLength(1)
+    expect(result.structuredContent).toEqual({ executions: 1 })
+    expect(await client.experimental.tasks.getTask(task.taskId)).toMatchObject({ status: 'completed' })
+    // Read again: the settled run's result, not a second execution.
+    expect((await client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)).structuredContent).toEqual({ executions: 1 })
+  })
+
+  it('without elicitation, tasks/result of a waiting task names the HTTP route that approves it', async () => {
+    const { client } = await connectMcp({ headers: alice })
+    const task = await createTask(client, { key: `task-http-${crypto.randomUUID()}` }, 'approved-background')
+    const result = await client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)
+    expect(result.isError).toBe(true)
+    expect(textOf(result)).toContain(`POST /runs/${task.taskId}/approve`)
+    expect(await client.experimental.tasks.getTask(task.taskId)).toMatchObject({ status: 'input_required' })
+  })
+
   it('a task to cancellation: tasks/cancel is the run cancel, the attempt is aborted, and a second cancel is refused', async () => {
     const { client } = await connectMcp({ headers: alice })
     const task = await createTask(client, { month: '2026-06', delayMs: 5000 })
