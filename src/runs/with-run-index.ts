@@ -17,17 +17,22 @@ export function withRunIndex(host: RunHost, index: RunIndex): RunHost {
     },
     async list(caller, page = {}) {
       if (caller.principal === null) return { runs: [] }
-      const limit = Math.min(Math.max(page.limit ?? 50, 1), 100)
+      // Each run is read back whole (its events too, on every backend): pages stay small, and the
+      // reads go out together (on Workers, one object each).
+      const limit = Math.min(Math.max(page.limit ?? 20, 1), 100)
       const ids = await index.list(caller.principal, { limit, ...(page.cursor !== undefined ? { cursor: page.cursor } : {}) })
-      const runs: RunRecord[] = []
-      for (const runId of ids.runIds) {
-        try {
-          runs.push((await host.get(runId, caller)).run)
-        } catch (error) {
-          // Deleted after its retention (or, with a custom principal rule, no longer this caller's).
-          if (!ToolrouteError.isInstance(error) || error.code !== 'RUN_NOT_FOUND') throw error
-        }
-      }
+      const read = await Promise.all(
+        ids.runIds.map(async (runId): Promise<RunRecord | undefined> => {
+          try {
+            return (await host.get(runId, caller)).run
+          } catch (error) {
+            // Deleted after its retention (or, with a custom principal rule, no longer this caller's).
+            if (!ToolrouteError.isInstance(error) || error.code !== 'RUN_NOT_FOUND') throw error
+            return undefined
+          }
+        }),
+      )
+      const runs = read.filter((run): run is RunRecord => run !== undefined)
       return { runs, ...(ids.nextCursor !== undefined ? { nextCursor: ids.nextCursor } : {}) }
     },
   }
