@@ -5,6 +5,8 @@ import { zValidator } from '@hono/zod-validator'
 import { z } from 'zod'
 import { ToolrouteError } from '../errors/toolroute-error.ts'
 import { createMemoryRunStore } from '../store/memory/memory-run-store.ts'
+import { createMemoryRunIndex } from '../runs/create-memory-run-index.ts'
+import { withRunIndex } from '../runs/with-run-index.ts'
 import { createRunEngine } from '../runs/create-run-engine.ts'
 import type { RunHost } from '../runs/run-host.ts'
 import { checkRequestContext } from '../runtime/validate-call.ts'
@@ -57,7 +59,7 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
   const hostFor = (c: Context): RunHost => {
     if (typeof options.runs === 'function') return options.runs(c as never)
     if (options.runs) return options.runs
-    return (memoryHost ??= createRunEngine({ tools, store: createMemoryRunStore() }))
+    return (memoryHost ??= withRunIndex(createRunEngine({ tools, store: createMemoryRunStore() }), createMemoryRunIndex()))
   }
   let memoryKeys: IdempotencyStore | undefined
   const idempotency = options.idempotency ?? true

@@ -1,14 +1,11 @@
 import { acceptedContent, inputRequired, type CallToolResult, type InputRequiredResult, type RequestStateCodec, type ServerContext } from '@modelcontextprotocol/server'
-import { ToolrouteError, errorMessage } from '../errors/toolroute-error.ts'
+import { ToolrouteError } from '../errors/toolroute-error.ts'
 import { EventLog } from '../events/event-log.ts'
-import { createObserve } from '../runtime/create-observe.ts'
+import { EventCallScope } from '../runtime/event-call-scope.ts'
 import { createRunId, createToolCallId } from '../runtime/create-id.ts'
-import { RequestContext } from '../tool/request-context.ts'
-import type { ToolCallScope } from '../runtime/tool-call-scope.ts'
 import { checkRequestContext } from '../runtime/validate-call.ts'
 import type { RunHost } from '../runs/run-host.ts'
 import type { RunRecord } from '../runs/run-record.ts'
-import { runFirstStep } from '../runs/run-first-step.ts'
 import type { AnyTool, ElicitResult } from '../tool/tool-types.ts'
 import type { McpServerDeps } from './mcp-server-deps.ts'
 import { ParkedCalls, type CallTurn } from './parked-calls.ts'
@@ -29,7 +26,8 @@ function attach(sink: ProgressSink, ctx: ServerContext): void {
 }
 import { answerApproval, answerResume, approvalQuestion, followToEnd, resumeQuestion, shown, type AnswerContext } from './finish-waiting-run.ts'
 import { readCaller } from './mcp-caller.ts'
-import { completedResult, errorResult, settledResult, waitingResult } from './mcp-tool-result.ts'
+import { errorResult, settledResult, waitingResult } from './mcp-tool-result.ts'
+import { failureResult, mcpFirstStep } from './mcp-first-step.ts'
 
 /** The one key of the questions toolroute asks in an `input_required` result. */
 export const answerKey = 'answer'
@@ -112,37 +110,15 @@ export async function callModernMcpTool(deps: ModernMcpDeps, tool: AnyTool, para
       log.push(event)
       sink.send?.(event)
     }
-    const scope: ToolCallScope = {
-      tool,
-      ...ids,
-      requestContext: new RequestContext(context.value),
-      emit,
+    const scope = new EventCallScope(tool, ids, context.value, emit, {
       emitTransient: (event) => sink.send?.(event),
-      observe: createObserve(emit),
       signal,
-      messages: [],
       // 2026-07-28 has no server-to-client requests: the question becomes this call's
       // `input_required` result, and the execution waits (parked) for the retry's answer.
       mcp: { elicitation: { sendRequest: ask }, extra: ctx as unknown as Record<string, unknown> },
-    }
-    try {
-      const ending = await runFirstStep({ scope, log, source: { input: params.arguments ?? {} }, principal: caller.principal, requestContext: context.value, runs, storeRuns: deps.storeRuns })
-      switch (ending.kind) {
-        case 'input-error':
-          return errorResult(ending.error, ids) as CallToolResult
-        case 'approval-required':
-        case 'background':
-          return await settle(deps, ctx, answers, ending.run)
-        case 'executed': {
-          const { outcome } = ending
-          if (outcome.status === 'suspended') return await settle(deps, ctx, answers, ending.run!)
-          if (outcome.status === 'failed') return errorResult(outcome.error, ids) as CallToolResult
-          return completedResult(ids, outcome.output, outcome.modelOutput) as CallToolResult
-        }
-      }
-    } catch (error) {
-      return failure(error, ids)
-    }
+    })
+    const step = { scope, log, source: { input: params.arguments ?? {} }, principal: caller.principal, requestContext: context.value, runs, storeRuns: deps.storeRuns }
+    return (await mcpFirstStep(step, (run) => settle(deps, ctx, answers, run))) as ModernResult
   }, sink)
   // The caller cancelling before the call asks anything stops it; once it waits for an answer,
   // this request is over and only the retry (or the wait's timeout) decides.
@@ -197,5 +173,5 @@ async function waiting(deps: ModernMcpDeps, run: RunRecord): Promise<CallToolRes
 }
 
 function failure(error: unknown, ids: { runId: string; toolCallId: string }): CallToolResult {
-  return errorResult(ToolrouteError.isInstance(error) ? error : new ToolrouteError('EXECUTION_FAILED', errorMessage(error)), ids) as CallToolResult
+  return failureResult(error, ids) as CallToolResult
 }

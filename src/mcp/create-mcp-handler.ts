@@ -1,6 +1,4 @@
 import type { Context } from 'hono'
-// @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
 import type { McpAppOptions } from './mcp-app-options.ts'
 import type { RunHost } from '../runs/run-host.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
@@ -14,7 +12,9 @@ import { createMcpServer, defaultElicitationTimeoutMs, defaultServerInfo, type M
 import { jsonRpcError, sessionNotFound } from './json-rpc-error.ts'
 import { withCaller } from './mcp-caller.ts'
 import type { McpSessionHost } from './mcp-session-host.ts'
-import { readMcpBody, wantsProgress, wantsSession } from './read-mcp-body.ts'
+import { readMcpBody, wantsSession } from './read-mcp-body.ts'
+import { handleStatelessMcp } from './handle-stateless-mcp.ts'
+import { StatelessCalls, callIdOf, cancelledIdOf, statelessCallKey } from './stateless-calls.ts'
 import { resolveMcpCaller } from './resolve-mcp-caller.ts'
 
 export interface McpHandlerOptions {
@@ -25,49 +25,6 @@ export interface McpHandlerOptions {
 
 /** Session ids are UUIDs this server made; anything else names no session and reaches no object. */
 const sessionIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
-// Workers spread requests over isolates, so a session in memory would not see its own later
-// requests: there the default is stateless, and `createWorker` pins sessions to Durable Objects.
-const onWorkers = (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === 'Cloudflare-Workers'
-
-/**
- * One request, one server, one transport: nothing kept, nothing to route back to. JSON answers,
- * except for a call that asks for progress: that one is answered as an SSE stream, so its
- * `notifications/progress` go out before its result (a JSON answer has room for the result only).
- */
-async function handleStateless(deps: McpServerDeps, request: Request, body: unknown): Promise<Response> {
-  const server = createMcpServer(deps)
-  const streamed = wantsProgress(body)
-  const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: !streamed })
-  await server.connect(transport)
-  const close = () => void server.close().catch(() => {})
-  let response: Response
-  try {
-    response = await transport.handleRequest(request, { parsedBody: body })
-  } catch (error) {
-    close()
-    throw error
-  }
-  if (!streamed || !response.body) {
-    close()
-    return response
-  }
-  // The stream outlives `handleRequest`: the server closes once the stream has ended or its reader left.
-  const reader = response.body.getReader()
-  const stream = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const { done, value } = await reader.read()
-      if (!done) return controller.enqueue(value)
-      controller.close()
-      close()
-    },
-    async cancel(reason) {
-      await reader.cancel(reason).catch(() => {})
-      close()
-    },
-  })
-  return new Response(stream, { status: response.status, headers: response.headers })
-}
 
 /**
  * MCP over Streamable HTTP at `/mcp`, on the official SDK. Auth middleware has already run.
@@ -91,9 +48,13 @@ export function createMcpHandler({ tools, options, runs }: McpHandlerOptions) {
   const modern = createModernMcpHandler(options.server ?? defaultServerInfo, settings.elicitationTimeoutMs ?? defaultElicitationTimeoutMs)
   // The option, the Worker's secret, or this isolate's own random key.
   const codecOf = (c: Context) => questionStateCodecFor(settings.requestStateKey ?? (c.env as { TOOLROUTE_MCP_STATE_KEY?: unknown } | undefined)?.TOOLROUTE_MCP_STATE_KEY)
+  // This process's stateless calls, for their cancels (Node, Deno; on Workers a host routes both to one object).
+  const calls = new StatelessCalls()
   let memory: McpSessionHost | undefined
   const sessionsOf = (c: Context): McpSessionHost | undefined => {
-    const choice = settings.sessions ?? (onWorkers ? false : 'memory')
+    // The platform's adapter says where sessions live (`createWorker`: a Durable Object per session,
+    // or none without the binding); an app on its own keeps them in this process.
+    const choice = settings.sessions ?? 'memory'
     if (choice === false) return undefined
     if (choice === 'memory') return (memory ??= createMemoryMcpSessions())
     return choice(c)
@@ -137,6 +98,10 @@ export function createMcpHandler({ tools, options, runs }: McpHandlerOptions) {
       return sessions.handle(sessionId, { ...message, initialize: false })
     }
     if (sessions && wantsSession(read.body)) return sessions.handle(crypto.randomUUID(), { ...message, initialize: true })
-    return handleStateless(deps(), request, read.body)
+    // A stateless call and its cancel arrive in two requests: where the host can route them to one
+    // place (a Durable Object per principal and request id on Workers), both go there.
+    const callId = callIdOf(read.body) ?? cancelledIdOf(read.body)
+    if (callId !== undefined && sessions?.stateless) return sessions.stateless(await statelessCallKey(caller.principal, callId), { ...message, initialize: false })
+    return handleStatelessMcp(deps(), request, read.body, calls)
   }
 }

@@ -7,6 +7,7 @@ import type { RunHost } from '../runs/run-host.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import { callMcpTool } from './call-mcp-tool.ts'
 import type { McpServerDeps } from './mcp-server-deps.ts'
+import { serveMcpTasks, mcpTasksCapability } from './serve-mcp-tasks.ts'
 import { mcpToolIndex } from './to-mcp-tool.ts'
 
 export type { McpServerDeps } from './mcp-server-deps.ts'
@@ -20,11 +21,13 @@ const jsonSchemaValidator = new CfWorkerJsonSchemaValidator()
 
 /**
  * A low-level MCP `Server` serving `tools/list` and `tools/call` for a tool registry. The
- * listing is computed once per registry; calls run on toolroute's executor (`callMcpTool`).
+ * listing is computed once per registry; calls run on toolroute's executor (`callMcpTool`), and a
+ * background tool's runs are tasks (`serveMcpTasks`).
  */
 export function createMcpServer(deps: McpServerDeps): Server {
-  const server = new Server(deps.serverInfo, { capabilities: { tools: {} }, jsonSchemaValidator })
-  server.setRequestHandler(ListToolsRequestSchema, () => mcpToolIndex(deps.tools).list())
+  const server = new Server(deps.serverInfo, { capabilities: { tools: {}, tasks: mcpTasksCapability }, jsonSchemaValidator })
+  server.setRequestHandler(ListToolsRequestSchema, () => mcpToolIndex(deps.tools).taskList())
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => callMcpTool(server, deps, request.params, extra))
+  serveMcpTasks(server, deps)
   return server
 }

@@ -6,9 +6,10 @@ import type { McpSessionHost } from './mcp-session-host.ts'
 export interface ToolAppMcpOptions<E extends Env = any> {
   /**
    * Where sessions live, for clients that declare elicitation (tools may ask them questions):
-   * `'memory'` (this process; the default under Node and Deno), `false` (every client served
-   * statelessly; the default on Workers without `createWorker`), or a host per request
-   * (`createWorker` uses the `TOOLROUTE_MCP` Durable Objects, one per session).
+   * `'memory'` (this process; the default), `false` (every client served statelessly), or a host
+   * per request. The platform's adapter passes its choice: `createWorker` uses the `TOOLROUTE_MCP`
+   * Durable Objects, one per session, and `false` without that binding. Workers spread requests
+   * over isolates, so an app served on Workers without `createWorker` should say `false`.
    */
   sessions?: 'memory' | false | ((c: Context<E>) => McpSessionHost | undefined)
   /** How long a question to the user (elicitation) waits for an answer (default 5 minutes). */

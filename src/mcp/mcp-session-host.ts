@@ -29,4 +29,10 @@ export interface McpSessionHost {
    * Without it, calls run in the request's own process.
    */
   call?(callKey: string, request: McpSessionRequest): Promise<Response>
+  /**
+   * Serves a stateless 2025 `tools/call`, or the `notifications/cancelled` naming it, where both
+   * meet (on Workers, the Durable Object named by `key`: the principal and the request id), so the
+   * cancel reaches the call. Without it, both are served in the request's own process.
+   */
+  stateless?(key: string, request: McpSessionRequest): Promise<Response>
 }

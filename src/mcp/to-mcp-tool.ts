@@ -6,6 +6,7 @@ import { errorMessage, ToolrouteError } from '../errors/toolroute-error.ts'
 import { LazyTools } from '../tool/lazy-tools.ts'
 import { loadTool } from '../tool/load-tool.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
+import { isBackgroundTool } from '../tool/is-background-tool.ts'
 
 const anyObject = { type: 'object', additionalProperties: true } as const
 
@@ -40,6 +41,11 @@ export function toMcpTool(tool: AnyTool): McpTool {
 /** A registry as MCP sees it: the `tools/list` listing (read when first asked for) and the tool ids by MCP name. */
 export interface McpToolIndex {
   list(): Promise<{ tools: McpTool[] }>
+  /**
+   * The listing for 2025 clients, which have tasks: a background tool is a task, so its entry
+   * says `execution.taskSupport: 'optional'` (a plain call still follows the run to its end).
+   */
+  taskList(): Promise<{ tools: McpTool[] }>
   ids: ReadonlyMap<string, string>
 }
 
@@ -53,10 +59,17 @@ export function mcpToolIndex(tools: ReadonlyMap<string, AnyTool>): McpToolIndex 
   let index = indexes.get(tools)
   if (!index) {
     let list: Promise<{ tools: McpTool[] }> | undefined
+    let taskList: Promise<{ tools: McpTool[] }> | undefined
     const lazy = tools instanceof LazyTools ? tools : undefined
     const ids = lazy ? [...lazy.routes.values()].map((route) => [route.mcpName, route.id] as const) : [...tools.keys()].map((id) => [mcpToolName(id), id] as const)
+    const background = new Set(lazy ? [...lazy.routes.values()].filter((route) => route.background).map((route) => route.mcpName) : [...tools.values()].filter(isBackgroundTool).map((tool) => mcpToolName(tool.id)))
+    const listed = () => (list ??= lazy ? lazy.listing('mcpTools').then((mcpTools) => ({ tools: mcpTools })) : Promise.resolve({ tools: [...tools.values()].map(toMcpTool) }))
     index = {
-      list: () => (list ??= lazy ? lazy.listing('mcpTools').then((mcpTools) => ({ tools: mcpTools })) : Promise.resolve({ tools: [...tools.values()].map(toMcpTool) })),
+      list: listed,
+      taskList: () =>
+        (taskList ??= listed().then(({ tools: entries }) => ({
+          tools: entries.map((entry) => (background.has(entry.name) ? { ...entry, execution: { taskSupport: 'optional' as const } } : entry)),
+        }))),
       ids: new Map(ids),
     }
     indexes.set(tools, index)

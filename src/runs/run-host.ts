@@ -38,4 +38,9 @@ export interface RunHost {
   get(runId: string, caller: RunCaller): Promise<{ run: RunRecord; events: SequencedEvent[] }>
   /** Replays events after `after`, then follows live until the run stops running. */
   follow(runId: string, caller: RunCaller & { after: number; signal?: AbortSignal }): Promise<AsyncIterable<SequencedEvent>>
+  /**
+   * The caller's runs, newest first, a page at a time (`withRunIndex` adds it over a `RunIndex`).
+   * A caller without a principal gets none. Absent on a host that keeps no index.
+   */
+  list?(caller: RunCaller, page?: { cursor?: string; limit?: number }): Promise<{ runs: RunRecord[]; nextCursor?: string }>
 }

@@ -6,6 +6,8 @@ import { createDenoKvRunStore } from 'toolroute/deno'
 import type { ToolEvent } from 'toolroute'
 import type { RunRecord } from 'toolroute/server'
 import { defineRunStoreContract } from '../shared/run-store-contract.ts'
+import { defineRunIndexContract } from '../shared/run-index-contract.ts'
+import { createDenoKvRunIndex } from '../../src/adapter/deno/create-deno-kv-run-index.ts'
 
 const memoryKv = await Deno.openKv(':memory:')
 const fileDir = await Deno.makeTempDir({ prefix: 'toolroute-kv-' })
@@ -95,3 +97,7 @@ Deno.test('Deno KV: a record this code cannot read is refused, not cast', async 
   await store.delete(runId)
 })
 
+
+defineRunIndexContract('Deno KV', async () => ({ index: createDenoKvRunIndex(memoryKv), principal: ((prefix) => (who: string) => `${prefix}:${who}`)(crypto.randomUUID()) }), {
+  test: (name, fn) => Deno.test(name, fn),
+})

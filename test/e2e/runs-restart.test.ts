@@ -84,3 +84,35 @@ it('a background run cut short by a wrangler dev restart is retried by its alarm
   // Two attempts began: the restart really cut the first one short.
   expect(text.match(/report started/g)).toHaveLength(2)
 }, 150_000)
+
+it('MCP tasks (2025-11-25) outlive a wrangler dev restart: listed, read, cancelled and their results fetched by a new session', async () => {
+  server ??= await startWranglerDev({ persistTo, config })
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js')
+  const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js')
+  const { CallToolResultSchema, CreateTaskResultSchema } = await import('@modelcontextprotocol/sdk/types.js')
+  const connect = async () => {
+    const client = new Client({ name: 'restart-test', version: '1.0.0' })
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${server!.url}/mcp`), { requestInit: { headers: owner } }))
+    return client
+  }
+  const before = await connect()
+  const create = async (month: string, delayMs: number) =>
+    (await before.request({ method: 'tools/call', params: { name: 'generate-report', arguments: { month, delayMs }, task: {} } }, CreateTaskResultSchema)).task
+  const quick = await create('2026-01', 0)
+  const slow = await create('2026-02', 5000)
+  await before.close()
+
+  await server.stop()
+  server = await startWranglerDev({ persistTo, config })
+
+  const after = await connect()
+  const listed = (await after.experimental.tasks.listTasks()).tasks.map((task) => task.taskId)
+  expect(listed).toEqual(expect.arrayContaining([quick.taskId, slow.taskId]))
+  expect(listed.indexOf(slow.taskId)).toBeLessThan(listed.indexOf(quick.taskId))
+  const result = await after.experimental.tasks.getTaskResult(quick.taskId, CallToolResultSchema)
+  expect(result.structuredContent).toEqual({ month: '2026-01', rows: 31 })
+  expect(await after.experimental.tasks.getTask(quick.taskId)).toMatchObject({ status: 'completed' })
+  expect(await after.experimental.tasks.cancelTask(slow.taskId)).toMatchObject({ taskId: slow.taskId, status: 'cancelled' })
+  expect(await get(`/runs/${slow.taskId}`)).toMatchObject({ status: 200, body: { status: 'cancelled' } })
+  await after.close()
+}, 120_000)

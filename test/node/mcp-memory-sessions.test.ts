@@ -103,6 +103,42 @@ describe('notifications/cancelled in a session', () => {
   })
 })
 
+describe('notifications/cancelled for a stateless call (sessions: false)', () => {
+  it('aborts the call: the cancel, a request of its own, finds it in this process; the JSON answer ends with 202', async () => {
+    const seen: string[] = []
+    const waiting = createTool({
+      id: 'waits-for-abort',
+      description: 'Waits until its call is cancelled',
+      inputSchema: z.object({}),
+      execute: (_input, { abortSignal }) =>
+        new Promise((_resolve, reject) => {
+          seen.push('started')
+          abortSignal.addEventListener('abort', () => (seen.push('aborted'), reject(abortSignal.reason)), { once: true })
+        }),
+    })
+    const statelessApp = createToolApp({ tools: [waiting], mcp: { sessions: false } })
+    const post = (body: unknown, authorization: string) =>
+      statelessApp.fetch(
+        new Request('http://node.test/mcp', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', authorization },
+          body: JSON.stringify(body),
+        }),
+      )
+    const call = post({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'waits-for-abort', arguments: {} } }, 'Bearer ada')
+    while (!seen.includes('started')) await new Promise((resolve) => setTimeout(resolve, 5))
+    // Another principal's cancel of the same id reaches nothing.
+    expect((await post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7 } }, 'Bearer eve')).status).toBe(202)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(seen).toEqual(['started'])
+    expect((await post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7, reason: 'stop' } }, 'Bearer ada')).status).toBe(202)
+    const answered = await call
+    expect(answered.status).toBe(202)
+    expect(await answered.text()).toBe('')
+    expect(seen).toEqual(['started', 'aborted'])
+  })
+})
+
 describe('resumable streams in a session (2025-11-25)', () => {
   it('opens each call stream with a priming event (id, retry), and replays what followed it on GET with Last-Event-ID', async () => {
     const echo = createTool({ id: 'echo-later', description: 'Echoes after a moment', inputSchema: z.object({ text: z.string() }), execute: async ({ text }) => ({ text }) })

@@ -36,8 +36,8 @@ describe('MCP with createToolApp options', () => {
     expect(result.structuredContent).toMatchObject({ id: 'cus_from-auth-u1_42' })
   })
 
-  it('serves statelessly on Workers without a session host: no session, tools cannot ask', async () => {
-    const app = createToolApp({ tools })
+  it('serves statelessly with sessions: false (what createWorker passes without its binding): no session, tools cannot ask', async () => {
+    const app = createToolApp({ tools, mcp: { sessions: false } })
     const { client, transport } = await connectMcp({ fetch: fetchOf(app), elicitation: () => ({ action: 'accept', content: { approved: true } }) })
     expect(transport.sessionId).toBeUndefined()
     const asked = await client.callTool({ name: 'ask-name', arguments: {} })
@@ -45,6 +45,13 @@ describe('MCP with createToolApp options', () => {
     const approval = await client.callTool({ name: 'delete-file', arguments: { path: '/x' } })
     expect(approval.isError).toBe(true)
     expect(textOf(approval)).toMatch(/POST \/runs\/[0-9a-f-]{36}\/approve/)
+  })
+
+  it('keeps sessions in memory by default, inside workerd too: the adapter passes its choice, nothing sniffs the runtime', async () => {
+    const app = createToolApp({ tools })
+    const { client, transport } = await connectMcp({ fetch: fetchOf(app), elicitation: () => ({ action: 'accept', content: { name: 'Ada' } }) })
+    expect(transport.sessionId).toMatch(/^[0-9a-f-]{36}$/)
+    expect((await client.callTool({ name: 'ask-name', arguments: {} })).structuredContent).toMatchObject({ text: 'Hello, Ada' })
   })
 
   it('names routes under the base path', async () => {

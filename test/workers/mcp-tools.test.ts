@@ -181,4 +181,36 @@ describe('notifications/cancelled (2025 leg)', () => {
     expect(entries.some((entry) => entry.startsWith('aborted'))).toBe(true)
     expect(entries).not.toContain('finished')
   })
+
+  it('a stateless call (no session) is aborted by its cancel too: both reach the Durable Object named by principal and request id', async () => {
+    const key = `cancel-stateless-${crypto.randomUUID()}`
+    const { client, transport } = await connectMcp({ headers: { authorization: 'Bearer stateless-canceller' } })
+    expect(transport.sessionId).toBeUndefined()
+    const abort = new AbortController()
+    const call = client.callTool({ name: 'abort-recorder', arguments: { key, ms: 20_000 } }, undefined, { signal: abort.signal })
+    expect(await eventually(() => readProbe(key), (entries) => entries.includes('started'))).toContain('started')
+    abort.abort(new Error('the user stopped it'))
+    await expect(call).rejects.toThrow()
+    const entries = await eventually(() => readProbe(key), (seen) => seen.some((entry) => entry.startsWith('aborted')))
+    expect(entries.some((entry) => entry.startsWith('aborted'))).toBe(true)
+    expect(entries).not.toContain('finished')
+  })
+
+  it("another principal's cancel with the same request id does not reach the call", async () => {
+    const key = `cancel-foreign-${crypto.randomUUID()}`
+    const { client } = await connectMcp({ headers: { authorization: 'Bearer owner-of-call' } })
+    const call = client.callTool({ name: 'abort-recorder', arguments: { key, ms: 300 } })
+    expect(await eventually(() => readProbe(key), (entries) => entries.includes('started'))).toContain('started')
+    // The client's requests so far: initialize (0), then the call; a stranger cancels every low id.
+    for (const requestId of [0, 1, 2, 3]) {
+      const response = await SELF.fetch('http://tools.test/mcp', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', authorization: 'Bearer stranger' },
+        body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason: 'not yours' } }),
+      })
+      expect(response.status).toBe(202)
+    }
+    expect((await call).isError).toBeFalsy()
+    expect(await readProbe(key)).toContain('finished')
+  })
 })

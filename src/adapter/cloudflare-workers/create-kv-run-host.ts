@@ -6,6 +6,8 @@ import { createRunEngine, type RunEngine } from '../../runs/create-run-engine.ts
 import type { RunHost } from '../../runs/run-host.ts'
 import { runHostForCall } from '../../runs/run-host-for-call.ts'
 import { createKvRunStore, type KvRunStoreOptions } from './kv-run-store.ts'
+import { withRunIndex } from '../../runs/with-run-index.ts'
+import { createKvRunIndex } from './create-kv-run-index.ts'
 
 /** The KV binding `createKvRunHost` reads by default (wrangler.toml `[[kv_namespaces]]`). */
 export const runsKvBinding = 'TOOLROUTE_RUNS_KV'
@@ -54,6 +56,6 @@ export function createKvRunHost(tools: ToolAppOptions['tools'], options: KvRunHo
       engines.set(kv, engine)
     }
     const defer = deferOf(c)
-    return runHostForCall(engine, { defer: (work) => defer(work.catch(() => {})) })
+    return withRunIndex(runHostForCall(engine, { defer: (work) => defer(work.catch(() => {})) }), createKvRunIndex(kv, options.expirationTtl ? { expirationTtl: options.expirationTtl } : {}))
   }
 }

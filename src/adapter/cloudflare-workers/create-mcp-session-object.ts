@@ -7,11 +7,15 @@ import { readCaller } from '../../mcp/mcp-caller.ts'
 import { isInitialize } from '../../mcp/read-mcp-body.ts'
 import { createModernMcpHandler, questionStateCodecFor } from '../../mcp/create-modern-mcp-handler.ts'
 import { defaultElicitationTimeoutMs, defaultServerInfo } from '../../mcp/create-mcp-server.ts'
+import { handleStatelessMcp } from '../../mcp/handle-stateless-mcp.ts'
+import { StatelessCalls } from '../../mcp/stateless-calls.ts'
 
 /** The internal header that tells a session object which session it is (the Worker sets it). */
 export const mcpSessionIdHeader = 'x-toolroute-mcp-session'
 /** The internal header that tells the object it runs one 2026-07-28 call, and under which key. */
 export const mcpCallKeyHeader = 'x-toolroute-mcp-call'
+/** The internal header that tells the object it serves a stateless 2025 call (or its cancel). */
+export const mcpStatelessKeyHeader = 'x-toolroute-mcp-stateless'
 
 export interface McpSessionObjectOptions {
   /** Everything the session's MCP server needs, from the object's `env`. */
@@ -59,6 +63,7 @@ export function createMcpSessionObject(options: McpSessionObjectOptions): new (c
     #launched: (() => Promise<void>)[] = []
     #alarmAt = 0
     #lastSeen = 0
+    #stateless = new StatelessCalls()
 
     constructor(ctx: DurableObjectState, env: unknown) {
       super(ctx, env as never)
@@ -69,6 +74,17 @@ export function createMcpSessionObject(options: McpSessionObjectOptions): new (c
     async fetch(request: Request): Promise<Response> {
       const callKey = request.headers.get(mcpCallKeyHeader)
       if (callKey) return this.#call(callKey, request)
+      // A stateless 2025 call, or its cancel: both land here, so the cancel reaches the call.
+      if (request.headers.has(mcpStatelessKeyHeader)) {
+        const text = await request.text()
+        let parsed: unknown
+        try {
+          parsed = JSON.parse(text)
+        } catch {
+          return jsonRpcError(400, -32700, 'Parse error: Invalid JSON')
+        }
+        return handleStatelessMcp(this.#deps, new Request(request.url, { method: 'POST', headers: request.headers, body: text }), parsed, this.#stateless)
+      }
       const sessionId = request.headers.get(mcpSessionIdHeader)
       if (!sessionId) return sessionNotFound()
       const caller = readCaller(request.headers)

@@ -7,6 +7,8 @@ import { encodeSegmentStream, toRpcError, type RpcResult } from '../../runs/segm
 import { createDurableObjectRunStore, storedRunId } from './durable-object-run-store.ts'
 import type { AnyTool } from '../../tool/tool-types.ts'
 import { millisecondsOf } from './milliseconds-of.ts'
+import type { RunIndexPage } from '../../runs/run-index.ts'
+import { createSqlRunIndex } from './sql-run-index.ts'
 
 export interface ToolRunObjectOptions {
   /**
@@ -69,6 +71,9 @@ export interface ToolRunObject extends DurableObject {
   abortStep(runId: string, caller: RunCaller & { after: number; message: string }): Promise<RpcResult<null>>
   get(runId: string, caller: RunCaller): Promise<RpcResult<{ run: RunRecord; events: SequencedEvent[] }>>
   follow(runId: string, caller: RunCaller & { after: number }): Promise<RpcResult<ReadableStream<Uint8Array>>>
+  /** On the object named `index:<principal>`: the principal's run index (`createDurableObjectRunIndex`). */
+  indexAdd(runId: string, createdAt: string): Promise<RpcResult<null>>
+  indexList(cursor: string | undefined, limit: number): Promise<RpcResult<RunIndexPage>>
   alarm(): Promise<void>
 }
 
@@ -138,6 +143,17 @@ export function createToolRunObject(
         // The final state is read once the events are over, not when the stream opens.
         return encodeSegmentStream(events, () => this.engine.get(runId, caller).then((state) => state.run), () => controller.abort())
       })
+    }
+
+    #index?: ReturnType<typeof createSqlRunIndex>
+    indexAdd(runId: string, createdAt: string): Promise<RpcResult<null>> {
+      return rpc(async () => {
+        ;(this.#index ??= createSqlRunIndex(this.ctx.storage.sql)).add(runId, createdAt)
+        return null
+      })
+    }
+    indexList(cursor: string | undefined, limit: number): Promise<RpcResult<RunIndexPage>> {
+      return rpc(async () => (this.#index ??= createSqlRunIndex(this.ctx.storage.sql)).list(cursor, limit))
     }
 
     async alarm(): Promise<void> {

@@ -12,6 +12,8 @@ import { createMcpSessionObject } from './create-mcp-session-object.ts'
 import { createToolRunObject, type ToolRunObjectOptions } from './create-tool-run-object.ts'
 import { createDurableObjectMcpSessions } from './durable-object-mcp-sessions.ts'
 import { createDurableObjectRunHost } from './durable-object-run-host.ts'
+import { createDurableObjectRunIndex } from './durable-object-run-index.ts'
+import { withRunIndex } from '../../runs/with-run-index.ts'
 
 /** The Durable Object binding that holds runs (wrangler.toml `[[durable_objects.bindings]]`). */
 export const runsBinding = 'TOOLROUTE_RUNS'
@@ -63,7 +65,7 @@ export function createWorker(config: ToolrouteConfig & { tools: ToolAppOptions['
     const namespace = binding(env, runsBinding)
     if (!namespace) throw new Error(`Durable Object binding ${runsBinding} is missing from wrangler.toml`)
     let host = hosts.get(namespace)
-    if (!host) hosts.set(namespace, (host = createDurableObjectRunHost(namespace)))
+    if (!host) hosts.set(namespace, (host = withRunIndex(createDurableObjectRunHost(namespace), createDurableObjectRunIndex(namespace))))
     return host
   }
   const keyStores = new WeakMap<DurableObjectNamespace, IdempotencyStore>()

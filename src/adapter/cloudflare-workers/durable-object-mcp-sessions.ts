@@ -1,5 +1,5 @@
 import type { McpSessionHost } from '../../mcp/mcp-session-host.ts'
-import { mcpCallKeyHeader, mcpSessionIdHeader } from './create-mcp-session-object.ts'
+import { mcpCallKeyHeader, mcpSessionIdHeader, mcpStatelessKeyHeader } from './create-mcp-session-object.ts'
 
 /**
  * MCP sessions pinned to Durable Objects: each session lives in the object named by its
@@ -21,6 +21,13 @@ export function createDurableObjectMcpSessions(namespace: DurableObjectNamespace
       const headers = new Headers(request.headers)
       headers.set(mcpCallKeyHeader, callKey)
       const stub = namespace.get(namespace.idFromName(`call:${callKey}`))
+      return stub.fetch(new Request(request.url, { method: 'POST', headers, ...(text !== undefined ? { body: text } : {}) }))
+    },
+    // A stateless 2025 call and its cancel, both in the object named by the principal and request id.
+    stateless(key, { request, text }) {
+      const headers = new Headers(request.headers)
+      headers.set(mcpStatelessKeyHeader, key)
+      const stub = namespace.get(namespace.idFromName(`stateless:${key}`))
       return stub.fetch(new Request(request.url, { method: 'POST', headers, ...(text !== undefined ? { body: text } : {}) }))
     },
   }

@@ -7,6 +7,8 @@ import { createRunEngine, type RunEngine } from '../../runs/create-run-engine.ts
 import type { RunStore } from '../../runs/run-store.ts'
 import { createDenoKvRunStore } from './deno-kv-run-store.ts'
 import { createDenoKvIdempotencyStore } from './deno-kv-idempotency-store.ts'
+import { withRunIndex } from '../../runs/with-run-index.ts'
+import { createDenoKvRunIndex } from './create-deno-kv-run-index.ts'
 import { createDenoKvScheduler } from './create-deno-kv-scheduler.ts'
 
 /** Options of `createDenoToolApp`: the app's, with runs in a Deno KV database. */
@@ -62,5 +64,5 @@ export async function createDenoToolApp(options: DenoToolAppOptions): Promise<De
   await scheduler?.start((runId) => engine.sweep(runId))
   // Keys in the same database, kept as long as the runs they replay.
   const idempotency = appOptions.idempotency ?? createDenoKvIdempotencyStore(kv, retentionMs !== undefined ? { retentionMs } : {})
-  return { app: createToolApp({ playgroundPage: loadPlaygroundPage, ...appOptions, runs: engine, idempotency }), engine, store }
+  return { app: createToolApp({ playgroundPage: loadPlaygroundPage, ...appOptions, runs: withRunIndex(engine, createDenoKvRunIndex(kv)), idempotency }), engine, store }
 }

@@ -1,0 +1,40 @@
+import type { RunIndexPage } from '../../runs/run-index.ts'
+
+/**
+ * One principal's run index in a Durable Object's SQLite storage (the object named
+ * `index:<principal>` of the runs namespace): `run_index (run_id, created_at)`, read newest first.
+ * The cursor is the last row of a page (`createdAt|runId`), so runs added meanwhile shift nothing.
+ */
+export function createSqlRunIndex(sql: SqlStorage) {
+  let ready = false
+  const table = () => {
+    if (ready) return
+    sql.exec('CREATE TABLE IF NOT EXISTS run_index (run_id TEXT PRIMARY KEY, created_at TEXT NOT NULL)')
+    sql.exec('CREATE INDEX IF NOT EXISTS run_index_newest ON run_index (created_at DESC, run_id DESC)')
+    ready = true
+  }
+  return {
+    add(runId: string, createdAt: string): void {
+      table()
+      sql.exec('INSERT OR IGNORE INTO run_index (run_id, created_at) VALUES (?, ?)', runId, createdAt)
+    },
+    list(cursor: string | undefined, limit: number): RunIndexPage {
+      table()
+      const [at, id] = cursor?.includes('|') ? [cursor.slice(0, cursor.indexOf('|')), cursor.slice(cursor.indexOf('|') + 1)] : [undefined, undefined]
+      const rows = (
+        at === undefined
+          ? sql.exec<{ run_id: string; created_at: string }>('SELECT run_id, created_at FROM run_index ORDER BY created_at DESC, run_id DESC LIMIT ?', limit + 1)
+          : sql.exec<{ run_id: string; created_at: string }>(
+              'SELECT run_id, created_at FROM run_index WHERE created_at < ? OR (created_at = ? AND run_id < ?) ORDER BY created_at DESC, run_id DESC LIMIT ?',
+              at,
+              at,
+              id,
+              limit + 1,
+            )
+      ).toArray()
+      const page = rows.slice(0, limit)
+      const last = page.at(-1)
+      return { runIds: page.map((row) => row.run_id), ...(rows.length > limit && last ? { nextCursor: `${last.created_at}|${last.run_id}` } : {}) }
+    },
+  }
+}

@@ -1,0 +1,63 @@
+// @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
+import { createMcpServer, type McpServerDeps } from './create-mcp-server.ts'
+import { readCaller } from './mcp-caller.ts'
+import { wantsProgress } from './read-mcp-body.ts'
+import { callIdOf, cancelledIdOf, statelessCallKey, type StatelessCalls } from './stateless-calls.ts'
+
+/**
+ * One 2025 request served statelessly: one server, one transport, nothing kept but, while a
+ * `tools/call` runs, its entry in `calls`, where its `notifications/cancelled` (a request of its
+ * own) finds it. JSON answers, except for a call that asks for progress: that one is answered as
+ * an SSE stream, so its `notifications/progress` go out before its result (a JSON answer has
+ * room for the result only).
+ */
+export async function handleStatelessMcp(deps: McpServerDeps, request: Request, body: unknown, calls: StatelessCalls): Promise<Response> {
+  const principal = readCaller(request.headers).principal
+  const cancelled = cancelledIdOf(body)
+  if (cancelled !== undefined && (await calls.cancel(await statelessCallKey(principal, cancelled), request, body, cancelled))) {
+    return new Response(null, { status: 202 })
+  }
+  const server = createMcpServer(deps)
+  const streamed = wantsProgress(body)
+  const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: !streamed })
+  await server.connect(transport)
+  let finished!: () => void
+  const settled = new Promise<void>((resolve) => (finished = resolve))
+  const close = () => {
+    finished()
+    void server.close().catch(() => {})
+  }
+  const callId = callIdOf(body)
+  let end!: () => void
+  const ended = new Promise<Response>((resolve) => (end = () => resolve(new Response(null, { status: 202 }))))
+  let response: Response
+  try {
+    const answering = transport.handleRequest(request, { parsedBody: body })
+    // Tracked until the answer is over (a JSON body, or the end of an SSE stream).
+    if (callId !== undefined) calls.track(await statelessCallKey(principal, callId), transport, end, settled)
+    response = await Promise.race([answering, ended])
+  } catch (error) {
+    close()
+    throw error
+  }
+  if (!streamed || !response.body) {
+    close()
+    return response
+  }
+  // The stream outlives `handleRequest`: the server closes once the stream has ended or its reader left.
+  const reader = response.body.getReader()
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done, value } = await reader.read()
+      if (!done) return controller.enqueue(value)
+      controller.close()
+      close()
+    },
+    async cancel(reason) {
+      await reader.cancel(reason).catch(() => {})
+      close()
+    },
+  })
+  return new Response(stream, { status: response.status, headers: response.headers })
+}

@@ -1,0 +1,40 @@
+// @ts-types="@modelcontextprotocol/sdk/types"
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { ToolrouteError, errorMessage } from '../errors/toolroute-error.ts'
+import type { RunRecord } from '../runs/run-record.ts'
+import { runFirstStep, type FirstStep } from '../runs/run-first-step.ts'
+import { completedResult, errorResult } from './mcp-tool-result.ts'
+
+/** A failure of the run host or store (a run approved over HTTP meanwhile, an expired run) as an `isError` result. */
+export function failureResult(error: unknown, ids?: { runId: string; toolCallId: string }): CallToolResult {
+  return errorResult(ToolrouteError.isInstance(error) ? error : new ToolrouteError('EXECUTION_FAILED', errorMessage(error)), ids)
+}
+
+/**
+ * The first step of an MCP `tools/call`, in either generation, as its result: an input error or
+ * a failed execution is an `isError` result, a completed one its output. A run that was stored to
+ * wait (approval, suspension) or to go on in the background is handed to `waiting`, the
+ * generation's own policy: a 2025 session asks through elicitation (or, for a task, answers with
+ * the task), 2026-07-28 answers `input_required`.
+ */
+export async function mcpFirstStep<R>(step: FirstStep, waiting: (run: RunRecord) => Promise<R>): Promise<R | CallToolResult> {
+  const ids = { runId: step.scope.runId, toolCallId: step.scope.toolCallId }
+  try {
+    const ending = await runFirstStep(step)
+    switch (ending.kind) {
+      case 'input-error':
+        return errorResult(ending.error, ids)
+      case 'approval-required':
+      case 'background':
+        return await waiting(ending.run)
+      case 'executed': {
+        const { outcome } = ending
+        if (outcome.status === 'suspended') return await waiting(ending.run!)
+        if (outcome.status === 'failed') return errorResult(outcome.error, ids)
+        return completedResult(ids, outcome.output, outcome.modelOutput)
+      }
+    }
+  } catch (error) {
+    return failureResult(error, ids)
+  }
+}

@@ -1,0 +1,39 @@
+import { ToolrouteError } from '../errors/toolroute-error.ts'
+import type { RunHost } from './run-host.ts'
+import type { RunIndex } from './run-index.ts'
+import type { RunRecord } from './run-record.ts'
+
+/**
+ * A run host that also lists a principal's runs (`list`): every run it opens with a principal is
+ * added to `index`, after the run itself is stored (a failed open indexes nothing). Listing reads
+ * each run back through the host, so a run answers only its principal here too.
+ */
+export function withRunIndex(host: RunHost, index: RunIndex): RunHost {
+  return {
+    ...host,
+    async open(run, events) {
+      await host.open(run, events)
+      if (run.principal !== null) await index.add(run.principal, run.runId, run.createdAt)
+    },
+    async list(caller, page = {}) {
+      if (caller.principal === null) return { runs: [] }
+      // Each run is read back whole (its events too, on every backend): pages stay small, and the
+      // reads go out together (on Workers, one object each).
+      const limit = Math.min(Math.max(page.limit ?? 20, 1), 100)
+      const ids = await index.list(caller.principal, { limit, ...(page.cursor !== undefined ? { cursor: page.cursor } : {}) })
+      const read = await Promise.all(
+        ids.runIds.map(async (runId): Promise<RunRecord | undefined> => {
+          try {
+            return (await host.get(runId, caller)).run
+          } catch (error) {
+            // Deleted after its retention (or, with a custom principal rule, no longer this caller's).
+            if (!ToolrouteError.isInstance(error) || error.code !== 'RUN_NOT_FOUND') throw error
+            return undefined
+          }
+        }),
+      )
+      const runs = read.filter((run): run is RunRecord => run !== undefined)
+      return { runs, ...(ids.nextCursor !== undefined ? { nextCursor: ids.nextCursor } : {}) }
+    },
+  }
+}

@@ -1,0 +1,189 @@
+// Background tools as MCP tasks (2025-11-25) with the v1 SDK client over the test Worker: the task
+// is the run in its Durable Object, listed per principal through the `index:<principal>` object.
+import { SELF } from 'cloudflare:test'
+import { afterEach, describe, expect, it } from 'vitest'
+import { CallToolResultSchema, CreateTaskResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client'
+import { closeAll, connectMcp, mcpUrl, textOf } from './mcp-client.ts'
+import { getRun as fetchRun } from './run-client.ts'
+
+const getRun = async (runId: string, options: { auth: string }) => ({ body: (await (await fetchRun(runId, options)).json()) as Record<string, unknown> })
+import { eventually } from './http-client.ts'
+
+afterEach(closeAll)
+
+const alice = { authorization: 'Bearer alice-tasks' }
+const bob = { authorization: 'Bearer bob-tasks' }
+
+async function createTask(client: Awaited<ReturnType<typeof connectMcp>>['client'], args: Record<string, unknown>, name = 'generate-report') {
+  const { task } = await client.request({ method: 'tools/call', params: { name, arguments: args, task: { ttl: 60_000 } } }, CreateTaskResultSchema)
+  return task
+}
+
+describe('MCP tasks (2025-11-25)', () => {
+  it('lists a background tool with execution.taskSupport, and declares the tasks capability', async () => {
+    const { client } = await connectMcp()
+    expect(client.getServerCapabilities()?.tasks).toEqual({ list: {}, cancel: {}, requests: { tools: { call: {} } } })
+    const { tools } = await client.listTools()
+    expect(tools.find((tool) => tool.name === 'generate-report')?.execution).toEqual({ taskSupport: 'optional' })
+    expect(tools.find((tool) => tool.name === 'weather-tool')?.execution).toBeUndefined()
+  })
+
+  it('a task to completion: tools/call answers the task at once, tasks/get polls the run, tasks/result is its output', async () => {
+    const { client } = await connectMcp({ headers: alice })
+    const task = await createTask(client, { month: '2026-03', delayMs: 300 })
+    expect(task).toMatchObject({ status: 'working', ttl: null, pollInterval: 1000 })
+    // The task id is the run id: the same run over HTTP, for the same principal.
+    expect((await getRun(task.taskId, { auth: 'alice-tasks' })).body).toMatchObject({ runId: task.taskId, status: 'running' })
+    const done = await eventually(
+      () => client.experimental.tasks.getTask(task.taskId),
+      (current) => current.status !== 'working',
+    )
+    expect(done).toMatchObject({ taskId: task.taskId, status: 'completed', createdAt: task.createdAt })
+    const result = await client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)
+    expect(result.structuredContent).toEqual({ month: '2026-03', rows: 31 })
+    expect(result._meta?.['io.modelcontextprotocol/related-task']).toEqual({ taskId: task.taskId })
+  })
+
+  it('tasks/result blocks until the run settles', async () => {
+    const { client } = await connectMcp({ headers: alice })
+    const task = await createTask(client, { month: '2026-04', delayMs: 200 })
+    const result = await client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)
+    expect(result.structuredContent).toEqual({ month: '2026-04', rows: 31 })
+  })
+
+  it("the SDK's own task stream: taskCreated, then statuses, then the result", async () => {
+    const { client } = await connectMcp({ headers: alice })
+    await client.listTools()
+    const kinds: string[] = []
+    let output: unknown
+    for await (const message of client.experimental.tasks.callToolStream({ name: 'generate-report', arguments: { month: '2026-05', delayMs: 100 } })) {
+      kinds.push(message.type)
+      if (message.type === 'result') output = message.result.structuredContent
+    }
+    expect(kinds[0]).toBe('taskCreated')
+    expect(kinds.at(-1)).toBe('result')
+    expect(output).toEqual({ month: '2026-05', rows: 31 })
+  })
+
+  it('a task that needs approval is input_required; tasks/result asks by elicitation, and the tool runs once', async () => {
+    const key = `task-approval-${crypto.randomUUID()}`
+    const { client, questions } = await connectMcp({ headers: alice, elicitation: () => ({ action: 'accept', content: { approved: true } }) })
+    const task = await createTask(client, { key }, 'approved-background')
+    expect(task).toMatchObject({ status: 'input_required', statusMessage: expect.stringContaining('approve') })
+    const result = await client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)
+    expect(questions).toHaveLength(1)
+    expect(result.structuredContent).toEqual({ executions: 1 })
+    expect(await client.experimental.tasks.getTask(task.taskId)).toMatchObject({ status: 'completed' })
+    // Read again: the settled run's result, not a second execution.
+    expect((await client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)).structuredContent).toEqual({ executions: 1 })
+  })
+
+  it('without elicitation, tasks/result of a waiting task names the HTTP route that approves it', async () => {
+    const { client } = await connectMcp({ headers: alice })
+    const task = await createTask(client, { key: `task-http-${crypto.randomUUID()}` }, 'approved-background')
+    const result = await client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)
+    expect(result.isError).toBe(true)
+    expect(textOf(result)).toContain(`POST /runs/${task.taskId}/approve`)
+    expect(await client.experimental.tasks.getTask(task.taskId)).toMatchObject({ status: 'input_required' })
+  })
+
+  it('a task to cancellation: tasks/cancel is the run cancel, the attempt is aborted, and a second cancel is refused', async () => {
+    const { client } = await connectMcp({ headers: alice })
+    const task = await createTask(client, { month: '2026-06', delayMs: 5000 })
+    const cancelled = await client.experimental.tasks.cancelTask(task.taskId)
+    expect(cancelled).toMatchObject({ taskId: task.taskId, status: 'cancelled' })
+    expect((await getRun(task.taskId, { auth: 'alice-tasks' })).body).toMatchObject({ status: 'cancelled' })
+    expect(await client.experimental.tasks.getTask(task.taskId)).toMatchObject({ status: 'cancelled' })
+    const again = await client.experimental.tasks.cancelTask(task.taskId).catch((error: unknown) => error)
+    expect(again).toBeInstanceOf(McpError)
+    expect((again as McpError).code).toBe(-32602)
+    const result = await client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)
+    expect(result.isError).toBe(true)
+    expect(textOf(result)).toContain('was cancelled')
+  })
+
+  it("tasks/list shows only the caller's tasks, newest first; another principal's task is not found", async () => {
+    const a = await connectMcp({ headers: alice })
+    const b = await connectMcp({ headers: bob })
+    const first = await createTask(a.client, { month: '2026-07', delayMs: 0 })
+    const second = await createTask(a.client, { month: '2026-08', delayMs: 0 })
+    const bobs = await createTask(b.client, { month: '2026-09', delayMs: 0 })
+    const listed = (await a.client.experimental.tasks.listTasks()).tasks.map((task) => task.taskId)
+    expect(listed.indexOf(second.taskId)).toBeGreaterThanOrEqual(0)
+    expect(listed.indexOf(second.taskId)).toBeLessThan(listed.indexOf(first.taskId))
+    expect(listed).not.toContain(bobs.taskId)
+    expect((await b.client.experimental.tasks.listTasks()).tasks.map((task) => task.taskId)).toEqual([bobs.taskId])
+    for (const attempt of [
+      () => b.client.experimental.tasks.getTask(first.taskId),
+      () => b.client.experimental.tasks.cancelTask(first.taskId),
+      () => b.client.experimental.tasks.getTaskResult(first.taskId, CallToolResultSchema),
+    ]) {
+      const error = await attempt().catch((caught: unknown) => caught)
+      expect(error).toBeInstanceOf(McpError)
+      expect((error as McpError).code).toBe(-32602)
+      expect((error as McpError).message).toContain('Task not found')
+    }
+    // Bob's attempt to cancel changed nothing.
+    expect((await getRun(first.taskId, { auth: 'alice-tasks' })).body.status).not.toBe('cancelled')
+  })
+
+  it('a caller without a principal lists no tasks (a run id is its only key), and a plain call of the tool still follows the run', async () => {
+    const { client } = await connectMcp()
+    await createTask(client, { month: '2026-10', delayMs: 0 })
+    expect((await client.experimental.tasks.listTasks()).tasks).toEqual([])
+    const plain = await client.callTool({ name: 'generate-report', arguments: { month: '2026-11', delayMs: 0 } })
+    expect(plain.structuredContent).toEqual({ month: '2026-11', rows: 31 })
+  })
+
+  it('refuses a task-augmented call of a tool that is not a task (-32601), and bad arguments (-32602) without creating a run', async () => {
+    const { client } = await connectMcp({ headers: alice })
+    const before = (await client.experimental.tasks.listTasks()).tasks.length
+    const notTask = await createTask(client, { location: 'Lisbon' }, 'weather-tool').catch((error: unknown) => error)
+    expect((notTask as McpError).code).toBe(-32601)
+    const invalid = await createTask(client, { month: 'March' }).catch((error: unknown) => error)
+    expect((invalid as McpError).code).toBe(-32602)
+    expect((invalid as McpError).message).toContain('INPUT_VALIDATION_FAILED')
+    expect((await client.experimental.tasks.listTasks()).tasks.length).toBe(before)
+    const unknown = await client.experimental.tasks.getTask('00000000-0000-4000-8000-000000000000').catch((error: unknown) => error)
+    expect((unknown as McpError).code).toBe(-32602)
+  })
+
+  it('works statelessly too (no session): tasks/* are plain requests on the run host', async () => {
+    const post = async (body: unknown) => {
+      const response = await SELF.fetch(mcpUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', ...alice },
+        body: JSON.stringify(body),
+      })
+      return (await response.json()) as { result?: Record<string, unknown>; error?: { code: number } }
+    }
+    const created = await post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'generate-report', arguments: { month: '2026-12', delayMs: 0 }, task: {} } })
+    const taskId = (created.result?.task as { taskId: string }).taskId
+    const settled = await eventually(
+      () => post({ jsonrpc: '2.0', id: 2, method: 'tasks/get', params: { taskId } }),
+      (answer) => answer.result?.status === 'completed',
+    )
+    expect(settled.result).toMatchObject({ taskId, status: 'completed' })
+    const result = await post({ jsonrpc: '2.0', id: 3, method: 'tasks/result', params: { taskId } })
+    expect(result.result?.structuredContent).toEqual({ month: '2026-12', rows: 31 })
+  })
+})
+
+describe('under 2026-07-28 (the SDK v2 has no tasks extension runtime yet)', () => {
+  it('lists no taskSupport and declares no tasks: a background tool is followed within the call', async () => {
+    const client = new ModernClient({ name: 'tasks-modern-test', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } })
+    await client.connect(new ModernTransport(new URL(mcpUrl), { fetch: (url, init) => SELF.fetch(url, init) }))
+    try {
+      expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28')
+      expect(client.getServerCapabilities()?.tasks).toBeUndefined()
+      const { tools } = await client.listTools()
+      expect(tools.find((tool) => tool.name === 'generate-report')).toBeDefined()
+      expect(tools.find((tool) => tool.name === 'generate-report')?.execution).toBeUndefined()
+      const result = await client.callTool({ name: 'generate-report', arguments: { month: '2027-01', delayMs: 0 } })
+      expect(result.structuredContent).toEqual({ month: '2027-01', rows: 31 })
+    } finally {
+      await client.close()
+    }
+  })
+})
