@@ -15,37 +15,12 @@ import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import { execFileSync } from 'node:child_process'
 import { bundleShares } from '../scripts/bundle-inputs.mjs'
+import { greet } from './bundle/greet-sources.mjs'
 import { buildTools, wranglerBundle, wranglerEnv } from './wrangler-bundle.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = join(here, '..')
 const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`
-
-const greet = {
-  zod: `import { createTool } from 'toolroute'
-import { z } from 'zod'
-
-export const greet = createTool({
-  id: 'greet',
-  description: 'Say hello to someone',
-  inputSchema: z.object({ name: z.string().min(1) }),
-  outputSchema: z.object({ message: z.string() }),
-  execute: async ({ name }) => ({ message: \`Hello, \${name}!\` }),
-})
-`,
-  valibot: `import { createTool } from 'toolroute'
-import { toStandardJsonSchema } from '@valibot/to-json-schema'
-import * as v from 'valibot'
-
-export const greet = createTool({
-  id: 'greet',
-  description: 'Say hello to someone',
-  inputSchema: toStandardJsonSchema(v.object({ name: v.pipe(v.string(), v.minLength(1)) })),
-  outputSchema: toStandardJsonSchema(v.object({ message: v.string() })),
-  execute: async ({ name }) => ({ message: \`Hello, \${name}!\` }),
-})
-`,
-}
 
 // What `toolroute init` binds (cli/init.mjs), plus the repository's aliases: 'toolroute' is its sources.
 const wranglerToml = (name) => `name = "${name}"

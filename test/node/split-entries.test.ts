@@ -9,6 +9,7 @@ import { build } from 'esbuild'
 import { afterAll, describe, expect, it } from 'vitest'
 import { outputInputs, pieces } from '../../scripts/bundle-inputs.mjs'
 import { sourceAliases } from '../../cli/source-aliases.mjs'
+import { greet } from '../../bench/bundle/greet-sources.mjs'
 
 const repo = resolve(import.meta.dirname, '../..')
 const tmpRoot = join(repo, '.toolroute-test-tmp')
@@ -17,36 +18,12 @@ afterAll(() => {
   for (const dir of created) rmSync(dir, { recursive: true, force: true })
 })
 
-const tools = {
-  zod: `import { createTool } from 'toolroute'
-import { z } from 'zod'
-export const greet = createTool({
-  id: 'greet',
-  description: 'Say hello',
-  inputSchema: z.object({ name: z.string().min(1) }),
-  outputSchema: z.object({ message: z.string() }),
-  execute: async ({ name }) => ({ message: \`Hello, \${name}!\` }),
-})
-`,
-  valibot: `import { createTool } from 'toolroute'
-import { toStandardJsonSchema } from '@valibot/to-json-schema'
-import * as v from 'valibot'
-export const greet = createTool({
-  id: 'greet',
-  description: 'Say hello',
-  inputSchema: toStandardJsonSchema(v.object({ name: v.pipe(v.string(), v.minLength(1)) })),
-  outputSchema: toStandardJsonSchema(v.object({ message: v.string() })),
-  execute: async ({ name }) => ({ message: \`Hello, \${name}!\` }),
-})
-`,
-}
-
 /** Builds a one-tool project and bundles its Worker entry; returns the bundle's input paths and exports. */
-async function bundleApp(library: keyof typeof tools, config: Record<string, unknown>): Promise<{ inputs: string[]; exports: string[] }> {
+async function bundleApp(library: keyof typeof greet, config: Record<string, unknown>): Promise<{ inputs: string[]; exports: string[] }> {
   const dir = join(tmpRoot, `split-${process.pid}-${Math.random().toString(36).slice(2)}`)
   created.push(dir)
   const files = {
-    'tools/greet.ts': tools[library],
+    'tools/greet.ts': greet[library],
     'toolroute.config.ts': `import { defineConfig } from 'toolroute/workers'\nexport default defineConfig(${JSON.stringify(config)})\n`,
   }
   for (const [name, text] of Object.entries(files)) {
