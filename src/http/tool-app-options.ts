@@ -54,7 +54,7 @@ export interface ToolAppOptions<E extends Env = any> extends CallerOptions<E> {
   playgroundPage?: PlaygroundPageLoader
   /**
    * What serves `/mcp` (`createMcpHandler`). `toolroute/server`'s `createToolApp` and the Deno
-   * adapter set it; on Workers the generated entry passes `workerMcp` to `createWorker` unless the
+   * adapter set it; on Workers the generated entry passes `workerMcpServer` to `createWorker` unless the
    * config has `mcp: false`, so such a Worker bundles no MCP SDK. Without it `/mcp` is not served.
    */
   mcpHandler?: typeof createMcpHandler

@@ -39,10 +39,13 @@ const bodies = fc.oneof(
 
 describe('decline and resume bodies, checked by hand', () => {
   it.each(['decline', 'resume'] as const)('%s: any JSON body gets what the Zod schema answered', (action) => {
-    fc.assert(fc.property(bodies, (body) => {
+    fc.assert(
+      fc.property(bodies, (body) => {
         expect(handAnswer(action, body)).toEqual(zodAnswer(action, body))
-      }), { numRuns: 2_000 })
-  })
+      }),
+      { numRuns: 1_000 },
+    )
+  }, 30_000)
 
   it.each([
     ['decline', null, 'Invalid request body: root: Invalid input: expected object, received null'],

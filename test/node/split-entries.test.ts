@@ -66,13 +66,13 @@ describe('a Worker bundles only what its config and tools use', () => {
     expect(carries(on.inputs, 'src/mcp').length).toBeGreaterThan(0)
   }, 60_000)
 
-  it('a Valibot app without MCP bundles no Zod at all (the framework checks its own bodies by hand)', async () => {
-    const { inputs, exports } = await bundleApp('valibot', { mcp: false, playground: false })
+  it.each(['valibot', 'arktype'] as const)('a %s app without MCP bundles no Zod at all (the framework checks its own bodies by hand)', async (library) => {
+    const { inputs, exports } = await bundleApp(library, { mcp: false, playground: false })
     expect(inputs.filter((path) => path.includes('node_modules/zod/'))).toEqual([])
     expect(inputs.filter((path) => path.includes('@hono/zod-validator'))).toEqual([])
     expect(carries(inputs, 'MCP SDK')).toEqual([])
     expect(carries(inputs, 'src/mcp')).toEqual([])
-    expect(inputs.some((path) => path.includes('node_modules/valibot/'))).toBe(true)
+    expect(inputs.some((path) => path.includes(`node_modules/${library}/`))).toBe(true)
     expect(exports).toContain('McpSessionObject')
   }, 60_000)
 })
