@@ -153,11 +153,16 @@ export type Tools = [${routes.map(({ module, exportName }) => `typeof ${module}[
   // The playground's page is imported only when the config can serve it: a Worker with
   // `playground: false` does not bundle it (its route answers 404 without it).
   const playground = config.playground !== false
-  const entry = `${header}import { createWorker${playground ? ', loadPlaygroundPage' : ''} } from 'toolroute/workers'
+  // So is MCP: with `mcp: false` the entry passes no `mcpServer`, and the Worker bundles no MCP SDK
+  // (its McpSessionObject is an empty class, for the binding wrangler.toml may still hold).
+  const mcp = config.mcp !== false
+  const imports = ['createWorker', ...(mcp ? ['workerMcpServer'] : []), ...(playground ? ['loadPlaygroundPage'] : [])]
+  const passed = [...(mcp ? ['mcpServer: workerMcpServer'] : []), ...(playground ? ['playgroundPage: loadPlaygroundPage'] : [])]
+  const entry = `${header}import { ${imports.join(', ')} } from 'toolroute/workers'
 import { tools } from './manifest.ts'
 ${configFile ? `import config from ${importPath(join(root, configFile))}` : 'const config = {}'}
 
-const worker = createWorker({ ...config, tools${playground ? ', playgroundPage: loadPlaygroundPage' : ''} })
+const worker = createWorker({ ...config, tools${passed.map((option) => `, ${option}`).join('')} })
 
 export default { fetch: worker.fetch }
 export class ToolRunObject extends worker.ToolRunObject {}

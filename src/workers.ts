@@ -10,6 +10,8 @@ export { createKvRunHost, runsKvBinding } from './adapter/cloudflare-workers/cre
 export type { KvRunHostOptions } from './adapter/cloudflare-workers/create-kv-run-host.ts'
 export { createKvRunStore } from './adapter/cloudflare-workers/kv-run-store.ts'
 export type { KvRunStoreOptions } from './adapter/cloudflare-workers/kv-run-store.ts'
+export { workerMcpServer } from './adapter/cloudflare-workers/worker-mcp-server.ts'
+export type { WorkerMcp, WorkerMcpContext } from './adapter/cloudflare-workers/worker-mcp-server.ts'
 export { createMcpSessionObject } from './adapter/cloudflare-workers/create-mcp-session-object.ts'
 export { createDurableObjectMcpSessions } from './adapter/cloudflare-workers/durable-object-mcp-sessions.ts'
 export { createIdempotencyObject } from './adapter/cloudflare-workers/create-idempotency-object.ts'

@@ -1,8 +1,6 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono'
 import { cors } from 'hono/cors'
 import { HTTPException } from 'hono/http-exception'
-import { zValidator } from '@hono/zod-validator'
-import { z } from 'zod'
 import { ToolrouteError } from '../errors/toolroute-error.ts'
 import { createMemoryRunStore } from '../store/memory/memory-run-store.ts'
 import { createMemoryRunIndex } from '../runs/create-memory-run-index.ts'
@@ -13,6 +11,7 @@ import { checkRequestContext } from '../runtime/validate-call.ts'
 import { loadTool } from '../tool/load-tool.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import { callTool, responseModeOf } from './call-tool.ts'
+import { checkRunActionBody } from './check-run-action-body.ts'
 import { idempotentCall } from './idempotent-call.ts'
 import type { IdempotencyStore } from '../idempotency/idempotency-store.ts'
 import { createMemoryIdempotencyStore } from '../store/memory/memory-idempotency-store.ts'
@@ -27,7 +26,6 @@ import type { ToolAppEnv, ToolAppOptions } from './tool-app-options.ts'
 import type { ToolDescriptor } from './tool-descriptor.ts'
 import { toolListingsOf } from './tool-listings.ts'
 import { toolRegistry } from './tool-registry.ts'
-import { createMcpHandler } from '../mcp/create-mcp-handler.ts'
 import { mountMastraRoutes } from './mastra-routes.ts'
 import { mountPlayground } from './mount-playground.ts'
 import type { CancelResult } from '../protocol/call-result.ts'
@@ -178,44 +176,18 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
     return segmentResponse(c, segment, await toolOfRun(segment.run.toolId), responseModeOf(c, options.keepAliveMs))
   })
 
-  const validationHook =
-    (code: 'INPUT_VALIDATION_FAILED' | 'RESUME_VALIDATION_FAILED') =>
-    (result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) => {
-      if (!result.success) {
-        const issues = (result.error?.issues ?? []).map((issue) => ({ path: issue.path.map((key) => (typeof key === 'number' ? key : String(key))), message: issue.message }))
-        throw new ToolrouteError(code, `Invalid request body: ${issues.map((issue) => `${issue.path.join('.') || 'root'}: ${issue.message}`).join('; ')}`, { issues })
-      }
-    }
-  const parsedBody: MiddlewareHandler<E> = async (c, next) => {
-    // Parsed by us first, so a bad body gets the spec's codes (415, 413, INVALID_JSON) before the schema check.
-    // An empty body counts as `{}`; Hono's public body cache hands the validator that text.
-    const body = await readJsonBody(c, maxInputBytes)
-    ;(c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve(JSON.stringify(body))
-    await next()
-  }
-
-  app.post(
-    '/runs/:runId/decline',
-    runCaller,
-    parsedBody,
-    zValidator('json', z.object({ reason: z.string().max(10_000).optional() }).loose(), validationHook('INPUT_VALIDATION_FAILED') as never),
-    async (c) => {
-      const { reason } = c.req.valid('json' as never) as { reason?: string }
-      const segment = await hostFor(c).decline(c.req.param('runId'), { principal: c.get('principal'), ...(reason !== undefined ? { reason } : {}) })
-      return segmentResponse(c, segment, await toolOfRun(segment.run.toolId), responseModeOf(c, options.keepAliveMs))
-    },
-  )
-  app.post(
-    '/runs/:runId/resume',
-    runCaller,
-    parsedBody,
-    zValidator('json', z.object({ resumeData: z.unknown() }).loose(), validationHook('RESUME_VALIDATION_FAILED') as never),
-    async (c) => {
-      const { resumeData } = c.req.valid('json' as never) as { resumeData: unknown }
-      const segment = await hostFor(c).resume(c.req.param('runId'), { principal: c.get('principal'), resumeData })
-      return segmentResponse(c, segment, await toolOfRun(segment.run.toolId), responseModeOf(c, options.keepAliveMs))
-    },
-  )
+  // Both bodies are checked by hand (check-run-action-body.ts), after our own read: a bad body
+  // gets the spec's codes (415, 413, INVALID_JSON) first; an empty body counts as `{}`.
+  app.post('/runs/:runId/decline', runCaller, async (c) => {
+    const { reason } = checkRunActionBody('decline', await readJsonBody(c, maxInputBytes))
+    const segment = await hostFor(c).decline(c.req.param('runId'), { principal: c.get('principal'), ...(reason !== undefined ? { reason } : {}) })
+    return segmentResponse(c, segment, await toolOfRun(segment.run.toolId), responseModeOf(c, options.keepAliveMs))
+  })
+  app.post('/runs/:runId/resume', runCaller, async (c) => {
+    const { resumeData } = checkRunActionBody('resume', await readJsonBody(c, maxInputBytes))
+    const segment = await hostFor(c).resume(c.req.param('runId'), { principal: c.get('principal'), resumeData })
+    return segmentResponse(c, segment, await toolOfRun(segment.run.toolId), responseModeOf(c, options.keepAliveMs))
+  })
   app.post('/runs/:runId/cancel', runCaller, async (c) => {
     const run = await hostFor(c).cancel(c.req.param('runId'), { principal: c.get('principal') })
     return c.json({ runId: run.runId, toolCallId: run.toolCallId, status: run.status } satisfies CancelResult, 200, { [headerNames.runId]: run.runId, [headerNames.toolCallId]: run.toolCallId })
@@ -225,8 +197,11 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
 
   mountPlayground(app, { playground: options.playground, basePath: options.basePath ?? '/', page: options.playgroundPage })
   if (options.mastra !== false) mountMastraRoutes(app, { descriptors: async () => (await descriptorsOf()).byId, maxInputBytes })
-  if (options.mcp !== false) {
-    const mcp = createMcpHandler({ tools, options: options, runs: hostFor })
+  // Like the page, MCP comes from whoever composes the app (toolroute/server's createToolApp, the
+  // Deno adapter, a Worker's generated entry when its config serves /mcp): this file imports none
+  // of it, so a Worker without /mcp bundles no MCP SDK.
+  if (options.mcp !== false && options.mcpHandler) {
+    const mcp = options.mcpHandler({ tools, options: options, runs: hostFor })
     app.on(['GET', 'POST', 'DELETE'], '/mcp', (c) => mcp(c))
   }
   return app

@@ -3,6 +3,7 @@ import type { Context, Env, MiddlewareHandler } from 'hono'
 import type { cors } from 'hono/cors'
 import type { CallerOptions } from '../caller/caller-options.ts'
 import type { ToolAppMcpOptions } from '../mcp/mcp-app-options.ts'
+import type { createMcpHandler } from '../mcp/create-mcp-handler.ts'
 import type { IdempotencyStore } from '../idempotency/idempotency-store.ts'
 import type { RunHost } from '../runs/run-host.ts'
 import type { LazyTools } from '../tool/lazy-tools.ts'
@@ -55,6 +56,12 @@ export interface ToolAppOptions<E extends Env = any> extends CallerOptions<E> {
    * `playground: false`, so such a Worker does not bundle the page. Without it `GET /` is not served.
    */
   playgroundPage?: PlaygroundPageLoader
+  /**
+   * What serves `/mcp` (`createMcpHandler`). `toolroute/server`'s `createToolApp` and the Deno
+   * adapter set it; on Workers the generated entry passes `workerMcpServer` to `createWorker` unless the
+   * config has `mcp: false`, so such a Worker bundles no MCP SDK. Without it `/mcp` is not served.
+   */
+  mcpHandler?: typeof createMcpHandler
   /** Name and version announced to MCP clients. */
   server?: { name: string; version: string }
 }

@@ -1,4 +1,3 @@
-import { z } from 'zod'
 import type { ErrorCode, ValidationIssue } from '../errors/toolroute-error.ts'
 import type { RunStatus } from '../protocol/call-result.ts'
 import type { ToolModelOutput } from '../protocol/model-output.ts'
@@ -32,36 +31,50 @@ export interface RunRecord {
   attempts?: number
 }
 
-const issueSchema = z.object({ path: z.array(z.union([z.string(), z.number()])), message: z.string() })
+const statuses = new Set<unknown>(['running', 'approval-required', 'suspended', 'completed', 'failed', 'declined', 'cancelled', 'expired'])
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+const optional = (check: (value: unknown) => boolean) => (value: unknown) => value === undefined || check(value)
+const isString = (value: unknown) => typeof value === 'string'
+const isIssue = (value: unknown) =>
+  isObject(value) && isString(value.message) && Array.isArray(value.path) && value.path.every((key) => typeof key === 'string' || typeof key === 'number')
+
+/** Each field of a stored run and what it must hold: the record is rebuilt from these alone. */
+const fields: Record<keyof RunRecord, (value: unknown) => boolean> = {
+  runId: isString,
+  toolId: isString,
+  toolCallId: isString,
+  principal: (value) => value === null || isString(value),
+  status: (value) => statuses.has(value),
+  createdAt: isString,
+  updatedAt: isString,
+  expiresAt: optional(isString),
+  input: () => true,
+  requestContext: isObject,
+  approvalId: optional(isString),
+  suspendPayload: () => true,
+  output: () => true,
+  modelOutput: optional((value) => typeof value === 'object' && value !== null),
+  error: optional((value) => isObject(value) && isString(value.code) && isString(value.message) && optional((issues) => Array.isArray(issues) && issues.every(isIssue))(value.issues)),
+  reason: optional(isString),
+  background: optional((value) => typeof value === 'boolean'),
+  attempts: optional((value) => typeof value === 'number'),
+}
 
 /**
- * Decodes a stored run. Stored runs outlive the code that wrote them, so a record is checked,
- * not cast, when it comes out of storage.
+ * A stored run, checked, not cast: stored runs outlive the code that wrote them. Throws on a
+ * record this code cannot read; fields it does not know are dropped. Checked by hand, not by a
+ * schema library, so a Worker carries no Zod for it (its tools may use another library).
  */
-export const runRecordSchema = z.object({
-  runId: z.string(),
-  toolId: z.string(),
-  toolCallId: z.string(),
-  principal: z.string().nullable(),
-  status: z.enum(['running', 'approval-required', 'suspended', 'completed', 'failed', 'declined', 'cancelled', 'expired']),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  expiresAt: z.string().optional(),
-  input: z.unknown(),
-  requestContext: z.record(z.string(), z.unknown()),
-  approvalId: z.string().optional(),
-  suspendPayload: z.unknown().optional(),
-  output: z.unknown().optional(),
-  modelOutput: z.custom<ToolModelOutput>((value) => typeof value === 'object' && value !== null).optional(),
-  error: z
-    .object({ code: z.custom<ErrorCode>((value) => typeof value === 'string'), message: z.string(), issues: z.array(issueSchema).optional() })
-    .optional(),
-  reason: z.string().optional(),
-  background: z.boolean().optional(),
-  attempts: z.number().optional(),
-})
-
-/** A stored run, checked; throws on a record this code cannot read. */
 export function decodeRunRecord(value: unknown): RunRecord {
-  return runRecordSchema.parse(value) as RunRecord
+  if (!isObject(value)) throw new Error('A stored run cannot be read: it is not an object')
+  const run: Record<string, unknown> = {}
+  for (const [name, check] of Object.entries(fields)) {
+    if (!check(value[name])) throw new Error(`A stored run cannot be read: its field ${name} is ${value[name] === undefined ? 'missing' : 'malformed'}`)
+    if (value[name] !== undefined) run[name] = value[name]
+  }
+  if (isObject(run.error)) {
+    const { code, message, issues } = run.error
+    run.error = { code, message, ...(Array.isArray(issues) ? { issues: (issues as ValidationIssue[]).map(({ path, message }) => ({ path, message })) } : {}) }
+  }
+  return run as unknown as RunRecord
 }

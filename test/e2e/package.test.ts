@@ -264,6 +264,14 @@ console.log(result.status, result.output.message)
     expect(result.stdout.trim()).toBe('completed Hi, Grace!')
   })
 
+  it('the packaged Worker serves MCP: the vendored SDK keeps its side effects (package.json sideEffects lists dist/vendor/)', async () => {
+    const post = (body: unknown) =>
+      fetch(`${server!.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(body) })
+    const opened = await post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'e2e', version: '1.0.0' } } })
+    expect(opened.status).toBe(200)
+    expect(await opened.text()).toContain('"protocolVersion":"2025-06-18"')
+  })
+
   it('toolroute deploy --dry-run bundles without Ajv; a broken tool fails the build with exit 1, naming file and line', async () => {
     const out = join(work, 'bundle')
     const deployed = await run('npx', ['toolroute', 'deploy', '--dry-run', '--outdir', out], app)

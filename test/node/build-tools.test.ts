@@ -61,7 +61,7 @@ describe('toolroute build', () => {
     expect(toolsModule).toContain('../tools/alpha.ts')
     expect(toolsModule).not.toContain('alpha.test.ts')
     const entry = readFileSync(join(dir, '.toolroute/worker.ts'), 'utf8')
-    expect(entry).toContain("import { createWorker, loadPlaygroundPage } from 'toolroute/workers'")
+    expect(entry).toContain("import { createWorker, workerMcpServer, loadPlaygroundPage } from 'toolroute/workers'")
     expect(entry).toContain('export class ToolRunObject')
     expect(entry).toContain('const config = {}')
   })
@@ -195,7 +195,7 @@ describe('toolroute build: the playground page only where it can be served', () 
     expect((await buildTools(off)).code).toBe(0)
     const entry = readFileSync(join(off, '.toolroute/worker.ts'), 'utf8')
     expect(entry).not.toContain('loadPlaygroundPage')
-    expect(entry).toContain("import { createWorker } from 'toolroute/workers'")
+    expect(entry).toContain("import { createWorker, workerMcpServer } from 'toolroute/workers'")
   }, 30_000) // two builds: past vitest's 5 s on a loaded machine
 })
 

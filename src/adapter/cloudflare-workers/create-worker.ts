@@ -2,18 +2,16 @@ import type { Hono } from 'hono'
 import { createToolApp, type ToolAppEnv } from '../../http/create-tool-app.ts'
 import type { ToolAppOptions } from '../../http/tool-app-options.ts'
 import { toolRegistry } from '../../http/tool-registry.ts'
-import type { McpSessionHost } from '../../mcp/mcp-session-host.ts'
 import type { RunHost } from '../../runs/run-host.ts'
-import { defaultElicitationTimeoutMs, defaultServerInfo, type McpServerDeps } from '../../mcp/create-mcp-server.ts'
 import type { IdempotencyStore } from '../../idempotency/idempotency-store.ts'
 import { createIdempotencyObject } from './create-idempotency-object.ts'
 import { createDurableObjectIdempotencyStore } from './durable-object-idempotency-store.ts'
-import { createMcpSessionObject } from './create-mcp-session-object.ts'
 import { createToolRunObject, type ToolRunObjectOptions } from './create-tool-run-object.ts'
-import { createDurableObjectMcpSessions } from './durable-object-mcp-sessions.ts'
 import { createDurableObjectRunHost } from './durable-object-run-host.ts'
 import { createDurableObjectRunIndex } from './durable-object-run-index.ts'
 import { withRunIndex } from '../../runs/with-run-index.ts'
+import { UnusedMcpSessionObject } from './unused-mcp-session-object.ts'
+import type { WorkerMcp, WorkerMcpContext } from './worker-mcp-server.ts'
 
 /** The Durable Object binding that holds runs (wrangler.toml `[[durable_objects.bindings]]`). */
 export const runsBinding = 'TOOLROUTE_RUNS'
@@ -40,26 +38,28 @@ export function defineConfig(config: ToolrouteConfig): ToolrouteConfig {
 }
 
 /**
- * A Worker serving `tools`: its `fetch`, and the Durable Object class its runs live in
- * (export it under the class name bound in wrangler.toml).
+ * A Worker serving `tools`: its `fetch`, and the Durable Object classes its runs, MCP sessions
+ * and keys live in (export them under the class names bound in wrangler.toml). `/mcp` is served
+ * when `mcpServer` is passed (`workerMcpServer`) and the config does not say `mcp: false`: this
+ * module imports no MCP code, so a Worker without it bundles none (the generated entry passes it
+ * only when the config serves MCP). Without it `McpSessionObject` is an empty class.
  *
  * @example
- * const worker = createWorker({ tools: [weatherTool] })
+ * const worker = createWorker({ tools: [weatherTool], mcpServer: workerMcpServer })
  * export default worker
  * export class ToolRunObject extends worker.ToolRunObject {}
  * export class McpSessionObject extends worker.McpSessionObject {}
  * export class IdempotencyObject extends worker.IdempotencyObject {}
  */
-export function createWorker(config: ToolrouteConfig & { tools: ToolAppOptions['tools'] }): {
+export function createWorker(config: ToolrouteConfig & { tools: ToolAppOptions['tools']; mcpServer?: (context: WorkerMcpContext) => WorkerMcp }): {
   app: Hono<ToolAppEnv>
   fetch: Hono<ToolAppEnv>['fetch']
   ToolRunObject: ReturnType<typeof createToolRunObject>
-  McpSessionObject: ReturnType<typeof createMcpSessionObject>
+  McpSessionObject: WorkerMcp['McpSessionObject']
   IdempotencyObject: ReturnType<typeof createIdempotencyObject>
 } {
   const tools = toolRegistry(config.tools)
   const hosts = new WeakMap<DurableObjectNamespace, RunHost>()
-  const sessionHosts = new WeakMap<DurableObjectNamespace, McpSessionHost>()
   const binding = (env: unknown, name: string) => (env as Record<string, DurableObjectNamespace | undefined> | undefined)?.[name]
   const runsOf = (env: unknown): RunHost => {
     const namespace = binding(env, runsBinding)
@@ -78,40 +78,40 @@ export function createWorker(config: ToolrouteConfig & { tools: ToolAppOptions['
     if (!store) keyStores.set(namespace, (store = createDurableObjectIdempotencyStore(namespace)))
     return store
   }
-  const mcp = config.mcp === false ? false : typeof config.mcp === 'object' ? config.mcp : {}
+  const { mcpServer, ...options } = config
+  const mcpOptions = config.mcp === false ? undefined : typeof config.mcp === 'object' ? config.mcp : {}
+  const mcp =
+    mcpOptions &&
+    mcpServer?.({
+      tools,
+      // Inside a session object there is no request: a run host function gets `{ env }`.
+      runs: (env) => (typeof config.runs === 'function' ? config.runs({ env } as never) : (config.runs ?? runsOf(env))),
+      sessionNamespace: (env) => binding(env, mcpSessionsBinding),
+      mcp: mcpOptions,
+      ...(config.storeRuns !== undefined ? { storeRuns: config.storeRuns } : {}),
+      ...(config.server !== undefined ? { server: config.server } : {}),
+      ...(config.basePath !== undefined ? { basePath: config.basePath } : {}),
+      ...(config.mcpSessionTtlMs !== undefined ? { mcpSessionTtlMs: config.mcpSessionTtlMs } : {}),
+    })
   const app = createToolApp({
-    ...config,
+    ...options,
     runs: config.runs ?? ((c) => runsOf(c.env)),
     idempotency: config.idempotency ?? ((c) => keysOf(c.env)),
-    mcp: mcp && {
-      ...mcp,
-      // Sessions go to the object named by their id when the binding exists; stateless otherwise.
-      sessions:
-        mcp.sessions ??
-        ((c) => {
-          const namespace = binding(c.env, mcpSessionsBinding)
-          if (!namespace) return undefined
-          let host = sessionHosts.get(namespace)
-          if (!host) sessionHosts.set(namespace, (host = createDurableObjectMcpSessions(namespace)))
-          return host
-        }),
-    },
-  })
-  const mcpDeps = (env: unknown): McpServerDeps => ({
-    tools,
-    runs: () => (typeof config.runs === 'function' ? config.runs({ env } as never) : (config.runs ?? runsOf(env))),
-    storeRuns: config.storeRuns ?? 'stateful',
-    serverInfo: config.server ?? defaultServerInfo,
-    basePath: config.basePath ?? '/',
-    elicitationTimeoutMs: (mcp && mcp.elicitationTimeoutMs) || defaultElicitationTimeoutMs,
+    // Sessions go to the object named by their id when the binding exists; stateless otherwise.
+    mcp: mcp ? { ...mcpOptions, sessions: mcpOptions?.sessions ?? mcp.sessions } : false,
+    ...(mcp ? { mcpHandler: mcp.handler } : {}),
   })
   // A missing runs binding is told once, at the isolate's first request, not found out as
   // EXECUTION_FAILED at the first approval (`toolroute build` checks wrangler.toml before that).
-  let bindingChecked = config.runs !== undefined
+  // So is a hand-written entry that leaves MCP on but passes no `mcpServer` (its /mcp answers 404).
+  let checked = false
   const fetch: Hono<ToolAppEnv>['fetch'] = (request, env, executionContext) => {
-    if (!bindingChecked) {
-      bindingChecked = true
-      if (!binding(env, runsBinding)) {
+    if (!checked) {
+      checked = true
+      if (mcpOptions && !mcpServer) {
+        console.error('toolroute: createWorker got no `mcpServer`, so /mcp is not served: pass `mcpServer: workerMcpServer` (from toolroute/workers), or set `mcp: false`')
+      }
+      if (config.runs === undefined && !binding(env, runsBinding)) {
         console.error(
           `toolroute: no Durable Object binding ${runsBinding} (class_name = "ToolRunObject") in wrangler.toml: calls that wait for approval, suspend or run in the background will fail until it is added (or set \`runs\` in toolroute.config.ts)`,
         )
@@ -124,6 +124,6 @@ export function createWorker(config: ToolrouteConfig & { tools: ToolAppOptions['
     fetch,
     ToolRunObject: createToolRunObject(tools, config),
     IdempotencyObject: createIdempotencyObject(config.retentionMs !== undefined ? { retentionMs: config.retentionMs } : {}),
-    McpSessionObject: createMcpSessionObject({ deps: mcpDeps, ...(config.mcpSessionTtlMs !== undefined ? { sessionTtlMs: config.mcpSessionTtlMs } : {}) }),
+    McpSessionObject: mcp ? mcp.McpSessionObject : (UnusedMcpSessionObject as unknown as WorkerMcp['McpSessionObject']),
   }
 }

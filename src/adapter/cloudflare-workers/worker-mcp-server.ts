@@ -1,0 +1,61 @@
+import type { Context } from 'hono'
+import { createMcpHandler } from '../../mcp/create-mcp-handler.ts'
+import { defaultElicitationTimeoutMs, defaultServerInfo } from '../../mcp/create-mcp-server.ts'
+import type { ToolAppMcpOptions } from '../../mcp/mcp-app-options.ts'
+import type { McpSessionHost } from '../../mcp/mcp-session-host.ts'
+import type { RunHost } from '../../runs/run-host.ts'
+import type { AnyTool } from '../../tool/tool-types.ts'
+import { createMcpSessionObject } from './create-mcp-session-object.ts'
+import { createDurableObjectMcpSessions } from './durable-object-mcp-sessions.ts'
+
+/** What `createWorker` knows that MCP on Workers needs. */
+export interface WorkerMcpContext {
+  tools: ReadonlyMap<string, AnyTool>
+  /** The run host, from the env alone (a session object has no request). */
+  runs: (env: unknown) => RunHost
+  /** The `TOOLROUTE_MCP` namespace of an env, if bound. */
+  sessionNamespace: (env: unknown) => DurableObjectNamespace | undefined
+  mcp: ToolAppMcpOptions
+  storeRuns?: 'stateful' | 'all'
+  server?: { name: string; version: string }
+  basePath?: string
+  mcpSessionTtlMs?: number
+}
+
+/** The pieces of `/mcp` on Workers: the handler, where sessions live, and the session object class. */
+export interface WorkerMcp {
+  handler: typeof createMcpHandler
+  sessions: (c: Context) => McpSessionHost | undefined
+  McpSessionObject: ReturnType<typeof createMcpSessionObject>
+}
+
+/**
+ * MCP for `createWorker`, passed in as `mcpServer` by the generated entry only when the config
+ * serves `/mcp`: `createWorker` itself imports no MCP code, so a Worker with `mcp: false`
+ * bundles neither MCP SDK. Sessions go to the object named by their id when `TOOLROUTE_MCP` is
+ * bound; stateless otherwise.
+ */
+export function workerMcpServer(context: WorkerMcpContext): WorkerMcp {
+  const hosts = new WeakMap<DurableObjectNamespace, McpSessionHost>()
+  return {
+    handler: createMcpHandler,
+    sessions: (c) => {
+      const namespace = context.sessionNamespace(c.env)
+      if (!namespace) return undefined
+      let host = hosts.get(namespace)
+      if (!host) hosts.set(namespace, (host = createDurableObjectMcpSessions(namespace)))
+      return host
+    },
+    McpSessionObject: createMcpSessionObject({
+      deps: (env) => ({
+        tools: context.tools,
+        runs: () => context.runs(env),
+        storeRuns: context.storeRuns ?? 'stateful',
+        serverInfo: context.server ?? defaultServerInfo,
+        basePath: context.basePath ?? '/',
+        elicitationTimeoutMs: context.mcp.elicitationTimeoutMs || defaultElicitationTimeoutMs,
+      }),
+      ...(context.mcpSessionTtlMs !== undefined ? { sessionTtlMs: context.mcpSessionTtlMs } : {}),
+    }),
+  }
+}

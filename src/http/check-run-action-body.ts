@@ -1,0 +1,35 @@
+import { ToolrouteError, type ValidationIssue } from '../errors/toolroute-error.ts'
+
+/** The JSON body of `POST /runs/:runId/decline` or `/resume`, once checked. */
+export type RunActionBody<A extends 'decline' | 'resume'> = A extends 'decline' ? { reason?: string } : { resumeData: unknown }
+
+/** A declined run's reason is kept with the run: this many UTF-16 units at most. */
+const maxReasonLength = 10_000
+
+// Zod's own names for what it received: the words these routes answered with when a classic Zod
+// schema checked them. They are checked by hand now, so a Worker whose tools use another schema
+// library bundles no Zod at all; test/node/run-action-body.test.ts holds the two to the same answers.
+const received = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value)
+
+/**
+ * Checks a decline or resume body (already parsed JSON): an object, with an optional string
+ * `reason` of at most 10,000 characters, or with `resumeData` present. Other fields are ignored.
+ * Throws `INPUT_VALIDATION_FAILED` (decline) or `RESUME_VALIDATION_FAILED` (resume) with the issue.
+ */
+export function checkRunActionBody<A extends 'decline' | 'resume'>(action: A, body: unknown): RunActionBody<A> {
+  const code = action === 'decline' ? 'INPUT_VALIDATION_FAILED' : 'RESUME_VALIDATION_FAILED'
+  const fail = (issue: ValidationIssue): never => {
+    throw new ToolrouteError(code, `Invalid request body: ${issue.path.join('.') || 'root'}: ${issue.message}`, { issues: [issue] })
+  }
+  if (received(body) !== 'object') return fail({ path: [], message: `Invalid input: expected object, received ${received(body)}` })
+  const fields = body as Record<string, unknown>
+  if (action === 'resume') {
+    if (fields.resumeData === undefined) return fail({ path: ['resumeData'], message: 'Invalid input: expected nonoptional, received undefined' })
+    return { resumeData: fields.resumeData } as RunActionBody<A>
+  }
+  const { reason } = fields
+  if (reason === undefined) return {} as RunActionBody<A>
+  if (typeof reason !== 'string') return fail({ path: ['reason'], message: `Invalid input: expected string, received ${received(reason)}` })
+  if (reason.length > maxReasonLength) return fail({ path: ['reason'], message: `Too big: expected string to have <=${maxReasonLength} characters` })
+  return { reason } as RunActionBody<A>
+}
