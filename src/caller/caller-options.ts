@@ -1,4 +1,13 @@
-import type { Context, Env } from 'hono'
+import type { Context, Env, ExecutionContext } from 'hono'
+
+/**
+ * What a choice made per request (which run host) is made from: the request's Hono `Context`, or,
+ * inside a Durable Object that has no request (an MCP session object), the env alone.
+ */
+export interface EnvContext<E extends Env = any> {
+  env: E['Bindings']
+  readonly executionCtx?: ExecutionContext
+}
 
 /**
  * How an app tells who is calling: the part of `createToolApp`'s options that both the HTTP routes

@@ -35,6 +35,11 @@ export class ToolrouteError extends Error {
   }
 }
 
+/** An unknown tool id, as every route that takes one answers it (404). */
+export function toolNotFound(id: string | undefined): ToolrouteError {
+  return new ToolrouteError('TOOL_NOT_FOUND', `Tool ${id} not found`)
+}
+
 /** The message of anything thrown, never its stack. */
 export function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message

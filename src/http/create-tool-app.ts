@@ -1,13 +1,14 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono'
 import { cors } from 'hono/cors'
 import { HTTPException } from 'hono/http-exception'
-import { ToolrouteError } from '../errors/toolroute-error.ts'
+import { ToolrouteError, toolNotFound } from '../errors/toolroute-error.ts'
 import { createMemoryRunStore } from '../store/memory/memory-run-store.ts'
 import { createMemoryRunIndex } from '../runs/create-memory-run-index.ts'
 import { withRunIndex } from '../runs/with-run-index.ts'
 import { createRunEngine } from '../runs/create-run-engine.ts'
 import type { RunHost } from '../runs/run-host.ts'
 import { checkRequestContext } from '../runtime/validate-call.ts'
+import { defaultMaxInputBytes } from '../runtime/receive-input.ts'
 import { loadTool } from '../tool/load-tool.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import { callTool, responseModeOf } from './call-tool.ts'
@@ -31,7 +32,7 @@ import { mountPlayground } from './mount-playground.ts'
 import type { CancelResult } from '../protocol/call-result.ts'
 import { headerNames } from '../protocol/header-names.ts'
 
-export const defaultMaxInputBytes = 1024 * 1024
+export { defaultMaxInputBytes }
 
 export type { ToolAppEnv } from './tool-app-options.ts'
 type E = ToolAppEnv
@@ -55,7 +56,7 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
     (descriptors ??= listings.descriptors().then((all) => ({ list: { tools: all }, byId: new Map(all.map((descriptor) => [descriptor.id, descriptor])) })))
   let memoryHost: RunHost | undefined
   const hostFor = (c: Context): RunHost => {
-    if (typeof options.runs === 'function') return options.runs(c as never)
+    if (typeof options.runs === 'function') return options.runs(c)
     if (options.runs) return options.runs
     return (memoryHost ??= withRunIndex(createRunEngine({ tools, store: createMemoryRunStore() }), createMemoryRunIndex()))
   }
@@ -88,7 +89,7 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
     // A lazy tool's first call imports its module (a promise); every other call finds it at once.
     const found = loadTool(tools, c.req.param('toolId') ?? '')
     const tool = found instanceof Promise ? await found : found
-    if (!tool) throw new ToolrouteError('TOOL_NOT_FOUND', `Tool ${c.req.param('toolId')} not found`)
+    if (!tool) throw toolNotFound(c.req.param('toolId'))
     c.set('tool', tool)
     // Awaited only for an async resolver: the header alone is read synchronously.
     const resolved = resolveRequestContext(c, options)
@@ -106,7 +107,7 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
   app.get('/tools', async (c) => c.json((await descriptorsOf()).list))
   app.get('/tools/:toolId', async (c) => {
     const descriptor = (await descriptorsOf()).byId.get(c.req.param('toolId'))
-    if (!descriptor) throw new ToolrouteError('TOOL_NOT_FOUND', `Tool ${c.req.param('toolId')} not found`)
+    if (!descriptor) throw toolNotFound(c.req.param('toolId'))
     return c.json(descriptor)
   })
   app.post('/tools/:toolId', validateCall, async (c) => {

@@ -1,5 +1,5 @@
 import type { Context, Hono } from 'hono'
-import { ToolrouteError } from '../errors/toolroute-error.ts'
+import { ToolrouteError, toolNotFound } from '../errors/toolroute-error.ts'
 import type { ToolAppEnv } from './tool-app-options.ts'
 import { readJsonBody } from '../caller/read-json-body.ts'
 import type { ToolDescriptor } from './tool-descriptor.ts'
@@ -69,7 +69,7 @@ export function mountMastraRoutes(app: Hono<ToolAppEnv>, options: MastraRoutesOp
   const listingOf = async () => (listing ??= Object.fromEntries([...(await options.descriptors()).values()].map((descriptor) => [descriptor.id, toMastraTool(descriptor)])))
   const descriptorOf = async (c: Context): Promise<ToolDescriptor> => {
     const descriptor = (await options.descriptors()).get(c.req.param('toolId') ?? '')
-    if (!descriptor) throw new ToolrouteError('TOOL_NOT_FOUND', `Tool ${c.req.param('toolId')} not found`)
+    if (!descriptor) throw toolNotFound(c.req.param('toolId'))
     return descriptor
   }
 

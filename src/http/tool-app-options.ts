@@ -1,7 +1,7 @@
 import type { PlaygroundPageLoader } from '../playground/load-playground-page.ts'
 import type { Context, Env, MiddlewareHandler } from 'hono'
 import type { cors } from 'hono/cors'
-import type { CallerOptions } from '../caller/caller-options.ts'
+import type { CallerOptions, EnvContext } from '../caller/caller-options.ts'
 import type { ToolAppMcpOptions } from '../mcp/mcp-app-options.ts'
 import type { createMcpHandler } from '../mcp/create-mcp-handler.ts'
 import type { IdempotencyStore } from '../idempotency/idempotency-store.ts'
@@ -31,8 +31,11 @@ export interface ToolAppOptions<E extends Env = any> extends CallerOptions<E> {
   maxInputBytes?: number
   /** CORS for browsers: `true` for `hono/cors` defaults, or its options. Off by default. */
   cors?: boolean | Parameters<typeof cors>[0]
-  /** Where durable runs live: a `RunHost`, or one per request (Durable Objects need `env`). Default: in memory. */
-  runs?: RunHost | ((c: Context<E>) => RunHost)
+  /**
+   * Where durable runs live: a `RunHost`, or one per request (Durable Objects need `env`). A function
+   * gets the request's `Context`, or `{ env }` alone inside an MCP session object. Default: in memory.
+   */
+  runs?: RunHost | ((c: EnvContext<E>) => RunHost)
   /**
    * Idempotent calls (SPEC §9): where `Idempotency-Key`s live, one store or one per request
    * (`createWorker` uses the `TOOLROUTE_IDEMPOTENCY` Durable Objects). Default: in memory, this

@@ -8,6 +8,7 @@ import { checkMcpOrigin } from './check-mcp-origin.ts'
 import { createMemoryMcpSessions } from './create-memory-mcp-sessions.ts'
 import { createModernMcpHandler, peekCallKey, questionStateCodecFor } from './create-modern-mcp-handler.ts'
 import { deferOf } from '../caller/defer-of.ts'
+import { defaultMaxInputBytes } from '../runtime/receive-input.ts'
 import { createMcpServer, defaultElicitationTimeoutMs, defaultServerInfo, type McpServerDeps } from './create-mcp-server.ts'
 import { jsonRpcError, sessionNotFound } from './json-rpc-error.ts'
 import { withCaller } from './mcp-caller.ts'
@@ -35,7 +36,7 @@ const sessionIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a
  */
 export function createMcpHandler({ tools, options, runs }: McpHandlerOptions) {
   const settings = typeof options.mcp === 'object' ? options.mcp : {}
-  const maxBytes = options.maxInputBytes ?? 1024 * 1024
+  const maxBytes = options.maxInputBytes ?? defaultMaxInputBytes
   const depsOf = (c: Context): McpServerDeps => ({
     tools,
     runs: () => runs(c),

@@ -147,7 +147,8 @@ function received(accepted: Checked<unknown>, raw: unknown): Checked<ReceivedInp
   return accepted.ok ? { ok: true, value: { raw: raw ?? {}, value: accepted.value } } : accepted
 }
 
-const defaultMaxBytes = 1024 * 1024
+/** The largest input a call accepts unless `maxInputBytes` says otherwise (HTTP and MCP alike): 1 MiB. */
+export const defaultMaxInputBytes = 1024 * 1024
 
 /**
  * The input phase of a call: `tool-input-start` (and `onInputStart`), one `tool-input-delta`
@@ -165,7 +166,7 @@ export function receiveInput(scope: ToolCallScope, source: ToolInputSource): Che
   }
   scope.emit?.({ type: 'tool-input-start', toolCallId: scope.toolCallId, toolName: scope.tool.id })
   if ('input' in source) return received(acceptInput(scope, source.input), source.input)
-  const reader = chunkReader(scope, source.maxBytes ?? defaultMaxBytes)
+  const reader = chunkReader(scope, source.maxBytes ?? defaultMaxInputBytes)
   for (const chunk of source.chunks as Iterable<Uint8Array | string>) {
     const failed = reader.take(chunk) as { ok: false; error: ToolrouteError } | undefined // no onInputDelta: never a promise
     if (failed) return refuseBody(scope, failed)
@@ -182,7 +183,7 @@ async function receiveInputAsync(scope: ToolCallScope, source: ToolInputSource):
   if ('input' in source) {
     result = received(acceptInput(scope, source.input), source.input)
   } else {
-    const read = await readChunks(scope, source.chunks, source.maxBytes ?? defaultMaxBytes)
+    const read = await readChunks(scope, source.chunks, source.maxBytes ?? defaultMaxInputBytes)
     // A body drained past the limit has already told its error.
     result = read.ok ? acceptText(scope, read.value) : 'refused' in read ? { ok: false, error: read.error } : refuseBody(scope, read)
   }

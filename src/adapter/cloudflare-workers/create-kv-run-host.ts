@@ -1,4 +1,4 @@
-import type { Context } from 'hono'
+import type { EnvContext } from '../../caller/caller-options.ts'
 import type { ToolAppOptions } from '../../http/tool-app-options.ts'
 import { toolRegistry } from '../../http/tool-registry.ts'
 import { deferOf } from '../../caller/defer-of.ts'
@@ -33,7 +33,7 @@ export interface KvRunHostOptions extends KvRunStoreOptions {
  * @example
  * const worker = createWorker({ tools, runs: createKvRunHost(tools) })
  */
-export function createKvRunHost(tools: ToolAppOptions['tools'], options: KvRunHostOptions = {}): (c: Context) => RunHost {
+export function createKvRunHost(tools: ToolAppOptions['tools'], options: KvRunHostOptions = {}): (c: EnvContext) => RunHost {
   const registry = toolRegistry(tools)
   const binding = options.binding ?? runsKvBinding
   // One engine (and store) per namespace and isolate: the store's per-run queues serialise this

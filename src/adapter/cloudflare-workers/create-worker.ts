@@ -85,7 +85,7 @@ export function createWorker(config: ToolrouteConfig & { tools: ToolAppOptions['
     mcpServer?.({
       tools,
       // Inside a session object there is no request: a run host function gets `{ env }`.
-      runs: (env) => (typeof config.runs === 'function' ? config.runs({ env } as never) : (config.runs ?? runsOf(env))),
+      runs: (env) => (typeof config.runs === 'function' ? config.runs({ env }) : (config.runs ?? runsOf(env))),
       sessionNamespace: (env) => binding(env, mcpSessionsBinding),
       mcp: mcpOptions,
       ...(config.storeRuns !== undefined ? { storeRuns: config.storeRuns } : {}),
