@@ -2,6 +2,11 @@ import type { Context } from 'hono'
 import type { McpAppOptions } from './mcp-app-options.ts'
 import type { RunHost } from '../runs/run-host.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
+// First, before either MCP SDK: this module's `zod` import initialises Zod. In a Worker built by
+// `toolroute build`, tool modules are imported lazily, so the bundler wraps Zod in a lazy
+// initialiser; the SDKs import it as `zod/v4`, a re-export the bundler drops together with that
+// initialiser call, and would then meet `ZodLazy is not a constructor` at startup.
+import { withCaller } from './mcp-caller.ts'
 import { isLegacyRequest } from '@modelcontextprotocol/server'
 import { checkJsonRpc } from './check-json-rpc.ts'
 import { checkMcpOrigin } from './check-mcp-origin.ts'
@@ -11,7 +16,6 @@ import { deferOf } from '../caller/defer-of.ts'
 import { defaultMaxInputBytes } from '../runtime/receive-input.ts'
 import { createMcpServer, defaultElicitationTimeoutMs, defaultServerInfo, type McpServerDeps } from './create-mcp-server.ts'
 import { jsonRpcError, sessionNotFound } from './json-rpc-error.ts'
-import { withCaller } from './mcp-caller.ts'
 import type { McpSessionHost } from './mcp-session-host.ts'
 import { readMcpBody, wantsSession } from './read-mcp-body.ts'
 import { handleStatelessMcp } from './handle-stateless-mcp.ts'

@@ -116,3 +116,52 @@ it('MCP tasks (2025-11-25) outlive a wrangler dev restart: listed, read, cancell
   expect(await get(`/runs/${slow.taskId}`)).toMatchObject({ status: 200, body: { status: 'cancelled' } })
   await after.close()
 }, 120_000)
+
+/** A 2026-07-28 `tools/call` sent by hand (no session, the envelope in `_meta`); its JSON-RPC answer. */
+async function modernCall(name: string, args: Record<string, unknown>, retry: Record<string, unknown> = {}): Promise<any> {
+  const response = await fetch(`${server!.url}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name, ...owner },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: {
+        name,
+        arguments: args,
+        ...retry,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientInfo': { name: 'restart-test', version: '1' },
+          'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
+        },
+      },
+    }),
+  })
+  const text = await response.text()
+  if (!(response.headers.get('content-type') ?? '').includes('text/event-stream')) return JSON.parse(text)
+  return JSON.parse(text.split('\n').filter((line) => line.startsWith('data: ')).at(-1)!.slice(6))
+}
+
+it('an MCP 2026-07-28 approval asked before a restart is answered after it: the tool executes once', async () => {
+  server ??= await startWranglerDev({ persistTo, config })
+  const asked = await modernCall('delete-file', { path: '/tmp/mcp-after-restart.txt' })
+  expect(asked.result).toMatchObject({ resultType: 'input_required' })
+  const { requestState, inputRequests } = asked.result as { requestState: string; inputRequests: Record<string, unknown> }
+  const [question] = Object.keys(inputRequests)
+
+  await server.stop()
+  server = await startWranglerDev({ persistTo, config })
+
+  // The state is sealed with TOOLROUTE_MCP_STATE_KEY (the config's [vars]), so the new process opens it.
+  const answer = { requestState, inputResponses: { [question!]: { action: 'accept', content: { approved: true } } } }
+  const answered = await modernCall('delete-file', { path: '/tmp/mcp-after-restart.txt' }, answer)
+  expect(answered.result.structuredContent).toEqual({ deleted: '/tmp/mcp-after-restart.txt' })
+  const { runId } = answered.result._meta['toolroute/run'] as { runId: string }
+  // The same answer again finds the run settled: it is not executed a second time.
+  const again = await modernCall('delete-file', { path: '/tmp/mcp-after-restart.txt' }, answer)
+  expect(again.result.structuredContent).toEqual({ deleted: '/tmp/mcp-after-restart.txt' })
+  const events = await (await fetch(`${server.url}/runs/${runId}/events?view=raw`, { headers: owner })).text()
+  expect(events.match(/"type":"tool-output-available"/g)).toHaveLength(1)
+  expect(await get(`/runs/${runId}`)).toMatchObject({ status: 200, body: { status: 'completed' } })
+}, 120_000)
