@@ -1,8 +1,8 @@
-// Global setup of the workerd projects: at the end of the run, adds up what every test file's
-// secret scan read (test/workers/secret-scan.setup.ts puts it in the file's task meta) and prints
+// Global setup of the workerd and e2e projects: at the end of the run, adds up what every test file's
+// secret scan read (scanResponsesOf in secret-scan.ts puts it in the file's task meta) and prints
 // it. A leak already failed its file; this is the suite's figure, and a last check.
 import type { TestProject } from 'vitest/node'
-import { addTally, describeTally, emptyTally } from '../shared/secret-scan.ts'
+import { addTally, describeTally, emptyTally } from './secret-scan.ts'
 
 export default function setup(project: TestProject) {
   return () => {
