@@ -5,7 +5,9 @@
 // - no stack trace in any body; every stream ends with `finish` then `[DONE]`;
 // - a rejected request (4xx, or a stream ending in tool-input-error) changes no state: no
 //   execution, no run stored or changed, no idempotency key held;
-// - nothing lands on Object.prototype.
+// - nothing lands on Object.prototype;
+// - the secret canary's tools get the secret in their input and request context, and no answer
+//   carries it outside what the spec gives the caller raw (test/shared/secret-scan.ts).
 import fc from 'fast-check'
 import { afterAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
