@@ -9,8 +9,9 @@
 // once, several MiB each, and it stays there):
 // - the isolate's JS heap after a full collection (V8 inspector, `--expose-gc`) is back at its
 //   baseline after every wave: one request body kept alive would add 1 MiB, 50 a wave;
-// - workerd's RSS after the first wave (the allocator's high-water mark) grows by less than a
-//   wave's worth of bodies over the following waves, instead of by that much every wave.
+// - workerd's RSS after the first wave (the allocator's high-water mark) grows over the following
+//   waves by less than three quarters of what the first wave added, instead of that much again
+//   every wave.
 //
 // Connection resets: a Worker answering before it has read a body its client is still sending
 // gets the client's write cut off (EPIPE: workerd closes the connection with the body unread; a
@@ -145,9 +146,10 @@ describe('load', () => {
     expect(total('accepted')).toBe((waves * concurrent) / 2)
     // Retention: the JS heap is back at its baseline after every wave (a kept body: +1 MiB each).
     for (const wave of figures) expect(wave.heap - heapBefore).toBeLessThan(16)
-    // The allocator's high-water mark, once reached, does not keep climbing by a wave of bodies
-    // (50 accepted bodies kept would add well over 50 MiB a wave).
-    expect(figures.at(-1)!.rss - figures[0]!.rss).toBeLessThanOrEqual(50 * (waves - 1))
+    // The allocator's high-water mark, once reached, does not keep climbing: the following waves
+    // add less than three quarters of what the first raised it by (a new peak of bodies in flight
+    // at once may add some; a leak of the bodies adds over 100 MiB a wave, ~250 over two).
+    expect(figures.at(-1)!.rss - figures[0]!.rss).toBeLessThan(0.75 * (figures[0]!.rss - rssBefore))
     // Kept alive: never more comments than intervals; under the waves, when 50 bodies at once keep
     // the isolate busy, no silence over 10 s (loose, for a loaded 2-core machine); once quiet, one
     // comment an interval.
