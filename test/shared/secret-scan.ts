@@ -120,6 +120,9 @@ declare module 'vitest' {
   }
 }
 
+/** Where a setup file keeps the fetch it wrapped (`Symbol.for`: one key across module instances). */
+export const unwrapped = Symbol.for('toolroute.secretScan.unwrappedFetch')
+
 /**
  * Scans the responses of `fetch` (the test Worker's loopback, or Node's fetch) as tests read them:
  * each answer is handed back as it is, its body passed through a recorder, and scanned once read
