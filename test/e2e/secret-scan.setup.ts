@@ -2,7 +2,7 @@
 // gets through Node's fetch (from `wrangler dev`, a direct workerd, a packed project) is scanned
 // as the test reads it (test/shared/secret-scan.ts decides what must not carry the secret, and
 // fails the file).
-import { scanResponsesOf, unwrapped } from '../shared/secret-scan.ts'
+import { scanResponsesOf, unwrapped } from '../shared/scan-responses-of.ts'
 
 // The unwrapped fetch is kept on the global, so a file run in a process that already ran one wraps
 // the original again, not the previous file's wrapper.

@@ -1,8 +1,9 @@
 // The secret canary over the whole suite: every response a test reads is scanned for the
 // canary's secret (test/fixtures/canary-tools.ts), except the parts the spec hands the calling
-// application raw. Setup files record the responses (test/workers/secret-scan.setup.ts wraps
-// what SELF.fetch calls, test/e2e/secret-scan.setup.ts Node's fetch); this module decides what of
-// each must not carry the secret, counts, and fails the file on a leak.
+// application raw. Setup files record the responses (scan-responses-of.ts, from
+// test/workers/secret-scan.setup.ts around what SELF.fetch calls and test/e2e/secret-scan.setup.ts
+// around Node's fetch); this module decides what of each must not carry the secret, and counts.
+// (It imports nothing of vitest: secret-scan.global.ts runs where vitest cannot be imported.)
 //
 // Raw by the spec, so not scanned (as in test/workers/secret-canary.test.ts): a call's or a run's
 // `output` and `suspendPayload` in a JSON answer, the `raw` view, the Mastra-compatible execute
@@ -10,7 +11,6 @@
 // transcript event, every error body, every MCP result's content, `GET /runs`' transcript, the
 // listings) must not contain it.
 import { createParser } from 'eventsource-parser'
-import { afterAll } from 'vitest'
 import { canarySecret } from '../fixtures/canary-tools.ts'
 
 export interface ScanTally {
@@ -113,51 +113,3 @@ export function addTally(total: ScanTally, tally: ScanTally): void {
 
 export const describeTally = (tally: ScanTally, files: number) =>
   `secret canary over the whole suite: ${tally.bodies} response bodies and ${tally.events} SSE events (${(tally.chars / 1e6).toFixed(1)} M characters) scanned in ${files} test files, ${tally.withSecret} of them answers to requests carrying the secret; ${tally.raw} raw-by-spec bodies left out; ${tally.leaks.length} occurrences of the secret`
-
-declare module 'vitest' {
-  interface TaskMeta {
-    secretScan?: ScanTally
-  }
-}
-
-/** Where a setup file keeps the fetch it wrapped (`Symbol.for`: one key across module instances). */
-export const unwrapped = Symbol.for('toolroute.secretScan.unwrappedFetch')
-
-/**
- * Scans the responses of `fetch` (the test Worker's loopback, or Node's fetch) as tests read them:
- * each answer is handed back as it is, its body passed through a recorder, and scanned once read
- * to its end or, for a stream the test stopped reading, in the file's last hook. That hook puts
- * the file's tally in its task meta (secret-scan.global.ts adds them up) and fails the file on a
- * leak. Call it from a setup file.
- */
-export function scanResponsesOf(fetch: (request: Request) => Promise<Response>): (input: RequestInfo | URL, init?: RequestInit) => Promise<Response> {
-  const tally = emptyTally()
-  const unfinished = new Set<() => void>()
-  afterAll(({}, file) => {
-    for (const scan of [...unfinished]) scan()
-    file.meta.secretScan = tally
-    if (tally.leaks.length) throw new Error(`the canary's secret appeared where it must not, ${tally.leaks.length} times:\n${tally.leaks.slice(0, 10).join('\n')}`)
-  })
-  return async (input, init) => {
-    const request = new Request(input as RequestInfo, init as RequestInit)
-    const carriedSecret =
-      request.url.includes(canarySecret) || [...request.headers].some(([, value]) => value.includes(canarySecret)) || (typeof init?.body === 'string' && init.body.includes(canarySecret))
-    const response = await fetch(request)
-    if (!response.body || response.status === 101 || (response as { webSocket?: unknown }).webSocket) return response
-    const exchange = { method: request.method, url: request.url, carriedSecret, status: response.status, contentType: response.headers.get('content-type') ?? '' }
-    const decoder = new TextDecoder()
-    const parts: string[] = []
-    const scan = () => {
-      if (unfinished.delete(scan)) scanExchange(tally, { ...exchange, text: parts.join('') + decoder.decode() })
-    }
-    unfinished.add(scan)
-    const recorder = new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        parts.push(decoder.decode(chunk, { stream: true }))
-        controller.enqueue(chunk)
-      },
-      flush: scan,
-    })
-    return new Response(response.body.pipeThrough(recorder), { status: response.status, statusText: response.statusText, headers: response.headers })
-  }
-}

@@ -2,7 +2,7 @@
 // test gets from the test Worker through SELF is scanned as the test reads it
 // (test/shared/secret-scan.ts decides what must not carry the secret, and fails the file).
 import { exports } from 'cloudflare:workers'
-import { scanResponsesOf, unwrapped } from '../shared/secret-scan.ts'
+import { scanResponsesOf, unwrapped } from '../shared/scan-responses-of.ts'
 
 // SELF (cloudflare:test) is a proxy that reads `fetch` off `exports.default`, the loopback to the
 // test Worker, on every use: the wrapper goes there.
