@@ -38,6 +38,9 @@ export default defineConfig({
         test: {
           name: 'workers',
           include: ['src/**/*.test.ts', 'test/workers/**/*.test.ts'],
+          // The secret canary over every response the suite reads from the test Worker.
+          setupFiles: ['test/workers/secret-scan.setup.ts'],
+          globalSetup: ['test/shared/secret-scan.global.ts'],
         },
       },
       {
@@ -59,6 +62,8 @@ export default defineConfig({
         test: {
           name: 'workers-ai6',
           include: ['test/workers/ai-sdk-tools.test.ts', 'test/workers/ai-sdk-stream.test.ts', 'test/workers/tool-stream.test.ts'],
+          setupFiles: ['test/workers/secret-scan.setup.ts'],
+          globalSetup: ['test/shared/secret-scan.global.ts'],
         },
       },
       {
@@ -66,7 +71,8 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
-          globalSetup: ['test/e2e/global-setup.ts'],
+          globalSetup: ['test/e2e/global-setup.ts', 'test/shared/secret-scan.global.ts'],
+          setupFiles: ['test/e2e/secret-scan.setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: false,

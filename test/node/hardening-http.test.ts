@@ -5,13 +5,17 @@
 // - no stack trace in any body; every stream ends with `finish` then `[DONE]`;
 // - a rejected request (4xx, or a stream ending in tool-input-error) changes no state: no
 //   execution, no run stored or changed, no idempotency key held;
-// - nothing lands on Object.prototype.
+// - nothing lands on Object.prototype;
+// - the secret canary's tools get the secret in their input and request context, and no answer
+//   carries it outside what the spec gives the caller raw (test/shared/secret-scan.ts).
 import fc from 'fast-check'
 import { afterAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createTool, errorStatus, type JSONSchema } from 'toolroute'
 import { createMemoryIdempotencyStore, createMemoryRunStore, createRunEngine, createToolApp, type IdempotencyStore, type RunStore } from 'toolroute/server'
 import { assertProperty, bodyFor, headersArbitrary, jsonSchemaArbitrary, problemOf, readAnswer, type Body, type JsonSchema } from '../fixtures/hostile-requests.ts'
+import { canarySecret, canaryTools } from '../fixtures/canary-tools.ts'
+import { emptyTally, scanExchange } from '../shared/secret-scan.ts'
 
 const runs = Number(process.env.TOOLROUTE_PROPERTY_RUNS ?? 6000)
 let executions = 0
@@ -64,8 +68,25 @@ const kindTools = [
     execute: async () => ((executions += 1), { count: 'many' }) as never,
   }),
 ]
-const tools = [...schemaTools, ...kindTools]
+const tools = [...schemaTools, ...kindTools, ...canaryTools]
+const canaryFrom = schemaTools.length + kindTools.length
 const inputSchemaOf = (index: number): JsonSchema => (index < schemas.length ? schemas[index]! : { type: 'object', properties: { name: { type: 'string' }, count: { type: 'integer' } } })
+
+// The secret canary's tools (test/fixtures/canary-tools.ts) take their share of the requests, with
+// the secret in their input and request context, valid or not: every answer is scanned for it.
+// (`label` is what the canary's views show, so it never carries the secret.)
+const canaryInput = { type: 'object', properties: { label: { type: 'string', maxLength: 25 }, secret: { type: 'string', enum: [canarySecret] } }, required: ['label', 'secret'] }
+const canaryBody = fc.oneof(
+  { weight: 3, arbitrary: fc.record({ label: fc.string({ maxLength: 30 }), secret: fc.oneof({ weight: 4, arbitrary: fc.constant(canarySecret) }, { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 1 }) }) }).map((value) => JSON.stringify(value)) },
+  { weight: 1, arbitrary: bodyFor(canaryInput) },
+  { weight: 1, arbitrary: fc.constantFrom(`{"label":"x","secret": ${canarySecret}}`, `{"label":"x","secret":"${canarySecret}`, `{"label":"x","${canarySecret}":1}`) },
+)
+const canaryContext = fc.constantFrom(
+  JSON.stringify({ apiKey: `sk_${canarySecret}`, token: canarySecret }),
+  JSON.stringify({ apiKey: canarySecret }),
+  JSON.stringify({ apiKey: `sk_${canarySecret}`, token: 7, [canarySecret]: canarySecret }),
+)
+const scanned = emptyTally()
 
 /** Every write to the run store, counted: a rejected request must make none. */
 function countingRunStore(store: RunStore) {
@@ -118,8 +139,8 @@ const requestArbitrary = fc
   .chain((index) =>
     fc.record({
       toolId: fc.constant(index < tools.length ? tools[index]!.id : 'no-such-tool'),
-      body: bodyFor(inputSchemaOf(index)),
-      headers: headersArbitrary,
+      body: index >= canaryFrom && index < tools.length ? canaryBody : bodyFor(inputSchemaOf(index)),
+      headers: index >= canaryFrom && index < tools.length ? headersArbitrary.chain((headers) => canaryContext.map((context) => ({ ...headers, 'x-request-context': context }))) : headersArbitrary,
       view: fc.constantFrom('', '?view=raw', '?view=transcript', '?view=display', '?view=%00'),
       declareLength: fc.boolean(),
     }),
@@ -131,6 +152,7 @@ describe('hardening: property-based HTTP', () => {
   afterAll(() => {
     const figures = [...statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${status}×${count}`).join(' ')
     console.log(`hardening/http (node, memory stores): ${runs} random requests over ${tools.length} tools; statuses ${figures}; ${streams} event streams; ${rejected} rejected with no state change; ${executions} executions; 0 properties failed`)
+    console.log(`hardening/http secret canary: ${scanned.withSecret} requests carried the secret; ${scanned.bodies} answers and ${scanned.events} events scanned (${scanned.raw} raw views left out); ${scanned.leaks.length} occurrences`)
   })
 
   it(`${runs} random and hostile requests: spec-shaped errors, no 5xx outside execution, no stack trace, rejections change nothing`, async () => {
@@ -141,6 +163,10 @@ describe('hardening: property-based HTTP', () => {
         if (declareLength) sent.set('content-length', String(byteLength(body)))
         const response = await app.request(`/tools/${encodeURIComponent(toolId)}${view}`, { method: 'POST', headers: sent, body })
         const answer = await readAnswer(response)
+        const carriedSecret = typeof body === 'string' ? body.includes(canarySecret) || Object.values(headers).some((value) => value?.includes(canarySecret)) : false
+        const leaks = scanned.leaks.length
+        scanExchange(scanned, { method: 'POST', url: `http://tools.test/tools/${encodeURIComponent(toolId)}${view}`, carriedSecret, status: answer.status, contentType: response.headers.get('content-type') ?? '', text: answer.text })
+        if (scanned.leaks.length > leaks) throw new Error(`the canary's secret in an answer: ${scanned.leaks.at(-1)}`)
         statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1)
         if (answer.events.length > 0) streams += 1
         const problem = problemOf(answer, errorStatus)
