@@ -7,6 +7,7 @@ import { checkRequestContext } from '../runtime/validate-call.ts'
 import type { RunHost } from '../runs/run-host.ts'
 import type { RunRecord } from '../runs/run-record.ts'
 import type { AnyTool, ElicitResult } from '../tool/tool-types.ts'
+import { toolOfRun } from '../tool/load-tool.ts'
 import type { McpServerDeps } from './mcp-server-deps.ts'
 import { ParkedCalls, type CallTurn } from './parked-calls.ts'
 import { createProgressSender } from './create-progress-sender.ts'
@@ -158,7 +159,7 @@ async function settle(deps: ModernMcpDeps, ctx: ServerContext, answers: AnswerCo
 
 /** The run's question as an `input_required` result, or the HTTP routes when no form can ask it. */
 async function ask(deps: ModernMcpDeps, ctx: ServerContext, run: RunRecord, problem = ''): Promise<ModernResult> {
-  const tool = deps.tools.get(run.toolId)!
+  const tool = await toolOfRun(deps.tools, run)
   const question = run.status === 'approval-required' ? await approvalQuestion(tool, run) : await resumeQuestion(tool, run, problem)
   if (!question) return waiting(deps, run)
   return inputRequired({
@@ -168,7 +169,7 @@ async function ask(deps: ModernMcpDeps, ctx: ServerContext, run: RunRecord, prob
 }
 
 async function waiting(deps: ModernMcpDeps, run: RunRecord): Promise<CallToolResult> {
-  const tool = deps.tools.get(run.toolId)!
+  const tool = await toolOfRun(deps.tools, run)
   return waitingResult(tool, run, deps.basePath, run.status === 'suspended' ? await shown(tool, run, 'suspend') : undefined) as CallToolResult
 }
 

@@ -18,6 +18,7 @@ import { readCaller } from './mcp-caller.ts'
 import type { McpServerDeps } from './mcp-server-deps.ts'
 import { sessionWaitingContext, type McpRequestExtra } from './session-waiting-context.ts'
 import { toMcpTask } from './to-mcp-task.ts'
+import { hasTool, toolOfRun } from '../tool/load-tool.ts'
 
 /** The `tasks` capability of a 2025-11-25 server: tasks for `tools/call`, listed and cancellable. */
 export const mcpTasksCapability = { list: {}, cancel: {}, requests: { tools: { call: {} } } }
@@ -36,7 +37,7 @@ export function serveMcpTasks(server: Server, deps: McpServerDeps): void {
   const load = async (runs: RunHost, taskId: string, extra: McpRequestExtra): Promise<RunRecord> => {
     try {
       const { run } = await runs.get(taskId, callerOf(extra))
-      if (!run.background || !deps.tools.has(run.toolId)) throw notFound(taskId)
+      if (!run.background || !hasTool(deps.tools, run.toolId)) throw notFound(taskId)
       return run
     } catch (error) {
       if (ToolrouteError.isInstance(error) && error.code === 'RUN_NOT_FOUND') throw notFound(taskId)
@@ -51,7 +52,7 @@ export function serveMcpTasks(server: Server, deps: McpServerDeps): void {
   server.setRequestHandler(GetTaskPayloadRequestSchema, async (request, extra) => {
     const runs = deps.runs()
     const run = await load(runs, request.params.taskId, extra)
-    const context = sessionWaitingContext(server, deps, extra, deps.tools.get(run.toolId)!, runs, callerOf(extra).principal)
+    const context = sessionWaitingContext(server, deps, extra, await toolOfRun(deps.tools, run), runs, callerOf(extra).principal)
     const result = await finishWaitingRun(context, run)
     return { ...result, _meta: { ...result._meta, [RELATED_TASK_META_KEY]: { taskId: run.runId } } }
   })
@@ -60,7 +61,7 @@ export function serveMcpTasks(server: Server, deps: McpServerDeps): void {
     const runs = deps.runs()
     if (!runs.list) return { tasks: [] }
     const page = await runs.list(callerOf(extra), request.params?.cursor !== undefined ? { cursor: request.params.cursor } : {})
-    const tasks = page.runs.filter((run) => run.background && deps.tools.has(run.toolId)).map((run) => toMcpTask(run, deps.basePath))
+    const tasks = page.runs.filter((run) => run.background && hasTool(deps.tools, run.toolId)).map((run) => toMcpTask(run, deps.basePath))
     return { tasks, ...(page.nextCursor !== undefined ? { nextCursor: page.nextCursor } : {}) }
   })
 

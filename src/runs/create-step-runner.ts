@@ -2,7 +2,7 @@ import { ToolrouteError, errorMessage } from '../errors/toolroute-error.ts'
 import type { ToolEvent } from '../protocol/tool-event.ts'
 import { EventCallScope } from '../runtime/event-call-scope.ts'
 import { executeToolCall, type ExecuteOutcome, type ResumeState } from '../runtime/execute-tool-call.ts'
-import { loadTool } from '../tool/load-tool.ts'
+import { toolOfRun } from '../tool/load-tool.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import { logExecutionFailure } from './log-execution-failure.ts'
 import { isCancelled } from './run-cancellation.ts'
@@ -28,11 +28,7 @@ export interface StepRunner {
 
 export function createStepRunner(deps: { tools: ReadonlyMap<string, AnyTool>; store: RunStore; notifier: RunNotifier }): StepRunner {
   const { tools, store, notifier } = deps
-  const toolOf = async (run: RunRecord): Promise<AnyTool> => {
-    const tool = await loadTool(tools, run.toolId)
-    if (!tool) throw new ToolrouteError('EXECUTION_FAILED', `Tool ${run.toolId} of run ${run.runId} is no longer deployed`)
-    return tool
-  }
+  const toolOf = (run: RunRecord): Promise<AnyTool> => toolOfRun(tools, run)
   return {
     toolOf,
     async execute(run, signal, resume, after) {

@@ -1,3 +1,4 @@
+import { ToolrouteError } from '../errors/toolroute-error.ts'
 import { LazyTools } from './lazy-tools.ts'
 import type { AnyTool } from './tool-types.ts'
 
@@ -11,4 +12,16 @@ export function loadTool(tools: ReadonlyMap<string, AnyTool>, id: string): AnyTo
   const tool = tools.get(id)
   if (tool !== undefined || !(tools instanceof LazyTools)) return tool
   return tools.load(id)
+}
+
+/** Whether a registry serves the tool `id`, loaded or not (a build's lazy tool before its first call). */
+export function hasTool(tools: ReadonlyMap<string, AnyTool>, id: string): boolean {
+  return tools.has(id) || (tools instanceof LazyTools && tools.routes.has(id))
+}
+
+/** The tool of a stored run, loaded if need be; `EXECUTION_FAILED` once it is no longer deployed. */
+export async function toolOfRun(tools: ReadonlyMap<string, AnyTool>, run: { runId: string; toolId: string }): Promise<AnyTool> {
+  const tool = await loadTool(tools, run.toolId)
+  if (!tool) throw new ToolrouteError('EXECUTION_FAILED', `Tool ${run.toolId} of run ${run.runId} is no longer deployed`)
+  return tool
 }
