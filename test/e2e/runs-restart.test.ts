@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, expect, it } from 'vitest'
 import { startWranglerDev, type WranglerDev } from './wrangler-dev.ts'
+import { jsonRpcAnswer, modernToolCall } from '../fixtures/modern-mcp-call.ts'
 
 const persistTo = mkdtempSync(join(tmpdir(), 'toolroute-runs-'))
 const config = 'test/e2e/runs-restart.wrangler.toml'
@@ -117,31 +118,9 @@ it('MCP tasks (2025-11-25) outlive a wrangler dev restart: listed, read, cancell
   await after.close()
 }, 120_000)
 
-/** A 2026-07-28 `tools/call` sent by hand (no session, the envelope in `_meta`); its JSON-RPC answer. */
-async function modernCall(name: string, args: Record<string, unknown>, retry: Record<string, unknown> = {}): Promise<any> {
-  const response = await fetch(`${server!.url}/mcp`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name, ...owner },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: {
-        name,
-        arguments: args,
-        ...retry,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientInfo': { name: 'restart-test', version: '1' },
-          'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
-        },
-      },
-    }),
-  })
-  const text = await response.text()
-  if (!(response.headers.get('content-type') ?? '').includes('text/event-stream')) return JSON.parse(text)
-  return JSON.parse(text.split('\n').filter((line) => line.startsWith('data: ')).at(-1)!.slice(6))
-}
+/** A 2026-07-28 `tools/call` sent by hand (no session), as the owner; its JSON-RPC answer. */
+const modernCall = async (name: string, args: Record<string, unknown>, retry: Record<string, unknown> = {}) =>
+  jsonRpcAnswer(await fetch(`${server!.url}/mcp`, modernToolCall(name, args, retry, owner)))
 
 it('an MCP 2026-07-28 approval asked before a restart is answered after it: the tool executes once', async () => {
   server ??= await startWranglerDev({ persistTo, config })

@@ -5,6 +5,7 @@ import { SELF } from 'cloudflare:test'
 import { Client, StreamableHTTPClientTransport, type ElicitRequestFormParams, type ElicitResult } from '@modelcontextprotocol/client'
 import { afterEach, describe, expect, it } from 'vitest'
 import { counter, uniqueKey } from './run-client.ts'
+import { jsonRpcAnswer, modernToolCall } from '../fixtures/modern-mcp-call.ts'
 
 const mcpUrl = new URL('http://tools.test/mcp')
 const open: Client[] = []
@@ -175,36 +176,7 @@ describe('the Origin rule at /mcp', () => {
   })
 })
 
-/** A 2026-07-28 `tools/call` sent by hand (the per-request envelope in `_meta`), as `principal`; its JSON-RPC answer. */
+/** A 2026-07-28 `tools/call` sent by hand, as `principal`; its JSON-RPC answer. */
 async function rawCall(principal: string, name: string, args: Record<string, unknown>, retry: Record<string, unknown> = {}): Promise<unknown> {
-  const response = await SELF.fetch(mcpUrl, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      authorization: `Bearer ${principal}`,
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': name,
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 7,
-      method: 'tools/call',
-      params: {
-        name,
-        arguments: args,
-        ...retry,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-          'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
-        },
-      },
-    }),
-  })
-  const text = await response.text()
-  if (!(response.headers.get('content-type') ?? '').includes('text/event-stream')) return JSON.parse(text)
-  const data = text.split('\n').filter((line) => line.startsWith('data: ')).map((line) => line.slice(6))
-  return JSON.parse(data.at(-1)!)
+  return jsonRpcAnswer(await SELF.fetch(mcpUrl, modernToolCall(name, args, retry, { authorization: `Bearer ${principal}` })))
 }
