@@ -33,6 +33,8 @@ export function responseModeOf(c: Context, keepAliveMs?: number): ResponseMode {
 export interface CallToolArgs {
   tool: AnyTool
   requestContext: Record<string, unknown>
+  /** What the caller sent, before the tool's schema: a stored run keeps it (see `FirstStep`). */
+  sentRequestContext: Record<string, unknown>
   principal: string | null
   source: ToolInputSource
   runs: () => RunHost
@@ -69,6 +71,7 @@ export async function callTool(c: Context, args: CallToolArgs): Promise<Response
     source: args.source,
     principal: args.principal,
     requestContext: args.requestContext,
+    sentRequestContext: args.sentRequestContext,
     runs: args.runs,
     storeRuns: args.storeRuns,
     held: scope.held,

@@ -97,6 +97,7 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
     const checked = checkRequestContext(tool.id, tool.schemas.requestContext, values)
     if (!checked.ok) throw checked.error
     c.set('requestContext', checked.value)
+    c.set('sentRequestContext', values)
     const refused = checkBodyHeaders(c, maxInputBytes, { required: true })
     if (refused) await refused
     await next()
@@ -123,6 +124,7 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
         maxBytes: maxInputBytes,
         tool: c.get('tool'),
         requestContext,
+        sentRequestContext: c.get('sentRequestContext'),
         principal: await principalOf(c, options, requestContext),
         runs: () => hostFor(c),
         defer: deferOf(c),
@@ -138,6 +140,7 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
     return callTool(c, {
       tool: c.get('tool'),
       requestContext,
+      sentRequestContext: c.get('sentRequestContext'),
       // Awaited only when it is a promise (a credential to hash, an async rule).
       principal: principal instanceof Promise ? await principal : principal,
       source: { chunks: chunks instanceof Promise ? await chunks : chunks, maxBytes: maxInputBytes },

@@ -73,6 +73,8 @@ export interface ToolAppOptions<E extends Env = any> extends CallerOptions<E> {
 export interface ToolAppVariables {
   tool: AnyTool
   requestContext: Record<string, unknown>
+  /** The request context as the caller sent it, before the tool's schema: what a stored run keeps. */
+  sentRequestContext: Record<string, unknown>
   principal: string | null
 }
 

@@ -75,7 +75,7 @@ export async function callMcpTool(server: Server, deps: McpServerDeps, params: C
     mcp: { elicitation: { sendRequest: (request) => waiting().elicit(request) }, extra: extra as unknown as Record<string, unknown> },
   })
 
-  const step = { scope, log, source: { input: params.arguments ?? {} }, principal: caller.principal, requestContext: context.value, runs, storeRuns: deps.storeRuns }
+  const step = { scope, log, source: { input: params.arguments ?? {} }, principal: caller.principal, requestContext: context.value, sentRequestContext: caller.requestContext, runs, storeRuns: deps.storeRuns }
   // A task (2025-11-25): the call answers as soon as the run is stored; tasks/* follow it from there.
   if (asTask) {
     const result = await mcpFirstStep(step, async (run): Promise<CreateTaskResult> => ({ task: toMcpTask(run, deps.basePath) }))

@@ -118,7 +118,7 @@ export async function callModernMcpTool(deps: ModernMcpDeps, tool: AnyTool, para
       // `input_required` result, and the execution waits (parked) for the retry's answer.
       mcp: { elicitation: { sendRequest: ask }, extra: ctx as unknown as Record<string, unknown> },
     })
-    const step = { scope, log, source: { input: params.arguments ?? {} }, principal: caller.principal, requestContext: context.value, runs, storeRuns: deps.storeRuns }
+    const step = { scope, log, source: { input: params.arguments ?? {} }, principal: caller.principal, requestContext: context.value, sentRequestContext: caller.requestContext, runs, storeRuns: deps.storeRuns }
     return (await mcpFirstStep(step, (run) => settle(deps, ctx, answers, run))) as ModernResult
   }, sink)
   // The caller cancelling before the call asks anything stops it; once it waits for an answer,

@@ -1,6 +1,7 @@
 import { ToolrouteError, errorMessage } from '../errors/toolroute-error.ts'
 import type { ToolEvent } from '../protocol/tool-event.ts'
 import { EventCallScope } from '../runtime/event-call-scope.ts'
+import { checkRequestContext } from '../runtime/validate-call.ts'
 import { executeToolCall, type ExecuteOutcome, type ResumeState } from '../runtime/execute-tool-call.ts'
 import { toolOfRun } from '../tool/load-tool.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
@@ -63,7 +64,8 @@ export function createStepRunner(deps: { tools: ReadonlyMap<string, AnyTool>; st
       }
       let outcome: ExecuteOutcome
       try {
-        const scope = new EventCallScope(await toolOf(run), run, run.requestContext, emit, { emitTransient, signal })
+        const tool = await toolOf(run)
+        const scope = new EventCallScope(tool, run, requestContextOf(tool, run), emit, { emitTransient, signal })
         outcome = await executeToolCall(scope, run.input, resume)
       } catch (error) {
         const failure = ToolrouteError.isInstance(error) ? error : new ToolrouteError('EXECUTION_FAILED', errorMessage(error), { cause: error })
@@ -75,4 +77,17 @@ export function createStepRunner(deps: { tools: ReadonlyMap<string, AnyTool>; st
       return outcome
     },
   }
+}
+
+/**
+ * The request context a later step's `execute` sees: the values the caller sent, stored with the run,
+ * parsed again by the tool's schema (as the call's first step did). A schema that no longer accepts
+ * them (a redeploy changed it) fails the step.
+ */
+function requestContextOf(tool: AnyTool, run: RunRecord): Record<string, unknown> {
+  const schema = tool.schemas.requestContext
+  if (!schema) return run.requestContext
+  const checked = checkRequestContext(tool.id, schema, run.requestContext)
+  if (!checked.ok) throw checked.error
+  return checked.value
 }

@@ -23,8 +23,15 @@ export interface FirstStep {
   log: EventLog
   source: ToolInputSource
   principal: string | null
-  /** The validated request context values, stored with the run. */
+  /** The request context, validated by the tool's schema: what this step's rules read. */
   requestContext: Record<string, unknown>
+  /**
+   * The request context as the caller sent it, before the schema: what the run stores. A later step
+   * (an approval, a resume, a background attempt) parses it again, so a codec or a transform gives
+   * `execute` the same values it would have had at once (a `Date` stays a `Date`, a transform is not
+   * applied twice).
+   */
+  sentRequestContext: Record<string, unknown>
   runs: () => RunHost
   storeRuns: 'stateful' | 'all'
   /** Events the scope held back until the run they name is stored (`data-tool-suspended`). */
@@ -64,7 +71,7 @@ export async function runFirstStep(step: FirstStep): Promise<FirstStepEnding> {
     // Built only for a run that is stored: formatting dates costs more than a stateless call's validation.
     const record = (): Omit<RunRecord, 'status'> => {
       const at = new Date().toISOString()
-      return { runId, toolId: tool.id, toolCallId, principal: step.principal, createdAt: at, updatedAt: at, input, requestContext: step.requestContext }
+      return { runId, toolId: tool.id, toolCallId, principal: step.principal, createdAt: at, updatedAt: at, input, requestContext: step.sentRequestContext }
     }
     // Awaited only for a rule that is a function: most tools decide once, at definition.
     if (typeof tool.requireApproval === 'boolean' ? tool.requireApproval : await needsApproval(scope, input)) {

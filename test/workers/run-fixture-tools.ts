@@ -221,4 +221,24 @@ export const gatedRetryBackground = createTool({
   },
 })
 
-export const runFixtureTools = [countedQuestions, countedCall, gatedRetryBackground, countedApproval, countedSuspend, multiRound, flakyBackground, timeoutBackground, gatedBackground, approvedBackground, approvalTransform, gatedApproval]
+/**
+ * Needs approval; its request context has a codec (an ISO string the tool sees as a `Date`) and a
+ * transform. What `execute` reports is what it received after the approval, in another process.
+ */
+export const contextCodecApproval = createTool({
+  id: 'context-codec-approval',
+  description: 'Needs approval, then reports the request context it sees',
+  inputSchema: z.object({}),
+  requestContextSchema: z.object({
+    since: z.codec(z.iso.datetime(), z.date(), { decode: (text) => new Date(text), encode: (date) => date.toISOString() }),
+    doubled: z.number().transform((n) => n * 2),
+  }),
+  outputSchema: z.object({ sinceIsDate: z.boolean(), since: z.string(), doubled: z.number() }),
+  requireApproval: true,
+  execute: async (_input, { requestContext }) => {
+    const since = requestContext.get('since') as unknown
+    return { sinceIsDate: since instanceof Date, since: since instanceof Date ? since.toISOString() : String(since), doubled: requestContext.get('doubled') as number }
+  },
+})
+
+export const runFixtureTools = [contextCodecApproval, countedQuestions, countedCall, gatedRetryBackground, countedApproval, countedSuspend, multiRound, flakyBackground, timeoutBackground, gatedBackground, approvedBackground, approvalTransform, gatedApproval]

@@ -215,4 +215,12 @@ describe('approval', () => {
     expect(view.transcript.find((event: { type: string }) => event.type === 'tool-output-available').output).toEqual({ label: 'invoice' })
     expect(types).not.toContain('data-tool-model-output')
   })
+
+  it("a run's later step sees the request context its schema decodes from what the caller sent: a codec's Date stays a Date, a transform applies once", async () => {
+    const sent = { since: '2026-11-30T08:00:00.000Z', doubled: 21 }
+    const body = await start('context-codec-approval', {}, { auth: 'alice', headers: { 'x-request-context': JSON.stringify(sent) } })
+    expect(body.status).toBe('approval-required')
+    const approved = await runAction(body.runId, 'approve', undefined, { auth: 'alice' })
+    expect(await approved.json()).toMatchObject({ status: 'completed', output: { sinceIsDate: true, since: '2026-11-30T08:00:00.000Z', doubled: 42 } })
+  })
 })
