@@ -1,13 +1,10 @@
 // toolroute.config.ts: one file at a project's root sets the app's options. A fixture project in
 // a temporary directory (tools/, toolroute.config.ts, wrangler.toml whose [build] runs
 // `toolroute build`) is bundled by `wrangler deploy --dry-run`, as a deploy would, and served.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startDirectWorkerd, type DirectWorkerd } from './direct-workerd.ts'
+import type { DirectWorkerd } from './direct-workerd.ts'
+import { fixtureProject } from './fixture-project.ts'
 
-const repo = resolve(import.meta.dirname, '../..')
-const dir = join(repo, '.toolroute-test-tmp', `config-${process.pid}`)
 let server: DirectWorkerd
 
 const files: Record<string, string> = {
@@ -34,38 +31,16 @@ export default defineConfig({
   playground: false,
 })
 `,
-  'wrangler.toml': `name = "toolroute-config-fixture"
-main = ".toolroute/worker.ts"
-compatibility_date = "2026-11-24"
-
-[build]
-command = "node ${join(repo, 'cli/toolroute.mjs')} build ${dir}"
-
-# Inside the repository, 'toolroute' is its sources (as in its own wrangler.toml).
-[alias]
-"toolroute" = "${join(repo, 'src/index.ts')}"
-"toolroute/workers" = "${join(repo, 'src/workers.ts')}"
-
-[[durable_objects.bindings]]
-name = "TOOLROUTE_RUNS"
-class_name = "ToolRunObject"
-
-[[migrations]]
-tag = "v1"
-new_sqlite_classes = ["ToolRunObject"]
-`,
 }
 
+const project = fixtureProject('config', files)
+
 beforeAll(async () => {
-  for (const [name, contents] of Object.entries(files)) {
-    mkdirSync(join(dir, name, '..'), { recursive: true })
-    writeFileSync(join(dir, name), contents)
-  }
-  server = await startDirectWorkerd(join(dir, 'wrangler.toml'))
+  server = await project.start()
 })
 afterAll(async () => {
   await server?.stop()
-  rmSync(dir, { recursive: true, force: true })
+  project.remove()
 })
 
 const call = (path: string, body: unknown, headers: Record<string, string> = {}) =>

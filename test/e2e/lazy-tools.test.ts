@@ -2,15 +2,12 @@
 // tool's module on that tool's first call (SPEC §11). A fixture project whose modules record, at
 // their top level, that they were evaluated, and one whose module throws when loaded on workerd
 // (it built fine in Node), is bundled by `wrangler deploy --dry-run`, as a deploy would, and served.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startDirectWorkerd, type DirectWorkerd } from './direct-workerd.ts'
+import type { DirectWorkerd } from './direct-workerd.ts'
+import { fixtureProject } from './fixture-project.ts'
 
-const repo = resolve(import.meta.dirname, '../..')
-const dir = join(repo, '.toolroute-test-tmp', `lazy-${process.pid}`)
 let server: DirectWorkerd
 
 // Each module appends its name to a list when its top level runs; `evaluated-modules` reads it.
@@ -50,38 +47,16 @@ export const brokenTool = createTool({
 })
 if (navigator.userAgent === 'Cloudflare-Workers') throw new Error('broken at load: no such binding')
 `,
-  'wrangler.toml': `name = "toolroute-lazy-fixture"
-main = ".toolroute/worker.ts"
-compatibility_date = "2026-11-24"
-
-[build]
-command = "node ${join(repo, 'cli/toolroute.mjs')} build ${dir}"
-
-# Inside the repository, 'toolroute' is its sources (as in its own wrangler.toml).
-[alias]
-"toolroute" = "${join(repo, 'src/index.ts')}"
-"toolroute/workers" = "${join(repo, 'src/workers.ts')}"
-
-[[durable_objects.bindings]]
-name = "TOOLROUTE_RUNS"
-class_name = "ToolRunObject"
-
-[[migrations]]
-tag = "v1"
-new_sqlite_classes = ["ToolRunObject"]
-`,
 }
 
+const project = fixtureProject('lazy', files)
+
 beforeAll(async () => {
-  for (const [name, contents] of Object.entries(files)) {
-    mkdirSync(join(dir, name, '..'), { recursive: true })
-    writeFileSync(join(dir, name), contents)
-  }
-  server = await startDirectWorkerd(join(dir, 'wrangler.toml'))
+  server = await project.start()
 })
 afterAll(async () => {
   await server?.stop()
-  rmSync(dir, { recursive: true, force: true })
+  project.remove()
 })
 
 const call = (id: string, body: unknown) => fetch(`${server.url}/tools/${id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })

@@ -1,0 +1,51 @@
+// A project of its own for an e2e test: its files written into `.toolroute-test-tmp/<name>-<pid>`, a
+// wrangler.toml whose [build] runs this repository's `toolroute build` with 'toolroute' aliased to
+// the sources, bundled by `wrangler deploy --dry-run` as a deploy would be, and served on workerd.
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { startDirectWorkerd, type DirectWorkerd } from './direct-workerd.ts'
+
+const repo = resolve(import.meta.dirname, '../..')
+
+export interface FixtureProject {
+  dir: string
+  /** Writes the files (tools/, toolroute.config.ts… and the generated wrangler.toml) and serves the project. */
+  start(): Promise<DirectWorkerd>
+  /** Removes the project (after its server stopped). */
+  remove(): void
+}
+
+export function fixtureProject(name: string, files: Record<string, string>): FixtureProject {
+  const dir = join(repo, '.toolroute-test-tmp', `${name}-${process.pid}`)
+  const wranglerToml = `name = "toolroute-${name}-fixture"
+main = ".toolroute/worker.ts"
+compatibility_date = "2026-11-24"
+
+[build]
+command = "node ${join(repo, 'cli/toolroute.mjs')} build ${dir}"
+
+# Inside the repository, 'toolroute' is its sources (as in its own wrangler.toml).
+[alias]
+"toolroute" = "${join(repo, 'src/index.ts')}"
+"toolroute/workers" = "${join(repo, 'src/workers.ts')}"
+
+[[durable_objects.bindings]]
+name = "TOOLROUTE_RUNS"
+class_name = "ToolRunObject"
+
+[[migrations]]
+tag = "v1"
+new_sqlite_classes = ["ToolRunObject"]
+`
+  return {
+    dir,
+    async start() {
+      for (const [file, contents] of Object.entries({ ...files, 'wrangler.toml': wranglerToml })) {
+        mkdirSync(join(dir, file, '..'), { recursive: true })
+        writeFileSync(join(dir, file), contents)
+      }
+      return startDirectWorkerd(join(dir, 'wrangler.toml'))
+    },
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  }
+}
