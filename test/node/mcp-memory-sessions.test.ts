@@ -66,19 +66,25 @@ describe('MCP sessions in memory (Node)', () => {
   })
 })
 
+/** A tool that waits until its call is cancelled, recording that it started and that it was aborted. */
+function waitsForAbort() {
+  const seen: string[] = []
+  const waiting = createTool({
+    id: 'waits-for-abort',
+    description: 'Waits until its call is cancelled',
+    inputSchema: z.object({}),
+    execute: (_input, { abortSignal }) =>
+      new Promise((_resolve, reject) => {
+        seen.push('started')
+        abortSignal.addEventListener('abort', () => (seen.push('aborted'), reject(abortSignal.reason)), { once: true })
+      }),
+  })
+  return { seen, waiting }
+}
+
 describe('notifications/cancelled in a session', () => {
   it('aborts the call and ends its SSE stream (the SDK sends no response for a cancelled call)', async () => {
-    const seen: string[] = []
-    const waiting = createTool({
-      id: 'waits-for-abort',
-      description: 'Waits until its call is cancelled',
-      inputSchema: z.object({}),
-      execute: (_input, { abortSignal }) =>
-        new Promise((_resolve, reject) => {
-          seen.push('started')
-          abortSignal.addEventListener('abort', () => (seen.push('aborted'), reject(abortSignal.reason)), { once: true })
-        }),
-    })
+    const { seen, waiting } = waitsForAbort()
     const cancelApp = createToolApp({ tools: [waiting] })
     const post = (body: unknown, session?: string) =>
       cancelApp.fetch(
@@ -105,17 +111,7 @@ describe('notifications/cancelled in a session', () => {
 
 describe('notifications/cancelled for a stateless call (sessions: false)', () => {
   it('aborts the call: the cancel, a request of its own, finds it in this process; the JSON answer ends with 202', async () => {
-    const seen: string[] = []
-    const waiting = createTool({
-      id: 'waits-for-abort',
-      description: 'Waits until its call is cancelled',
-      inputSchema: z.object({}),
-      execute: (_input, { abortSignal }) =>
-        new Promise((_resolve, reject) => {
-          seen.push('started')
-          abortSignal.addEventListener('abort', () => (seen.push('aborted'), reject(abortSignal.reason)), { once: true })
-        }),
-    })
+    const { seen, waiting } = waitsForAbort()
     const statelessApp = createToolApp({ tools: [waiting], mcp: { sessions: false } })
     const post = (body: unknown, authorization: string) =>
       statelessApp.fetch(
