@@ -4,14 +4,13 @@
 // stays flat wave after wave, and the follower gets a keep-alive at the configured interval, then
 // the run's end.
 //
-// "Flat" is read two ways, since workerd's RSS alone cannot tell a leak from its allocator
+// "Flat" is read from the isolate, since workerd's RSS cannot tell a leak from its allocator
 // (tcmalloc keeps freed pages: the first waves raise RSS to the peak of ~50 bodies in flight at
-// once, several MiB each, and it stays there):
-// - the isolate's JS heap after a full collection (V8 inspector, `--expose-gc`) is back at its
-//   baseline after every wave: one request body kept alive would add 1 MiB, 50 a wave;
-// - workerd's RSS after the first wave (the allocator's high-water mark) grows over the following
-//   waves by less than three quarters of what the first wave added, instead of that much again
-//   every wave.
+// once, several MiB each, and it stays there, or climbs further on a busy machine: +173 MiB over
+// waves 2 and 3 in one CI run, against +260 for a planted leak). What the isolate holds after a
+// full collection (V8 inspector, `--expose-gc`: the JS heap, workerd's traced objects and the
+// ArrayBuffers' backing stores) is back at its baseline after every wave: one request body kept
+// alive, as a string or as bytes, would add 1 MiB, 50 a wave. RSS is printed, not held.
 //
 // Connection resets: a Worker answering before it has read a body its client is still sending
 // gets the client's write cut off (EPIPE: workerd closes the connection with the body unread; a
@@ -136,20 +135,16 @@ describe('load', () => {
     console.log(
       [
         `load: ${waves * concurrent} requests of ~1 MiB (${waves * concurrent} MiB sent), ${total('accepted')} accepted, ${total('refused')} refused (413), ${total('reset')} resets, ${total('bad')} wrong answers`,
-        `  before: workerd RSS ${mb(rssBefore)} MiB, JS heap after GC ${heapBefore.toFixed(1)} MiB`,
-        ...figures.map((wave, index) => `  wave ${index + 1}: ${wave.counts} in ${wave.ms} ms; then RSS ${mb(wave.rss)} MiB, JS heap after GC ${wave.heap.toFixed(1)} MiB`),
+        `  before: workerd RSS ${mb(rssBefore)} MiB, isolate after GC ${heapBefore.toFixed(1)} MiB`,
+        ...figures.map((wave, index) => `  wave ${index + 1}: ${wave.counts} in ${wave.ms} ms; then RSS ${mb(wave.rss)} MiB, isolate after GC ${wave.heap.toFixed(1)} MiB`),
         `  follower: ${idleKeepAlives} keep-alives in ${(idleMs / 1000).toFixed(1)} s idle at keepAliveMs ${loadKeepAliveMs} (gaps ${Math.min(...gaps)}-${Math.max(...gaps)} ms), ${quiet.length} of them in the last quiet 1.5 s (gaps ${Math.min(...quietGaps)}-${Math.max(...quietGaps)} ms), then ${messages.length} messages to ${messages.at(-1)?.data}`,
       ].join('\n'),
     )
 
     expect([...outcomes.keys()].sort()).toEqual(['accepted', 'refused'])
     expect(total('accepted')).toBe((waves * concurrent) / 2)
-    // Retention: the JS heap is back at its baseline after every wave (a kept body: +1 MiB each).
+    // Retention: the isolate is back at its baseline after every wave (a kept body: +1 MiB each).
     for (const wave of figures) expect(wave.heap - heapBefore).toBeLessThan(16)
-    // The allocator's high-water mark, once reached, does not keep climbing: the following waves
-    // add less than three quarters of what the first raised it by (a new peak of bodies in flight
-    // at once may add some; a leak of the bodies adds over 100 MiB a wave, ~250 over two).
-    expect(figures.at(-1)!.rss - figures[0]!.rss).toBeLessThan(0.75 * (figures[0]!.rss - rssBefore))
     // Kept alive: never more comments than intervals; under the waves, when 50 bodies at once keep
     // the isolate busy, no silence over 10 s (loose, for a loaded 2-core machine); once quiet, one
     // comment an interval.

@@ -1,10 +1,14 @@
 // The V8 inspector of a Worker on workerd (test/e2e/direct-workerd.ts with `inspectorPort`),
 // used by the load test to tell retained memory from the allocator's high-water mark: the
-// isolate's JS heap after a full collection. (workerd answers no `HeapProfiler.collectGarbage`;
+// isolate's memory after a full collection. (workerd answers no `HeapProfiler.collectGarbage`;
 // with `--expose-gc` the collection is `gc()` evaluated in the Worker's context.)
 
 export interface WorkerdInspector {
-  /** The isolate's used JS heap after a full collection (MiB). */
+  /**
+   * What the isolate holds after a full collection (MiB): its used JS heap, the embedder's (workerd's
+   * objects V8 traces) and the backing stores of its ArrayBuffers, so bytes kept as a `Uint8Array`
+   * count as much as bytes kept as a string.
+   */
   heapAfterGcMib(): Promise<number>
   close(): void
 }
@@ -37,8 +41,9 @@ export async function connectInspector(port: number): Promise<WorkerdInspector> 
     async heapAfterGcMib() {
       const collected = await send('Runtime.evaluate', { uniqueContextId: contextId, expression: 'typeof gc === "function" ? (gc(), "collected") : "no gc"' })
       if (collected.result.value !== 'collected') throw new Error('workerd runs without --expose-gc')
-      const usage = (await send('Runtime.getHeapUsage')) as { usedSize: number }
-      return usage.usedSize / 1024 / 1024
+      const usage = (await send('Runtime.getHeapUsage')) as { usedSize: number; embedderHeapUsedSize?: number; backingStorageSize?: number }
+      if (usage.backingStorageSize === undefined) throw new Error('this V8 reports no backingStorageSize')
+      return (usage.usedSize + (usage.embedderHeapUsedSize ?? 0) + usage.backingStorageSize) / 1024 / 1024
     },
     close: () => socket.close(),
   }
