@@ -167,7 +167,7 @@ export class McpSessionObject extends worker.McpSessionObject {}
 export class IdempotencyObject extends worker.IdempotencyObject {}
 `
   writeIfChanged(join(outDir, 'tools.ts'), toolsModule)
-  const manifest = createToolManifest(found.tools, { basePath: config.basePath ?? '/', server: config.server })
+  const manifest = createToolManifest(found.tools)
   writeIfChanged(join(outDir, 'manifest.json'), `${JSON.stringify(manifest, null, 1)}\n`)
   writeIfChanged(join(outDir, 'manifest.ts'), manifestModule(manifest, (file) => importPath(join(root, file)), header))
   writeIfChanged(join(outDir, 'worker.ts'), entry)
@@ -194,14 +194,23 @@ export class IdempotencyObject extends worker.IdempotencyObject {}
  * `.toolroute/manifest.ts`: the tools as `LazyTools`. Each module is behind an `import()`, which
  * esbuild (wrangler's bundler) inlines as a lazily initialised module: its top level runs on the
  * first call of one of its tools, never at the Worker's startup. Routes are JSON text, which V8
- * parses faster than the same object literal. The listings (each JSON Schema three times: the
- * descriptor, MCP, OpenAPI) are gzipped, each part on its own: the Worker scans far less text at
- * startup, and decodes a part when a route first serves it (BENCHMARKS §7).
+ * parses faster than the same object literal. The listings (each JSON Schema twice: the
+ * descriptor and the MCP entry) are JSON text while small, parsed when a route first serves them: the
+ * deployed bundle's own gzip compresses them with the rest (a part gzipped here would reach it as
+ * base64, which no gzip shrinks: ~2.7 KiB of a one-tool Worker). A large part is gzipped on its own,
+ * so that the Worker scans far less text at startup (a 2.8 MB string cost 1,000 tools ~200 ms), and
+ * decoded on first use (BENCHMARKS §7).
  */
+/** A listing part's JSON text up to this length stays text in the manifest; a longer one is gzipped. */
+const packThreshold = 32 * 1024
+
 function manifestModule(manifest, importPath, header) {
   const text = (value) => JSON.stringify(JSON.stringify(value))
-  const gzipped = (value) => JSON.stringify(gzipSync(JSON.stringify(value), { level: 9 }).toString('base64'))
-  const { basePath, server, descriptors, mcpTools, openApi } = manifest.listings
+  const packed = (value) => {
+    const json = JSON.stringify(value)
+    return JSON.stringify(json.length <= packThreshold ? json : gzipSync(json, { level: 9 }).toString('base64'))
+  }
+  const { descriptors, mcpTools } = manifest.listings
   return `${header}import { LazyTools } from 'toolroute/workers'
 
 /** Every tool of tools/, listed from the build's manifest; a tool's module is imported on its first call. */
@@ -211,10 +220,8 @@ ${manifest.files.map((file) => `    () => import(${importPath(file)}),`).join('\
   ],
   routes: JSON.parse(${text(manifest.routes)}),
   listings: {
-    basePath: ${JSON.stringify(basePath)},${server ? `\n    server: ${JSON.stringify(server)},` : ''}
-    descriptors: ${gzipped(descriptors)},
-    mcpTools: ${gzipped(mcpTools)},
-    openApi: ${gzipped(openApi)},
+    descriptors: ${packed(descriptors)},
+    mcpTools: ${packed(mcpTools)},
   },
 })
 `

@@ -32,4 +32,5 @@ export type { IdempotencyStore, IdempotencyScope, IdempotencyBegin, IdempotentAn
 export { createMemoryIdempotencyStore } from './store/memory/memory-idempotency-store.ts'
 export { LazyTools } from './tool/lazy-tools.ts'
 export type { LazyToolsOptions } from './tool/lazy-tools.ts'
-export type { ToolRoute, ToolListings, OpenApiDocument } from './tool/tool-manifest.ts'
+export type { ToolRoute, ToolListings } from './tool/tool-manifest.ts'
+export type { OpenApiDocument } from './http/openapi.ts'

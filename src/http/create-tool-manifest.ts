@@ -1,7 +1,7 @@
 import { isBackgroundTool } from '../tool/is-background-tool.ts'
 import type { FoundTool } from '../tool/collect-tools.ts'
 import type { ToolListings, ToolRoute } from '../tool/tool-manifest.ts'
-import { createToolListings, type ToolListingsOptions } from './tool-listings.ts'
+import { createToolListings } from './tool-listings.ts'
 
 /** What `toolroute build` writes for `LazyTools`: each tool's routing facts, the module loaders' order, and the listings. */
 export interface ToolManifest {
@@ -13,10 +13,10 @@ export interface ToolManifest {
 
 /**
  * The manifest of the tools `collectTools` found, computed in Node at build time: their
- * descriptors, JSON Schemas, MCP listing and OpenAPI document (for the app's base path and
- * server), so the Worker serves them without evaluating a tool module.
+ * descriptors, JSON Schemas and MCP listing, so the Worker serves them (and the OpenAPI document
+ * built from the descriptors) without evaluating a tool module.
  */
-export function createToolManifest(found: readonly FoundTool[], options: ToolListingsOptions): ToolManifest {
+export function createToolManifest(found: readonly FoundTool[]): ToolManifest {
   const files = [...new Set(found.map(({ file }) => file))]
   const routes = found.map(({ tool, id, mcpName, file, exportName }): ToolRoute => ({
     id,
@@ -28,5 +28,5 @@ export function createToolManifest(found: readonly FoundTool[], options: ToolLis
     suspends: Boolean(tool.suspendSchema || tool.resumeSchema),
     background: isBackgroundTool(tool),
   }))
-  return { files, routes, listings: createToolListings(found.map(({ tool }) => tool), options) }
+  return { files, routes, listings: createToolListings(found.map(({ tool }) => tool)) }
 }

@@ -1,5 +1,7 @@
+import type { ToolDescriptor } from '../protocol/tool-descriptor.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import { errorStatus } from '../errors/toolroute-error.ts'
+import { toToolDescriptor } from './tool-descriptor.ts'
 
 const errorSchema = {
   type: 'object',
@@ -34,8 +36,8 @@ const headerParameters = [
   { name: 'x-tool-call-id', in: 'header', required: false, schema: { type: 'string' } },
 ]
 
-function callResponses(tool: AnyTool) {
-  const output = tool.schemas.output?.outputJsonSchema ?? {}
+function callResponses(tool: ToolDescriptor) {
+  const output = tool.outputSchema ?? {}
   return {
     200: {
       description: 'Completed (JSON) or the event stream (Accept: text/event-stream)',
@@ -52,7 +54,7 @@ function callResponses(tool: AnyTool) {
           ...ids,
           status: { enum: ['approval-required', 'suspended', 'running'] },
           approvalId: { type: 'string' },
-          suspendPayload: tool.schemas.suspend?.jsonSchema ?? {},
+          suspendPayload: tool.suspendSchema ?? {},
           resumeSchema: { type: 'object' },
         },
       }),
@@ -88,8 +90,30 @@ export function openApiInfo(server: { name: string; version: string } | undefine
   return { title: server?.name ?? 'toolroute', version: server?.version ?? '0.1.0' }
 }
 
+/** An OpenAPI 3.1 document, as `GET /openapi.json` serves it. */
+export interface OpenApiDocument {
+  openapi: string
+  info: { title: string; version: string }
+  paths: Record<string, unknown>
+  components: Record<string, unknown>
+}
+
+export interface OpenApiOptions {
+  basePath: string
+  server?: { name: string; version: string } | undefined
+}
+
 /** OpenAPI 3.1: one path per tool with its own schemas, plus the run routes. Built once per app. */
-export function createOpenApiDocument(tools: readonly AnyTool[], options: { basePath: string; server?: { name: string; version: string } | undefined }) {
+export function createOpenApiDocument(tools: readonly AnyTool[], options: OpenApiOptions): OpenApiDocument {
+  return openApiDocumentOf(tools.map(toToolDescriptor), options)
+}
+
+/**
+ * The document from the tools' descriptors, which hold every schema it names: an app served from a
+ * build's manifest builds it from the manifest's descriptors, for the base path it is mounted at,
+ * without evaluating a tool module.
+ */
+export function openApiDocumentOf(tools: readonly ToolDescriptor[], options: OpenApiOptions): OpenApiDocument {
   const base = options.basePath.replace(/\/$/, '')
   const paths: Record<string, unknown> = {}
   for (const tool of tools) {
@@ -99,7 +123,7 @@ export function createOpenApiDocument(tools: readonly AnyTool[], options: { base
         operationId: tool.id,
         summary: tool.description,
         parameters: headerParameters,
-        requestBody: { required: true, content: json(tool.schemas.input?.jsonSchema ?? { type: 'object' }) },
+        requestBody: { required: true, content: json(tool.inputSchema) },
         responses: callResponses(tool),
       },
     }

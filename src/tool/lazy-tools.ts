@@ -9,9 +9,9 @@ export interface LazyToolsOptions {
   modules: readonly (() => Promise<Readonly<Record<string, unknown>>>)[]
   routes: readonly ToolRoute[]
   /**
-   * The listings, or each part gzipped (as `toolroute build` writes them), decoded when first read:
-   * the Worker's startup then scans tens of KiB of text for 1,000 tools' schemas instead of 2.8 MB,
-   * and `GET /tools` decodes the descriptors only (BENCHMARKS §7).
+   * The listings, or each part packed as `toolroute build` writes it (JSON text, or gzipped when
+   * large), decoded when first read: the Worker's startup then scans tens of KiB of text for 1,000
+   * tools' schemas instead of 2.8 MB, and `GET /tools` decodes the descriptors only (BENCHMARKS §7).
    */
   listings: ToolListings | PackedToolListings
 }
@@ -37,17 +37,12 @@ export class LazyTools extends Map<string, AnyTool> {
     this.#listings = options.listings
   }
 
-  /** The base path and server the build computed the OpenAPI document for. */
-  get builtFor(): Pick<ToolListings, 'basePath' | 'server'> {
-    return { basePath: this.#listings.basePath, server: this.#listings.server }
-  }
-
-  /** One part of the listings (descriptors, MCP list, OpenAPI document), as the build computed it. */
-  listing<K extends 'descriptors' | 'mcpTools' | 'openApi'>(key: K): Promise<ToolListings[K]> {
+  /** One part of the listings (descriptors, MCP list), as the build computed it. */
+  listing<K extends keyof ToolListings>(key: K): Promise<ToolListings[K]> {
     let decoded = this.#decoded.get(key)
     if (!decoded) {
       const value = this.#listings[key]
-      this.#decoded.set(key, (decoded = typeof value === 'string' ? gunzipJson(value) : Promise.resolve(value)))
+      this.#decoded.set(key, (decoded = typeof value === 'string' ? unpack(value) : Promise.resolve(value)))
     }
     return decoded as Promise<ToolListings[K]>
   }
@@ -79,6 +74,11 @@ export class LazyTools extends Map<string, AnyTool> {
     }
     return loading
   }
+}
+
+/** A packed part: JSON text (a listing starts with `[` or `{`, base64 never does), or gzipped. */
+function unpack(packed: string): Promise<unknown> {
+  return packed.startsWith('[') || packed.startsWith('{') ? Promise.resolve().then(() => JSON.parse(packed)) : gunzipJson(packed)
 }
 
 /** JSON gzipped and base64-encoded, decoded with the platform's own DecompressionStream. */

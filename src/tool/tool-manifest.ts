@@ -23,32 +23,22 @@ export interface ToolRoute {
   background: boolean
 }
 
-/** An OpenAPI 3.1 document, as `GET /openapi.json` serves it. */
-export interface OpenApiDocument {
-  openapi: string
-  info: { title: string; version: string }
-  paths: Record<string, unknown>
-  components: Record<string, unknown>
+/**
+ * What the listing routes serve, computed in Node by `toolroute build`: each tool's descriptor
+ * (`GET /tools/:toolId`) and its `tools/list` entry. The OpenAPI document is not kept: the app
+ * builds it from the descriptors, which hold every schema it names, for the base path and server
+ * it is served with.
+ */
+export interface ToolListings {
+  descriptors: ToolDescriptor[]
+  mcpTools: McpTool[]
 }
 
 /**
- * Everything the listing routes serve, computed in Node by `toolroute build`: each tool's
- * descriptor (`GET /tools/:toolId`), its `tools/list` entry, and the OpenAPI document for the
- * base path and server it was built with.
+ * The listings as `toolroute build` writes them: each part JSON text, or, when large, that text
+ * gzipped and base64-encoded.
  */
-export interface ToolListings {
-  basePath: string
-  server?: { name: string; version: string } | undefined
-  descriptors: ToolDescriptor[]
-  mcpTools: McpTool[]
-  openApi: OpenApiDocument
-}
-
-/** The listings as `toolroute build` writes them: each part JSON, gzipped and base64-encoded. */
 export interface PackedToolListings {
-  basePath: string
-  server?: { name: string; version: string } | undefined
   descriptors: string
   mcpTools: string
-  openApi: string
 }

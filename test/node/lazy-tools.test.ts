@@ -16,12 +16,14 @@ const echo = createTool({ id: 'echo', description: 'Echo', inputSchema: z.object
 const guarded = createTool({ id: 'guarded', description: 'Needs approval', requireApproval: true, inputSchema: z.object({}), execute: async () => ({ done: true }) })
 const broken = createTool({ id: 'broken', description: 'Its module throws on Workers', inputSchema: z.object({ n: z.number() }), execute: async () => ({}) })
 const modules = { 'tools/echo.ts': { echo }, 'tools/guarded.ts': { guarded }, 'tools/broken.ts': { broken } }
-const manifest = createToolManifest(collectTools(Object.entries(modules).map(([file, exports]) => ({ file, exports }))).tools, { basePath: '/' })
+const manifest = createToolManifest(collectTools(Object.entries(modules).map(([file, exports]) => ({ file, exports }))).tools)
 
-const packed = (value: unknown) => gzipSync(JSON.stringify(value)).toString('base64')
+// As toolroute build writes a part: gzipped when large, JSON text while small.
+const gzipped = (value: unknown) => gzipSync(JSON.stringify(value)).toString('base64')
+const asText = (value: unknown) => JSON.stringify(value)
 
 /** Lazy tools over the modules above, counting each module's imports; `tools/broken.ts` throws. */
-function lazyTools() {
+function lazyTools(packed = gzipped) {
   const imports: string[] = []
   const tools = new LazyTools({
     modules: manifest.files.map((file) => async () => {
@@ -30,8 +32,7 @@ function lazyTools() {
       return modules[file as keyof typeof modules] as Record<string, AnyTool>
     }),
     routes: manifest.routes,
-    // As toolroute build writes them: each part gzipped.
-    listings: { basePath: '/', descriptors: packed(manifest.listings.descriptors), mcpTools: packed(manifest.listings.mcpTools), openApi: packed(manifest.listings.openApi) },
+    listings: { descriptors: packed(manifest.listings.descriptors), mcpTools: packed(manifest.listings.mcpTools) },
   })
   return { tools, imports }
 }
@@ -42,8 +43,11 @@ describe('an app of LazyTools', () => {
   const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
   afterEach(() => logged.mockClear())
 
-  it('lists from the manifest without importing a module, as an app of the same tools does', async () => {
-    const { tools, imports } = lazyTools()
+  it.each([
+    ['gzipped', gzipped],
+    ['JSON text', asText],
+  ])('lists from the manifest (%s) without importing a module, as an app of the same tools does', async (_, packed) => {
+    const { tools, imports } = lazyTools(packed)
     const app = createToolApp({ tools })
     const eager = createToolApp({ tools: [echo, guarded, broken] })
     for (const path of ['/tools', '/tools/echo', '/tools/broken', '/openapi.json', '/api/tools']) {
@@ -53,7 +57,7 @@ describe('an app of LazyTools', () => {
     expect(imports).toEqual([])
   })
 
-  it('mounted elsewhere than the build assumed, serves the OpenAPI document moved there', async () => {
+  it('serves the OpenAPI document, built from the manifest\'s descriptors, for the base path and server it is mounted with', async () => {
     const { tools } = lazyTools()
     const options = { basePath: '/v2/', server: { name: 'moved', version: '3.0.0' } }
     const [app, eager] = [createToolApp({ tools, ...options }), createToolApp({ tools: [echo, guarded, broken], ...options })]
