@@ -2,7 +2,7 @@
 // built by `toolroute build` and bundled by `wrangler deploy --dry-run --minify`, beside a bare Hono
 // route with the same schema library:
 //   - a one-tool Zod app with `mcp: false` (and the same with `playground: false` too, and with
-//     `idempotency: false`: its calls then reach no run, so it bundles no run store),
+//     `idempotency: false`: its calls then reach no run, so it bundles no run store; and all three),
 //   - the same tool in Valibot with `mcp: false`,
 //   - the example app (tools/ of the repository, MCP on, every feature),
 // against bare Hono + Zod / Valibot (bench/bundle/bare-*-worker.ts: the same tool by hand, no
@@ -70,6 +70,7 @@ const apps = [
   { name: 'zod-no-mcp', label: 'Zod app, mcp: false', config: () => project('zod-no-mcp', 'zod', { mcp: false }), bare: 'bare-zod' },
   { name: 'zod-no-mcp-no-page', label: 'Zod app, mcp: false, playground: false', config: () => project('zod-no-mcp-no-page', 'zod', { mcp: false, playground: false }), bare: 'bare-zod' },
   { name: 'zod-no-mcp-no-keys', label: 'Zod app, mcp: false, idempotency: false', config: () => project('zod-no-mcp-no-keys', 'zod', { mcp: false, idempotency: false }), bare: 'bare-zod' },
+  { name: 'zod-minimal', label: 'Zod app, mcp: false, idempotency: false, playground: false', config: () => project('zod-minimal', 'zod', { mcp: false, idempotency: false, playground: false }), bare: 'bare-zod' },
   { name: 'valibot-no-mcp', label: 'Valibot app, mcp: false', config: () => project('valibot-no-mcp', 'valibot', { mcp: false }), bare: 'bare-valibot' },
   { name: 'example', label: 'example app (tools/, MCP on)', config: () => (buildTools(), join(root, 'wrangler.toml')), bare: 'bare-zod' },
   { name: 'bare-zod', label: 'bare Hono + Zod route', config: () => join(here, 'bundle/wrangler.bare-zod.toml') },

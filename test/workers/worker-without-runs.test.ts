@@ -8,7 +8,7 @@ import { DurableObject } from 'cloudflare:workers'
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest'
 import { z } from 'zod'
 import { createTool } from 'toolroute'
-import { createWorker, workerRunStore } from 'toolroute/workers'
+import { createWorker, workerMcpServer, workerRunStore } from 'toolroute/workers'
 
 const ctx = { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext
 const executed: string[] = []
@@ -118,6 +118,34 @@ describe('a Worker whose calls cannot reach a run (idempotency: false, only tool
     expect(worker.ToolRunObject.prototype).toBeInstanceOf(DurableObject)
     expect('approve' in worker.ToolRunObject.prototype).toBe(false)
     expect('approve' in createWorker({ tools: [greet], runStore: workerRunStore }).ToolRunObject.prototype).toBe(true)
+  })
+})
+
+describe('the same Worker with MCP on', () => {
+  // Sessions off: calls stay in this isolate, not in the McpSessionObject of the suite's own Worker.
+  const worker = createWorker({ tools: [greet], idempotency: false, mcp: { sessions: false }, mcpServer: workerMcpServer })
+  const post = async (body: unknown) => {
+    const response = await worker.fetch(
+      new Request('http://tools.test/mcp', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+        body: JSON.stringify(body),
+      }),
+      env,
+      ctx,
+    )
+    return (await response.json()) as { result?: Record<string, unknown>; error?: { code: number; message: string } }
+  }
+
+  it('calls its tools; a task is not found whatever its id, and the task list is empty', async () => {
+    const called = await post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'greet', arguments: { name: 'Ida' } } })
+    expect(called).toMatchObject({ result: { structuredContent: { message: 'Hello, Ida!' } } })
+    for (const method of ['tasks/get', 'tasks/result', 'tasks/cancel']) {
+      const answer = await post({ jsonrpc: '2.0', id: 2, method, params: { taskId: crypto.randomUUID() } })
+      expect(answer.error?.code).toBe(-32602)
+    }
+    expect((await post({ jsonrpc: '2.0', id: 3, method: 'tasks/list', params: {} })).result).toMatchObject({ tasks: [] })
+    expect(logLines(logged).filter((message) => message.includes('runStore'))).toEqual([])
   })
 })
 
