@@ -86,11 +86,11 @@ for (const app of apps) {
   results[app.name] = { label: app.label, bare: app.bare, raw: code.byteLength, gzip: gzipSync(code).byteLength, carried, owners }
 }
 
-console.log('\nWorker (wrangler deploy --dry-run --minify)                raw          gzip         gzip vs its bare route')
+console.log(`\n${'Worker (wrangler deploy --dry-run --minify)'.padEnd(60)}        raw        gzip   gzip vs its bare route`)
 for (const [name, result] of Object.entries(results)) {
   const bare = result.bare && results[result.bare]
   const delta = bare ? `${result.gzip >= bare.gzip ? '+' : ''}${kib(result.gzip - bare.gzip)} (${results[result.bare].label})` : ''
-  console.log(`  ${result.label.padEnd(56)} ${kib(result.raw).padStart(11)}  ${kib(result.gzip).padStart(10)}   ${delta}`)
+  console.log(`  ${result.label.padEnd(60)} ${kib(result.raw).padStart(11)}  ${kib(result.gzip).padStart(10)}   ${delta}`)
 }
 console.log('\nWhat each carries (raw bytes in the output)')
 for (const [name, result] of Object.entries(results)) {

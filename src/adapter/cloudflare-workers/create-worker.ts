@@ -74,9 +74,7 @@ export function createWorker(
   const binding = (env: unknown, name: string) => (env as Record<string, DurableObjectNamespace | undefined> | undefined)?.[name]
   const { mcpServer, runStore: runStoreOf, ...options } = config
   const runStore = runStoreOf?.({ tools, options: config })
-  const noRuns = createNoRunHost(
-    "createWorker got no `runStore`: pass `runStore: workerRunStore` (from toolroute/workers), as toolroute build's entry does when a tool may wait for approval, suspend or run in the background, or calls may carry an Idempotency-Key or storeRuns is 'all'",
-  )
+  const noRuns = createNoRunHost('createWorker got no `runStore`: pass `runStore: workerRunStore` (from toolroute/workers), as toolroute build does when a call can reach a run')
   const runsOf = (env: unknown): RunHost => {
     if (!runStore) return noRuns
     const namespace = binding(env, runsBinding)
