@@ -1,7 +1,8 @@
 // Bundle size per app (issue #14, SPEC §11: an app pays in size only for what it uses). Each app is
 // built by `toolroute build` and bundled by `wrangler deploy --dry-run --minify`, beside a bare Hono
 // route with the same schema library:
-//   - a one-tool Zod app with `mcp: false` (and the same with `playground: false` too),
+//   - a one-tool Zod app with `mcp: false` (and the same with `playground: false` too, and with
+//     `idempotency: false`: its calls then reach no run, so it bundles no run store; and all three),
 //   - the same tool in Valibot with `mcp: false`,
 //   - the example app (tools/ of the repository, MCP on, every feature),
 // against bare Hono + Zod / Valibot (bench/bundle/bare-*-worker.ts: the same tool by hand, no
@@ -68,6 +69,8 @@ function project(name, library, config) {
 const apps = [
   { name: 'zod-no-mcp', label: 'Zod app, mcp: false', config: () => project('zod-no-mcp', 'zod', { mcp: false }), bare: 'bare-zod' },
   { name: 'zod-no-mcp-no-page', label: 'Zod app, mcp: false, playground: false', config: () => project('zod-no-mcp-no-page', 'zod', { mcp: false, playground: false }), bare: 'bare-zod' },
+  { name: 'zod-no-mcp-no-keys', label: 'Zod app, mcp: false, idempotency: false', config: () => project('zod-no-mcp-no-keys', 'zod', { mcp: false, idempotency: false }), bare: 'bare-zod' },
+  { name: 'zod-minimal', label: 'Zod app, mcp: false, idempotency: false, playground: false', config: () => project('zod-minimal', 'zod', { mcp: false, idempotency: false, playground: false }), bare: 'bare-zod' },
   { name: 'valibot-no-mcp', label: 'Valibot app, mcp: false', config: () => project('valibot-no-mcp', 'valibot', { mcp: false }), bare: 'bare-valibot' },
   { name: 'example', label: 'example app (tools/, MCP on)', config: () => (buildTools(), join(root, 'wrangler.toml')), bare: 'bare-zod' },
   { name: 'bare-zod', label: 'bare Hono + Zod route', config: () => join(here, 'bundle/wrangler.bare-zod.toml') },
@@ -83,11 +86,11 @@ for (const app of apps) {
   results[app.name] = { label: app.label, bare: app.bare, raw: code.byteLength, gzip: gzipSync(code).byteLength, carried, owners }
 }
 
-console.log('\nWorker (wrangler deploy --dry-run --minify)                raw          gzip         gzip vs its bare route')
+console.log(`\n${'Worker (wrangler deploy --dry-run --minify)'.padEnd(60)}        raw        gzip   gzip vs its bare route`)
 for (const [name, result] of Object.entries(results)) {
   const bare = result.bare && results[result.bare]
   const delta = bare ? `${result.gzip >= bare.gzip ? '+' : ''}${kib(result.gzip - bare.gzip)} (${results[result.bare].label})` : ''
-  console.log(`  ${result.label.padEnd(56)} ${kib(result.raw).padStart(11)}  ${kib(result.gzip).padStart(10)}   ${delta}`)
+  console.log(`  ${result.label.padEnd(60)} ${kib(result.raw).padStart(11)}  ${kib(result.gzip).padStart(10)}   ${delta}`)
 }
 console.log('\nWhat each carries (raw bytes in the output)')
 for (const [name, result] of Object.entries(results)) {

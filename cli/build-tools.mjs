@@ -19,7 +19,12 @@ import { importToolrouteModules, sourceAliases } from './source-aliases.mjs'
 
 // What a tool module is, what a tool is and which ids collide (one owner, shared with Deno's
 // loader), and the manifest of the tools found.
-const { collectTools, createToolManifest, isToolModuleFile } = await importToolrouteModules(['tool/collect-tools', 'http/create-tool-manifest'])
+const { collectTools, createToolManifest, isToolModuleFile, runStoreReasons, storedRunReason } = await importToolrouteModules([
+  'tool/collect-tools',
+  'http/create-tool-manifest',
+  'runs/run-store-reasons',
+  'tool/stored-run-reason',
+])
 // Load errors (createTool refusing a bad id) then point at tools/<file>:<line>, not at the probe.
 process.setSourceMapsEnabled(true)
 
@@ -131,8 +136,7 @@ async function compileTools(root) {
   // Runs live in Durable Objects unless the config brings its own host: a tool that waits for a
   // human (or runs in the background) needs the binding, so a missing one fails here, not at
   // the first approval.
-  const waits = (tool) => Boolean(tool.requireApproval || tool.background || tool.suspendSchema || tool.resumeSchema)
-  const needsRuns = config.runs === undefined && (config.storeRuns === 'all' || routes.some(({ value }) => waits(value)))
+  const needsRuns = config.runs === undefined && (config.storeRuns === 'all' || routes.some(({ value }) => storedRunReason(value) !== undefined))
   const bindingProblems = checkBindings(root, { needsRuns })
   if (bindingProblems.length > 0) return { problems: bindingProblems, heading: 'wrangler.toml does not bind what the tools need' }
 
@@ -153,8 +157,12 @@ export type Tools = [${routes.map(({ module, exportName }) => `typeof ${module}[
   // So is MCP: with `mcp: false` the entry passes no `mcpServer`, and the Worker bundles no MCP SDK
   // (its McpSessionObject is an empty class, for the binding wrangler.toml may still hold).
   const mcp = config.mcp !== false
-  const imports = ['createWorker', ...(mcp ? ['workerMcpServer'] : []), ...(playground ? ['loadPlaygroundPage'] : [])]
-  const passed = [...(mcp ? ['mcpServer: workerMcpServer'] : []), ...(playground ? ['playgroundPage: loadPlaygroundPage'] : [])]
+  // And the run store: only when a call can reach a run (a tool that waits for approval, suspends or
+  // runs in the background, an Idempotency-Key honoured, storeRuns: 'all') and the config brings no
+  // `runs` of its own. Without it the Worker bundles no run engine (its ToolRunObject is an empty class).
+  const runStore = config.runs === undefined && runStoreReasons(routes.map(({ value }) => value), config).length > 0
+  const imports = ['createWorker', ...(mcp ? ['workerMcpServer'] : []), ...(runStore ? ['workerRunStore'] : []), ...(playground ? ['loadPlaygroundPage'] : [])]
+  const passed = [...(mcp ? ['mcpServer: workerMcpServer'] : []), ...(runStore ? ['runStore: workerRunStore'] : []), ...(playground ? ['playgroundPage: loadPlaygroundPage'] : [])]
   const entry = `${header}import { ${imports.join(', ')} } from 'toolroute/workers'
 import { tools } from './manifest.ts'
 ${configFile ? `import config from ${importPath(join(root, configFile))}` : 'const config = {}'}

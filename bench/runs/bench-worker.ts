@@ -5,10 +5,10 @@
 // - /__bench/stats/:runId: what a run's object stores, read from its SQLite (outside the timings).
 import { DurableObject } from 'cloudflare:workers'
 // Relative: bench/ has a package.json of its own, so the self-reference 'toolroute/workers' does not resolve here.
-import { createWorker } from '../../src/workers.ts'
+import { createWorker, workerRunStore } from '../../src/workers.ts'
 import { tools } from '../../.toolroute/tools.ts'
 
-const worker = createWorker({ tools })
+const worker = createWorker({ tools, runStore: workerRunStore })
 const day = 24 * 60 * 60 * 1000
 
 export class ToolRunObject extends worker.ToolRunObject {

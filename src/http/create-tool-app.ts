@@ -2,10 +2,7 @@ import { Hono, type Context, type MiddlewareHandler } from 'hono'
 import { cors } from 'hono/cors'
 import { HTTPException } from 'hono/http-exception'
 import { ToolrouteError, toolNotFound } from '../errors/toolroute-error.ts'
-import { createMemoryRunStore } from '../store/memory/memory-run-store.ts'
-import { createMemoryRunIndex } from '../runs/create-memory-run-index.ts'
-import { withRunIndex } from '../runs/with-run-index.ts'
-import { createRunEngine } from '../runs/create-run-engine.ts'
+import { createNoRunHost } from '../runs/create-no-run-host.ts'
 import type { RunHost } from '../runs/run-host.ts'
 import { checkRequestContext } from '../runtime/validate-call.ts'
 import { defaultMaxInputBytes } from '../runtime/receive-input.ts'
@@ -54,11 +51,14 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
   let descriptors: Promise<{ list: { tools: ToolDescriptor[] }; byId: ReadonlyMap<string, ToolDescriptor> }> | undefined
   const descriptorsOf = () =>
     (descriptors ??= listings.descriptors().then((all) => ({ list: { tools: all }, byId: new Map(all.map((descriptor) => [descriptor.id, descriptor])) })))
-  let memoryHost: RunHost | undefined
+  // Without `runs` no run can exist: its composer (toolroute/server, Deno, a Worker entry) brings
+  // the run store, so this file imports none of it and a Worker that keeps no runs bundles none.
+  let fallbackHost: RunHost | undefined
   const hostFor = (c: Context): RunHost => {
     if (typeof options.runs === 'function') return options.runs(c)
     if (options.runs) return options.runs
-    return (memoryHost ??= withRunIndex(createRunEngine({ tools, store: createMemoryRunStore() }), createMemoryRunIndex()))
+    if (options.defaultRuns) return (fallbackHost ??= options.defaultRuns(tools))
+    return (fallbackHost ??= createNoRunHost('pass `runs` (a RunHost) to createToolApp'))
   }
   let memoryKeys: IdempotencyStore | undefined
   const idempotency = options.idempotency ?? true

@@ -1,4 +1,5 @@
 import { isBackgroundTool } from '../tool/is-background-tool.ts'
+import { suspendsOf } from '../tool/stored-run-reason.ts'
 import type { FoundTool } from '../tool/collect-tools.ts'
 import type { ToolListings, ToolRoute } from '../tool/tool-manifest.ts'
 import { createToolListings } from './tool-listings.ts'
@@ -25,7 +26,7 @@ export function createToolManifest(found: readonly FoundTool[]): ToolManifest {
     exportName,
     file,
     requireApproval: typeof tool.requireApproval === 'function' ? 'conditional' : tool.requireApproval,
-    suspends: Boolean(tool.suspendSchema || tool.resumeSchema),
+    suspends: suspendsOf(tool),
     background: isBackgroundTool(tool),
   }))
   return { files, routes, listings: createToolListings(found.map(({ tool }) => tool)) }

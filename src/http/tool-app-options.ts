@@ -33,9 +33,17 @@ export interface ToolAppOptions<E extends Env = any> extends CallerOptions<E> {
   cors?: boolean | Parameters<typeof cors>[0]
   /**
    * Where durable runs live: a `RunHost`, or one per request (Durable Objects need `env`). A function
-   * gets the request's `Context`, or `{ env }` alone inside an MCP session object. Default: in memory.
+   * gets the request's `Context`, or `{ env }` alone inside an MCP session object. Default: in memory
+   * (`toolroute/server`'s `createToolApp`), the `TOOLROUTE_RUNS` Durable Objects (`createWorker`).
    */
   runs?: RunHost | ((c: EnvContext<E>) => RunHost)
+  /**
+   * What keeps runs when `runs` is not given, from the app's tools: `toolroute/server`'s
+   * `createToolApp` passes an in-memory engine. Without either no run can exist (`/runs/:runId`
+   * answers `RUN_NOT_FOUND`, a call that must store its run fails), and the app bundles no run
+   * engine: what a Worker whose tools cannot reach a run store gets (SPEC §11).
+   */
+  defaultRuns?: (tools: ReadonlyMap<string, AnyTool>) => RunHost
   /**
    * Idempotent calls (SPEC §9): where `Idempotency-Key`s live, one store or one per request
    * (`createWorker` uses the `TOOLROUTE_IDEMPOTENCY` Durable Objects). Default: in memory, this

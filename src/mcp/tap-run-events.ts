@@ -20,7 +20,9 @@ export function tapRunEvents(host: RunHost, onEvent: (event: ToolEvent) => void)
     settled: segment.settled,
     abort: (reason) => segment.abort(reason),
   })
+  // Spread first: what the host says of itself (its index, that it keeps no runs) stays true of it.
   return {
+    ...host,
     open: (run, events) => host.open(run, events),
     approve: async (runId, caller) => tapped(await host.approve(runId, caller)),
     decline: async (runId, caller) => tapped(await host.decline(runId, caller)),

@@ -6,6 +6,7 @@ import { executeToolCall, finishOf, needsApproval, type ExecuteOutcome } from '.
 import { receiveInput, type ToolInputSource } from '../runtime/receive-input.ts'
 import type { ToolCallScope } from '../runtime/tool-call-scope.ts'
 import { isBackgroundTool } from '../tool/is-background-tool.ts'
+import { refusalToStore } from './create-no-run-host.ts'
 import { logExecutionFailure } from './log-execution-failure.ts'
 import type { RunHost } from './run-host.ts'
 import type { RunRecord } from './run-record.ts'
@@ -59,6 +60,9 @@ export async function runFirstStep(step: FirstStep): Promise<FirstStepEnding> {
   }
   try {
     log.push({ type: 'start', messageMetadata: { runId, toolCallId } })
+    // A run stored whatever happens, by an app that keeps none: refused before any hook runs.
+    const refused = step.storeRuns === 'all' ? refusalToStore(step.runs()) : undefined
+    if (refused) throw refused
     // Awaited only when the input phase has something to wait for (hooks, a body still arriving).
     const receiving = receiveInput(scope, step.source)
     const received = receiving instanceof Promise ? await receiving : receiving

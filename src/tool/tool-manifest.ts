@@ -17,7 +17,7 @@ export interface ToolRoute {
   file: string
   /** `"conditional"` when a function decides per call. */
   requireApproval: boolean | 'conditional'
-  /** It declares a suspend or resume schema. */
+  /** It declares a suspend or resume schema, or its `execute` names `suspend` (`suspendsOf`). */
   suspends: boolean
   /** Its calls run in the background by default. */
   background: boolean

@@ -173,7 +173,7 @@ kv.close()
       `import { createToolClient } from 'toolroute/client'
 import { createToolApp } from 'toolroute/server'
 import { toAiSdkTools } from 'toolroute/ai'
-import { createWorker, defineConfig } from 'toolroute/workers'
+import { createWorker, defineConfig, workerRunStore } from 'toolroute/workers'
 import type { Tools } from '../.toolroute/tools.ts'
 import { greet } from './greet.ts'
 
@@ -185,7 +185,7 @@ export async function check(): Promise<string> {
   return result.status === 'completed' ? result.output.message : ''
 }
 export const app = createToolApp({ tools: [greet] })
-export const worker = createWorker({ ...defineConfig({ basePath: '/v1' }), tools: [greet] })
+export const worker = createWorker({ ...defineConfig({ basePath: '/v1' }), tools: [greet], runStore: workerRunStore })
 export const aiTools = toAiSdkTools(client)
 `,
     )

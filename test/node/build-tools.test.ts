@@ -61,7 +61,9 @@ describe('toolroute build', () => {
     expect(toolsModule).toContain('../tools/alpha.ts')
     expect(toolsModule).not.toContain('alpha.test.ts')
     const entry = readFileSync(join(dir, '.toolroute/worker.ts'), 'utf8')
-    expect(entry).toContain("import { createWorker, workerMcpServer, loadPlaygroundPage } from 'toolroute/workers'")
+    // Idempotency is on by default (a keyed call stores its run), so the run store comes in.
+    expect(entry).toContain("import { createWorker, workerMcpServer, workerRunStore, loadPlaygroundPage } from 'toolroute/workers'")
+    expect(entry).toContain('createWorker({ ...config, tools, mcpServer: workerMcpServer, runStore: workerRunStore, playgroundPage: loadPlaygroundPage })')
     expect(entry).toContain('export class ToolRunObject')
     expect(entry).toContain('const config = {}')
   })
@@ -168,6 +170,20 @@ export const plain = createTool({
     expect(misnamed.stderr).toContain('wrangler.toml:3: binding TOOLROUTE_RUNS must use class_name = "ToolRunObject"')
   }, 30_000)
 
+  it('passes the run store only when a call can reach a run and the config brings no runs of its own', async () => {
+    const approval = `import { createTool } from 'toolroute'\nimport { z } from 'zod'\nexport const del = createTool({ id: 'del', description: 'x', requireApproval: true, inputSchema: z.object({}), execute: async () => ({}) })\n`
+    const config = (options: string) => `import { defineConfig } from 'toolroute/workers'\nexport default defineConfig(${options})\n`
+    const entryOf = async (files: Record<string, string>) => {
+      const dir = project(files)
+      expect((await buildTools(dir)).code).toBe(0)
+      return readFileSync(join(dir, '.toolroute/worker.ts'), 'utf8')
+    }
+    expect(await entryOf({ 'tools/alpha.ts': tool('alpha', 'alpha-tool'), 'toolroute.config.ts': config('{ idempotency: false }') })).not.toContain('workerRunStore')
+    expect(await entryOf({ 'tools/del.ts': approval, 'toolroute.config.ts': config('{ idempotency: false }') })).toContain('runStore: workerRunStore')
+    // A config's own run host (Workers KV, say) replaces the Durable Objects: they are left out.
+    expect(await entryOf({ 'tools/del.ts': approval, 'toolroute.config.ts': config('{ runs: () => { throw new Error("not in the build") } }') })).not.toContain('workerRunStore')
+  }, 30_000)
+
   it('picks up toolroute.config.ts at the project root, and prints routes under its basePath', async () => {
     const dir = project({
       'tools/alpha.ts': tool('alpha', 'alpha-tool'),
@@ -195,7 +211,7 @@ describe('toolroute build: the playground page only where it can be served', () 
     expect((await buildTools(off)).code).toBe(0)
     const entry = readFileSync(join(off, '.toolroute/worker.ts'), 'utf8')
     expect(entry).not.toContain('loadPlaygroundPage')
-    expect(entry).toContain("import { createWorker, workerMcpServer } from 'toolroute/workers'")
+    expect(entry).toContain("import { createWorker, workerMcpServer, workerRunStore } from 'toolroute/workers'")
   }, 30_000) // two builds: past vitest's 5 s on a loaded machine
 })
 

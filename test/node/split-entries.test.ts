@@ -2,7 +2,7 @@
 // `toolroute build` and their generated entry bundled by esbuild as wrangler does (workerd
 // conditions, package.json sideEffects honoured); the metafile says which modules reached the output.
 import { execFile } from 'node:child_process'
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { build } from 'esbuild'
@@ -19,12 +19,17 @@ afterAll(() => {
 })
 
 /** Builds a one-tool project and bundles its Worker entry; returns the bundle's input paths and exports. */
-async function bundleApp(library: keyof typeof greet, config: Record<string, unknown>): Promise<{ inputs: string[]; exports: string[] }> {
+async function bundleApp(
+  library: keyof typeof greet,
+  config: Record<string, unknown>,
+  more: Record<string, string> = {},
+): Promise<{ inputs: string[]; exports: string[]; entry: string }> {
   const dir = join(tmpRoot, `split-${process.pid}-${Math.random().toString(36).slice(2)}`)
   created.push(dir)
   const files = {
     'tools/greet.ts': greet[library],
     'toolroute.config.ts': `import { defineConfig } from 'toolroute/workers'\nexport default defineConfig(${JSON.stringify(config)})\n`,
+    ...more,
   }
   for (const [name, text] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, name)), { recursive: true })
@@ -48,8 +53,21 @@ async function bundleApp(library: keyof typeof greet, config: Record<string, unk
     logLevel: 'silent',
   })
   const output = Object.values(result.metafile.outputs).find((entry) => entry.entryPoint)!
-  return { inputs: Object.keys(outputInputs(result.metafile)), exports: output.exports }
+  return { inputs: Object.keys(outputInputs(result.metafile)), exports: output.exports, entry: readFileSync(join(dir, '.toolroute/worker.ts'), 'utf8') }
 }
+
+/** A second tool beside greet, in Zod, with one option that makes its calls stateful. */
+const statefulTool = (option: string, execute = 'async () => ({ done: true })') => `import { createTool } from 'toolroute'
+import { z } from 'zod'
+
+export const stateful = createTool({
+  id: 'stateful',
+  description: 'A tool whose calls may be stored',
+  inputSchema: z.object({}),
+  ${option}
+  execute: ${execute},
+})
+`
 
 const carries = (inputs: string[], piece: keyof typeof pieces) => inputs.filter((path) => pieces[piece](path))
 
@@ -64,6 +82,36 @@ describe('a Worker bundles only what its config and tools use', () => {
     expect(carries(on.inputs, 'MCP SDK').some((path) => path.includes('@modelcontextprotocol/sdk/'))).toBe(true)
     expect(carries(on.inputs, 'MCP SDK').some((path) => path.includes('@modelcontextprotocol/server/'))).toBe(true)
     expect(carries(on.inputs, 'src/mcp').length).toBeGreaterThan(0)
+  }, 60_000)
+
+  it('with idempotency: false and only tools that complete in their request, no run store; ToolRunObject is still exported', async () => {
+    const off = await bundleApp('zod', { mcp: false, idempotency: false })
+    expect(carries(off.inputs, 'run store')).toEqual([])
+    // Named one by one too: the engine, the Durable Object that holds a run, its host and store, the memory store.
+    for (const file of ['runs/create-run-engine', 'adapter/cloudflare-workers/create-tool-run-object', 'adapter/cloudflare-workers/durable-object-run-host', 'adapter/cloudflare-workers/durable-object-run-store', 'adapter/cloudflare-workers/sql-run-index', 'store/memory/memory-run-store']) {
+      expect(off.inputs.filter((path) => path.includes(`src/${file}.ts`))).toEqual([])
+    }
+    expect(off.exports.sort()).toEqual(['IdempotencyObject', 'McpSessionObject', 'ToolRunObject', 'default'])
+    expect(off.entry).not.toContain('workerRunStore')
+    // The check can see the run store: with idempotency left on (keyed calls store their run), it is there.
+    const keyed = await bundleApp('zod', { mcp: false })
+    expect(keyed.entry).toContain('runStore: workerRunStore')
+    expect(carries(keyed.inputs, 'run store').some((path) => path.includes('src/runs/create-run-engine.ts'))).toBe(true)
+    expect(carries(keyed.inputs, 'run store').some((path) => path.includes('src/adapter/cloudflare-workers/create-tool-run-object.ts'))).toBe(true)
+  }, 60_000)
+
+  it.each([
+    ['one approval tool', { mcp: false, idempotency: false }, statefulTool('requireApproval: true,')],
+    ['one tool whose approval a function decides', { mcp: false, idempotency: false }, statefulTool('requireApproval: () => false,')],
+    ['one background tool', { mcp: false, idempotency: false }, statefulTool('background: { enabled: true },')],
+    ['one tool with a resume schema', { mcp: false, idempotency: false }, statefulTool('resumeSchema: z.object({ ok: z.boolean() }),')],
+    ['one tool that calls suspend without schemas', { mcp: false, idempotency: false }, statefulTool('', "async (_input, { suspend }) => { await suspend?.({ why: 'ask' }); return { done: true } }")],
+    ["storeRuns: 'all'", { mcp: false, idempotency: false, storeRuns: 'all' }, undefined],
+  ] as const)('an app with %s still gets the run store', async (_name, config, tool) => {
+    const { inputs, entry } = await bundleApp('zod', config, tool ? { 'tools/stateful.ts': tool } : {})
+    expect(entry).toContain('runStore: workerRunStore')
+    expect(inputs.some((path) => path.includes('src/adapter/cloudflare-workers/create-tool-run-object.ts'))).toBe(true)
+    expect(inputs.some((path) => path.includes('src/runs/create-run-engine.ts'))).toBe(true)
   }, 60_000)
 
   it.each(['valibot', 'arktype'] as const)('a %s app without MCP bundles no Zod at all (the framework checks its own bodies by hand)', async (library) => {

@@ -2,7 +2,7 @@
 // the entry passes `mcpServer` (the generated entry does unless the config says `mcp: false`).
 import { env } from 'cloudflare:test'
 import { describe, expect, it, vi } from 'vitest'
-import { createWorker, workerMcpServer } from 'toolroute/workers'
+import { createWorker, workerMcpServer, workerRunStore } from 'toolroute/workers'
 import { testTools } from '../fixtures/test-tools.ts'
 
 const ctx = { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext
@@ -46,7 +46,7 @@ describe('a Worker without MCP', () => {
   })
 
   it('with mcpServer: workerMcpServer, /mcp answers initialize', async () => {
-    const response = await postMcp(createWorker({ tools: testTools, mcpServer: workerMcpServer }))
+    const response = await postMcp(createWorker({ tools: testTools, mcpServer: workerMcpServer, runStore: workerRunStore }))
     expect(response.status).toBe(200)
     expect(await response.text()).toContain('"protocolVersion":"2025-06-18"')
   })

@@ -2,16 +2,18 @@ import type { Hono } from 'hono'
 import { createToolApp, type ToolAppEnv } from '../../http/create-tool-app.ts'
 import type { ToolAppOptions } from '../../http/tool-app-options.ts'
 import { toolRegistry } from '../../http/tool-registry.ts'
+import { createNoRunHost } from '../../runs/create-no-run-host.ts'
 import type { RunHost } from '../../runs/run-host.ts'
+import { runStoreReasons } from '../../runs/run-store-reasons.ts'
 import type { IdempotencyStore } from '../../idempotency/idempotency-store.ts'
+import { LazyTools } from '../../tool/lazy-tools.ts'
 import { createIdempotencyObject } from './create-idempotency-object.ts'
 import { createDurableObjectIdempotencyStore } from './durable-object-idempotency-store.ts'
-import { createToolRunObject, type ToolRunObjectOptions } from './create-tool-run-object.ts'
-import { createDurableObjectRunHost } from './durable-object-run-host.ts'
-import { createDurableObjectRunIndex } from './durable-object-run-index.ts'
-import { withRunIndex } from '../../runs/with-run-index.ts'
+import type { ToolRunObjectOptions } from './create-tool-run-object.ts'
 import { UnusedMcpSessionObject } from './unused-mcp-session-object.ts'
+import { UnusedToolRunObject } from './unused-tool-run-object.ts'
 import type { WorkerMcp, WorkerMcpContext } from './worker-mcp-server.ts'
+import type { WorkerRunStore, WorkerRunStoreContext } from './worker-run-store.ts'
 
 /** The Durable Object binding that holds runs (wrangler.toml `[[durable_objects.bindings]]`). */
 export const runsBinding = 'TOOLROUTE_RUNS'
@@ -40,33 +42,44 @@ export function defineConfig(config: ToolrouteConfig): ToolrouteConfig {
 /**
  * A Worker serving `tools`: its `fetch`, and the Durable Object classes its runs, MCP sessions
  * and keys live in (export them under the class names bound in wrangler.toml). `/mcp` is served
- * when `mcpServer` is passed (`workerMcpServer`) and the config does not say `mcp: false`: this
- * module imports no MCP code, so a Worker without it bundles none (the generated entry passes it
- * only when the config serves MCP). Without it `McpSessionObject` is an empty class.
+ * when `mcpServer` is passed (`workerMcpServer`) and the config does not say `mcp: false`; runs
+ * are kept in the `TOOLROUTE_RUNS` Durable Objects when `runStore` is passed (`workerRunStore`)
+ * or in the config's own `runs`. This module imports no MCP code and no run engine, so a Worker
+ * without them bundles none (the generated entry passes each only when the app can use it).
+ * Without `mcpServer`, `McpSessionObject` is an empty class; without a run store,
+ * `ToolRunObject` is, `/runs/:runId` answers `RUN_NOT_FOUND` and a call that must store its run
+ * fails with `EXECUTION_FAILED` (the first request logs what would need one).
  *
  * @example
- * const worker = createWorker({ tools: [weatherTool], mcpServer: workerMcpServer })
+ * const worker = createWorker({ tools: [weatherTool], mcpServer: workerMcpServer, runStore: workerRunStore })
  * export default worker
  * export class ToolRunObject extends worker.ToolRunObject {}
  * export class McpSessionObject extends worker.McpSessionObject {}
  * export class IdempotencyObject extends worker.IdempotencyObject {}
  */
-export function createWorker(config: ToolrouteConfig & { tools: ToolAppOptions['tools']; mcpServer?: (context: WorkerMcpContext) => WorkerMcp }): {
+export function createWorker(
+  config: ToolrouteConfig & {
+    tools: ToolAppOptions['tools']
+    mcpServer?: (context: WorkerMcpContext) => WorkerMcp
+    runStore?: (context: WorkerRunStoreContext) => WorkerRunStore
+  },
+): {
   app: Hono<ToolAppEnv>
   fetch: Hono<ToolAppEnv>['fetch']
-  ToolRunObject: ReturnType<typeof createToolRunObject>
+  ToolRunObject: WorkerRunStore['ToolRunObject']
   McpSessionObject: WorkerMcp['McpSessionObject']
   IdempotencyObject: ReturnType<typeof createIdempotencyObject>
 } {
   const tools = toolRegistry(config.tools)
-  const hosts = new WeakMap<DurableObjectNamespace, RunHost>()
   const binding = (env: unknown, name: string) => (env as Record<string, DurableObjectNamespace | undefined> | undefined)?.[name]
+  const { mcpServer, runStore: runStoreOf, ...options } = config
+  const runStore = runStoreOf?.({ tools, options: config })
+  const noRuns = createNoRunHost('createWorker got no `runStore`: pass `runStore: workerRunStore` (from toolroute/workers), as toolroute build does when a call can reach a run')
   const runsOf = (env: unknown): RunHost => {
+    if (!runStore) return noRuns
     const namespace = binding(env, runsBinding)
     if (!namespace) throw new Error(`Durable Object binding ${runsBinding} is missing from wrangler.toml`)
-    let host = hosts.get(namespace)
-    if (!host) hosts.set(namespace, (host = withRunIndex(createDurableObjectRunHost(namespace), createDurableObjectRunIndex(namespace))))
-    return host
+    return runStore.host(namespace)
   }
   const keyStores = new WeakMap<DurableObjectNamespace, IdempotencyStore>()
   // A keyed call without the binding fails loudly rather than executing without its guarantee;
@@ -78,7 +91,6 @@ export function createWorker(config: ToolrouteConfig & { tools: ToolAppOptions['
     if (!store) keyStores.set(namespace, (store = createDurableObjectIdempotencyStore(namespace)))
     return store
   }
-  const { mcpServer, ...options } = config
   const mcpOptions = config.mcp === false ? undefined : typeof config.mcp === 'object' ? config.mcp : {}
   const mcp =
     mcpOptions &&
@@ -103,7 +115,8 @@ export function createWorker(config: ToolrouteConfig & { tools: ToolAppOptions['
   })
   // A missing runs binding is told once, at the isolate's first request, not found out as
   // EXECUTION_FAILED at the first approval (`toolroute build` checks wrangler.toml before that).
-  // So is a hand-written entry that leaves MCP on but passes no `mcpServer` (its /mcp answers 404).
+  // So is a hand-written entry that leaves MCP on but passes no `mcpServer` (its /mcp answers 404),
+  // and one whose calls can reach a run but that passes no `runStore` (they fail).
   let checked = false
   const fetch: Hono<ToolAppEnv>['fetch'] = (request, env, executionContext) => {
     if (!checked) {
@@ -111,7 +124,11 @@ export function createWorker(config: ToolrouteConfig & { tools: ToolAppOptions['
       if (mcpOptions && !mcpServer) {
         console.error('toolroute: createWorker got no `mcpServer`, so /mcp is not served: pass `mcpServer: workerMcpServer` (from toolroute/workers), or set `mcp: false`')
       }
-      if (config.runs === undefined && !binding(env, runsBinding)) {
+      const reasons = config.runs === undefined && !runStore ? runStoreReasons(tools instanceof LazyTools ? tools.routes.values() : tools.values(), config) : []
+      if (reasons.length > 0) {
+        console.error(`toolroute: createWorker got no \`runStore\`, so this Worker keeps no runs, but ${reasons.join('; ')}: those calls fail with EXECUTION_FAILED until you pass \`runStore: workerRunStore\` (from toolroute/workers)`)
+      }
+      if (config.runs === undefined && runStore && !binding(env, runsBinding)) {
         console.error(
           `toolroute: no Durable Object binding ${runsBinding} (class_name = "ToolRunObject") in wrangler.toml: calls that wait for approval, suspend or run in the background will fail until it is added (or set \`runs\` in toolroute.config.ts)`,
         )
@@ -122,7 +139,7 @@ export function createWorker(config: ToolrouteConfig & { tools: ToolAppOptions['
   return {
     app,
     fetch,
-    ToolRunObject: createToolRunObject(tools, config),
+    ToolRunObject: runStore ? runStore.ToolRunObject : (UnusedToolRunObject as unknown as WorkerRunStore['ToolRunObject']),
     IdempotencyObject: createIdempotencyObject(config.retentionMs !== undefined ? { retentionMs: config.retentionMs } : {}),
     McpSessionObject: mcp ? mcp.McpSessionObject : (UnusedMcpSessionObject as unknown as WorkerMcp['McpSessionObject']),
   }

@@ -1,0 +1,38 @@
+import type { RunHost } from '../../runs/run-host.ts'
+import { withRunIndex } from '../../runs/with-run-index.ts'
+import type { AnyTool } from '../../tool/tool-types.ts'
+import { createToolRunObject, type ToolRunObjectOptions } from './create-tool-run-object.ts'
+import { createDurableObjectRunHost } from './durable-object-run-host.ts'
+import { createDurableObjectRunIndex } from './durable-object-run-index.ts'
+
+/** What `createWorker` knows that runs on Workers need. */
+export interface WorkerRunStoreContext {
+  tools: ReadonlyMap<string, AnyTool>
+  /** The config's times (`runTtlMs`, `retentionMs`). */
+  options: ToolRunObjectOptions
+}
+
+/** Runs on Workers: the run host over the `TOOLROUTE_RUNS` namespace, and the object class each run lives in. */
+export interface WorkerRunStore {
+  /** The run host (with its per-principal index) over a namespace; one per namespace. */
+  host: (namespace: DurableObjectNamespace) => RunHost
+  ToolRunObject: ReturnType<typeof createToolRunObject>
+}
+
+/**
+ * Durable Object runs for `createWorker`, passed in as `runStore` by the generated entry only when
+ * the app's calls can reach a run (a tool that waits for approval, suspends or runs in the
+ * background, `Idempotency-Key` honoured, `storeRuns: 'all'`): `createWorker` itself imports no
+ * run engine or store, so a Worker whose calls all complete in their request bundles none (SPEC §11).
+ */
+export function workerRunStore(context: WorkerRunStoreContext): WorkerRunStore {
+  const hosts = new WeakMap<DurableObjectNamespace, RunHost>()
+  return {
+    host: (namespace) => {
+      let host = hosts.get(namespace)
+      if (!host) hosts.set(namespace, (host = withRunIndex(createDurableObjectRunHost(namespace), createDurableObjectRunIndex(namespace))))
+      return host
+    },
+    ToolRunObject: createToolRunObject(context.tools, context.options),
+  }
+}

@@ -1,0 +1,45 @@
+import { ToolrouteError } from '../errors/toolroute-error.ts'
+import { runNotFound } from './authorize-run.ts'
+import type { RunHost } from './run-host.ts'
+
+/** Why a host keeps no runs, on the host itself: a symbol key, so hosts spread over it (`withRunIndex`, MCP's progress tap) keep it. */
+const noRuns = Symbol('toolroute.noRuns')
+
+/**
+ * The run host of an app that keeps no runs (a Worker whose entry passed no run store, SPEC §11):
+ * no run can exist, so every run id is `RUN_NOT_FOUND`, and a call that must store its run fails
+ * with `EXECUTION_FAILED` saying `advice` (what to pass to get runs). It imports nothing of the
+ * engine or a store.
+ */
+export function createNoRunHost(advice: string): RunHost {
+  // Said in the log too: the app's first request may have warned of nothing (a tool that
+  // suspends through a helper), and the call's answer goes to its caller, not to whoever deploys.
+  const refuse = async (run: { toolId: string }): Promise<never> => {
+    const error = new ToolrouteError('EXECUTION_FAILED', `Tool "${run.toolId}" needs its run stored, but this app keeps no runs: ${advice}`)
+    console.error(`toolroute: ${error.message}`)
+    throw error
+  }
+  const missing = async (runId: string): Promise<never> => {
+    throw runNotFound(runId)
+  }
+  return {
+    [noRuns]: advice,
+    open: refuse,
+    approve: missing,
+    decline: missing,
+    resume: missing,
+    cancel: missing,
+    get: missing,
+    follow: missing,
+  } as RunHost
+}
+
+/**
+ * The refusal of a call whose run is stored whatever happens (`storeRuns: 'all'`, an
+ * `Idempotency-Key`) by a host that keeps none: found before anything of the tool runs, so
+ * the tool is not executed for an answer that then fails.
+ */
+export function refusalToStore(host: RunHost): ToolrouteError | undefined {
+  const advice = (host as { [noRuns]?: string })[noRuns]
+  return advice === undefined ? undefined : new ToolrouteError('EXECUTION_FAILED', `This app keeps no runs, and this call's run must be stored: ${advice}`)
+}
