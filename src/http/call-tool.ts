@@ -25,6 +25,8 @@ export interface ResponseMode {
 
 export function responseModeOf(c: Context, keepAliveMs?: number): ResponseMode {
   const sse = (c.req.header('accept') ?? '').includes('text/event-stream')
+  // Most calls have no query: one read of the URL instead of one per parameter (each `c.req.query` reads it).
+  if (!c.req.url.includes('?')) return { sse, view: 'display', dialect: uiMessageStreamDialectOf(undefined), keepAliveMs }
   const requested = c.req.query('view')
   const view = toolEventViews.includes(requested as ToolEventView) ? (requested as ToolEventView) : 'display'
   return { sse, view, dialect: uiMessageStreamDialectOf(c.req.query('aiSdk')), keepAliveMs }

@@ -107,7 +107,8 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
     if (!checked.ok) throw checked.error
     c.set('requestContext', checked.value)
     c.set('sentRequestContext', values)
-    const refused = checkBodyHeaders(c, maxInputBytes, { required: true })
+    const length = c.req.header('content-length')
+    const refused = checkBodyHeaders(c, maxInputBytes, { required: true, length })
     if (refused) await refused
     const mode = responseModeOf(c, options.keepAliveMs)
     // One header read is all a call without a key pays (SPEC §9: it costs nothing extra).
@@ -130,16 +131,17 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
     }
     // A chunked body read by an SSE caller streams its deltas live; any other body is read
     // whole (still chunk by chunk, for the input hooks) and validated before the response.
-    const liveInput = mode.sse && c.req.header('content-length') === undefined
+    const liveInput = mode.sse && length === undefined
     const principal = principalOf(c, options, requestContext)
-    const chunks = bodyChunks(c.req.raw)
+    const chunks = bodyChunks(c.req.raw, length)
     return callTool(c, {
       tool,
       requestContext,
       sentRequestContext: values,
       // Awaited only when it is a promise (a credential to hash, an async rule).
       principal: principal instanceof Promise ? await principal : principal,
-      source: { chunks: chunks instanceof Promise ? await chunks : chunks, maxBytes: maxInputBytes },
+      // A body read whole is one string: the array of its one chunk.
+      source: { chunks: chunks instanceof Promise ? [await chunks] : chunks, maxBytes: maxInputBytes },
       runs: () => hostFor(c),
       storeRuns: options.storeRuns ?? 'stateful',
       liveInput,
