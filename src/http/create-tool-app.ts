@@ -92,6 +92,11 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
     if (!descriptor) throw toolNotFound(c.req.param('toolId'))
     return c.json(descriptor)
   })
+  // Whether a call's context can have been handed to code of the app's (which might set a header
+  // on it) before its answer: a resolver, a principal rule, a run host built per request for a
+  // completed call under `storeRuns: 'all'`. Without, the answer is written straight (call-tool.ts).
+  const handsOutContext =
+    options.resolveRequestContext !== undefined || options.principal !== undefined || (options.storeRuns === 'all' && typeof options.runs === 'function')
   // A call's checks in the spec's order, then the call, in one handler: a route of one handler
   // takes Hono's fast path (no compose, no `next` and its promises per layer).
   app.post('/tools/:toolId', async (c) => {
@@ -147,6 +152,8 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
       liveInput,
       defer: deferOf(c),
       mode,
+      // The first handler of its request (`routeIndex` 0): no middleware ran before it.
+      ownsContext: !handsOutContext && c.req.routeIndex === 0,
     })
   })
 
