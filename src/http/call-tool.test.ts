@@ -97,3 +97,23 @@ describe('the straight JSON write keeps headers set on the context before it', (
     expect(response.headers.get('x-tenant-checked')).toBe('yes')
   })
 })
+
+describe('the default principal, computed only when a run is stored', () => {
+  // The hash of the credential is put off until a run is stored (a call that stores none never
+  // needs it): every stored run must still belong to the credential that created it.
+  const owned = async (app: { request: Hono['request'] }, toolId: string) => {
+    const response = await app.request(`/tools/${toolId}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer alice' }, body: '{"location":"Lisbon"}' })
+    const runId = response.headers.get('x-run-id')!
+    const as = async (authorization: string) => (await app.request(`/runs/${runId}`, { headers: { authorization } })).status
+    return { status: response.status, alice: await as('Bearer alice'), bob: await as('Bearer bob') }
+  }
+
+  it.each([
+    ['suspended', 'waiting', {}],
+    ['approval required', 'guarded', {}],
+    ["completed under storeRuns: 'all'", 'weather', { storeRuns: 'all' as const }],
+  ])('%s: the run answers its creator, not another credential', async (_ending, toolId, options) => {
+    const { alice, bob } = await owned(createToolApp({ tools, ...options }), toolId)
+    expect([alice, bob]).toEqual([200, 404])
+  })
+})

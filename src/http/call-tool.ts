@@ -6,7 +6,7 @@ import { toolEventViews } from '../protocol/tool-event.ts'
 import { uiMessageStreamDialectOf, type UiMessageStreamDialect } from '../protocol/ui-message-chunk.ts'
 import { createRunId, createToolCallId } from '../runtime/create-id.ts'
 import type { ToolInputSource } from '../runtime/receive-input.ts'
-import { runFirstStep, type FirstStepEnding } from '../runs/run-first-step.ts'
+import { runFirstStep, type FirstStepEnding, type StepPrincipal } from '../runs/run-first-step.ts'
 import type { RunHost } from '../runs/run-host.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import { EventLog } from '../events/event-log.ts'
@@ -37,7 +37,8 @@ export interface CallToolArgs {
   requestContext: Record<string, unknown>
   /** What the caller sent, before the tool's schema: a stored run keeps it (see `FirstStep`). */
   sentRequestContext: Record<string, unknown>
-  principal: string | null
+  /** Who owns the run, if one is stored (asked then, when it is a function). */
+  principal: StepPrincipal
   source: ToolInputSource
   runs: () => RunHost
   storeRuns: 'stateful' | 'all'
@@ -107,7 +108,9 @@ export async function callTool(c: Context, args: CallToolArgs): Promise<Response
   async function* events(): AsyncGenerator<SequencedEvent> {
     yield* log.read()
     const end = await ending.catch(() => undefined)
-    if (end?.kind === 'background') yield* await args.runs().follow(runId, { principal: args.principal, after: log.lastSeq() })
+    if (end?.kind !== 'background') return
+    const principal = typeof args.principal === 'function' ? await args.principal() : args.principal
+    yield* await args.runs().follow(runId, { principal, after: log.lastSeq() })
   }
   return sseResponse(events(), project, {
     headers,

@@ -19,7 +19,7 @@ import { createMemoryIdempotencyStore } from '../store/memory/memory-idempotency
 import { deferOf } from '../caller/defer-of.ts'
 import { errorResponse } from './error-response.ts'
 import { guardAuth } from './middleware/guard-auth.ts'
-import { principalOf } from '../caller/principal-of.ts'
+import { deferredPrincipalOf, principalOf } from '../caller/principal-of.ts'
 import { bodyChunks, checkBodyHeaders, readJsonBody } from '../caller/read-json-body.ts'
 import { resolveRequestContext } from '../caller/resolve-request-context.ts'
 import { runView, segmentResponse } from './run-response.ts'
@@ -137,7 +137,7 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
     // A chunked body read by an SSE caller streams its deltas live; any other body is read
     // whole (still chunk by chunk, for the input hooks) and validated before the response.
     const liveInput = mode.sse && length === undefined
-    const principal = principalOf(c, options, requestContext)
+    const principal = deferredPrincipalOf(c, options, requestContext)
     const chunks = bodyChunks(c.req.raw, length)
     return callTool(c, {
       tool,
