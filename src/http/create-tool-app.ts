@@ -16,7 +16,7 @@ import { createMemoryIdempotencyStore } from '../store/memory/memory-idempotency
 import { deferOf } from '../caller/defer-of.ts'
 import { errorResponse } from './error-response.ts'
 import { guardAuth } from './middleware/guard-auth.ts'
-import { principalOf } from '../caller/principal-of.ts'
+import { deferredPrincipalOf, principalOf } from '../caller/principal-of.ts'
 import { bodyChunks, checkBodyHeaders, readJsonBody } from '../caller/read-json-body.ts'
 import { resolveRequestContext } from '../caller/resolve-request-context.ts'
 import { runView, segmentResponse } from './run-response.ts'
@@ -36,7 +36,7 @@ type E = ToolAppEnv
 
 /**
  * The Hono app that serves tools: listing, calling (JSON or SSE), durable runs, MCP and
- * OpenAPI. Validation runs as middleware in the spec's order, before `execute`: tool exists →
+ * OpenAPI. A call is validated in the spec's order, before `execute`: tool exists →
  * request context → body (media type, size, JSON) → input.
  *
  * @example
@@ -84,8 +84,22 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
   }
   for (const middleware of [options.auth ?? []].flat()) app.use('*', guardAuth(middleware as MiddlewareHandler) as MiddlewareHandler<E>)
 
-  // A call's checks, in the spec's order, as one middleware (one layer, not three, on the hot path).
-  const validateCall: MiddlewareHandler<E> = async (c, next) => {
+  // One `/tools/:toolId` pattern, not a static route per tool: a static path under a pattern makes
+  // Hono's SmartRouter give up RegExpRouter for TrieRouter, which is slower on every route.
+  app.get('/tools', async (c) => c.json((await descriptorsOf()).list))
+  app.get('/tools/:toolId', async (c) => {
+    const descriptor = (await descriptorsOf()).byId.get(c.req.param('toolId'))
+    if (!descriptor) throw toolNotFound(c.req.param('toolId'))
+    return c.json(descriptor)
+  })
+  // Whether a call's context can have been handed to code of the app's (which might set a header
+  // on it) before its answer: a resolver, a principal rule, a run host built per request for a
+  // completed call under `storeRuns: 'all'`. Without, the answer is written straight (call-tool.ts).
+  const handsOutContext =
+    options.resolveRequestContext !== undefined || options.principal !== undefined || (options.storeRuns === 'all' && typeof options.runs === 'function')
+  // A call's checks in the spec's order, then the call, in one handler: a route of one handler
+  // takes Hono's fast path (no compose, no `next` and its promises per layer).
+  app.post('/tools/:toolId', async (c) => {
     // A lazy tool's first call imports its module (a promise); every other call finds it at once.
     const found = loadTool(tools, c.req.param('toolId') ?? '')
     const tool = found instanceof Promise ? await found : found
@@ -98,33 +112,22 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
     if (!checked.ok) throw checked.error
     c.set('requestContext', checked.value)
     c.set('sentRequestContext', values)
-    const refused = checkBodyHeaders(c, maxInputBytes, { required: true })
+    const length = c.req.header('content-length')
+    const refused = checkBodyHeaders(c, maxInputBytes, { required: true, length })
     if (refused) await refused
-    await next()
-  }
-
-  // One `/tools/:toolId` pattern, not a static route per tool: a static path under a pattern makes
-  // Hono's SmartRouter give up RegExpRouter for TrieRouter, which is slower on every route.
-  app.get('/tools', async (c) => c.json((await descriptorsOf()).list))
-  app.get('/tools/:toolId', async (c) => {
-    const descriptor = (await descriptorsOf()).byId.get(c.req.param('toolId'))
-    if (!descriptor) throw toolNotFound(c.req.param('toolId'))
-    return c.json(descriptor)
-  })
-  app.post('/tools/:toolId', validateCall, async (c) => {
     const mode = responseModeOf(c, options.keepAliveMs)
     // One header read is all a call without a key pays (SPEC §9: it costs nothing extra).
     const key = idempotency === false ? undefined : c.req.header(headerNames.idempotencyKey)
+    const requestContext = checked.value
     if (key !== undefined) {
-      const requestContext = c.get('requestContext')
       return idempotentCall(c, {
         key,
         store: keysFor(c),
         request: c.req.raw,
         maxBytes: maxInputBytes,
-        tool: c.get('tool'),
+        tool,
         requestContext,
-        sentRequestContext: c.get('sentRequestContext'),
+        sentRequestContext: values,
         principal: await principalOf(c, options, requestContext),
         runs: () => hostFor(c),
         defer: deferOf(c),
@@ -133,22 +136,24 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
     }
     // A chunked body read by an SSE caller streams its deltas live; any other body is read
     // whole (still chunk by chunk, for the input hooks) and validated before the response.
-    const liveInput = mode.sse && c.req.header('content-length') === undefined
-    const requestContext = c.get('requestContext')
-    const principal = principalOf(c, options, requestContext)
-    const chunks = bodyChunks(c.req.raw)
+    const liveInput = mode.sse && length === undefined
+    const principal = deferredPrincipalOf(c, options, requestContext)
+    const chunks = bodyChunks(c.req.raw, length)
     return callTool(c, {
-      tool: c.get('tool'),
+      tool,
       requestContext,
-      sentRequestContext: c.get('sentRequestContext'),
+      sentRequestContext: values,
       // Awaited only when it is a promise (a credential to hash, an async rule).
       principal: principal instanceof Promise ? await principal : principal,
-      source: { chunks: chunks instanceof Promise ? await chunks : chunks, maxBytes: maxInputBytes },
+      // A body read whole is one string: the array of its one chunk.
+      source: { chunks: chunks instanceof Promise ? [await chunks] : chunks, maxBytes: maxInputBytes },
       runs: () => hostFor(c),
       storeRuns: options.storeRuns ?? 'stateful',
       liveInput,
       defer: deferOf(c),
       mode,
+      // The first handler of its request (`routeIndex` 0): no middleware ran before it.
+      ownsContext: !handsOutContext && c.req.routeIndex === 0,
     })
   })
 

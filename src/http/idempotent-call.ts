@@ -17,7 +17,9 @@ export const idempotentReplayedHeader = headerNames.idempotentReplayed
 /** Stripe's limit; the IETF draft sets none. */
 const maxKeyLength = 255
 
-export interface IdempotentCallArgs extends Omit<CallToolArgs, 'source' | 'liveInput' | 'storeRuns' | 'onEnding'> {
+export interface IdempotentCallArgs extends Omit<CallToolArgs, 'source' | 'liveInput' | 'storeRuns' | 'onEnding' | 'principal'> {
+  /** Known before anything runs: it scopes the key. */
+  principal: string | null
   key: string
   store: IdempotencyStore
   request: Request

@@ -18,12 +18,18 @@ export type FirstStepEnding =
   | { kind: 'background'; run: RunRecord }
   | { kind: 'executed'; outcome: ExecuteOutcome; run?: RunRecord }
 
+/**
+ * Who owns a run the step stores: the value, or how to get it, asked only when a run is stored
+ * (HTTP's default rule hashes the caller's credential, which a call that stores nothing never needs).
+ */
+export type StepPrincipal = string | null | (() => Promise<string | null>)
+
 export interface FirstStep {
   scope: ToolCallScope
   /** Where the scope's events go; closed when the step ends. */
   log: EventLog
   source: ToolInputSource
-  principal: string | null
+  principal: StepPrincipal
   /** The request context, validated by the tool's schema: what this step's rules read. */
   requestContext: Record<string, unknown>
   /**
@@ -73,34 +79,36 @@ export async function runFirstStep(step: FirstStep): Promise<FirstStepEnding> {
     }
     const input = received.value.value
     // Built only for a run that is stored: formatting dates costs more than a stateless call's validation.
-    const record = (): Omit<RunRecord, 'status'> => {
+    const record = async (): Promise<Omit<RunRecord, 'status'>> => {
+      const principal = typeof step.principal === 'function' ? await step.principal() : step.principal
       const at = new Date().toISOString()
-      return { runId, toolId: tool.id, toolCallId, principal: step.principal, createdAt: at, updatedAt: at, input, requestContext: step.sentRequestContext }
+      return { runId, toolId: tool.id, toolCallId, principal, createdAt: at, updatedAt: at, input, requestContext: step.sentRequestContext }
     }
     // Awaited only for a rule that is a function: most tools decide once, at definition.
     if (typeof tool.requireApproval === 'boolean' ? tool.requireApproval : await needsApproval(scope, input)) {
       const approvalId = `approval_${randomHex(12)}`
-      const run = await open({ ...record(), status: 'approval-required', approvalId, ...(isBackgroundTool(tool) ? { background: true } : {}) }, [
+      const run = await open({ ...(await record()), status: 'approval-required', approvalId, ...(isBackgroundTool(tool) ? { background: true } : {}) }, [
         { type: 'tool-approval-request', approvalId, toolCallId },
         { type: 'finish', finishReason: 'other' },
       ])
       return { kind: 'approval-required', approvalId, run }
     }
     if (isBackgroundTool(tool)) {
-      return { kind: 'background', run: await open({ ...record(), status: 'running', background: true, attempts: 0 }, []) }
+      return { kind: 'background', run: await open({ ...(await record()), status: 'running', background: true, attempts: 0 }, []) }
     }
     const outcome = await executeToolCall(scope, input)
     if (outcome.status === 'failed') logExecutionFailure(tool.id, runId, outcome.error)
     const finish = finishOf(outcome)
     if (outcome.status === 'suspended') {
-      const run = await open({ ...record(), status: 'suspended', suspendPayload: outcome.suspendPayload }, [...(step.held?.splice(0) ?? []), finish])
+      const run = await open({ ...(await record()), status: 'suspended', suspendPayload: outcome.suspendPayload }, [...(step.held?.splice(0) ?? []), finish])
       return { kind: 'executed', outcome, run }
     }
     if (step.storeRuns === 'all') {
+      const base = await record()
       const settled: RunRecord =
         outcome.status === 'completed'
-          ? { ...record(), status: 'completed', output: outcome.output, modelOutput: outcome.modelOutput }
-          : { ...record(), status: 'failed', error: outcome.error.toJSON().error }
+          ? { ...base, status: 'completed', output: outcome.output, modelOutput: outcome.modelOutput }
+          : { ...base, status: 'failed', error: outcome.error.toJSON().error }
       return { kind: 'executed', outcome, run: await open(settled, [finish]) }
     }
     log.push(finish)

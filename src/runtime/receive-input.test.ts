@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createTool } from '../tool/create-tool.ts'
-import { receiveInput } from './receive-input.ts'
+import { receiveInput, type ReceivedInput } from './receive-input.ts'
+import type { Checked } from './validate-call.ts'
 import { collectingScope } from './collecting-scope.test-helper.ts'
 
 async function* chunksOf(...parts: (string | Uint8Array)[]) {
@@ -182,6 +183,27 @@ describe('receiveInput', () => {
       const { scope, events } = collectingScope(plainTool)
       expect(receiveInput(scope, { chunks: ['{"q":"', 'aaaaaaaaaa"}'], maxBytes: 10 })).toMatchObject({ ok: false, error: { code: 'PAYLOAD_TOO_LARGE' } })
       expect(events.at(-1)).toEqual({ type: 'tool-input-error', toolCallId: 'call_1', toolName: 'search', input: '', errorText: 'Request body is larger than 10 bytes' })
+    })
+
+    it('one whole text chunk (a body read whole) over maxBytes: no delta, as through the chunk reader', () => {
+      const { scope, events } = collectingScope(plainTool)
+      expect(receiveInput(scope, { chunks: ['{"q":"aaaaaaaaaa"}'], maxBytes: 10 })).toMatchObject({ ok: false, error: { code: 'PAYLOAD_TOO_LARGE' } })
+      expect(events).toEqual([
+        { type: 'tool-input-start', toolCallId: 'call_1', toolName: 'search' },
+        { type: 'tool-input-error', toolCallId: 'call_1', toolName: 'search', input: '', errorText: 'Request body is larger than 10 bytes' },
+      ])
+    })
+
+    it('one whole text chunk answers and emits as the same text through the chunk reader (two chunks)', () => {
+      for (const text of ['', '{"q":"cats"}', '{"q":7}', '{"q":', '{"q":"aaaaaaaaaa"}']) {
+        const whole = collectingScope(plainTool)
+        const split = collectingScope(plainTool)
+        // Both synchronous (no hooks, the input here): no promise to await.
+        const one = receiveInput(whole.scope, { chunks: [text], maxBytes: 16 }) as Checked<ReceivedInput>
+        const two = receiveInput(split.scope, { chunks: [text, ''], maxBytes: 16 }) as Checked<ReceivedInput>
+        expect(one.ok ? one : { ok: false, error: one.error.toJSON() }).toEqual(two.ok ? two : { ok: false, error: two.error.toJSON() })
+        expect(whole.events).toEqual(split.events)
+      }
     })
 
     it('an input hook, or chunks still arriving, make it asynchronous', () => {
