@@ -2,7 +2,8 @@ import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createTool } from '../tool/create-tool.ts'
-import { createToolApp } from './create-tool-app.ts'
+// toolroute/server's createToolApp: the Hono app with its in-memory runs (a suspended or approval run is stored).
+import { createToolApp } from '../server.ts'
 
 // A call whose context nothing else has touched writes its completed answer straight into a
 // `Response` (call-tool.ts `jsonAnswer`); any other goes through Hono's `c.json`. Both must
