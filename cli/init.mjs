@@ -4,7 +4,8 @@ import { basename, join, relative, resolve } from 'node:path'
 const own = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
 const range = (version) => `^${String(version).replace(/^[\^~]/, '')}`
 
-const exampleTool = `import { createTool } from 'toolroute'
+/** The project's first tool, tools/greet.ts (bench/bundle/greet-sources.mjs bundles it too). */
+export const exampleTool = `import { createTool } from 'toolroute'
 import { z } from 'zod'
 
 /** Served as POST /tools/greet: try it with \`npm run dev\`, then curl (see README.md). */

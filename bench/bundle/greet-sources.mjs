@@ -1,18 +1,10 @@
 // The one tool of the apps bench/bundle.bench.mjs and test/node/split-entries.test.ts bundle: the greet tool
 // of `toolroute init`, as a tools/ file in Zod, Valibot (wrapped for its JSON Schema) or ArkType.
-/** tools/greet.ts of each app, by schema library. */
-export const greet = {
-  zod: `import { createTool } from 'toolroute'
-import { z } from 'zod'
+import { exampleTool } from '../../cli/init.mjs'
 
-export const greet = createTool({
-  id: 'greet',
-  description: 'Say hello to someone',
-  inputSchema: z.object({ name: z.string().min(1) }),
-  outputSchema: z.object({ message: z.string() }),
-  execute: async ({ name }) => ({ message: \`Hello, \${name}!\` }),
-})
-`,
+/** tools/greet.ts of each app, by schema library: Zod's is `toolroute init`'s own. */
+export const greet = {
+  zod: exampleTool,
   valibot: `import { createTool } from 'toolroute'
 import { toStandardJsonSchema } from '@valibot/to-json-schema'
 import * as v from 'valibot'
