@@ -22,11 +22,6 @@ function hookOptions<T extends object = {}>(scope: ToolCallScope, fields?: T) {
   return withAbortSignal(scope, { toolCallId: scope.toolCallId, messages: scope.messages, ...fields } as { toolCallId: string; messages: unknown[] } & T)
 }
 
-const tooLarge = (maxBytes: number): { ok: false; error: ToolrouteError } => ({
-  ok: false,
-  error: new ToolrouteError('PAYLOAD_TOO_LARGE', `Request body is larger than ${maxBytes} bytes`),
-})
-
 /** Reads a body's chunks: a `tool-input-delta` (and `onInputDelta`) per chunk, counted against `maxBytes`. */
 function chunkReader(scope: ToolCallScope, maxBytes: number) {
   const { tool, emit } = scope
@@ -45,7 +40,9 @@ function chunkReader(scope: ToolCallScope, maxBytes: number) {
     /** A failure (over the limit), a hook to await, or nothing. */
     take(chunk: Uint8Array | string): { ok: false; error: ToolrouteError } | Promise<void> | undefined {
       bytes += typeof chunk === 'string' ? chunk.length : chunk.byteLength
-      if (bytes > maxBytes) return tooLarge(maxBytes)
+      if (bytes > maxBytes) {
+        return { ok: false, error: new ToolrouteError('PAYLOAD_TOO_LARGE', `Request body is larger than ${maxBytes} bytes`) }
+      }
       const text = typeof chunk === 'string' ? chunk : (decoder ??= new TextDecoder()).decode(chunk, { stream: true })
       return text === '' ? undefined : delta(text)
     },
@@ -169,17 +166,8 @@ export function receiveInput(scope: ToolCallScope, source: ToolInputSource): Che
   }
   scope.emit?.({ type: 'tool-input-start', toolCallId: scope.toolCallId, toolName: scope.tool.id })
   if ('input' in source) return received(acceptInput(scope, source.input), source.input)
-  const maxBytes = source.maxBytes ?? defaultMaxInputBytes
-  const { chunks } = source
-  // A body read whole (one string, HTTP's fast path): what the reader would do, without making one.
-  if (Array.isArray(chunks) && chunks.length === 1 && typeof chunks[0] === 'string') {
-    const text: string = chunks[0]
-    if (text.length > maxBytes) return refuseBody(scope, tooLarge(maxBytes))
-    if (text !== '') scope.emit?.({ type: 'tool-input-delta', toolCallId: scope.toolCallId, inputTextDelta: text })
-    return acceptText(scope, text)
-  }
-  const reader = chunkReader(scope, maxBytes)
-  for (const chunk of chunks as Iterable<Uint8Array | string>) {
+  const reader = chunkReader(scope, source.maxBytes ?? defaultMaxInputBytes)
+  for (const chunk of source.chunks as Iterable<Uint8Array | string>) {
     const failed = reader.take(chunk) as { ok: false; error: ToolrouteError } | undefined // no onInputDelta: never a promise
     if (failed) return refuseBody(scope, failed)
   }
