@@ -8,8 +8,8 @@
 // against bare Hono + Zod / Valibot (bench/bundle/bare-*-worker.ts: the same tool by hand, no
 // toolroute) and bench/http/bare-worker.ts (the http benchmark's baseline, which reaches
 // toolroute's createTool through tools/weather-tool.ts: the baseline the issue was filed against).
-// Prints raw and gzip KiB, what the bundle carries of MCP / classic Zod / the run store, and the
-// largest packages. `--json` writes the figures to bench/results/.
+// Prints raw and gzip KiB, what the bundle carries of MCP / classic Zod / the run store / the JSON
+// Schema validator, and the largest packages. `--json` writes the figures to bench/results/.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -94,7 +94,7 @@ for (const [name, result] of Object.entries(results)) {
 }
 console.log('\nWhat each carries (raw bytes in the output)')
 for (const [name, result] of Object.entries(results)) {
-  const pieces = ['MCP SDK', 'src/mcp', 'classic Zod', 'zod/mini', 'run store'].map((piece) => `${piece} ${result.carried[piece] ? kib(result.carried[piece]) : 'no'}`)
+  const pieces = ['MCP SDK', 'src/mcp', 'classic Zod', 'zod/mini', 'run store', 'JSON Schema validator'].map((piece) => `${piece} ${result.carried[piece] ? kib(result.carried[piece]) : 'no'}`)
   console.log(`  ${result.label}\n    ${pieces.join(' · ')}\n    ${result.owners.slice(0, 8).map(([owner, bytes]) => `${owner} ${kib(bytes)}`).join(', ')}`)
 }
 

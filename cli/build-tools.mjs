@@ -19,7 +19,8 @@ import { importToolrouteModules, sourceAliases } from './source-aliases.mjs'
 
 // What a tool module is, what a tool is and which ids collide (one owner, shared with Deno's
 // loader), and the manifest of the tools found.
-const { collectTools, createToolManifest, isToolModuleFile, runStoreReasons, storedRunReason } = await importToolrouteModules([
+const { collectTools, createToolManifest, isStandardSchema, isToolModuleFile, runStoreReasons, storedRunReason } = await importToolrouteModules([
+  'schema/compile-schema',
   'tool/collect-tools',
   'http/create-tool-manifest',
   'runs/run-store-reasons',
@@ -161,8 +162,11 @@ export type Tools = [${routes.map(({ module, exportName }) => `typeof ${module}[
   // runs in the background, an Idempotency-Key honoured, storeRuns: 'all') and the config brings no
   // `runs` of its own. Without it the Worker bundles no run engine (its ToolRunObject is an empty class).
   const runStore = config.runs === undefined && runStoreReasons(routes.map(({ value }) => value), config).length > 0
-  const imports = ['createWorker', ...(mcp ? ['workerMcpServer'] : []), ...(runStore ? ['workerRunStore'] : []), ...(playground ? ['loadPlaygroundPage'] : [])]
-  const passed = [...(mcp ? ['mcpServer: workerMcpServer'] : []), ...(runStore ? ['runStore: workerRunStore'] : []), ...(playground ? ['playgroundPage: loadPlaygroundPage'] : [])]
+  // And the JSON Schema validator (@cfworker/json-schema): only when a tool has a plain JSON Schema
+  // (Zod, Valibot and ArkType validate themselves). Without it such a schema's check fails its call.
+  const jsonSchema = routes.some(({ value }) => Object.values(value.schemas ?? {}).some((compiled) => compiled && !isStandardSchema(compiled.source)))
+  const imports = ['createWorker', ...(mcp ? ['workerMcpServer'] : []), ...(runStore ? ['workerRunStore'] : []), ...(playground ? ['loadPlaygroundPage'] : []), ...(jsonSchema ? ['workerJsonSchema'] : [])]
+  const passed = [...(mcp ? ['mcpServer: workerMcpServer'] : []), ...(runStore ? ['runStore: workerRunStore'] : []), ...(playground ? ['playgroundPage: loadPlaygroundPage'] : []), ...(jsonSchema ? ['jsonSchema: workerJsonSchema'] : [])]
   const entry = `${header}import { ${imports.join(', ')} } from 'toolroute/workers'
 import { tools } from './manifest.ts'
 ${configFile ? `import config from ${importPath(join(root, configFile))}` : 'const config = {}'}

@@ -8,6 +8,7 @@ import { checkRequestContext } from '../runtime/validate-call.ts'
 import { defaultMaxInputBytes } from '../runtime/receive-input.ts'
 import { loadTool } from '../tool/load-tool.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
+import { setJsonSchemaValidator } from '../schema/json-schema-validator.ts'
 import { callTool, responseModeOf } from './call-tool.ts'
 import { checkRunActionBody } from './check-run-action-body.ts'
 import { idempotentCall } from './idempotent-call.ts'
@@ -44,6 +45,7 @@ type E = ToolAppEnv
  * export default app
  */
 export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
+  if (options.jsonSchema) setJsonSchemaValidator(options.jsonSchema)
   const tools = toolRegistry(options.tools)
   const maxInputBytes = options.maxInputBytes ?? defaultMaxInputBytes
   // Listings come from the build's manifest (no tool module evaluated), else from the tools, on first use.

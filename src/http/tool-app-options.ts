@@ -6,6 +6,7 @@ import type { ToolAppMcpOptions } from '../mcp/mcp-app-options.ts'
 import type { createMcpHandler } from '../mcp/create-mcp-handler.ts'
 import type { IdempotencyStore } from '../idempotency/idempotency-store.ts'
 import type { RunHost } from '../runs/run-host.ts'
+import type { JsonSchemaValidator } from '../schema/json-schema-validator.ts'
 import type { LazyTools } from '../tool/lazy-tools.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 
@@ -73,6 +74,14 @@ export interface ToolAppOptions<E extends Env = any> extends CallerOptions<E> {
    * config has `mcp: false`, so such a Worker bundles no MCP SDK. Without it `/mcp` is not served.
    */
   mcpHandler?: typeof createMcpHandler
+  /**
+   * What checks plain JSON Schemas (registered for the whole isolate). `toolroute/server`'s
+   * `createToolApp` and the Deno adapter set it; on Workers the generated entry passes
+   * `workerJsonSchema` to `createWorker` only when a tool has a plain JSON Schema, so a Worker whose
+   * schemas are all Zod / Valibot / ArkType bundles no validator. Without one, a plain JSON Schema's
+   * check fails its call with `EXECUTION_FAILED`.
+   */
+  jsonSchema?: JsonSchemaValidator
   /** Name and version announced to MCP clients. */
   server?: { name: string; version: string }
 }

@@ -3,8 +3,13 @@ import * as v from 'valibot'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { createTool } from '../tool/create-tool.ts'
+import { cfworkerJsonSchema } from '../schema/cfworker-json-schema.ts'
+import { setJsonSchemaValidator } from '../schema/json-schema-validator.ts'
 import { RequestContext } from '../tool/request-context.ts'
 import { recordingObserve, silenceConsole, weather } from './execute-direct.test-helper.ts'
+
+// Plain JSON Schemas below: checked as outside Workers, where `import 'toolroute'` registers the validator.
+setJsonSchemaValidator(cfworkerJsonSchema)
 
 // `tool.execute()` (Mastra's direct call), part 1: input, request context, output.
 // Part 2 (hooks, the execution context, abortSignal, suspend and resume) is execute-direct-context.test.ts.

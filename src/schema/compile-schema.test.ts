@@ -4,7 +4,12 @@ import * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { compileSchema, isStandardSchema, toIssuePath } from './compile-schema.ts'
+import { cfworkerJsonSchema } from './cfworker-json-schema.ts'
+import { setJsonSchemaValidator } from './json-schema-validator.ts'
 import type { SchemaLike } from './standard-schema.ts'
+
+// Plain JSON Schemas below: checked as outside Workers, where `import 'toolroute'` registers the validator.
+setJsonSchemaValidator(cfworkerJsonSchema)
 
 // The same schema written four ways: { location: non-empty string, days?: number }.
 const schemas: Record<string, SchemaLike> = {

@@ -1,5 +1,5 @@
-import { Validator } from '@cfworker/json-schema'
-import type { ValidationIssue } from '../errors/toolroute-error.ts'
+import { ToolrouteError, type ValidationIssue } from '../errors/toolroute-error.ts'
+import { jsonSchemaValidator, type JsonSchemaCheck } from './json-schema-validator.ts'
 import type { SchemaLike, StandardJSONSchemaV1, StandardSchemaV1 } from './standard-schema.ts'
 
 import type { JSONSchemaObject } from '../protocol/tool-descriptor.ts'
@@ -12,7 +12,7 @@ export type SchemaResult<T> = { ok: true; value: T } | { ok: false; issues: Vali
 /**
  * A schema as toolroute uses it: its JSON Schema, computed once (for a Standard Schema, when first
  * read), and a synchronous validator. Standard Schemas validate with their own code; plain JSON Schema
- * with @cfworker/json-schema, which needs no `new Function` and so runs on Workers.
+ * with the registered `JsonSchemaValidator` (@cfworker/json-schema, see json-schema-validator.ts).
  */
 export interface CompiledSchema<T = unknown> {
   readonly source: SchemaLike
@@ -122,36 +122,44 @@ function standardFailure(issues: ReadonlyArray<StandardSchemaV1.Issue>): SchemaR
   return { ok: false, issues: Array.from(issues, (issue) => ({ path: toIssuePath(issue.path), message: issue.message })) }
 }
 
-// Wrapper errors that only say "a child failed"; the child's own error says what.
-const wrapperKeywords = new Set(['properties', 'items', 'prefixItems', 'allOf', '$ref', 'additionalProperties', 'unevaluatedProperties'])
+/**
+ * A compiled plain JSON Schema. Its check is compiled on the first `validate`, by the validator
+ * registered then (json-schema-validator.ts): this module imports none, so a Worker whose tools
+ * all use Standard Schemas bundles none. Without one, a call that must check a value fails with
+ * `EXECUTION_FAILED` saying what to pass, every time, until one is registered: never skipped.
+ */
+class CompiledJsonSchema<T> implements CompiledSchema<T> {
+  readonly source: SchemaLike
+  readonly jsonSchema: JSONSchemaObject
+  readonly outputJsonSchema: JSONSchemaObject
+  readonly describable = true
+  readonly name: string
+  #check: JsonSchemaCheck | undefined
 
-function pointerToPath(pointer: string): (string | number)[] {
-  const trimmed = pointer.replace(/^#\/?/, '')
-  if (trimmed === '') return []
-  return trimmed.split('/').map((part) => {
-    const key = decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~')
-    return /^\d+$/.test(key) ? Number(key) : key
-  })
+  constructor(schema: JSONSchemaObject, name: string) {
+    this.source = schema as SchemaLike
+    this.jsonSchema = schema
+    this.outputJsonSchema = schema
+    this.name = name
+  }
+
+  validate(value: unknown): SchemaResult<T> {
+    const issues = (this.#check ??= this.#compile())(value)
+    return issues ? { ok: false, issues } : { ok: true, value: value as T }
+  }
+
+  #compile(): JsonSchemaCheck {
+    const validator = jsonSchemaValidator()
+    if (!validator) throw missingValidator(this.name)
+    return validator(this.jsonSchema)
+  }
 }
 
-function compileJsonSchema<T>(schema: JSONSchemaObject): CompiledSchema<T> {
-  const validator = new Validator(schema as never, '2020-12', false)
-  return {
-    source: schema as SchemaLike,
-    jsonSchema: schema,
-    outputJsonSchema: schema,
-    describable: true,
-    validate(value) {
-      const result = validator.validate(value)
-      if (result.valid) return { ok: true, value: value as T }
-      const leaves = result.errors.filter((error) => !wrapperKeywords.has(error.keyword))
-      const errors = leaves.length > 0 ? leaves : result.errors
-      return {
-        ok: false,
-        issues: errors.map((error) => ({ path: pointerToPath(error.instanceLocation), message: error.error })),
-      }
-    },
-  }
+function missingValidator(name: string): ToolrouteError {
+  return new ToolrouteError(
+    'EXECUTION_FAILED',
+    `${name} is a plain JSON Schema, and no JSON Schema validator is registered: on Workers, pass \`jsonSchema: workerJsonSchema\` (from toolroute/workers) to createWorker, as the entry toolroute build writes does when a tool has one (or call \`setJsonSchemaValidator(workerJsonSchema)\` before calling the tool directly)`,
+  )
 }
 
 /**
@@ -162,7 +170,7 @@ function compileJsonSchema<T>(schema: JSONSchemaObject): CompiledSchema<T> {
 export function compileSchema<T = unknown>(schema: SchemaLike, name: string): CompiledSchema<T> {
   if (isStandardSchema(schema)) return compileStandard<T>(schema, name)
   if (typeof schema === 'object' && schema !== null && !Array.isArray(schema)) {
-    return compileJsonSchema<T>(schema as JSONSchemaObject)
+    return new CompiledJsonSchema<T>(schema as JSONSchemaObject, name)
   }
   throw new TypeError(`${name} must be a Standard Schema (Zod 4, ArkType, Valibot) or a JSON Schema object`)
 }

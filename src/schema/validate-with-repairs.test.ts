@@ -4,8 +4,13 @@ import * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { compileSchema } from './compile-schema.ts'
+import { cfworkerJsonSchema } from './cfworker-json-schema.ts'
+import { setJsonSchemaValidator } from './json-schema-validator.ts'
 import type { SchemaLike } from './standard-schema.ts'
 import { validateWithRepairs } from './validate-with-repairs.ts'
+
+// Plain JSON Schemas below: checked as outside Workers, where `import 'toolroute'` registers the validator.
+setJsonSchemaValidator(cfworkerJsonSchema)
 
 // { city: string, units?: string, nickname: string | null, stops?: { name: string, note?: string }[] }
 const schemas: Record<string, SchemaLike> = {

@@ -4,7 +4,12 @@ import * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createTool, isTool } from './create-tool.ts'
+import { cfworkerJsonSchema } from '../schema/cfworker-json-schema.ts'
+import { setJsonSchemaValidator } from '../schema/json-schema-validator.ts'
 import { Tool } from './tool.ts'
+
+// Plain JSON Schemas below: checked as outside Workers, where `import 'toolroute'` registers the validator.
+setJsonSchemaValidator(cfworkerJsonSchema)
 
 const inputSchema = z.object({ location: z.string().min(1) })
 const outputSchema = z.object({ location: z.string(), temperatureCelsius: z.number() })

@@ -8,6 +8,11 @@ import fc from 'fast-check'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createTool, isValidationError, type JSONSchema } from 'toolroute'
 import { assertProperty, jsonSchemaArbitrary, stackTracePattern, valueFor } from '../fixtures/hostile-requests.ts'
+import { cfworkerJsonSchema } from '../../src/schema/cfworker-json-schema.ts'
+import { setJsonSchemaValidator } from '../../src/schema/json-schema-validator.ts'
+
+// Plain JSON Schemas below: checked as outside Workers, where `import 'toolroute'` registers the validator.
+setJsonSchemaValidator(cfworkerJsonSchema)
 
 const runs = Number(process.env.TOOLROUTE_PROPERTY_RUNS_EXECUTOR ?? 5000)
 const seed = Number(process.env.TOOLROUTE_PROPERTY_SEED ?? Date.now() % 2 ** 31)

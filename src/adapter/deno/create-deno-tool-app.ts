@@ -2,6 +2,7 @@ import type { Hono } from 'hono'
 import { createToolApp, type ToolAppEnv } from '../../http/create-tool-app.ts'
 import { loadPlaygroundPage } from '../../playground/load-playground-page.ts'
 import { createMcpHandler } from '../../mcp/create-mcp-handler.ts'
+import { cfworkerJsonSchema } from '../../schema/cfworker-json-schema.ts'
 import type { ToolAppOptions } from '../../http/tool-app-options.ts'
 import { toolRegistry } from '../../http/tool-registry.ts'
 import { createRunEngine, type RunEngine } from '../../runs/create-run-engine.ts'
@@ -65,5 +66,5 @@ export async function createDenoToolApp(options: DenoToolAppOptions): Promise<De
   await scheduler?.start((runId) => engine.sweep(runId))
   // Keys in the same database, kept as long as the runs they replay.
   const idempotency = appOptions.idempotency ?? createDenoKvIdempotencyStore(kv, retentionMs !== undefined ? { retentionMs } : {})
-  return { app: createToolApp({ playgroundPage: loadPlaygroundPage, mcpHandler: createMcpHandler, ...appOptions, runs: withRunIndex(engine, createDenoKvRunIndex(kv)), idempotency }), engine, store }
+  return { app: createToolApp({ playgroundPage: loadPlaygroundPage, mcpHandler: createMcpHandler, jsonSchema: cfworkerJsonSchema, ...appOptions, runs: withRunIndex(engine, createDenoKvRunIndex(kv)), idempotency }), engine, store }
 }
