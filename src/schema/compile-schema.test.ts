@@ -1,11 +1,12 @@
 import { toStandardJsonSchema } from '@valibot/to-json-schema'
 import { type } from 'arktype'
 import * as v from 'valibot'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { compileSchema, isStandardSchema, toIssuePath } from './compile-schema.ts'
 import { cfworkerJsonSchema } from './cfworker-json-schema.ts'
-import { setJsonSchemaValidator } from './json-schema-validator.ts'
+import { jsonSchemaValidator, setJsonSchemaValidator, type JsonSchemaValidator } from './json-schema-validator.ts'
+import { ToolrouteError } from '../errors/toolroute-error.ts'
 import type { SchemaLike } from './standard-schema.ts'
 
 // Plain JSON Schemas below: checked as outside Workers, where `import 'toolroute'` registers the validator.
@@ -175,5 +176,49 @@ describe('JSON Schema of a Standard Schema, computed when first read', () => {
     expect(compiled.jsonSchema).toMatchObject({ type: 'object', properties: { name: { type: 'string' } } })
     expect(compiled.jsonSchema).toBe(compiled.jsonSchema)
     expect(conversions).toBe(1)
+  })
+})
+
+describe('plain JSON Schema: compiled by the registered validator, on first validate', () => {
+  afterEach(() => setJsonSchemaValidator(cfworkerJsonSchema))
+  const schema = { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] }
+
+  it('compiles nothing at definition, and once, at the first validate, with the validator registered then', () => {
+    const compiled: string[] = []
+    const counting: JsonSchemaValidator = (source) => (compiled.push(JSON.stringify(source)), cfworkerJsonSchema(source))
+    setJsonSchemaValidator(counting)
+    const plain = compileSchema(schema, 'inputSchema of tool "t"')
+    expect(compiled).toEqual([])
+    expect(plain.validate({ n: 1 })).toEqual({ ok: true, value: { n: 1 } })
+    expect(plain.validate({ n: 'one' })).toEqual({ ok: false, issues: [{ path: ['n'], message: expect.any(String) }] })
+    expect(compiled).toEqual([JSON.stringify(schema)])
+  })
+
+  it('without a validator, is still defined and listed, but each check fails with EXECUTION_FAILED saying what to pass; never skipped', () => {
+    setJsonSchemaValidator(undefined)
+    expect(jsonSchemaValidator()).toBeUndefined()
+    const plain = compileSchema(schema, 'inputSchema of tool "t"')
+    expect(plain.jsonSchema).toBe(schema)
+    expect(plain.describable).toBe(true)
+    for (const value of [{ n: 1 }, { n: 'one' }]) {
+      let thrown: unknown
+      try {
+        plain.validate(value)
+      } catch (error) {
+        thrown = error
+      }
+      expect(ToolrouteError.isInstance(thrown)).toBe(true)
+      expect(thrown).toMatchObject({ code: 'EXECUTION_FAILED', message: expect.stringContaining('inputSchema of tool "t" is a plain JSON Schema, and no JSON Schema validator is registered') })
+      expect((thrown as Error).message).toContain('`jsonSchema: workerJsonSchema` (from toolroute/workers) to createWorker')
+    }
+    // Registered later (a failed check is not kept): the next check runs.
+    setJsonSchemaValidator(cfworkerJsonSchema)
+    expect(plain.validate({ n: 'one' }).ok).toBe(false)
+    expect(plain.validate({ n: 2 })).toEqual({ ok: true, value: { n: 2 } })
+  })
+
+  it('a Standard Schema never needs one', () => {
+    setJsonSchemaValidator(undefined)
+    expect(compileSchema(z.object({ n: z.number() }), 'x').validate({ n: 'one' }).ok).toBe(false)
   })
 })

@@ -9,7 +9,9 @@ const repo = resolve(import.meta.dirname, '../..')
 
 export interface FixtureProject {
   dir: string
-  /** Writes the files (tools/, toolroute.config.ts… and the generated wrangler.toml) and serves the project. */
+  /** Writes the files (tools/, toolroute.config.ts… and the generated wrangler.toml); returns the wrangler.toml. */
+  write(): string
+  /** Writes the files and serves the project. */
   start(): Promise<DirectWorkerd>
   /** Removes the project (after its server stopped). */
   remove(): void
@@ -37,15 +39,17 @@ class_name = "ToolRunObject"
 tag = "v1"
 new_sqlite_classes = ["ToolRunObject"]
 `
+  const write = () => {
+    for (const [file, contents] of Object.entries({ ...files, 'wrangler.toml': wranglerToml })) {
+      mkdirSync(join(dir, file, '..'), { recursive: true })
+      writeFileSync(join(dir, file), contents)
+    }
+    return join(dir, 'wrangler.toml')
+  }
   return {
     dir,
-    async start() {
-      for (const [file, contents] of Object.entries({ ...files, 'wrangler.toml': wranglerToml })) {
-        mkdirSync(join(dir, file, '..'), { recursive: true })
-        writeFileSync(join(dir, file), contents)
-      }
-      return startDirectWorkerd(join(dir, 'wrangler.toml'))
-    },
+    write,
+    start: () => startDirectWorkerd(write()),
     remove: () => rmSync(dir, { recursive: true, force: true }),
   }
 }

@@ -71,12 +71,28 @@ export const stateful = createTool({
 
 const carries = (inputs: string[], piece: keyof typeof pieces) => inputs.filter((path) => pieces[piece](path))
 
+/** A second tool beside greet whose `option` schema is a plain JSON Schema (its input Zod unless that is the one). */
+const jsonSchemaTool = (option: string) => `import { createTool } from 'toolroute'
+import { z } from 'zod'
+
+export const plain = createTool({
+  id: 'plain',
+  description: 'A tool with a plain JSON Schema',
+  ${option === 'inputSchema' ? '' : 'inputSchema: z.object({}),'}
+  ${option}: { type: 'object', properties: { n: { type: 'number' } } },
+  execute: async () => ({ n: 1 }),
+})
+`
+
 describe('a Worker bundles only what its config and tools use', () => {
   it('with mcp: false, no MCP SDK (v1 or v2) and nothing of src/mcp; the Durable Object classes are still exported', async () => {
     const off = await bundleApp('zod', { mcp: false })
     expect(carries(off.inputs, 'MCP SDK')).toEqual([])
     expect(carries(off.inputs, 'src/mcp')).toEqual([])
     expect(off.exports.sort()).toEqual(['IdempotencyObject', 'McpSessionObject', 'ToolRunObject', 'default'])
+    // Zod validates itself: no JSON Schema validator, and the entry passes none.
+    expect(carries(off.inputs, 'JSON Schema validator')).toEqual([])
+    expect(off.entry).not.toContain('workerJsonSchema')
     // The check can see MCP: the same app with MCP on carries both SDKs.
     const on = await bundleApp('zod', {})
     expect(carries(on.inputs, 'MCP SDK').some((path) => path.includes('@modelcontextprotocol/sdk/'))).toBe(true)
@@ -120,7 +136,19 @@ describe('a Worker bundles only what its config and tools use', () => {
     expect(inputs.filter((path) => path.includes('@hono/zod-validator'))).toEqual([])
     expect(carries(inputs, 'MCP SDK')).toEqual([])
     expect(carries(inputs, 'src/mcp')).toEqual([])
+    expect(carries(inputs, 'JSON Schema validator')).toEqual([])
     expect(inputs.some((path) => path.includes(`node_modules/${library}/`))).toBe(true)
     expect(exports).toContain('McpSessionObject')
   }, 60_000)
+
+  it.each(['inputSchema', 'outputSchema', 'suspendSchema', 'resumeSchema', 'requestContextSchema'])(
+    'an app with one tool whose %s is a plain JSON Schema gets the JSON Schema validator (@cfworker/json-schema)',
+    async (option) => {
+      const { inputs, entry } = await bundleApp('zod', { mcp: false, idempotency: false }, { 'tools/plain.ts': jsonSchemaTool(option) })
+      expect(entry).toContain('jsonSchema: workerJsonSchema')
+      expect(carries(inputs, 'JSON Schema validator').some((path) => path.includes('node_modules/@cfworker/json-schema/'))).toBe(true)
+      expect(inputs.some((path) => path.includes('src/schema/cfworker-json-schema.ts'))).toBe(true)
+    },
+    60_000,
+  )
 })
