@@ -1,7 +1,7 @@
 import { toStandardJsonSchema } from '@valibot/to-json-schema'
 import { type } from 'arktype'
 import * as v from 'valibot'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { compileSchema, isStandardSchema, toIssuePath } from './compile-schema.ts'
 import { cfworkerJsonSchema } from './cfworker-json-schema.ts'
@@ -194,7 +194,8 @@ describe('plain JSON Schema: compiled by the registered validator, on first vali
     expect(compiled).toEqual([JSON.stringify(schema)])
   })
 
-  it('without a validator, is still defined and listed, but each check fails with EXECUTION_FAILED saying what to pass; never skipped', () => {
+  it('without a validator, is still defined and listed, but each check fails with EXECUTION_FAILED saying what to pass (logged once); never skipped', () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
     setJsonSchemaValidator(undefined)
     expect(jsonSchemaValidator()).toBeUndefined()
     const plain = compileSchema(schema, 'inputSchema of tool "t"')
@@ -211,6 +212,8 @@ describe('plain JSON Schema: compiled by the registered validator, on first vali
       expect(thrown).toMatchObject({ code: 'EXECUTION_FAILED', message: expect.stringContaining('inputSchema of tool "t" is a plain JSON Schema, and no JSON Schema validator is registered') })
       expect((thrown as Error).message).toContain('`jsonSchema: workerJsonSchema` (from toolroute/workers) to createWorker')
     }
+    expect(logged.mock.calls.map(([message]) => String(message))).toEqual([expect.stringMatching(/^toolroute: inputSchema of tool "t" is a plain JSON Schema, and no JSON Schema validator/)])
+    logged.mockRestore()
     // Registered later (a failed check is not kept): the next check runs.
     setJsonSchemaValidator(cfworkerJsonSchema)
     expect(plain.validate({ n: 'one' }).ok).toBe(false)

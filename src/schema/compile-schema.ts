@@ -155,11 +155,19 @@ class CompiledJsonSchema<T> implements CompiledSchema<T> {
   }
 }
 
+// The caller gets the error with each call; the log gets it once per isolate, for whoever deploys.
+let logged = false
+
 function missingValidator(name: string): ToolrouteError {
-  return new ToolrouteError(
+  const error = new ToolrouteError(
     'EXECUTION_FAILED',
     `${name} is a plain JSON Schema, and no JSON Schema validator is registered: on Workers, pass \`jsonSchema: workerJsonSchema\` (from toolroute/workers) to createWorker, as the entry toolroute build writes does when a tool has one (or call \`setJsonSchemaValidator(workerJsonSchema)\` before calling the tool directly)`,
   )
+  if (!logged) {
+    logged = true
+    console.error(`toolroute: ${error.message}`)
+  }
+  return error
 }
 
 /**

@@ -117,7 +117,11 @@ describe('the packed package in a new project', () => {
       expect(target.types, entry).toMatch(/^\.\/dist\/.*\.d\.ts$/)
       expect(existsSync(join(app, 'node_modules/toolroute', target.import)), target.import).toBe(true)
       expect(existsSync(join(app, 'node_modules/toolroute', target.types)), target.types).toBe(true)
+      for (const condition of ['workerd', 'worker']) if (target[condition]) expect(existsSync(join(app, 'node_modules/toolroute', target[condition])), target[condition]).toBe(true)
     }
+    // On Workers 'toolroute' and 'toolroute/tools' are the entries that register no JSON Schema validator.
+    expect(manifest.exports['.']).toMatchObject({ workerd: './dist/index.js', import: './dist/index-with-json-schema.js' })
+    expect(manifest.exports['./tools']).toMatchObject({ workerd: './dist/tools.js', import: './dist/tools-with-json-schema.js' })
     for (const absent of ['src', 'test', 'bench', '.ci', 'tools', 'wrangler.toml']) expect(existsSync(join(app, 'node_modules/toolroute', absent)), absent).toBe(false)
     const init = ['package.json', 'tools/greet.ts', 'wrangler.toml', 'tsconfig.json', '.gitignore', 'README.md']
     for (const file of init) expect(existsSync(join(app, file)), file).toBe(true)
@@ -134,7 +138,13 @@ describe('the packed package in a new project', () => {
     const { z } = await import('zod')
     const echo = createTool({ id: 'echo', description: 'x', inputSchema: z.object({ q: z.string() }), execute: async ({ q }) => ({ q }) })
     const response = await createToolApp({ tools: [echo] }).request('/tools/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"q":"hi"}' })
-    console.log(response.status, JSON.stringify((await response.json()).output))`
+    console.log(response.status, JSON.stringify((await response.json()).output))
+    // A plain JSON Schema, called directly: 'toolroute' outside Workers registers its validator on import.
+    for (const entry of ['toolroute', 'toolroute/tools']) {
+      const plain = (await import(entry)).createTool({ id: 'plain', description: 'x', inputSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] }, execute: async ({ n }) => ({ n }) })
+      const bad = await plain.execute({ n: 'one' })
+      console.log('direct', entry, JSON.stringify(await plain.execute({ n: 1 })), bad.error === true && bad.validationErrors !== undefined)
+    }`
     // This Node (22, the repository's), and the machine's own when it is another (20 in CI).
     const nodes = [process.execPath, ...['/usr/bin/node', '/usr/local/bin/node'].filter((node) => existsSync(node)).slice(0, 1)]
     for (const node of nodes) {
@@ -143,6 +153,8 @@ describe('the packed package in a new project', () => {
       expect(result.code, node).toBe(0)
       expect(result.stdout).toContain('toolroute/client 3')
       expect(result.stdout).toContain('200 {"q":"hi"}')
+      expect(result.stdout).toContain('direct toolroute {"n":1} true')
+      expect(result.stdout).toContain('direct toolroute/tools {"n":1} true')
     }
   })
 
@@ -283,6 +295,23 @@ console.log(result.status, result.output.message)
     // Not minified: 1771 KiB on 2026-12-01, of which the MCP SDK v2 (2026-07-28) is about 400 KiB; Ajv
     // alone would add ~300 KiB more (checked by name above), so the bound catches a validator slipping in.
     expect(statSync(join(out, 'worker.js')).size).toBeLessThan(1900 * 1024)
+
+    // Wrangler resolves 'toolroute' with the workerd condition: with MCP off (whose SDK validates with
+    // @cfworker/json-schema itself) and only Zod schemas, the Worker bundles no JSON Schema validator.
+    writeFileSync(join(app, 'toolroute.config.ts'), `import { defineConfig } from 'toolroute/workers'\nexport default defineConfig({ mcp: false })\n`)
+    const lean = await run('npx', ['toolroute', 'deploy', '--dry-run', '--outdir', out, '--', '--metafile'], app)
+    expect(lean.code, lean.stdout + lean.stderr).toBe(0)
+    const inputsOf = () => Object.keys(Object.values<any>(JSON.parse(readFileSync(join(out, 'bundle-meta.json'), 'utf8')).outputs).find((output) => output.entryPoint).inputs)
+    const leanInputs = inputsOf()
+    expect(leanInputs.filter((path) => path.includes('@cfworker/json-schema') || path.includes('cfworker-json-schema') || path.includes('index-with-json-schema'))).toEqual([])
+    expect(leanInputs.some((path) => path.endsWith('node_modules/toolroute/dist/index.js'))).toBe(true)
+    // A tool with a plain JSON Schema brings it in (the build's entry passes it to createWorker).
+    writeFileSync(join(app, 'tools/plain.ts'), `import { createTool } from 'toolroute'\nexport const plain = createTool({ id: 'plain', description: 'x', inputSchema: { type: 'object' }, execute: async () => ({}) })\n`)
+    const full = await run('npx', ['toolroute', 'deploy', '--dry-run', '--outdir', out, '--', '--metafile'], app)
+    expect(full.code, full.stdout + full.stderr).toBe(0)
+    expect(inputsOf().some((path) => path.includes('node_modules/@cfworker/json-schema/'))).toBe(true)
+    rmSync(join(app, 'tools/plain.ts'))
+    rmSync(join(app, 'toolroute.config.ts'))
 
     writeFileSync(join(app, 'tools/greet.ts'), greet.replace('execute: async', 'execute: async ('))
     const failed = await run('npx', ['toolroute', 'deploy', '--dry-run', '--outdir', out], app)

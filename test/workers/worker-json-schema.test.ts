@@ -4,7 +4,7 @@
 // plain JSON Schema fails with EXECUTION_FAILED saying what to pass: never skipped, and nothing else
 // of the Worker is affected. (That a built Worker registers nothing else is test/e2e/json-schema-worker.test.ts.)
 import { env } from 'cloudflare:test'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { createTool } from 'toolroute'
 import { createWorker, setJsonSchemaValidator, workerJsonSchema } from 'toolroute/workers'
@@ -52,6 +52,7 @@ describe('a Worker whose entry passes no jsonSchema (a hand-written entry, or a 
 
   it('fails each call of the plain JSON Schema tool with EXECUTION_FAILED saying what to pass, before execute; its other tools answer', async () => {
     executed.length = 0
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
     for (const input of [{ n: 2 }, { n: 'two' }]) {
       const response = await call(worker, 'plain', input)
       expect(response.status).toBe(500)
@@ -74,6 +75,9 @@ describe('a Worker whose entry passes no jsonSchema (a hand-written entry, or a 
     expect(greeted.status).toBe(200)
     expect(await greeted.json()).toMatchObject({ status: 'completed', output: { message: 'Hello, Ada!' } })
     expect((await (await call(worker, 'greet', { name: '' })).json()) as object).toMatchObject({ error: { code: 'INPUT_VALIDATION_FAILED' } })
+    // The log says it once, for whoever deploys (the caller gets it with each call).
+    expect(logged.mock.calls.filter(([message]) => String(message).includes('no JSON Schema validator')).length).toBe(1)
+    logged.mockRestore()
   })
 })
 

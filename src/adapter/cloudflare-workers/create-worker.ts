@@ -48,7 +48,10 @@ export function defineConfig(config: ToolrouteConfig): ToolrouteConfig {
  * without them bundles none (the generated entry passes each only when the app can use it).
  * Without `mcpServer`, `McpSessionObject` is an empty class; without a run store,
  * `ToolRunObject` is, `/runs/:runId` answers `RUN_NOT_FOUND` and a call that must store its run
- * fails with `EXECUTION_FAILED` (the first request logs what would need one).
+ * fails with `EXECUTION_FAILED` (the first request logs what would need one). Plain JSON Schemas are
+ * checked when `jsonSchema` is passed (`workerJsonSchema`, @cfworker/json-schema): the generated entry
+ * passes it only when a tool has one, so a Worker of Zod / Valibot / ArkType schemas bundles no
+ * validator; without it such a tool's calls fail with `EXECUTION_FAILED` (logged once).
  *
  * @example
  * const worker = createWorker({ tools: [weatherTool], mcpServer: workerMcpServer, runStore: workerRunStore })
