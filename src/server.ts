@@ -4,6 +4,7 @@ import type { ToolAppOptions } from './http/tool-app-options.ts'
 import { loadPlaygroundPage } from './playground/load-playground-page.ts'
 import { createMcpHandler } from './mcp/create-mcp-handler.ts'
 import { createMemoryRunHost } from './store/memory/create-memory-run-host.ts'
+import { createMemoryIdempotencyStore } from './store/memory/memory-idempotency-store.ts'
 
 export { defaultMaxInputBytes } from './http/create-tool-app.ts'
 export type { ToolAppEnv } from './http/create-tool-app.ts'
@@ -17,7 +18,7 @@ export { loadPlaygroundPage, type PlaygroundPageLoader } from './playground/load
  * const app = createToolApp({ tools: [weatherTool] })
  * export default app // or serve(app.fetch) under Node, Deno.serve(app.fetch) under Deno
  */
-export const createToolApp: typeof createHttpToolApp = (options) => createHttpToolApp({ playgroundPage: loadPlaygroundPage, mcpHandler: createMcpHandler, defaultRuns: createMemoryRunHost, ...options } as ToolAppOptions) as never
+export const createToolApp: typeof createHttpToolApp = (options) => createHttpToolApp({ playgroundPage: loadPlaygroundPage, mcpHandler: createMcpHandler, defaultRuns: createMemoryRunHost, defaultIdempotency: createMemoryIdempotencyStore, ...options } as ToolAppOptions) as never
 export { toToolDescriptor } from './http/tool-descriptor.ts'
 export type { ToolDescriptor } from './http/tool-descriptor.ts'
 export { createOpenApiDocument } from './http/openapi.ts'
@@ -30,7 +31,7 @@ export { createMemoryRunStore } from './store/memory/memory-run-store.ts'
 export { createEventProjector } from './events/create-event-projector.ts'
 export { encodeSseEvent, sseHeaders } from './protocol/encode-sse.ts'
 export type { IdempotencyStore, IdempotencyScope, IdempotencyBegin, IdempotentAnswer } from './idempotency/idempotency-store.ts'
-export { createMemoryIdempotencyStore } from './store/memory/memory-idempotency-store.ts'
+export { createMemoryIdempotencyStore }
 export { LazyTools } from './tool/lazy-tools.ts'
 export type { LazyToolsOptions } from './tool/lazy-tools.ts'
 export type { ToolRoute, ToolListings } from './tool/tool-manifest.ts'

@@ -122,5 +122,7 @@ describe('a Worker bundles only what its config and tools use', () => {
     expect(carries(inputs, 'src/mcp')).toEqual([])
     expect(inputs.some((path) => path.includes(`node_modules/${library}/`))).toBe(true)
     expect(exports).toContain('McpSessionObject')
+    // Nor an in-memory store: a Worker keeps its keys and runs in Durable Objects.
+    expect(inputs.filter((path) => path.includes('src/store/memory/'))).toEqual([])
   }, 60_000)
 })
