@@ -23,6 +23,8 @@ export const pieces = {
   'src/mcp': (path) => /(?:^|\/)src\/mcp\//.test(path),
   'classic Zod': (path) => /node_modules\/zod\/(?:v4\/classic|v3|index\.)/.test(path),
   'zod/mini': (path) => /node_modules\/zod\/(?:v4\/)?mini\//.test(path),
+  // The page GET / serves (SPEC §10), bundled only where the Worker can serve it.
+  playground: (path) => /(?:^|\/)src\/playground\/playground-/.test(path),
   // The run engine and what only it imports, the stores and hosts, the Durable Object that holds a run.
   'run store': (path) =>
     /(?:^|\/)src\/(?:runs\/(?:create-run-engine|create-step-runner|follow-run|run-background-attempt|run-cancellation|run-lifetime|run-notifier|run-transitions|stored-input-events|segment-stream|with-run-index|create-memory-run-index)|store\/memory\/(?:memory-run-store|create-memory-run-host)|adapter\/cloudflare-workers\/(?:create-tool-run-object|durable-object-run-|sql-run-index|worker-run-store|kv-run-store|create-kv-run))/.test(

@@ -69,8 +69,9 @@ export interface ToolAppOptions<E extends Env = any> extends CallerOptions<E> {
   playground?: boolean
   /**
    * What renders the playground page. `toolroute/server`'s `createToolApp` and the Deno adapter set
-   * it; on Workers the generated entry passes `loadPlaygroundPage` unless the config has
-   * `playground: false`, so such a Worker does not bundle the page. Without it `GET /` is not served.
+   * it; on Workers the generated entry passes `loadPlaygroundPage` where the Worker can serve it (a
+   * dev build unless `playground: false`, a deploy build only with `playground: true`), so another
+   * Worker does not bundle the page. Without it `GET /` answers `404 TOOL_NOT_FOUND`, saying why.
    */
   playgroundPage?: PlaygroundPageLoader
   /**

@@ -280,6 +280,7 @@ console.log(result.status, result.output.message)
     const bundle = readFileSync(join(out, 'worker.js'), 'utf8')
     expect(bundle).toContain('Hi, ${name}!')
     expect(bundle).not.toContain('strictSchema') // Ajv's own code (its core's options), which the vendored MCP SDK leaves out
+    expect(bundle).not.toContain('toolroute playground') // a deploy build leaves the page out (no playground: true)
     // Not minified: 1771 KiB on 2026-12-01, of which the MCP SDK v2 (2026-07-28) is about 400 KiB; Ajv
     // alone would add ~300 KiB more (checked by name above), so the bound catches a validator slipping in.
     expect(statSync(join(out, 'worker.js')).size).toBeLessThan(1900 * 1024)
