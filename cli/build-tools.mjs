@@ -34,9 +34,13 @@ process.setSourceMapsEnabled(true)
  * `<file>:<line>: <what>` where a line is known; prints the routes or the problems.
  * With `fallback`, a failed build writes a Worker entry that answers every request
  * `503 BUILD_FAILED` with the problems (`toolroute dev`: the server never hangs on a broken file).
+ * With `deploy` (`toolroute deploy`, `toolroute build --deploy`), the build is for a deployed Worker,
+ * which serves the playground only with `playground: true` (SPEC §10): otherwise its entry leaves
+ * the page out. Wrangler tells its [build] hook nothing of dev or deploy, so a build without it
+ * keeps the page, which is safe: it is served to local hosts only.
  */
 export async function buildTools(root, options = {}) {
-  const result = await compileTools(resolve(root))
+  const result = await compileTools(resolve(root), options.deploy === true)
   if (result.problems.length === 0) return result
   console.error(`toolroute: ${result.heading}:\n${result.problems.map((problem) => `  - ${problem}`).join('\n')}`)
   if (options.fallback) {
@@ -66,7 +70,7 @@ function whereIn(root, file, error) {
   return located(root, file)
 }
 
-async function compileTools(root) {
+async function compileTools(root, deploy) {
   const toolsDir = join(root, 'tools')
   const outDir = join(root, '.toolroute')
   const files = existsSync(toolsDir)
@@ -152,9 +156,10 @@ export const tools: AnyTool[] = [${files.map((_, index) => `...Object.values(m${
 /** The served tools' own types, one per id: \`createToolClient<Tools>()\` infers each call's input and output. */
 export type Tools = [${routes.map(({ module, exportName }) => `typeof ${module}[${JSON.stringify(exportName)}]`).join(', ')}]
 `
-  // The playground's page is imported only when the config can serve it: a Worker with
-  // `playground: false` does not bundle it (its route answers 404 without it).
-  const playground = config.playground !== false
+  // The playground's page is imported only when the Worker can serve it: never with `playground:
+  // false`, and in a deploy build only with `playground: true` (on by default means on localhost,
+  // where a deployed Worker is not). Without it `GET /` answers 404 (src/http/mount-playground.ts).
+  const playground = deploy ? config.playground === true : config.playground !== false
   // So is MCP: with `mcp: false` the entry passes no `mcpServer`, and the Worker bundles no MCP SDK
   // (its McpSessionObject is an empty class, for the binding wrangler.toml may still hold).
   const mcp = config.mcp !== false
@@ -197,7 +202,7 @@ export class IdempotencyObject extends worker.IdempotencyObject {}
       )
     }
   }
-  if (config.playground !== false) console.log(`  GET  ${base}/  the playground${config.playground === true ? '' : ' (on localhost)'}`)
+  if (playground) console.log(`  GET  ${base}/  the playground${config.playground === true ? '' : ' (on localhost)'}`)
   console.log(`  GET  ${base}/tools  GET ${base}/tools/:toolId  GET ${base}/openapi.json${config.mcp === false ? '' : `  ${base}/mcp`}  ${base}/runs/:runId[/events|/approve|/decline|/resume|/cancel]`)
   return { problems: [], routes }
 }

@@ -8,7 +8,7 @@ const usage = {
 
 Commands:
   init [dir]           write a new project (tools/, wrangler.toml, package.json) into dir (default .)
-  build                compile tools/ and toolroute.config.ts into .toolroute/ (wrangler's [build] hook)
+  build [--deploy]     compile tools/ and toolroute.config.ts into .toolroute/ (wrangler's [build] hook)
   dev [--port N]       build, serve with wrangler dev, rebuild on change
   deploy [--dry-run]   build, then wrangler deploy
 
@@ -19,13 +19,15 @@ Writes a new toolroute project into dir (default: the current directory, which m
 package.json or tools/ yet): package.json (toolroute, zod, wrangler; scripts dev, build, deploy,
 test), tools/ with one example tool, wrangler.toml (entry, Durable Object bindings and migrations,
 the build hook), tsconfig.json, .gitignore and a README. Then: npm install && npm run dev`,
-  build: `Usage: toolroute build [dir]
+  build: `Usage: toolroute build [--deploy] [dir]
 
 Evaluates every tool exported by a file in tools/ (and toolroute.config.ts, if present) in Node
 and writes the Worker entry .toolroute/worker.ts, the manifest (.toolroute/manifest.ts and
 manifest.json: descriptors, JSON Schemas, MCP list, OpenAPI; the Worker lists its tools from it
 and imports a tool's module on its first call) and .toolroute/tools.ts (every tool, and the
 Tools type), and checks wrangler.toml's Durable Object bindings. wrangler.toml's [build] runs it before every wrangler dev and deploy.
+With --deploy (what toolroute deploy builds), the Worker carries the playground page only when
+toolroute.config.ts sets playground: true: a deployed Worker is not on localhost, where it is on by default.
 Exit status 1 when a tool does not build, with a message naming the file and line.`,
   dev: `Usage: toolroute dev [--port N] [-- <wrangler dev options>]
 
@@ -34,7 +36,8 @@ http://localhost:8787 (or --port N), rebuilding on every save in tools/ and tool
 While a tool file does not build, every request answers 503 BUILD_FAILED with the error.`,
   deploy: `Usage: toolroute deploy [--dry-run] [-- <wrangler deploy options>]
 
-Builds, then runs wrangler deploy (with --dry-run: bundles without uploading, no account needed).
+Builds for deployment (toolroute build --deploy: the playground page only with playground: true),
+then runs wrangler deploy (with --dry-run: bundles without uploading, no account needed).
 Exit status 1 when a tool does not build.`,
 }
 
@@ -78,13 +81,13 @@ switch (command) {
     break
   }
   case 'build': {
-    const { positionals } = parse('build', {}, rest)
+    const { values, positionals } = parse('build', { deploy: { type: 'boolean' } }, rest)
     if (positionals.length > 1) fail(`build takes one directory, got ${positionals.join(' ')}\n\n${usage.build}`)
     const { buildTools } = await import('./build-tools.mjs')
     // Under `toolroute dev`, toolroute dev itself builds (once per save) and wrangler's [build]
     // hook has nothing left to do.
     if (process.env.TOOLROUTE_BUILT === '1') process.exit(0)
-    const { problems } = await buildTools(positionals[0] ?? '.')
+    const { problems } = await buildTools(positionals[0] ?? '.', { deploy: values.deploy === true })
     process.exit(problems.length === 0 ? 0 : 1)
     break
   }

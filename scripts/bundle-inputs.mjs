@@ -23,6 +23,8 @@ export const pieces = {
   'src/mcp': (path) => /(?:^|\/)src\/mcp\//.test(path),
   'classic Zod': (path) => /node_modules\/zod\/(?:v4\/classic|v3|index\.)/.test(path),
   'zod/mini': (path) => /node_modules\/zod\/(?:v4\/)?mini\//.test(path),
+  // The page GET / serves (SPEC §10), bundled only where the Worker can serve it.
+  playground: (path) => /(?:^|\/)src\/playground\/playground-/.test(path),
   // What checks plain JSON Schemas: @cfworker/json-schema and toolroute's adapter over it.
   'JSON Schema validator': (path) => /node_modules\/@cfworker\/json-schema\/|(?:^|\/)src\/schema\/cfworker-json-schema\./.test(path),
   // The run engine and what only it imports, the stores and hosts, the Durable Object that holds a run.

@@ -4,6 +4,7 @@ import type { ToolAppOptions } from './http/tool-app-options.ts'
 import { loadPlaygroundPage } from './playground/load-playground-page.ts'
 import { createMcpHandler } from './mcp/create-mcp-handler.ts'
 import { createMemoryRunHost } from './store/memory/create-memory-run-host.ts'
+import { createMemoryIdempotencyStore } from './store/memory/memory-idempotency-store.ts'
 import { cfworkerJsonSchema } from './schema/cfworker-json-schema.ts'
 
 export { defaultMaxInputBytes } from './http/create-tool-app.ts'
@@ -18,7 +19,7 @@ export { loadPlaygroundPage, type PlaygroundPageLoader } from './playground/load
  * const app = createToolApp({ tools: [weatherTool] })
  * export default app // or serve(app.fetch) under Node, Deno.serve(app.fetch) under Deno
  */
-export const createToolApp: typeof createHttpToolApp = (options) => createHttpToolApp({ playgroundPage: loadPlaygroundPage, mcpHandler: createMcpHandler, defaultRuns: createMemoryRunHost, jsonSchema: cfworkerJsonSchema, ...options } as ToolAppOptions) as never
+export const createToolApp: typeof createHttpToolApp = (options) => createHttpToolApp({ playgroundPage: loadPlaygroundPage, mcpHandler: createMcpHandler, defaultRuns: createMemoryRunHost, defaultIdempotency: createMemoryIdempotencyStore, jsonSchema: cfworkerJsonSchema, ...options } as ToolAppOptions) as never
 export { toToolDescriptor } from './http/tool-descriptor.ts'
 export type { ToolDescriptor } from './http/tool-descriptor.ts'
 export { createOpenApiDocument } from './http/openapi.ts'
@@ -31,7 +32,7 @@ export { createMemoryRunStore } from './store/memory/memory-run-store.ts'
 export { createEventProjector } from './events/create-event-projector.ts'
 export { encodeSseEvent, sseHeaders } from './protocol/encode-sse.ts'
 export type { IdempotencyStore, IdempotencyScope, IdempotencyBegin, IdempotentAnswer } from './idempotency/idempotency-store.ts'
-export { createMemoryIdempotencyStore } from './store/memory/memory-idempotency-store.ts'
+export { createMemoryIdempotencyStore }
 export { LazyTools } from './tool/lazy-tools.ts'
 export type { LazyToolsOptions } from './tool/lazy-tools.ts'
 export type { ToolRoute, ToolListings } from './tool/tool-manifest.ts'

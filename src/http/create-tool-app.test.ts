@@ -45,3 +45,37 @@ describe('createToolApp refuses tools it could not tell apart', () => {
     }
   })
 })
+
+describe('createToolApp without an idempotency store', () => {
+  // The Hono app imports no store of its own (SPEC §11): its composer brings one (toolroute/server
+  // an in-memory one, a Worker its Durable Objects). Without any, a keyed call must not run unkeyed.
+  it('fails a keyed call before its tool runs, and serves unkeyed calls', async () => {
+    let executed = 0
+    const counted = createTool({ id: 'counted', description: 'x', execute: async () => ++executed })
+    const app = createToolApp({ tools: [counted] })
+    const call = (headers: Record<string, string>) => app.request('/tools/counted', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{}' })
+    const keyed = await call({ 'idempotency-key': 'k1' })
+    expect(keyed.status).toBe(500)
+    expect(await keyed.json()).toMatchObject({ error: { code: 'EXECUTION_FAILED', message: expect.stringContaining('pass `idempotency`') } })
+    expect(executed).toBe(0)
+    expect(await (await call({})).json()).toMatchObject({ status: 'completed', output: 1 })
+  })
+
+  it('ignores the key with idempotency: false, and uses the store it is given', async () => {
+    const { createMemoryIdempotencyStore } = await import('../store/memory/memory-idempotency-store.ts')
+    const { createMemoryRunHost } = await import('../store/memory/create-memory-run-host.ts')
+    let executed = 0
+    const counted = createTool({ id: 'counted', description: 'x', execute: async () => ++executed })
+    const keyed = (app: ReturnType<typeof createToolApp>) => app.request('/tools/counted', { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': 'k1' }, body: '{}' })
+    const ignoring = createToolApp({ tools: [counted], idempotency: false })
+    expect((await keyed(ignoring)).status).toBe(200)
+    expect((await keyed(ignoring)).status).toBe(200)
+    expect(executed).toBe(2)
+    const keeping = createToolApp({ tools: [counted], defaultIdempotency: createMemoryIdempotencyStore, defaultRuns: createMemoryRunHost })
+    const first = await keeping.request('/tools/counted', { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': 'k2' }, body: '{}' })
+    expect(((await first.json()) as { status: string }).status).toBe('completed')
+    const repeat = await keeping.request('/tools/counted', { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': 'k2' }, body: '{}' })
+    expect(repeat.headers.get('idempotent-replayed')).toBe('true')
+    expect(executed).toBe(3)
+  })
+})

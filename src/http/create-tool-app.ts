@@ -13,7 +13,6 @@ import { callTool, responseModeOf } from './call-tool.ts'
 import { checkRunActionBody } from './check-run-action-body.ts'
 import { idempotentCall } from './idempotent-call.ts'
 import type { IdempotencyStore } from '../idempotency/idempotency-store.ts'
-import { createMemoryIdempotencyStore } from '../store/memory/memory-idempotency-store.ts'
 import { deferOf } from '../caller/defer-of.ts'
 import { errorResponse } from './error-response.ts'
 import { guardAuth } from './middleware/guard-auth.ts'
@@ -62,12 +61,13 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
     if (options.defaultRuns) return (fallbackHost ??= options.defaultRuns(tools))
     return (fallbackHost ??= createNoRunHost('pass `runs` (a RunHost) to createToolApp'))
   }
-  let memoryKeys: IdempotencyStore | undefined
+  let fallbackKeys: IdempotencyStore | undefined
   const idempotency = options.idempotency ?? true
   const keysFor = (c: Context): IdempotencyStore => {
     if (typeof idempotency === 'function') return idempotency(c as never)
     if (typeof idempotency === 'object') return idempotency
-    return (memoryKeys ??= createMemoryIdempotencyStore())
+    if (options.defaultIdempotency) return (fallbackKeys ??= options.defaultIdempotency())
+    throw new ToolrouteError('EXECUTION_FAILED', 'This call has an Idempotency-Key, but this app keeps no keys: pass `idempotency` (an IdempotencyStore) to createToolApp, or `false` to ignore the header')
   }
   const app = new Hono<E>().basePath(options.basePath ?? '/')
   app.onError((error, c) => {

@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { createTool } from '../tool/create-tool.ts'
 import { playgroundScript } from '../playground/playground-script.ts'
 import { createToolApp } from '../server.ts'
+import { createToolApp as createAppWithoutPage } from './create-tool-app.ts'
 import { servesPlayground } from './mount-playground.ts'
 
 const tools = [createTool({ id: 'echo', description: 'Echo', inputSchema: z.object({ text: z.string() }), execute: async ({ text }) => ({ text }) })]
@@ -35,6 +36,31 @@ describe('GET / (the playground)', () => {
     expect(servesPlayground(undefined, 'http://127.0.0.1/')).toBe(true)
     expect(servesPlayground(false, 'http://127.0.0.1/')).toBe(false)
     expect(servesPlayground(true, 'https://example.com/')).toBe(true)
+  })
+
+  it('without a page (a deploy build), answers 404 TOOL_NOT_FOUND, saying why only where the page would be served', async () => {
+    const notBuilt = {
+      error: {
+        code: 'TOOL_NOT_FOUND',
+        message:
+          'No route for GET /: this build has no playground page (toolroute deploy leaves it out unless toolroute.config.ts sets playground: true; toolroute dev serves it)',
+      },
+    }
+    const app = createAppWithoutPage({ tools })
+    for (const url of ['http://localhost:8787/', 'http://127.0.0.1/', 'http://[::1]:8787/']) {
+      const response = await app.request(url)
+      expect(response.status, url).toBe(404)
+      expect(await response.json()).toEqual(notBuilt)
+    }
+    const remote = await app.request('https://tools.example.com/')
+    expect(remote.status).toBe(404)
+    expect(await remote.json()).toEqual(notFound)
+    const on = await createAppWithoutPage({ tools, playground: true }).request('https://tools.example.com/')
+    expect(on.status).toBe(404)
+    expect(await on.json()).toEqual(notBuilt)
+    // playground: false says nothing of a page, as before; and the answer is behind auth like the page.
+    expect(await (await createAppWithoutPage({ tools, playground: false }).request('http://localhost/')).json()).toEqual(notFound)
+    expect((await createAppWithoutPage({ tools, auth: bearerAuth({ token: 'secret' }) }).request('http://localhost/')).status).toBe(401)
   })
 
   it('is behind the same auth as the routes', async () => {

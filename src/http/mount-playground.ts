@@ -1,4 +1,5 @@
 import type { Hono } from 'hono'
+import { ToolrouteError } from '../errors/toolroute-error.ts'
 import type { PlaygroundPageLoader } from '../playground/load-playground-page.ts'
 import type { ToolAppEnv } from './tool-app-options.ts'
 
@@ -25,16 +26,25 @@ const headers = {
 
 /**
  * `GET /`: the playground page, rendered on the first request that serves it (its module is
- * imported then: no startup cost); when off, or with no page to render, the route answers as unknown.
+ * imported then: no startup cost); when off, the route answers as unknown. An app built without
+ * the page (`toolroute deploy` with `playground` unset) answers as unknown too, `404 TOOL_NOT_FOUND`,
+ * saying why to a request the page would have been served to (`wrangler dev` of a deploy build).
  */
 export function mountPlayground(app: Hono<ToolAppEnv>, options: { playground: boolean | undefined; basePath: string; page: PlaygroundPageLoader | undefined }): void {
   const render = options.page
-  if (options.playground === false || !render) return
+  if (options.playground === false) return
   const base = options.basePath.replace(/\/+$/, '')
   let page: Promise<string> | undefined
   app.get('/', async (c) => {
     if (!servesPlayground(options.playground, c.req.url)) return c.notFound()
+    if (!render) return c.json(notBuilt(c.req.path).toJSON(), 404)
     page ??= Promise.resolve(render({ base }))
     return c.html(await page, 200, headers)
   })
 }
+
+const notBuilt = (path: string) =>
+  new ToolrouteError(
+    'TOOL_NOT_FOUND',
+    `No route for GET ${path}: this build has no playground page (toolroute deploy leaves it out unless toolroute.config.ts sets playground: true; toolroute dev serves it)`,
+  )

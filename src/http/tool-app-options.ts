@@ -48,9 +48,15 @@ export interface ToolAppOptions<E extends Env = any> extends CallerOptions<E> {
   /**
    * Idempotent calls (SPEC §9): where `Idempotency-Key`s live, one store or one per request
    * (`createWorker` uses the `TOOLROUTE_IDEMPOTENCY` Durable Objects). Default: in memory, this
-   * process. `false` ignores the header.
+   * process (`toolroute/server`'s `createToolApp`). `false` ignores the header.
    */
   idempotency?: boolean | IdempotencyStore | ((c: Context<E>) => IdempotencyStore)
+  /**
+   * Where keys live when `idempotency` names no store: `toolroute/server`'s `createToolApp` passes an
+   * in-memory one. Without either a keyed call fails (`EXECUTION_FAILED`, saying what to pass), and
+   * the app bundles no store it never uses: a Worker always brings its Durable Object one.
+   */
+  defaultIdempotency?: () => IdempotencyStore
   /** `'stateful'` (default) stores only runs that wait or run in the background; `'all'` stores every run. */
   storeRuns?: 'stateful' | 'all'
   /** Serve MCP at `/mcp` (default true), or how to serve it. */
@@ -64,8 +70,9 @@ export interface ToolAppOptions<E extends Env = any> extends CallerOptions<E> {
   playground?: boolean
   /**
    * What renders the playground page. `toolroute/server`'s `createToolApp` and the Deno adapter set
-   * it; on Workers the generated entry passes `loadPlaygroundPage` unless the config has
-   * `playground: false`, so such a Worker does not bundle the page. Without it `GET /` is not served.
+   * it; on Workers the generated entry passes `loadPlaygroundPage` where the Worker can serve it (a
+   * dev build unless `playground: false`, a deploy build only with `playground: true`), so another
+   * Worker does not bundle the page. Without it `GET /` answers `404 TOOL_NOT_FOUND`, saying why.
    */
   playgroundPage?: PlaygroundPageLoader
   /**

@@ -4,7 +4,7 @@ export type PlaygroundPageLoader = (options: { base: string }) => string | Promi
 /**
  * The playground page, imported on first use. An app gets it from whoever composes it:
  * `toolroute/server`'s `createToolApp` and the Deno adapter always, a Worker only when its
- * generated entry passes it (no `playground: false` in the config), so a Worker that never serves
- * the page does not carry its bytes.
+ * generated entry passes it (a dev build without `playground: false`, a deploy build with
+ * `playground: true`), so a Worker that never serves the page does not carry its bytes.
  */
 export const loadPlaygroundPage: PlaygroundPageLoader = (options) => import('./playground-page.ts').then((module) => module.playgroundPage(options))

@@ -17,14 +17,15 @@ export interface FixtureProject {
   remove(): void
 }
 
-export function fixtureProject(name: string, files: Record<string, string>): FixtureProject {
+/** With `deploy`, wrangler.toml's [build] runs `toolroute build --deploy` (what `toolroute deploy` builds). */
+export function fixtureProject(name: string, files: Record<string, string>, options: { deploy?: boolean } = {}): FixtureProject {
   const dir = join(repo, '.toolroute-test-tmp', `${name}-${process.pid}`)
   const wranglerToml = `name = "toolroute-${name}-fixture"
 main = ".toolroute/worker.ts"
 compatibility_date = "2026-11-24"
 
 [build]
-command = "node ${join(repo, 'cli/toolroute.mjs')} build ${dir}"
+command = "node ${join(repo, 'cli/toolroute.mjs')} build${options.deploy ? ' --deploy' : ''} ${dir}"
 
 # Inside the repository, 'toolroute' is its sources (as in its own wrangler.toml).
 [alias]

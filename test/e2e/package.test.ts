@@ -290,11 +290,15 @@ console.log(result.status, result.output.message)
     expect(deployed.code, deployed.stdout + deployed.stderr).toBe(0)
     expect(deployed.stdout).toContain('--dry-run: exiting now.')
     const bundle = readFileSync(join(out, 'worker.js'), 'utf8')
-    expect(bundle).toContain('Hi, ${name}!')
+    expect(bundle).toMatch(/(Hello|Hi), \$\{\w+\}!/) // the tool's own code (its variable renamed: init's wrangler.toml minifies)
     expect(bundle).not.toContain('strictSchema') // Ajv's own code (its core's options), which the vendored MCP SDK leaves out
-    // Not minified: 1771 KiB on 2026-12-01, of which the MCP SDK v2 (2026-07-28) is about 400 KiB; Ajv
-    // alone would add ~300 KiB more (checked by name above), so the bound catches a validator slipping in.
-    expect(statSync(join(out, 'worker.js')).size).toBeLessThan(1900 * 1024)
+    expect(bundle).not.toContain('toolroute playground') // a deploy build leaves the page out (no playground: true)
+    // Minified, with no __name() wrappers (init's wrangler.toml: minify, keep_names = false). 882 KiB on
+    // 2026-12-01, of which the MCP SDK v2 (2026-07-28) is about 200 KiB; Ajv alone would add ~290 KiB
+    // more (checked by name above), so the bound catches a validator slipping in.
+    expect(bundle).not.toContain('__name(')
+    expect(bundle.split('\n').length).toBeLessThan(1000) // 155 lines minified, ~40,000 not
+    expect(statSync(join(out, 'worker.js')).size).toBeLessThan(1000 * 1024)
 
     // Wrangler resolves 'toolroute' with the workerd condition: with MCP off (whose SDK validates with
     // @cfworker/json-schema itself) and only Zod schemas, the Worker bundles no JSON Schema validator.

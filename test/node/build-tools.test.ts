@@ -22,9 +22,9 @@ function project(files: Record<string, string>): string {
   return dir
 }
 
-async function buildTools(dir: string): Promise<{ code: number; stdout: string; stderr: string }> {
+async function buildTools(dir: string, flags: string[] = []): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [cli, 'build', dir], { cwd: repo })
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [cli, 'build', ...flags, dir], { cwd: repo })
     return { code: 0, stdout, stderr }
   } catch (error) {
     const failure = error as { code: number; stdout: string; stderr: string }
@@ -213,6 +213,29 @@ describe('toolroute build: the playground page only where it can be served', () 
     expect(entry).not.toContain('loadPlaygroundPage')
     expect(entry).toContain("import { createWorker, workerMcpServer, workerRunStore } from 'toolroute/workers'")
   }, 30_000) // two builds: past vitest's 5 s on a loaded machine
+
+  it('a deploy build (--deploy) leaves the page out unless the config sets playground: true', async () => {
+    const config = (playground: string) => `import { defineConfig } from 'toolroute/workers'\nexport default defineConfig({ ${playground} })\n`
+    const built = async (files: Record<string, string>, flags: string[]) => {
+      const dir = project({ 'tools/a.ts': tool('a', 'a'), ...files })
+      const result = await buildTools(dir, flags)
+      expect(result.code, result.stderr).toBe(0)
+      return { stdout: result.stdout, entry: readFileSync(join(dir, '.toolroute/worker.ts'), 'utf8') }
+    }
+    const unset = await built({}, ['--deploy'])
+    expect(unset.entry).not.toContain('loadPlaygroundPage')
+    expect(unset.entry).toContain("import { createWorker, workerMcpServer, workerRunStore } from 'toolroute/workers'")
+    expect(unset.stdout).not.toContain('the playground')
+    const on = await built({ 'toolroute.config.ts': config('playground: true') }, ['--deploy'])
+    expect(on.entry).toContain('playgroundPage: loadPlaygroundPage')
+    expect(on.stdout).toMatch(/GET {2}\/ {2}the playground\n/)
+    const off = await built({ 'toolroute.config.ts': config('playground: false') }, ['--deploy'])
+    expect(off.entry).not.toContain('loadPlaygroundPage')
+    // The same project without --deploy (the [build] hook under wrangler dev) keeps the page.
+    const dev = await built({}, [])
+    expect(dev.entry).toContain('playgroundPage: loadPlaygroundPage')
+    expect(dev.stdout).toContain('GET  /  the playground (on localhost)')
+  }, 60_000)
 })
 
 describe('toolroute build: the manifest', () => {

@@ -18,11 +18,12 @@ afterAll(() => {
   for (const dir of created) rmSync(dir, { recursive: true, force: true })
 })
 
-/** Builds a one-tool project and bundles its Worker entry; returns the bundle's input paths and exports. */
+/** Builds a one-tool project (as `toolroute build`, or `--deploy`) and bundles its Worker entry; returns the bundle's input paths and exports. */
 async function bundleApp(
   library: keyof typeof greet,
   config: Record<string, unknown>,
   more: Record<string, string> = {},
+  target: 'dev' | 'deploy' = 'dev',
 ): Promise<{ inputs: string[]; exports: string[]; entry: string }> {
   const dir = join(tmpRoot, `split-${process.pid}-${Math.random().toString(36).slice(2)}`)
   created.push(dir)
@@ -35,7 +36,7 @@ async function bundleApp(
     mkdirSync(dirname(join(dir, name)), { recursive: true })
     writeFileSync(join(dir, name), text)
   }
-  await promisify(execFile)(process.execPath, [join(repo, 'cli/toolroute.mjs'), 'build', dir], { cwd: repo })
+  await promisify(execFile)(process.execPath, [join(repo, 'cli/toolroute.mjs'), 'build', ...(target === 'deploy' ? ['--deploy'] : []), dir], { cwd: repo })
   const stub = join(repo, 'src/mcp/ajv-unavailable.ts')
   const result = await build({
     entryPoints: [join(dir, '.toolroute/worker.ts')],
@@ -130,6 +131,58 @@ describe('a Worker bundles only what its config and tools use', () => {
     expect(inputs.some((path) => path.includes('src/runs/create-run-engine.ts'))).toBe(true)
   }, 60_000)
 
+  it('a deploy build carries no playground page unless the config sets playground: true; a dev build carries it', async () => {
+    const deployed = await bundleApp('zod', { mcp: false }, {}, 'deploy')
+    expect(deployed.entry).not.toContain('loadPlaygroundPage')
+    expect(deployed.inputs.filter((path) => path.includes('src/playground/'))).toEqual([])
+    expect(deployed.exports.sort()).toEqual(['IdempotencyObject', 'McpSessionObject', 'ToolRunObject', 'default'])
+    // The check can see the page: playground: true keeps it in a deploy build, and a dev build has it by default.
+    for (const app of [await bundleApp('zod', { mcp: false, playground: true }, {}, 'deploy'), await bundleApp('zod', { mcp: false })]) {
+      expect(app.entry).toContain('playgroundPage: loadPlaygroundPage')
+      expect(carries(app.inputs, 'playground').map((path) => path.replace(/.*src\//, 'src/')).sort()).toEqual([
+        'src/playground/playground-forms.ts',
+        'src/playground/playground-page.ts',
+        'src/playground/playground-script.ts',
+      ])
+    }
+  }, 60_000)
+
+  it('toolroute deploy builds for deployment: its bundle carries no playground page; with playground: true it does', async () => {
+    const deployed = async (config: Record<string, unknown>) => {
+      const dir = join(tmpRoot, `deploy-${process.pid}-${Math.random().toString(36).slice(2)}`)
+      created.push(dir)
+      const stub = join(repo, 'src/mcp/ajv-unavailable.ts')
+      const files = {
+        'tools/greet.ts': greet.zod,
+        'toolroute.config.ts': `import { defineConfig } from 'toolroute/workers'\nexport default defineConfig(${JSON.stringify(config)})\n`,
+        // No [build] hook (toolroute deploy builds), and 'toolroute' is the sources, as in bench/bundle.bench.mjs.
+        'wrangler.toml': `name = "deploy-fixture"\nmain = ".toolroute/worker.ts"\ncompatibility_date = "2026-11-24"\n\n[alias]\n${Object.entries({ ...sourceAliases(), ajv: stub, 'ajv-formats': stub })
+          .map(([name, path]) => `${JSON.stringify(name)} = ${JSON.stringify(path)}`)
+          .join('\n')}\n`,
+      }
+      for (const [name, text] of Object.entries(files)) {
+        mkdirSync(dirname(join(dir, name)), { recursive: true })
+        writeFileSync(join(dir, name), text)
+      }
+      const env = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false', WRANGLER_LOG_PATH: join(repo, '.wrangler/logs'), NO_COLOR: '1' }
+      await promisify(execFile)(process.execPath, [join(repo, 'cli/toolroute.mjs'), 'deploy', '--dry-run', '--outdir', 'out', '--', '--metafile'], { cwd: dir, env })
+      return {
+        entry: readFileSync(join(dir, '.toolroute/worker.ts'), 'utf8'),
+        inputs: Object.keys(outputInputs(JSON.parse(readFileSync(join(dir, 'out/bundle-meta.json'), 'utf8')))),
+        bundle: readFileSync(join(dir, 'out/worker.js'), 'utf8'),
+      }
+    }
+    const unset = await deployed({ mcp: false })
+    expect(unset.entry).not.toContain('loadPlaygroundPage')
+    expect(carries(unset.inputs, 'playground')).toEqual([])
+    expect(unset.bundle).not.toContain('toolroute playground')
+    expect(unset.bundle).toContain('Hello, ${name}!')
+    const on = await deployed({ mcp: false, playground: true })
+    expect(on.entry).toContain('playgroundPage: loadPlaygroundPage')
+    expect(carries(on.inputs, 'playground').length).toBe(3)
+    expect(on.bundle).toContain('toolroute playground')
+  }, 120_000)
+
   it.each(['valibot', 'arktype'] as const)('a %s app without MCP bundles no Zod at all (the framework checks its own bodies by hand)', async (library) => {
     const { inputs, exports } = await bundleApp(library, { mcp: false, playground: false })
     expect(inputs.filter((path) => path.includes('node_modules/zod/'))).toEqual([])
@@ -139,6 +192,8 @@ describe('a Worker bundles only what its config and tools use', () => {
     expect(carries(inputs, 'JSON Schema validator')).toEqual([])
     expect(inputs.some((path) => path.includes(`node_modules/${library}/`))).toBe(true)
     expect(exports).toContain('McpSessionObject')
+    // Nor an in-memory store: a Worker keeps its keys and runs in Durable Objects.
+    expect(inputs.filter((path) => path.includes('src/store/memory/'))).toEqual([])
   }, 60_000)
 
   it.each(['inputSchema', 'outputSchema', 'suspendSchema', 'resumeSchema', 'requestContextSchema'])(
