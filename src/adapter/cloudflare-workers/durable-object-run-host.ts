@@ -2,7 +2,7 @@ import type { SequencedEvent, ToolEvent } from '../../protocol/tool-event.ts'
 import type { RunRecord } from '../../runs/run-record.ts'
 import type { RunCaller, RunHost, RunSegment } from '../../runs/run-host.ts'
 import { decodeSegmentStream, fromRpc, type RpcResult } from '../../runs/segment-stream.ts'
-import type { RpcSegment } from './create-tool-run-object.ts'
+import type { RpcSegment } from './create-run-object-class.ts'
 
 /** The RPC surface of the run object, as the Worker sees it. */
 interface RunObjectStub {

@@ -1,7 +1,9 @@
+import { createFinishedRunEngine } from '../../runs/create-finished-run-engine.ts'
 import type { RunHost } from '../../runs/run-host.ts'
 import { withRunIndex } from '../../runs/with-run-index.ts'
 import type { AnyTool } from '../../tool/tool-types.ts'
-import { createToolRunObject, type ToolRunObjectOptions } from './create-tool-run-object.ts'
+import { createRunObjectClass, type ToolRunObject, type ToolRunObjectOptions } from './create-run-object-class.ts'
+import { createToolRunObject } from './create-tool-run-object.ts'
 import { createDurableObjectRunHost } from './durable-object-run-host.ts'
 import { createDurableObjectRunIndex } from './durable-object-run-index.ts'
 
@@ -16,7 +18,7 @@ export interface WorkerRunStoreContext {
 export interface WorkerRunStore {
   /** The run host (with its per-principal index) over a namespace; one per namespace. */
   host: (namespace: DurableObjectNamespace) => RunHost
-  ToolRunObject: ReturnType<typeof createToolRunObject>
+  ToolRunObject: new (ctx: DurableObjectState, env: unknown) => ToolRunObject
 }
 
 /**
@@ -26,6 +28,22 @@ export interface WorkerRunStore {
  * run engine or store, so a Worker whose calls all complete in their request bundles none (SPEC §11).
  */
 export function workerRunStore(context: WorkerRunStoreContext): WorkerRunStore {
+  return workerRunStoreOf(createToolRunObject(context.tools, context.options))
+}
+
+/**
+ * The run store of an app whose tools never wait (no approval, suspend or background) but whose
+ * calls may be stored all the same (`Idempotency-Key` honoured, `storeRuns: 'all'`): such a run
+ * is stored settled and only read back, so its object runs `createFinishedRunEngine`, without the
+ * transitions, steps and background attempts of the full engine, which this Worker then does not
+ * bundle. Every answer is the full store's; `toolroute build` passes it for such an app.
+ */
+export function workerFinishedRunStore(context: WorkerRunStoreContext): WorkerRunStore {
+  return workerRunStoreOf(createRunObjectClass(createFinishedRunEngine, context.options))
+}
+
+/** The run host over the namespace (with its per-principal index, one per namespace) beside the class its runs live in. */
+function workerRunStoreOf(ToolRunObject: WorkerRunStore['ToolRunObject']): WorkerRunStore {
   const hosts = new WeakMap<DurableObjectNamespace, RunHost>()
   return {
     host: (namespace) => {
@@ -33,6 +51,6 @@ export function workerRunStore(context: WorkerRunStoreContext): WorkerRunStore {
       if (!host) hosts.set(namespace, (host = withRunIndex(createDurableObjectRunHost(namespace), createDurableObjectRunIndex(namespace))))
       return host
     },
-    ToolRunObject: createToolRunObject(context.tools, context.options),
+    ToolRunObject,
   }
 }
