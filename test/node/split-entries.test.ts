@@ -98,11 +98,14 @@ describe('a Worker bundles only what its config and tools use', () => {
     expect(carries(keyed.inputs, 'run store').some((path) => path.includes('src/adapter/cloudflare-workers/create-run-object-class.ts'))).toBe(true)
   }, 60_000)
 
+  /** The per-principal run index: only MCP's tasks/list reads it, for background runs. */
+  const runIndex = ['runs/with-run-index', 'adapter/cloudflare-workers/durable-object-run-index', 'adapter/cloudflare-workers/sql-run-index']
+
   it.each([
     ['idempotency on (the default)', { mcp: false }],
     ["storeRuns: 'all'", { mcp: false, idempotency: false, storeRuns: 'all' }],
     ['MCP on', {}],
-  ] as const)('with %s and only tools that complete in their request, the store of finished runs: none of the engine that waits', async (_name, config) => {
+  ] as const)('with %s and only tools that complete in their request, the store of finished runs: none of the engine that waits, no run index', async (_name, config) => {
     const { inputs, entry, exports } = await bundleApp('zod', config)
     expect(entry).toContain('runStore: workerFinishedRunStore')
     expect(entry).not.toContain('workerRunStore')
@@ -129,6 +132,7 @@ describe('a Worker bundles only what its config and tools use', () => {
       'runs/follow-run',
       'runs/run-cancellation',
       'adapter/cloudflare-workers/create-tool-run-object',
+      ...runIndex,
     ]) {
       expect(inputs.filter((path) => path.includes(`src/${file}.ts`))).toEqual([])
     }
@@ -148,6 +152,7 @@ describe('a Worker bundles only what its config and tools use', () => {
     expect(entry).not.toContain('workerFinishedRunStore')
     expect(inputs.some((path) => path.includes('src/adapter/cloudflare-workers/create-tool-run-object.ts'))).toBe(true)
     expect(inputs.some((path) => path.includes('src/runs/create-run-engine.ts'))).toBe(true)
+    for (const file of runIndex) expect(inputs.filter((path) => path.includes(`src/${file}.ts`))).toHaveLength(1)
   }, 60_000)
 
   it.each(['valibot', 'arktype'] as const)('a %s app without MCP bundles no Zod at all (the framework checks its own bodies by hand)', async (library) => {

@@ -8,7 +8,8 @@ import { runDurableObjectAlarm } from 'cloudflare:test'
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest'
 import { z } from 'zod'
 import { createTool } from 'toolroute'
-import { createWorker, workerFinishedRunStore, workerRunStore } from 'toolroute/workers'
+import { createWorker, workerFinishedRunStore, workerMcpServer, workerRunStore } from 'toolroute/workers'
+import { closeAll, connectMcp } from './mcp-client.ts'
 
 const ctx = { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext
 const bindings = env as unknown as Record<string, DurableObjectNamespace>
@@ -54,9 +55,13 @@ const tools = [greet, gated, fails, hidden]
 
 type Kind = 'finished' | 'full'
 /** The same app with either store; the finished Worker's runs go to the class its store makes. */
-function app(kind: Kind, config: { storeRuns?: 'all' } = {}) {
-  const worker = createWorker({ tools, mcp: false, ...config, runStore: kind === 'finished' ? workerFinishedRunStore : workerRunStore })
-  const workerEnv = kind === 'finished' ? { ...bindings, TOOLROUTE_RUNS: bindings.FINISHED_RUNS } : bindings
+function app(kind: Kind, config: { storeRuns?: 'all'; mcp?: boolean } = {}) {
+  const { mcp = false, ...options } = config
+  const runStore = kind === 'finished' ? workerFinishedRunStore : workerRunStore
+  const worker = mcp ? createWorker({ tools, ...options, mcpServer: workerMcpServer, runStore }) : createWorker({ tools, mcp: false, ...options, runStore })
+  // MCP stateless (no TOOLROUTE_MCP): its requests are served here, not in the test Worker's session objects.
+  const { TOOLROUTE_MCP: _sessions, ...unsessioned } = bindings
+  const workerEnv = kind === 'finished' ? { ...unsessioned, TOOLROUTE_RUNS: bindings.FINISHED_RUNS } : unsessioned
   return {
     worker,
     runs: workerEnv.TOOLROUTE_RUNS!,
@@ -149,7 +154,10 @@ let logged: MockInstance
 beforeEach(() => {
   logged = vi.spyOn(console, 'error').mockImplementation(() => {})
 })
-afterEach(() => logged.mockRestore())
+afterEach(async () => {
+  logged.mockRestore()
+  await closeAll()
+})
 
 describe('a Worker whose tools never wait, with the store of finished runs', () => {
   it('answers keyed calls, their repeats and every run route as the full store does', async () => {
@@ -224,5 +232,19 @@ describe('a Worker whose tools never wait, with the store of finished runs', () 
     const again = await call()
     expect(again.status).toBe(500)
     expect(again.headers.get('idempotent-replayed')).toBeNull()
+  })
+
+  it('with MCP on, tasks/list answers as the full store: empty, as it lists background runs only (so this store keeps no run index)', async () => {
+    for (const kind of ['finished', 'full'] as const) {
+      const { fetch, worker, runs } = app(kind, { mcp: true })
+      const authorization = `Bearer ${crypto.randomUUID()}`
+      const called = await fetch('POST', '/tools/greet', { body: { name: 'Gus' }, headers: { authorization, 'idempotency-key': crypto.randomUUID() } })
+      expect(called.status).toBe(200)
+      const workerEnv = { ...bindings, TOOLROUTE_MCP: undefined, TOOLROUTE_RUNS: runs }
+      const { client } = await connectMcp({ headers: { authorization }, fetch: async (url, init) => worker.fetch(new Request(url, init), workerEnv, ctx) })
+      expect([kind, await client.experimental.tasks.listTasks()]).toEqual([kind, { tasks: [] }])
+      // The run is there all the same.
+      expect([kind, (await fetch('GET', `/runs/${called.headers.get('x-run-id')}`, { headers: { authorization } })).status]).toEqual([kind, 200])
+    }
   })
 })

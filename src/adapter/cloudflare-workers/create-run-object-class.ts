@@ -8,7 +8,7 @@ import type { RunStore } from '../../runs/run-store.ts'
 import { createDurableObjectRunStore, storedRunId } from './durable-object-run-store.ts'
 import { millisecondsOf } from './milliseconds-of.ts'
 import type { RunIndexPage } from '../../runs/run-index.ts'
-import { createSqlRunIndex } from './sql-run-index.ts'
+import type { SqlRunIndex } from './sql-run-index.ts'
 
 export interface ToolRunObjectOptions {
   /**
@@ -89,13 +89,17 @@ export interface ToolRunObject extends DurableObject {
  * The Durable Object class that holds one run: its record, its event log, its execution and its
  * alarm (background attempts, expiry, retention). Thin by design: it hands every call to the
  * engine `engineOf` makes over the object's own SQLite storage (`createToolRunObject`'s full run
- * engine, or `workerFinishedRunStore`'s engine of runs stored settled).
+ * engine, or `workerFinishedRunStore`'s engine of runs stored settled). On the object named
+ * `index:<principal>` it keeps that principal's run index with `index` (`createSqlRunIndex`), when
+ * given: the index feeds MCP `tasks/list`, which lists background runs only, so a Worker whose
+ * tools never run in the background has no use for one.
  */
 // The return type is spelled out: the declaration of an anonymous class extending DurableObject
 // (whose ctx and env are protected) cannot be emitted into the package's .d.ts.
 export function createRunObjectClass(
   engineOf: (options: RunObjectEngineOptions) => RunEngine,
   options: ToolRunObjectOptions = {},
+  index?: (sql: SqlStorage) => SqlRunIndex,
 ): new (ctx: DurableObjectState, env: unknown) => ToolRunObject {
   return class ToolRunObject extends DurableObject {
     readonly engine: RunEngine
@@ -153,15 +157,19 @@ export function createRunObjectClass(
       })
     }
 
-    #index?: ReturnType<typeof createSqlRunIndex>
+    #index?: SqlRunIndex
+    #runIndex(): SqlRunIndex {
+      if (!index) throw new Error('This Worker keeps no run index (none of its tools runs in the background)')
+      return (this.#index ??= index(this.ctx.storage.sql))
+    }
     indexAdd(runId: string, createdAt: string): Promise<RpcResult<null>> {
       return rpc(async () => {
-        ;(this.#index ??= createSqlRunIndex(this.ctx.storage.sql)).add(runId, createdAt)
+        this.#runIndex().add(runId, createdAt)
         return null
       })
     }
     indexList(cursor: string | undefined, limit: number): Promise<RpcResult<RunIndexPage>> {
-      return rpc(async () => (this.#index ??= createSqlRunIndex(this.ctx.storage.sql)).list(cursor, limit))
+      return rpc(async () => this.#runIndex().list(cursor, limit))
     }
 
     async alarm(): Promise<void> {

@@ -1,13 +1,15 @@
 import { createRunEngine } from '../../runs/create-run-engine.ts'
 import type { AnyTool } from '../../tool/tool-types.ts'
 import { createRunObjectClass, type ToolRunObject, type ToolRunObjectOptions } from './create-run-object-class.ts'
+import { createSqlRunIndex } from './sql-run-index.ts'
 
 export type { RpcSegment, ToolRunObject, ToolRunObjectOptions } from './create-run-object-class.ts'
 
 /**
- * The Durable Object class that holds one run of `tools`, driven by the full run engine: approval,
- * suspend and resume, background attempts, cancellation, expiry and retention.
+ * The Durable Object class that holds one run of `tools`, driven by the full run engine (approval,
+ * suspend and resume, background attempts, cancellation, expiry and retention), and the
+ * per-principal run index on the objects named `index:<principal>`.
  */
 export function createToolRunObject(tools: ReadonlyMap<string, AnyTool>, options: ToolRunObjectOptions = {}): new (ctx: DurableObjectState, env: unknown) => ToolRunObject {
-  return createRunObjectClass((engine) => createRunEngine({ tools, ...engine }), options)
+  return createRunObjectClass((engine) => createRunEngine({ tools, ...engine }), options, createSqlRunIndex)
 }

@@ -16,7 +16,7 @@ export interface WorkerRunStoreContext {
 
 /** Runs on Workers: the run host over the `TOOLROUTE_RUNS` namespace, and the object class each run lives in. */
 export interface WorkerRunStore {
-  /** The run host (with its per-principal index) over a namespace; one per namespace. */
+  /** The run host (with its per-principal index, where runs are listed) over a namespace; one per namespace. */
   host: (namespace: DurableObjectNamespace) => RunHost
   ToolRunObject: new (ctx: DurableObjectState, env: unknown) => ToolRunObject
 }
@@ -28,7 +28,7 @@ export interface WorkerRunStore {
  * run engine or store, so a Worker whose calls all complete in their request bundles none (SPEC §11).
  */
 export function workerRunStore(context: WorkerRunStoreContext): WorkerRunStore {
-  return workerRunStoreOf(createToolRunObject(context.tools, context.options))
+  return workerRunStoreOf(createToolRunObject(context.tools, context.options), (namespace) => withRunIndex(createDurableObjectRunHost(namespace), createDurableObjectRunIndex(namespace)))
 }
 
 /**
@@ -39,16 +39,17 @@ export function workerRunStore(context: WorkerRunStoreContext): WorkerRunStore {
  * bundle. Every answer is the full store's; `toolroute build` passes it for such an app.
  */
 export function workerFinishedRunStore(context: WorkerRunStoreContext): WorkerRunStore {
-  return workerRunStoreOf(createRunObjectClass(createFinishedRunEngine, context.options))
+  // No run index: it feeds MCP tasks/list, which lists background runs only, and none is made here.
+  return workerRunStoreOf(createRunObjectClass(createFinishedRunEngine, context.options), createDurableObjectRunHost)
 }
 
-/** The run host over the namespace (with its per-principal index, one per namespace) beside the class its runs live in. */
-function workerRunStoreOf(ToolRunObject: WorkerRunStore['ToolRunObject']): WorkerRunStore {
+/** The class runs live in, beside the run host over a namespace (`hostOf`'s, one per namespace). */
+function workerRunStoreOf(ToolRunObject: WorkerRunStore['ToolRunObject'], hostOf: (namespace: DurableObjectNamespace) => RunHost): WorkerRunStore {
   const hosts = new WeakMap<DurableObjectNamespace, RunHost>()
   return {
     host: (namespace) => {
       let host = hosts.get(namespace)
-      if (!host) hosts.set(namespace, (host = withRunIndex(createDurableObjectRunHost(namespace), createDurableObjectRunIndex(namespace))))
+      if (!host) hosts.set(namespace, (host = hostOf(namespace)))
       return host
     },
     ToolRunObject,
