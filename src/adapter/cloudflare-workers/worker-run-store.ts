@@ -4,7 +4,7 @@ import { withRunIndex } from '../../runs/with-run-index.ts'
 import type { AnyTool } from '../../tool/tool-types.ts'
 import { createRunObjectClass, type ToolRunObject, type ToolRunObjectOptions } from './create-run-object-class.ts'
 import { createToolRunObject } from './create-tool-run-object.ts'
-import { createDurableObjectRunHost } from './durable-object-run-host.ts'
+import { createDurableObjectRunHost, createFinishedDurableObjectRunHost } from './durable-object-run-host.ts'
 import { createDurableObjectRunIndex } from './durable-object-run-index.ts'
 
 /** What `createWorker` knows that runs on Workers need. */
@@ -40,7 +40,7 @@ export function workerRunStore(context: WorkerRunStoreContext): WorkerRunStore {
  */
 export function workerFinishedRunStore(context: WorkerRunStoreContext): WorkerRunStore {
   // No run index: it feeds MCP tasks/list, which lists background runs only, and none is made here.
-  return workerRunStoreOf(createRunObjectClass(createFinishedRunEngine, context.options), createDurableObjectRunHost)
+  return workerRunStoreOf(createRunObjectClass(createFinishedRunEngine, context.options), createFinishedDurableObjectRunHost)
 }
 
 /** The class runs live in, beside the run host over a namespace (`hostOf`'s, one per namespace). */
