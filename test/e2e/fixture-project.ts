@@ -15,7 +15,15 @@ export interface FixtureProject {
   remove(): void
 }
 
-export function fixtureProject(name: string, files: Record<string, string>): FixtureProject {
+export function fixtureProject(name: string, files: Record<string, string>, options: { idempotencyBinding?: boolean } = {}): FixtureProject {
+  // The keys' object, for a test of keyed calls (as `toolroute init` binds it).
+  const idempotency = options.idempotencyBinding
+    ? `
+[[durable_objects.bindings]]
+name = "TOOLROUTE_IDEMPOTENCY"
+class_name = "IdempotencyObject"
+`
+    : ''
   const dir = join(repo, '.toolroute-test-tmp', `${name}-${process.pid}`)
   const wranglerToml = `name = "toolroute-${name}-fixture"
 main = ".toolroute/worker.ts"
@@ -32,10 +40,10 @@ command = "node ${join(repo, 'cli/toolroute.mjs')} build ${dir}"
 [[durable_objects.bindings]]
 name = "TOOLROUTE_RUNS"
 class_name = "ToolRunObject"
-
+${idempotency}
 [[migrations]]
 tag = "v1"
-new_sqlite_classes = ["ToolRunObject"]
+new_sqlite_classes = ["ToolRunObject"${options.idempotencyBinding ? ', "IdempotencyObject"' : ''}]
 `
   return {
     dir,
