@@ -166,12 +166,15 @@ export type Tools = [${routes.map(({ module, exportName }) => `typeof ${module}[
   // And the run store: only when a call can reach a run (a tool that waits for approval, suspends or
   // runs in the background, an Idempotency-Key honoured, storeRuns: 'all') and the config brings no
   // `runs` of its own. Without it the Worker bundles no run engine (its ToolRunObject is an empty class).
-  const runStore = config.runs === undefined && runStoreReasons(routes.map(({ value }) => value), config).length > 0
+  // When no tool waits, the only runs are calls stored settled (a key, storeRuns: 'all'), which are
+  // only read back: the store of finished runs, without the engine's transitions and background attempts.
+  const keepsRuns = config.runs === undefined && runStoreReasons(routes.map(({ value }) => value), config).length > 0
+  const runStore = keepsRuns && (routes.some(({ value }) => storedRunReason(value) !== undefined) ? 'workerRunStore' : 'workerFinishedRunStore')
   // And the JSON Schema validator (@cfworker/json-schema): only when a tool has a plain JSON Schema
   // (Zod, Valibot and ArkType validate themselves). Without it such a schema's check fails its call.
   const jsonSchema = routes.some(({ value }) => Object.values(value.schemas ?? {}).some((compiled) => compiled && !isStandardSchema(compiled.source)))
-  const imports = ['createWorker', ...(mcp ? ['workerMcpServer'] : []), ...(runStore ? ['workerRunStore'] : []), ...(playground ? ['loadPlaygroundPage'] : []), ...(jsonSchema ? ['workerJsonSchema'] : [])]
-  const passed = [...(mcp ? ['mcpServer: workerMcpServer'] : []), ...(runStore ? ['runStore: workerRunStore'] : []), ...(playground ? ['playgroundPage: loadPlaygroundPage'] : []), ...(jsonSchema ? ['jsonSchema: workerJsonSchema'] : [])]
+  const imports = ['createWorker', ...(mcp ? ['workerMcpServer'] : []), ...(runStore ? [runStore] : []), ...(playground ? ['loadPlaygroundPage'] : []), ...(jsonSchema ? ['workerJsonSchema'] : [])]
+  const passed = [...(mcp ? ['mcpServer: workerMcpServer'] : []), ...(runStore ? [`runStore: ${runStore}`] : []), ...(playground ? ['playgroundPage: loadPlaygroundPage'] : []), ...(jsonSchema ? ['jsonSchema: workerJsonSchema'] : [])]
   const entry = `${header}import { ${imports.join(', ')} } from 'toolroute/workers'
 import { tools } from './manifest.ts'
 ${configFile ? `import config from ${importPath(join(root, configFile))}` : 'const config = {}'}

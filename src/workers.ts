@@ -13,7 +13,7 @@ export { createKvRunHost, runsKvBinding } from './adapter/cloudflare-workers/cre
 export type { KvRunHostOptions } from './adapter/cloudflare-workers/create-kv-run-host.ts'
 export { createKvRunStore } from './adapter/cloudflare-workers/kv-run-store.ts'
 export type { KvRunStoreOptions } from './adapter/cloudflare-workers/kv-run-store.ts'
-export { workerRunStore } from './adapter/cloudflare-workers/worker-run-store.ts'
+export { workerFinishedRunStore, workerRunStore } from './adapter/cloudflare-workers/worker-run-store.ts'
 export type { WorkerRunStore, WorkerRunStoreContext } from './adapter/cloudflare-workers/worker-run-store.ts'
 export { workerMcpServer } from './adapter/cloudflare-workers/worker-mcp-server.ts'
 export type { WorkerMcp, WorkerMcpContext } from './adapter/cloudflare-workers/worker-mcp-server.ts'

@@ -12,13 +12,7 @@ const noRuns = Symbol('toolroute.noRuns')
  * engine or a store.
  */
 export function createNoRunHost(advice: string): RunHost {
-  // Said in the log too: the app's first request may have warned of nothing (a tool that
-  // suspends through a helper), and the call's answer goes to its caller, not to whoever deploys.
-  const refuse = async (run: { toolId: string }): Promise<never> => {
-    const error = new ToolrouteError('EXECUTION_FAILED', `Tool "${run.toolId}" needs its run stored, but this app keeps no runs: ${advice}`)
-    console.error(`toolroute: ${error.message}`)
-    throw error
-  }
+  const refuse = async (run: { toolId: string }): Promise<never> => refuseToKeep(run, `needs its run stored, but this app keeps no runs: ${advice}`)
   const missing = async (runId: string): Promise<never> => {
     throw runNotFound(runId)
   }
@@ -32,6 +26,17 @@ export function createNoRunHost(advice: string): RunHost {
     get: missing,
     follow: missing,
   } as RunHost
+}
+
+/**
+ * Fails a call whose run this app cannot keep, saying `why` to its caller and in the log: the
+ * app's first request may have warned of nothing (a tool that suspends through a helper), and the
+ * call's answer goes to its caller, not to whoever deploys.
+ */
+export function refuseToKeep(run: { toolId: string }, why: string): never {
+  const error = new ToolrouteError('EXECUTION_FAILED', `Tool "${run.toolId}" ${why}`)
+  console.error(`toolroute: ${error.message}`)
+  throw error
 }
 
 /**

@@ -2,7 +2,8 @@ import type { SequencedEvent, ToolEvent } from '../protocol/tool-event.ts'
 import type { ExecuteOutcome, ResumeState } from '../runtime/execute-tool-call.ts'
 import { checkResumeData } from '../runtime/validate-call.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
-import { authorizeRun, runNotFound } from './authorize-run.ts'
+import { runNotFound } from './authorize-run.ts'
+import { createStoredRuns } from './create-stored-runs.ts'
 import { createStepRunner } from './create-step-runner.ts'
 import { followRun } from './follow-run.ts'
 import { runBackgroundAttempt } from './run-background-attempt.ts'
@@ -13,7 +14,6 @@ import { createRunNotifier } from './run-notifier.ts'
 import type { RunRecord } from './run-record.ts'
 import type { RunStore } from './run-store.ts'
 import { transitionOf, type RunAction } from './run-transitions.ts'
-import { packInputEvents, unpackInputEvents } from './stored-input-events.ts'
 
 export { defaultRunTtlMs }
 
@@ -74,6 +74,7 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
   const { tools, store } = options
   const now = options.now ?? Date.now
   const lifetime = createRunLifetime(options)
+  const runs = createStoredRuns({ store, lifetime, now, schedule: options.schedule })
   const notifier = createRunNotifier(options)
   const steps = createStepRunner({ tools, store, notifier })
   const fallbackDefer: Defer = options.defer ?? ((work) => void work.catch(() => {}))
@@ -82,11 +83,6 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
   // Where each foreground step began (the `after` of its segment), so a late abort from a caller
   // of an earlier step never reaches a later one.
   const stepStarts = new WeakMap<AbortController, number>()
-
-  async function schedule(run: RunRecord) {
-    const at = options.schedule ? lifetime.sweepAt(run) : undefined
-    if (at !== undefined) await options.schedule!(run.runId, at)
-  }
 
   /** Decides `action`, stores it as one compare-and-set, wakes followers, asks for the next sweep. */
   async function apply(run: RunRecord, action: RunAction): Promise<Applied> {
@@ -101,7 +97,7 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
       const again = transitionOf(result.run, action, at)
       return { ok: false, run: result.run, error: again.ok ? runNotFound(run.runId) : again.error }
     }
-    await schedule(result.run)
+    await runs.schedule(result.run)
     return result
   }
   /** A caller's step: applied, or its refusal thrown. */
@@ -116,24 +112,13 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
     return applied.ok ? applied.run : (applied.run ?? run)
   }
 
-  /** The run a caller may see (authorization only: nothing written). */
-  async function read(runId: string, caller: RunCaller): Promise<RunRecord> {
-    const authorized = authorizeRun(await store.get(runId), runId, caller)
-    if (!authorized.ok) throw authorized.error
-    return authorized.run
-  }
-  /** The run as its lifetime has it now: deleted past retention, expired past its time to live. */
-  async function current(run: RunRecord): Promise<RunRecord> {
-    if (lifetime.isGone(run, now())) {
-      // Past retention: gone, whether or not an alarm got to it first (KV and memory have none).
-      await store.delete(run.runId)
-      throw runNotFound(run.runId)
-    }
+  /** The run a caller may see, as its lifetime has it now: gone past retention, expired past its time to live. */
+  async function load(runId: string, caller: RunCaller): Promise<RunRecord> {
+    const run = await runs.load(runId, caller)
     if (!lifetime.isExpired(run, now())) return run
     const expired = await apply(run, { type: 'expire' })
     return expired.ok ? expired.run : (expired.run ?? run)
   }
-  const load = async (runId: string, caller: RunCaller) => current(await read(runId, caller))
 
   function startStep(run: RunRecord, after: number, defer: Defer, work: (signal: AbortSignal) => Promise<RunRecord>): RunSegment {
     const controller = new AbortController()
@@ -165,11 +150,10 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
 
   const engine: RunEngine = {
     async open(run, events, call) {
-      const stored = lifetime.opened(run, now())
-      await store.create(stored, packInputEvents(stored, events))
+      const stored = await runs.create(run, events)
       notifier.notify(run.runId)
       if (stored.status === 'running' && stored.background) await requeue(run.runId, deferFor(call))
-      else await schedule(stored)
+      else await runs.schedule(stored)
     },
     async approve(runId, caller) {
       const result = await step(await load(runId, caller), { type: 'approve', ...(caller.approvalId !== undefined ? { approvalId: caller.approvalId } : {}) })
@@ -197,8 +181,7 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
       return result.run
     },
     async get(runId, caller) {
-      const run = await load(runId, caller)
-      return { run, events: unpackInputEvents(run, await store.events(runId, 0)) }
+      return runs.view(await load(runId, caller))
     },
     async abortStep(runId, caller) {
       await load(runId, caller)
@@ -234,7 +217,7 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
       }
       if (lifetime.isGone(run, now())) return store.delete(runId)
       if (lifetime.isExpired(run, now())) return void (await apply(run, { type: 'expire' }))
-      await schedule(run)
+      await runs.schedule(run)
     },
   }
   const attemptDeps = {

@@ -2,6 +2,7 @@ import { ToolrouteError } from '../errors/toolroute-error.ts'
 import type { ToolEvent } from '../protocol/tool-event.ts'
 import { finishOf, type ExecuteOutcome } from '../runtime/execute-tool-call.ts'
 import { waitingStatuses, type RunRecord, type RunStatus } from './run-record.ts'
+import { callerStepRefusal, callerSteps, refusal, type CallerStep } from './run-refusal.ts'
 
 /** What can happen to a run: a caller's step, or the engine's own bookkeeping. */
 export type RunAction =
@@ -27,12 +28,8 @@ export type RunTransition =
   | { ok: true; from: readonly RunStatus[]; patch: Partial<RunRecord>; events: ToolEvent[] }
   | { ok: false; error: ToolrouteError }
 
-const verbs: Record<'approve' | 'decline' | 'resume' | 'cancel', string> = { approve: 'approved', decline: 'declined', resume: 'resumed', cancel: 'cancelled' }
-
-function refusal(run: RunRecord, wanted: RunStatus, action: string): RunTransition {
-  if (run.status === 'expired') return { ok: false, error: new ToolrouteError('RUN_EXPIRED', `Run ${run.runId} expired before it was ${action}`) }
-  return { ok: false, error: new ToolrouteError('RUN_STATE_CONFLICT', `Run ${run.runId} is ${run.status}, not ${wanted}; it cannot be ${action}`) }
-}
+/** A caller's step refused in this state, or an internal action in a state it does not apply to. */
+const refused = (error: ToolrouteError): RunTransition => ({ ok: false, error })
 
 const start = (run: RunRecord): ToolEvent => ({ type: 'start', messageMetadata: { runId: run.runId, toolCallId: run.toolCallId } })
 
@@ -51,17 +48,18 @@ function settledPatch(outcome: ExecuteOutcome): Partial<RunRecord> {
  * refusal for the state another step left.
  */
 export function transitionOf(run: RunRecord, action: RunAction, now: number): RunTransition {
+  // A caller's step first: refused in any state it does not start from.
+  const refusedStep = action.type in callerSteps ? callerStepRefusal(run, action.type as CallerStep) : undefined
+  if (refusedStep) return refused(refusedStep)
   switch (action.type) {
     case 'approve': {
-      if (run.status !== 'approval-required') return refusal(run, 'approval-required', verbs.approve)
       if (action.approvalId !== undefined && action.approvalId !== run.approvalId) {
         return { ok: false, error: new ToolrouteError('RUN_STATE_CONFLICT', `Approval ${action.approvalId} does not belong to run ${run.runId}`) }
       }
       const events: ToolEvent[] = [start(run), { type: 'tool-approval-response', approvalId: run.approvalId ?? '', approved: true }]
-      return { ok: true, from: ['approval-required'], patch: { status: 'running' }, events }
+      return { ok: true, from: callerSteps.approve.from, patch: { status: 'running' }, events }
     }
     case 'decline': {
-      if (run.status !== 'approval-required') return refusal(run, 'approval-required', verbs.decline)
       const reason = action.reason !== undefined ? { reason: action.reason } : {}
       const events: ToolEvent[] = [
         start(run),
@@ -69,41 +67,38 @@ export function transitionOf(run: RunRecord, action: RunAction, now: number): Ru
         { type: 'tool-output-denied', toolCallId: run.toolCallId },
         { type: 'finish', finishReason: 'stop' },
       ]
-      return { ok: true, from: ['approval-required'], patch: { status: 'declined', ...reason }, events }
+      return { ok: true, from: callerSteps.decline.from, patch: { status: 'declined', ...reason }, events }
     }
     case 'resume': {
-      if (run.status !== 'suspended') return refusal(run, 'suspended', verbs.resume)
       const events: ToolEvent[] = [start(run), { type: 'data-tool-resumed', data: { runId: run.runId, toolCallId: run.toolCallId, resumeData: action.resumeData } }]
-      return { ok: true, from: ['suspended'], patch: { status: 'running' }, events }
+      return { ok: true, from: callerSteps.resume.from, patch: { status: 'running' }, events }
     }
     case 'cancel': {
-      const from: RunStatus[] = ['running', ...waitingStatuses]
-      if (!from.includes(run.status)) return refusal(run, 'running', verbs.cancel)
       const events: ToolEvent[] = [
         // A waiting run's last stream ended with `finish`: the cancellation opens its own.
         ...(waitingStatuses.includes(run.status) ? [start(run)] : []),
         { type: 'tool-output-error', toolCallId: run.toolCallId, errorText: 'The run was cancelled' },
         { type: 'finish', finishReason: 'other' },
       ]
-      return { ok: true, from, patch: { status: 'cancelled' }, events }
+      return { ok: true, from: callerSteps.cancel.from, patch: { status: 'cancelled' }, events }
     }
     case 'expire':
-      if (!waitingStatuses.includes(run.status)) return refusal(run, run.status, 'expired')
+      if (!waitingStatuses.includes(run.status)) return refused(refusal(run, run.status, 'expired'))
       return { ok: true, from: waitingStatuses, patch: { status: 'expired' }, events: [] }
     case 'settle':
-      if (run.status !== 'running') return refusal(run, 'running', 'settled')
+      if (run.status !== 'running') return refused(refusal(run, 'running', 'settled'))
       return { ok: true, from: ['running'], patch: settledPatch(action.outcome), events: [finishOf(action.outcome)] }
     case 'interrupt': {
-      if (run.status !== 'running') return refusal(run, 'running', 'interrupted')
+      if (run.status !== 'running') return refused(refusal(run, 'running', 'interrupted'))
       const error = new ToolrouteError('EXECUTION_FAILED', action.message)
       const events: ToolEvent[] = [{ type: 'tool-output-error', toolCallId: run.toolCallId, errorText: action.message }, { type: 'finish', finishReason: 'error' }]
       return { ok: true, from: ['running'], patch: { status: 'failed', error: error.toJSON().error }, events }
     }
     case 'start-attempt':
-      if (run.status !== 'running' || !run.background) return refusal(run, 'running', 'attempted')
+      if (run.status !== 'running' || !run.background) return refused(refusal(run, 'running', 'attempted'))
       return { ok: true, from: ['running'], patch: { attempts: (run.attempts ?? 0) + 1 }, events: [] }
     case 'retry':
-      if (run.status !== 'running') return refusal(run, 'running', 'retried')
+      if (run.status !== 'running') return refused(refusal(run, 'running', 'retried'))
       return { ok: true, from: ['running'], patch: {}, events: [{ type: 'data-tool-log', data: { level: 'warn', message: action.message, time: new Date(now).toISOString() } }] }
   }
 }

@@ -17,8 +17,19 @@ export interface FixtureProject {
   remove(): void
 }
 
-/** With `deploy`, wrangler.toml's [build] runs `toolroute build --deploy` (what `toolroute deploy` builds). */
-export function fixtureProject(name: string, files: Record<string, string>, options: { deploy?: boolean } = {}): FixtureProject {
+/**
+ * With `deploy`, wrangler.toml's [build] runs `toolroute build --deploy` (what `toolroute deploy` builds);
+ * with `idempotencyBinding`, it binds the keys' object too.
+ */
+export function fixtureProject(name: string, files: Record<string, string>, options: { deploy?: boolean; idempotencyBinding?: boolean } = {}): FixtureProject {
+  // The keys' object, for a test of keyed calls (as `toolroute init` binds it).
+  const idempotency = options.idempotencyBinding
+    ? `
+[[durable_objects.bindings]]
+name = "TOOLROUTE_IDEMPOTENCY"
+class_name = "IdempotencyObject"
+`
+    : ''
   const dir = join(repo, '.toolroute-test-tmp', `${name}-${process.pid}`)
   const wranglerToml = `name = "toolroute-${name}-fixture"
 main = ".toolroute/worker.ts"
@@ -35,10 +46,10 @@ command = "node ${join(repo, 'cli/toolroute.mjs')} build${options.deploy ? ' --d
 [[durable_objects.bindings]]
 name = "TOOLROUTE_RUNS"
 class_name = "ToolRunObject"
-
+${idempotency}
 [[migrations]]
 tag = "v1"
-new_sqlite_classes = ["ToolRunObject"]
+new_sqlite_classes = ["ToolRunObject"${options.idempotencyBinding ? ', "IdempotencyObject"' : ''}]
 `
   const write = () => {
     for (const [file, contents] of Object.entries({ ...files, 'wrangler.toml': wranglerToml })) {

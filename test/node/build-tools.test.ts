@@ -61,9 +61,10 @@ describe('toolroute build', () => {
     expect(toolsModule).toContain('../tools/alpha.ts')
     expect(toolsModule).not.toContain('alpha.test.ts')
     const entry = readFileSync(join(dir, '.toolroute/worker.ts'), 'utf8')
-    // Idempotency is on by default (a keyed call stores its run), so the run store comes in.
-    expect(entry).toContain("import { createWorker, workerMcpServer, workerRunStore, loadPlaygroundPage } from 'toolroute/workers'")
-    expect(entry).toContain('createWorker({ ...config, tools, mcpServer: workerMcpServer, runStore: workerRunStore, playgroundPage: loadPlaygroundPage })')
+    // Idempotency is on by default (a keyed call stores its run), so a run store comes in: the one of
+    // finished runs, as no tool here waits.
+    expect(entry).toContain("import { createWorker, workerMcpServer, workerFinishedRunStore, loadPlaygroundPage } from 'toolroute/workers'")
+    expect(entry).toContain('createWorker({ ...config, tools, mcpServer: workerMcpServer, runStore: workerFinishedRunStore, playgroundPage: loadPlaygroundPage })')
     expect(entry).toContain('export class ToolRunObject')
     expect(entry).toContain('const config = {}')
   })
@@ -180,6 +181,12 @@ export const plain = createTool({
     }
     expect(await entryOf({ 'tools/alpha.ts': tool('alpha', 'alpha-tool'), 'toolroute.config.ts': config('{ idempotency: false }') })).not.toContain('workerRunStore')
     expect(await entryOf({ 'tools/del.ts': approval, 'toolroute.config.ts': config('{ idempotency: false }') })).toContain('runStore: workerRunStore')
+    // No tool waits, but keyed calls (or storeRuns: 'all') store their runs settled: the store of finished runs.
+    expect(await entryOf({ 'tools/alpha.ts': tool('alpha', 'alpha-tool') })).toContain('runStore: workerFinishedRunStore')
+    expect(await entryOf({ 'tools/alpha.ts': tool('alpha', 'alpha-tool'), 'toolroute.config.ts': config("{ idempotency: false, storeRuns: 'all' }") })).toContain(
+      'runStore: workerFinishedRunStore',
+    )
+    expect(await entryOf({ 'tools/alpha.ts': tool('alpha', 'alpha-tool'), 'tools/del.ts': approval })).toContain('runStore: workerRunStore')
     // A config's own run host (Workers KV, say) replaces the Durable Objects: they are left out.
     expect(await entryOf({ 'tools/del.ts': approval, 'toolroute.config.ts': config('{ runs: () => { throw new Error("not in the build") } }') })).not.toContain('workerRunStore')
   }, 30_000)
@@ -211,7 +218,7 @@ describe('toolroute build: the playground page only where it can be served', () 
     expect((await buildTools(off)).code).toBe(0)
     const entry = readFileSync(join(off, '.toolroute/worker.ts'), 'utf8')
     expect(entry).not.toContain('loadPlaygroundPage')
-    expect(entry).toContain("import { createWorker, workerMcpServer, workerRunStore } from 'toolroute/workers'")
+    expect(entry).toContain("import { createWorker, workerMcpServer, workerFinishedRunStore } from 'toolroute/workers'")
   }, 30_000) // two builds: past vitest's 5 s on a loaded machine
 
   it('a deploy build (--deploy) leaves the page out unless the config sets playground: true', async () => {

@@ -109,12 +109,51 @@ describe('a Worker bundles only what its config and tools use', () => {
       expect(off.inputs.filter((path) => path.includes(`src/${file}.ts`))).toEqual([])
     }
     expect(off.exports.sort()).toEqual(['IdempotencyObject', 'McpSessionObject', 'ToolRunObject', 'default'])
-    expect(off.entry).not.toContain('workerRunStore')
+    expect(off.entry).not.toContain('RunStore')
     // The check can see the run store: with idempotency left on (keyed calls store their run), it is there.
     const keyed = await bundleApp('zod', { mcp: false })
-    expect(keyed.entry).toContain('runStore: workerRunStore')
-    expect(carries(keyed.inputs, 'run store').some((path) => path.includes('src/runs/create-run-engine.ts'))).toBe(true)
-    expect(carries(keyed.inputs, 'run store').some((path) => path.includes('src/adapter/cloudflare-workers/create-tool-run-object.ts'))).toBe(true)
+    expect(carries(keyed.inputs, 'run store').some((path) => path.includes('src/adapter/cloudflare-workers/create-run-object-class.ts'))).toBe(true)
+  }, 60_000)
+
+  /** The per-principal run index: only MCP's tasks/list reads it, for background runs. */
+  const runIndex = ['runs/with-run-index', 'adapter/cloudflare-workers/durable-object-run-index', 'adapter/cloudflare-workers/sql-run-index']
+
+  it.each([
+    ['idempotency on (the default)', { mcp: false }],
+    ["storeRuns: 'all'", { mcp: false, idempotency: false, storeRuns: 'all' }],
+    ['MCP on', {}],
+  ] as const)('with %s and only tools that complete in their request, the store of finished runs: none of the engine that waits, no run index', async (_name, config) => {
+    const { inputs, entry, exports } = await bundleApp('zod', config)
+    expect(entry).toContain('runStore: workerFinishedRunStore')
+    expect(entry).not.toContain('workerRunStore')
+    // What a run stored settled needs: its object and store, the host, reading it back, retention, the refusals.
+    for (const file of [
+      'runs/create-finished-run-engine',
+      'runs/create-stored-runs',
+      'runs/run-refusal',
+      'runs/stored-input-events',
+      'runs/run-lifetime',
+      'adapter/cloudflare-workers/create-run-object-class',
+      'adapter/cloudflare-workers/durable-object-run-store',
+      'adapter/cloudflare-workers/durable-object-run-host',
+    ]) {
+      expect(inputs.filter((path) => path.includes(`src/${file}.ts`))).toHaveLength(1)
+    }
+    // What only a run that waits, is resumed or runs in the background reaches.
+    for (const file of [
+      'runs/create-run-engine',
+      'runs/run-transitions',
+      'runs/create-step-runner',
+      'runs/run-background-attempt',
+      'runs/run-notifier',
+      'runs/follow-run',
+      'runs/run-cancellation',
+      'adapter/cloudflare-workers/create-tool-run-object',
+      ...runIndex,
+    ]) {
+      expect(inputs.filter((path) => path.includes(`src/${file}.ts`))).toEqual([])
+    }
+    expect(exports.sort()).toEqual(['IdempotencyObject', 'McpSessionObject', 'ToolRunObject', 'default'])
   }, 60_000)
 
   it.each([
@@ -123,12 +162,14 @@ describe('a Worker bundles only what its config and tools use', () => {
     ['one background tool', { mcp: false, idempotency: false }, statefulTool('background: { enabled: true },')],
     ['one tool with a resume schema', { mcp: false, idempotency: false }, statefulTool('resumeSchema: z.object({ ok: z.boolean() }),')],
     ['one tool that calls suspend without schemas', { mcp: false, idempotency: false }, statefulTool('', "async (_input, { suspend }) => { await suspend?.({ why: 'ask' }); return { done: true } }")],
-    ["storeRuns: 'all'", { mcp: false, idempotency: false, storeRuns: 'all' }, undefined],
+    ['idempotency on and one approval tool', { mcp: false }, statefulTool('requireApproval: true,')],
   ] as const)('an app with %s still gets the run store', async (_name, config, tool) => {
-    const { inputs, entry } = await bundleApp('zod', config, tool ? { 'tools/stateful.ts': tool } : {})
+    const { inputs, entry } = await bundleApp('zod', config, { 'tools/stateful.ts': tool })
     expect(entry).toContain('runStore: workerRunStore')
+    expect(entry).not.toContain('workerFinishedRunStore')
     expect(inputs.some((path) => path.includes('src/adapter/cloudflare-workers/create-tool-run-object.ts'))).toBe(true)
     expect(inputs.some((path) => path.includes('src/runs/create-run-engine.ts'))).toBe(true)
+    for (const file of runIndex) expect(inputs.filter((path) => path.includes(`src/${file}.ts`))).toHaveLength(1)
   }, 60_000)
 
   it('a deploy build carries no playground page unless the config sets playground: true; a dev build carries it', async () => {

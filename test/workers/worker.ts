@@ -1,7 +1,7 @@
 // The Worker the workerd tests run: the example tools of tools/ plus test-only fixtures.
 // Under `/kv/` the same tools are served with runs in Workers KV instead of Durable Objects.
 import { createToolApp } from 'toolroute/server'
-import { createKvRunHost, createWorker, workerMcpServer, workerRunStore } from 'toolroute/workers'
+import { createKvRunHost, createWorker, workerFinishedRunStore, workerMcpServer, workerRunStore } from 'toolroute/workers'
 import { tools } from '../../.toolroute/tools.ts'
 import { testTools } from '../fixtures/test-tools.ts'
 import { mcpTestTools } from '../fixtures/mcp-tools.ts'
@@ -22,3 +22,5 @@ export class ToolRunObject extends worker.ToolRunObject {}
 export class McpSessionObject extends worker.McpSessionObject {}
 export class IdempotencyObject extends worker.IdempotencyObject {}
 export { ExecutionCounter, RunStoreProbe } from './fixture-objects.ts'
+/** The run object of a Worker whose tools never wait, as the build's entry exports it (bound as FINISHED_RUNS). */
+export class FinishedToolRunObject extends createWorker({ tools: allTools, mcp: false, runStore: workerFinishedRunStore }).ToolRunObject {}

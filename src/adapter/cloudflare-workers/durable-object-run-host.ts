@@ -1,8 +1,9 @@
 import type { SequencedEvent, ToolEvent } from '../../protocol/tool-event.ts'
 import type { RunRecord } from '../../runs/run-record.ts'
 import type { RunCaller, RunHost, RunSegment } from '../../runs/run-host.ts'
+import { ToolrouteError } from '../../errors/toolroute-error.ts'
 import { decodeSegmentStream, fromRpc, type RpcResult } from '../../runs/segment-stream.ts'
-import type { RpcSegment } from './create-tool-run-object.ts'
+import type { RpcSegment } from './create-run-object-class.ts'
 
 /** The RPC surface of the run object, as the Worker sees it. */
 interface RunObjectStub {
@@ -19,11 +20,69 @@ interface RunObjectStub {
 /** Run ids are UUIDs; anything else cannot name a run and never reaches an object. */
 const runIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
+/** What the answer of a step (approve, decline, resume) becomes: the segment its caller reads. */
+type SegmentOf = (result: Extract<RpcSegment, { ok: true }>['value'], caller: RunCaller, host: RunHost, stub: (runId: string) => RunObjectStub) => RunSegment
+
 /**
  * `RunHost` over a Durable Object namespace: each run lives in the object named by its run id,
  * so every request about one run reaches the one object that serialises it.
  */
 export function createDurableObjectRunHost(namespace: DurableObjectNamespace): RunHost {
+  return durableObjectRunHost(namespace, segmentOf)
+}
+
+/**
+ * The same host over the objects of `workerFinishedRunStore`, whose engine refuses every step
+ * (its runs are all settled): a step's answer is always that refusal, so none of the code that
+ * follows a step is needed.
+ */
+export function createFinishedDurableObjectRunHost(namespace: DurableObjectNamespace): RunHost {
+  return durableObjectRunHost(namespace, (result) => {
+    throw new ToolrouteError('EXECUTION_FAILED', `Run ${result.run.runId} took a step, but this Worker keeps only finished runs`)
+  })
+}
+
+/** A step's answer as its caller reads it: ended in the call (`done`), a background run's, or a stream. */
+const segmentOf: SegmentOf = (result, caller, host, stub) => {
+  const { run, after } = result
+  if (result.done) {
+    // The step ended inside the call: its events and final state came with the answer.
+    const { events, run: settled } = result.done
+    return { run, after, events: (async function* () { yield* events })(), settled: Promise.resolve(settled), abort() {} }
+  }
+  if (!result.stream) {
+    // A background step: its events are followed only if someone reads them (SSE), so a JSON
+    // caller opens no stream at all.
+    let opened: AsyncIterator<SequencedEvent> | undefined
+    const events: AsyncIterable<SequencedEvent> = {
+      [Symbol.asyncIterator]: () => {
+        let source: Promise<AsyncIterator<SequencedEvent>> | undefined
+        const open = () => (source ??= host.follow(run.runId, { principal: caller.principal, after }).then((iterable) => (opened = iterable[Symbol.asyncIterator]())))
+        return {
+          next: async () => (await open()).next(),
+          return: async () => (source ? ((await open()).return?.() ?? { done: true, value: undefined }) : { done: true, value: undefined }),
+        }
+      },
+    }
+    return { run, after, events, settled: Promise.resolve(run), abort: () => void opened?.return?.() }
+  }
+  const { events, settled, cancel } = decodeSegmentStream(result.stream)
+  // Cancelling an RPC stream does not reach the object that writes it (workerd), so the step
+  // is aborted by a call of its own, naming where it began: a later step is never touched.
+  // Sent once, however many signs of the caller leaving arrive (stream cancel, request abort).
+  let aborting: Promise<void> | undefined
+  const abort = (reason?: unknown) => {
+    if (aborting) return aborting
+    cancel()
+    const message = reason instanceof Error ? reason.message : 'The caller disconnected'
+    return (aborting = stub(run.runId)
+      .abortStep(run.runId, { principal: caller.principal, after, message })
+      .then(() => undefined, () => undefined))
+  }
+  return { run, after, events, settled, abort }
+}
+
+function durableObjectRunHost(namespace: DurableObjectNamespace, segment: SegmentOf): RunHost {
   const stub = (runId: string): RunObjectStub => {
     if (!runIdPattern.test(runId)) {
       return new Proxy({} as RunObjectStub, {
@@ -32,56 +91,18 @@ export function createDurableObjectRunHost(namespace: DurableObjectNamespace): R
     }
     return namespace.get(namespace.idFromName(runId)) as unknown as RunObjectStub
   }
-  const segment = (result: Extract<RpcSegment, { ok: true }>['value'], caller: RunCaller): RunSegment => {
-    const { run, after } = result
-    if (result.done) {
-      // The step ended inside the call: its events and final state came with the answer.
-      const { events, run: settled } = result.done
-      return { run, after, events: (async function* () { yield* events })(), settled: Promise.resolve(settled), abort() {} }
-    }
-    if (!result.stream) {
-      // A background step: its events are followed only if someone reads them (SSE), so a JSON
-      // caller opens no stream at all.
-      let opened: AsyncIterator<SequencedEvent> | undefined
-      const events: AsyncIterable<SequencedEvent> = {
-        [Symbol.asyncIterator]: () => {
-          let source: Promise<AsyncIterator<SequencedEvent>> | undefined
-          const open = () => (source ??= host.follow(run.runId, { principal: caller.principal, after }).then((iterable) => (opened = iterable[Symbol.asyncIterator]())))
-          return {
-            next: async () => (await open()).next(),
-            return: async () => (source ? ((await open()).return?.() ?? { done: true, value: undefined }) : { done: true, value: undefined }),
-          }
-        },
-      }
-      return { run, after, events, settled: Promise.resolve(run), abort: () => void opened?.return?.() }
-    }
-    const { events, settled, cancel } = decodeSegmentStream(result.stream)
-    // Cancelling an RPC stream does not reach the object that writes it (workerd), so the step
-    // is aborted by a call of its own, naming where it began: a later step is never touched.
-    // Sent once, however many signs of the caller leaving arrive (stream cancel, request abort).
-    let aborting: Promise<void> | undefined
-    const abort = (reason?: unknown) => {
-      if (aborting) return aborting
-      cancel()
-      const message = reason instanceof Error ? reason.message : 'The caller disconnected'
-      return (aborting = stub(run.runId)
-        .abortStep(run.runId, { principal: caller.principal, after, message })
-        .then(() => undefined, () => undefined))
-    }
-    return { run, after, events, settled, abort }
-  }
   const host: RunHost = {
     async open(run, events) {
       fromRpc(await stub(run.runId).open(run, [...events]))
     },
     async approve(runId, caller) {
-      return segment(fromRpc(await stub(runId).approve(runId, caller)), caller)
+      return segment(fromRpc(await stub(runId).approve(runId, caller)), caller, host, stub)
     },
     async decline(runId, caller) {
-      return segment(fromRpc(await stub(runId).decline(runId, caller)), caller)
+      return segment(fromRpc(await stub(runId).decline(runId, caller)), caller, host, stub)
     },
     async resume(runId, caller) {
-      return segment(fromRpc(await stub(runId).resume(runId, caller)), caller)
+      return segment(fromRpc(await stub(runId).resume(runId, caller)), caller, host, stub)
     },
     async cancel(runId, caller) {
       return fromRpc(await stub(runId).cancel(runId, caller))

@@ -1,11 +1,16 @@
 import type { RunIndexPage } from '../../runs/run-index.ts'
 
+export interface SqlRunIndex {
+  add(runId: string, createdAt: string): void
+  list(cursor: string | undefined, limit: number): RunIndexPage
+}
+
 /**
  * One principal's run index in a Durable Object's SQLite storage (the object named
  * `index:<principal>` of the runs namespace): `run_index (run_id, created_at)`, read newest first.
  * The cursor is the last row of a page (`createdAt|runId`), so runs added meanwhile shift nothing.
  */
-export function createSqlRunIndex(sql: SqlStorage) {
+export function createSqlRunIndex(sql: SqlStorage): SqlRunIndex {
   let ready = false
   const table = () => {
     if (ready) return

@@ -1,8 +1,10 @@
+import { createFinishedRunEngine } from '../../runs/create-finished-run-engine.ts'
 import type { RunHost } from '../../runs/run-host.ts'
 import { withRunIndex } from '../../runs/with-run-index.ts'
 import type { AnyTool } from '../../tool/tool-types.ts'
-import { createToolRunObject, type ToolRunObjectOptions } from './create-tool-run-object.ts'
-import { createDurableObjectRunHost } from './durable-object-run-host.ts'
+import { createRunObjectClass, type ToolRunObject, type ToolRunObjectOptions } from './create-run-object-class.ts'
+import { createToolRunObject } from './create-tool-run-object.ts'
+import { createDurableObjectRunHost, createFinishedDurableObjectRunHost } from './durable-object-run-host.ts'
 import { createDurableObjectRunIndex } from './durable-object-run-index.ts'
 
 /** What `createWorker` knows that runs on Workers need. */
@@ -14,9 +16,9 @@ export interface WorkerRunStoreContext {
 
 /** Runs on Workers: the run host over the `TOOLROUTE_RUNS` namespace, and the object class each run lives in. */
 export interface WorkerRunStore {
-  /** The run host (with its per-principal index) over a namespace; one per namespace. */
+  /** The run host (with its per-principal index, where runs are listed) over a namespace; one per namespace. */
   host: (namespace: DurableObjectNamespace) => RunHost
-  ToolRunObject: ReturnType<typeof createToolRunObject>
+  ToolRunObject: new (ctx: DurableObjectState, env: unknown) => ToolRunObject
 }
 
 /**
@@ -26,13 +28,30 @@ export interface WorkerRunStore {
  * run engine or store, so a Worker whose calls all complete in their request bundles none (SPEC §11).
  */
 export function workerRunStore(context: WorkerRunStoreContext): WorkerRunStore {
+  return workerRunStoreOf(createToolRunObject(context.tools, context.options), (namespace) => withRunIndex(createDurableObjectRunHost(namespace), createDurableObjectRunIndex(namespace)))
+}
+
+/**
+ * The run store of an app whose tools never wait (no approval, suspend or background) but whose
+ * calls may be stored all the same (`Idempotency-Key` honoured, `storeRuns: 'all'`): such a run
+ * is stored settled and only read back, so its object runs `createFinishedRunEngine`, without the
+ * transitions, steps and background attempts of the full engine, which this Worker then does not
+ * bundle. Every answer is the full store's; `toolroute build` passes it for such an app.
+ */
+export function workerFinishedRunStore(context: WorkerRunStoreContext): WorkerRunStore {
+  // No run index: it feeds MCP tasks/list, which lists background runs only, and none is made here.
+  return workerRunStoreOf(createRunObjectClass(createFinishedRunEngine, context.options), createFinishedDurableObjectRunHost)
+}
+
+/** The class runs live in, beside the run host over a namespace (`hostOf`'s, one per namespace). */
+function workerRunStoreOf(ToolRunObject: WorkerRunStore['ToolRunObject'], hostOf: (namespace: DurableObjectNamespace) => RunHost): WorkerRunStore {
   const hosts = new WeakMap<DurableObjectNamespace, RunHost>()
   return {
     host: (namespace) => {
       let host = hosts.get(namespace)
-      if (!host) hosts.set(namespace, (host = withRunIndex(createDurableObjectRunHost(namespace), createDurableObjectRunIndex(namespace))))
+      if (!host) hosts.set(namespace, (host = hostOf(namespace)))
       return host
     },
-    ToolRunObject: createToolRunObject(context.tools, context.options),
+    ToolRunObject,
   }
 }
