@@ -231,7 +231,7 @@ describe('toolroute build: the playground page only where it can be served', () 
     }
     const unset = await built({}, ['--deploy'])
     expect(unset.entry).not.toContain('loadPlaygroundPage')
-    expect(unset.entry).toContain("import { createWorker, workerMcpServer, workerRunStore } from 'toolroute/workers'")
+    expect(unset.entry).toContain("import { createWorker, workerMcpServer, workerFinishedRunStore } from 'toolroute/workers'")
     expect(unset.stdout).not.toContain('the playground')
     const on = await built({ 'toolroute.config.ts': config('playground: true') }, ['--deploy'])
     expect(on.entry).toContain('playgroundPage: loadPlaygroundPage')
