@@ -37,7 +37,7 @@ export function createFinishedRunEngine(options: FinishedRunEngineOptions): RunE
   return {
     async open(run, events) {
       if (!settledStatuses.includes(run.status)) {
-        refuseToKeep(run, `needs its run kept ${run.status}, but this Worker keeps only finished runs: pass \`runStore: workerRunStore\` (from toolroute/workers), as toolroute build does when a tool may wait`)
+        refuseToKeep(run, `needs its run kept ${run.status}, but this Worker keeps only finished runs: pass \`runStore: workerRunStore\` (from toolroute/workers), as toolroute build does when it sees a tool that may wait (a tool that suspends: give it a suspendSchema or resumeSchema)`)
       }
       await runs.schedule(await runs.create(run, events))
     },
