@@ -3,6 +3,7 @@
 // the sources, bundled by `wrangler deploy --dry-run` as a deploy would be, and served on workerd.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { afterAll, beforeAll } from 'vitest'
 import { startDirectWorkerd, type DirectWorkerd } from './direct-workerd.ts'
 
 const repo = resolve(import.meta.dirname, '../..')
@@ -63,5 +64,22 @@ new_sqlite_classes = ["ToolRunObject"${options.idempotencyBinding ? ', "Idempote
     write,
     start: () => startDirectWorkerd(write()),
     remove: () => rmSync(dir, { recursive: true, force: true }),
+  }
+}
+
+/** A project served for the whole test file: started before its tests, stopped and removed after. */
+export function servedFixture(project: FixtureProject): { url: () => string; post: (path: string, body: unknown, headers?: Record<string, string>) => Promise<Response> } {
+  let server: DirectWorkerd | undefined
+  beforeAll(async () => {
+    server = await project.start()
+  }, 120_000)
+  afterAll(async () => {
+    await server?.stop()
+    project.remove()
+  })
+  const url = () => server!.url
+  return {
+    url,
+    post: (path, body, headers = {}) => fetch(`${url()}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) }),
   }
 }

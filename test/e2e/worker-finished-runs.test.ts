@@ -5,12 +5,10 @@
 // and §4 say.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { greet } from '../../bench/bundle/greet-sources.mjs'
-import type { DirectWorkerd } from './direct-workerd.ts'
-import { fixtureProject } from './fixture-project.ts'
+import { fixtureProject, servedFixture } from './fixture-project.ts'
 
-let server: DirectWorkerd
 const project = fixtureProject(
   'finished-runs',
   {
@@ -34,16 +32,7 @@ export const slow = createTool({
   { idempotencyBinding: true },
 )
 
-beforeAll(async () => {
-  server = await project.start()
-}, 120_000)
-afterAll(async () => {
-  await server?.stop()
-  project.remove()
-})
-
-const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })
+const { url, post } = servedFixture(project)
 
 describe('a deployed Worker whose tools never wait, with Idempotency-Key honoured', () => {
   it('is built with the store of finished runs', () => {
@@ -92,10 +81,10 @@ describe('a deployed Worker whose tools never wait, with Idempotency-Key honoure
   it('the keyed call\'s run is read back, its events replayed; a step on it is 409, another id 404', async () => {
     const called = await post('/tools/greet', { name: 'Cy' }, { 'idempotency-key': crypto.randomUUID() })
     const runId = called.headers.get('x-run-id')!
-    const run = await fetch(`${server.url}/runs/${runId}`)
+    const run = await fetch(`${url()}/runs/${runId}`)
     expect(run.status).toBe(200)
     expect(await run.json()).toMatchObject({ runId, toolId: 'greet', status: 'completed', output: { message: 'Hello, Cy!' } })
-    const events = await fetch(`${server.url}/runs/${runId}/events`, { headers: { 'last-event-id': '4' } })
+    const events = await fetch(`${url()}/runs/${runId}/events`, { headers: { 'last-event-id': '4' } })
     expect(events.status).toBe(200)
     const text = await events.text()
     expect(text).toContain('id: 5\n')
@@ -107,9 +96,9 @@ describe('a deployed Worker whose tools never wait, with Idempotency-Key honoure
       expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('RUN_STATE_CONFLICT')
     }
     const unknown = crypto.randomUUID()
-    expect(await (await fetch(`${server.url}/runs/${unknown}`)).json()).toEqual({ error: { code: 'RUN_NOT_FOUND', message: `Run ${unknown} not found` } })
+    expect(await (await fetch(`${url()}/runs/${unknown}`)).json()).toEqual({ error: { code: 'RUN_NOT_FOUND', message: `Run ${unknown} not found` } })
     // An unkeyed call stores nothing.
     const unkeyed = await post('/tools/greet', { name: 'Di' })
-    expect((await fetch(`${server.url}/runs/${unkeyed.headers.get('x-run-id')}`)).status).toBe(404)
+    expect((await fetch(`${url()}/runs/${unkeyed.headers.get('x-run-id')}`)).status).toBe(404)
   })
 })

@@ -4,27 +4,16 @@
 // bound to the entry's ToolRunObject (an empty class here). Its calls answer; no run can exist.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { greet } from '../../bench/bundle/greet-sources.mjs'
-import type { DirectWorkerd } from './direct-workerd.ts'
-import { fixtureProject } from './fixture-project.ts'
+import { fixtureProject, servedFixture } from './fixture-project.ts'
 
-let server: DirectWorkerd
 const project = fixtureProject('no-runs', {
   'tools/greet.ts': greet.zod,
   'toolroute.config.ts': `import { defineConfig } from 'toolroute/workers'\nexport default defineConfig({ mcp: false, idempotency: false, playground: false })\n`,
 })
 
-beforeAll(async () => {
-  server = await project.start()
-}, 120_000)
-afterAll(async () => {
-  await server?.stop()
-  project.remove()
-})
-
-const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })
+const { url, post } = servedFixture(project)
 
 describe('a deployed Worker whose calls cannot reach a run', () => {
   it('is built without the run store', () => {
@@ -52,7 +41,7 @@ describe('a deployed Worker whose calls cannot reach a run', () => {
   it('answers 404 RUN_NOT_FOUND for the run of a call it served, and for any other id', async () => {
     const runId = (await post('/tools/greet', { name: 'Di' })).headers.get('x-run-id')!
     for (const id of [runId, crypto.randomUUID()]) {
-      for (const response of [await fetch(`${server.url}/runs/${id}`), await fetch(`${server.url}/runs/${id}/events`), await post(`/runs/${id}/approve`, {}), await post(`/runs/${id}/cancel`, {})]) {
+      for (const response of [await fetch(`${url()}/runs/${id}`), await fetch(`${url()}/runs/${id}/events`), await post(`/runs/${id}/approve`, {}), await post(`/runs/${id}/cancel`, {})]) {
         expect(response.status).toBe(404)
         expect(await response.json()).toEqual({ error: { code: 'RUN_NOT_FOUND', message: `Run ${id} not found` } })
       }
