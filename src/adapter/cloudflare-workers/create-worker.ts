@@ -81,7 +81,7 @@ export function createWorker(
   const runsOf = (env: unknown): RunHost => {
     if (!runStore) return noRuns
     const namespace = binding(env, runsBinding)
-    if (!namespace) throw new Error(`Durable Object binding ${runsBinding} is missing from wrangler.toml`)
+    if (!namespace) throw new Error(`Durable Object binding ${runsBinding} is missing from wrangler.toml (needed by runs that wait for a human or run in the background, and by calls with an Idempotency-Key)`)
     return runStore.host(namespace)
   }
   const keyStores = new WeakMap<DurableObjectNamespace, IdempotencyStore>()
