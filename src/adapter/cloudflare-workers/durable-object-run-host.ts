@@ -1,21 +1,11 @@
-import type { SequencedEvent, ToolEvent } from '../../protocol/tool-event.ts'
-import type { RunRecord } from '../../runs/run-record.ts'
+import type { SequencedEvent } from '../../protocol/tool-event.ts'
 import type { RunCaller, RunHost, RunSegment } from '../../runs/run-host.ts'
 import { ToolrouteError } from '../../errors/toolroute-error.ts'
-import { decodeSegmentStream, fromRpc, type RpcResult } from '../../runs/segment-stream.ts'
-import type { RpcSegment } from './create-run-object-class.ts'
+import { decodeSegmentStream, fromRpc } from '../../runs/segment-stream.ts'
+import type { RpcSegment, ToolRunObject } from './create-run-object-class.ts'
 
-/** The RPC surface of the run object, as the Worker sees it. */
-interface RunObjectStub {
-  open(run: RunRecord, events: ToolEvent[]): Promise<RpcResult<null>>
-  approve(runId: string, caller: RunCaller & { approvalId?: string }): Promise<RpcSegment>
-  decline(runId: string, caller: RunCaller & { reason?: string }): Promise<RpcSegment>
-  resume(runId: string, caller: RunCaller & { resumeData: unknown }): Promise<RpcSegment>
-  cancel(runId: string, caller: RunCaller): Promise<RpcResult<RunRecord>>
-  abortStep(runId: string, caller: RunCaller & { after: number; message: string }): Promise<RpcResult<null>>
-  get(runId: string, caller: RunCaller): Promise<RpcResult<{ run: RunRecord; events: SequencedEvent[] }>>
-  follow(runId: string, caller: RunCaller & { after: number }): Promise<RpcResult<ReadableStream<Uint8Array>>>
-}
+/** The RPC surface of the run object, as the Worker sees it: the object's own methods, less its index and alarm. */
+type RunObjectStub = Pick<ToolRunObject, 'open' | 'approve' | 'decline' | 'resume' | 'cancel' | 'abortStep' | 'get' | 'follow'>
 
 /** Run ids are UUIDs; anything else cannot name a run and never reaches an object. */
 const runIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
