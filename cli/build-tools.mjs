@@ -141,7 +141,8 @@ async function compileTools(root, deploy) {
   // Runs live in Durable Objects unless the config brings its own host: a tool that waits for a
   // human (or runs in the background) needs the binding, so a missing one fails here, not at
   // the first approval.
-  const needsRuns = config.runs === undefined && (config.storeRuns === 'all' || routes.some(({ value }) => storedRunReason(value) !== undefined))
+  const someToolWaits = routes.some(({ value }) => storedRunReason(value) !== undefined)
+  const needsRuns = config.runs === undefined && (config.storeRuns === 'all' || someToolWaits)
   const bindingProblems = checkBindings(root, { needsRuns })
   if (bindingProblems.length > 0) return { problems: bindingProblems, heading: 'wrangler.toml does not bind what the tools need' }
 
@@ -169,7 +170,7 @@ export type Tools = [${routes.map(({ module, exportName }) => `typeof ${module}[
   // When no tool waits, the only runs are calls stored settled (a key, storeRuns: 'all'), which are
   // only read back: the store of finished runs, without the engine's transitions and background attempts.
   const keepsRuns = config.runs === undefined && runStoreReasons(routes.map(({ value }) => value), config).length > 0
-  const runStore = keepsRuns && (routes.some(({ value }) => storedRunReason(value) !== undefined) ? 'workerRunStore' : 'workerFinishedRunStore')
+  const runStore = keepsRuns && (someToolWaits ? 'workerRunStore' : 'workerFinishedRunStore')
   // And the JSON Schema validator (@cfworker/json-schema): only when a tool has a plain JSON Schema
   // (Zod, Valibot and ArkType validate themselves). Without it such a schema's check fails its call.
   const jsonSchema = routes.some(({ value }) => Object.values(value.schemas ?? {}).some((compiled) => compiled && !isStandardSchema(compiled.source)))
