@@ -133,7 +133,7 @@ export function createWorker(
       }
       if (config.runs === undefined && runStore && !binding(env, runsBinding)) {
         console.error(
-          `toolroute: no Durable Object binding ${runsBinding} (class_name = "ToolRunObject") in wrangler.toml: calls that wait for approval, suspend or run in the background will fail until it is added (or set \`runs\` in toolroute.config.ts)`,
+          `toolroute: no Durable Object binding ${runsBinding} (class_name = "ToolRunObject") in wrangler.toml: calls that wait for approval, suspend or run in the background, and calls with an Idempotency-Key, will fail until it is added (or set \`runs\` in toolroute.config.ts)`,
         )
       }
     }
