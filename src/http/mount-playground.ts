@@ -37,7 +37,7 @@ export function mountPlayground(app: Hono<ToolAppEnv>, options: { playground: bo
   let page: Promise<string> | undefined
   app.get('/', async (c) => {
     if (!servesPlayground(options.playground, c.req.url)) return c.notFound()
-    if (!render) return c.json(notBuilt(c.req.path).toJSON(), 404)
+    if (!render) throw notBuilt(c.req.path)
     page ??= Promise.resolve(render({ base }))
     return c.html(await page, 200, headers)
   })
