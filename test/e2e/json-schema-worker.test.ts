@@ -7,10 +7,9 @@ import { execFile } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { outputInputs, pieces } from '../../scripts/bundle-inputs.mjs'
-import type { DirectWorkerd } from './direct-workerd.ts'
-import { fixtureProject } from './fixture-project.ts'
+import { fixtureProject, servedFixture } from './fixture-project.ts'
 
 const repo = resolve(import.meta.dirname, '../..')
 const config = `import { defineConfig } from 'toolroute/workers'\nexport default defineConfig({ mcp: false, idempotency: false })\n`
@@ -39,7 +38,6 @@ export const double = createTool({
 `
 const withPlain = fixtureProject('json-schema', { 'toolroute.config.ts': config, 'tools/greet.ts': greet, 'tools/double.ts': plain })
 const zodOnly = fixtureProject('no-json-schema', { 'toolroute.config.ts': config, 'tools/greet.ts': greet })
-let server: DirectWorkerd
 
 /** What wrangler bundles for a project: the inputs of its output, from `--metafile`. */
 async function bundledInputs(wranglerToml: string): Promise<string[]> {
@@ -54,17 +52,10 @@ async function bundledInputs(wranglerToml: string): Promise<string[]> {
 }
 const validatorIn = (inputs: string[]) => inputs.filter((path) => pieces['JSON Schema validator'](path))
 
-beforeAll(async () => {
-  server = await withPlain.start()
-}, 120_000)
-afterAll(async () => {
-  await server?.stop()
-  withPlain.remove()
-  zodOnly.remove()
-})
+const { post } = servedFixture(withPlain)
+afterAll(() => zodOnly.remove())
 
-const call = (id: string, body: unknown) =>
-  fetch(`${server.url}/tools/${id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+const call = (id: string, body: unknown) => post(`/tools/${id}`, body)
 
 describe('a built Worker with a plain JSON Schema tool', () => {
   it('passes the validator in its entry, and bundles it', async () => {
