@@ -135,6 +135,7 @@ class CompiledJsonSchema<T> implements CompiledSchema<T> {
   readonly describable = true
   readonly name: string
   #check: JsonSchemaCheck | undefined
+  #logged = false
 
   constructor(schema: JSONSchemaObject, name: string) {
     this.source = schema as SchemaLike
@@ -150,24 +151,22 @@ class CompiledJsonSchema<T> implements CompiledSchema<T> {
 
   #compile(): JsonSchemaCheck {
     const validator = jsonSchemaValidator()
-    if (!validator) throw missingValidator(this.name)
-    return validator(this.jsonSchema)
+    if (validator) return validator(this.jsonSchema)
+    const error = missingValidator(this.name)
+    // The caller gets the error with each call; the log gets it once per schema, for whoever deploys.
+    if (!this.#logged) {
+      this.#logged = true
+      console.error(`toolroute: ${error.message}`)
+    }
+    throw error
   }
 }
 
-// The caller gets the error with each call; the log gets it once per isolate, for whoever deploys.
-let logged = false
-
 function missingValidator(name: string): ToolrouteError {
-  const error = new ToolrouteError(
+  return new ToolrouteError(
     'EXECUTION_FAILED',
     `${name} is a plain JSON Schema, and no JSON Schema validator is registered: on Workers, pass \`jsonSchema: workerJsonSchema\` (from toolroute/workers) to createWorker, as the entry toolroute build writes does when a tool has one (or call \`setJsonSchemaValidator(workerJsonSchema)\` before calling the tool directly)`,
   )
-  if (!logged) {
-    logged = true
-    console.error(`toolroute: ${error.message}`)
-  }
-  return error
 }
 
 /**
