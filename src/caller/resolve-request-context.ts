@@ -5,18 +5,23 @@ import { headerNames } from '../protocol/header-names.ts'
 
 /**
  * The request context of a request: from the app's resolver (verified auth) when it returns
- * one, else from the `x-request-context` header (a JSON object).
+ * one, else from the `x-request-context` header (a JSON object). `headers` is the request's,
+ * when the caller already holds them (see `checkBodyHeaders`).
  */
-export function resolveRequestContext(c: Context, options: CallerOptions): Record<string, unknown> | Promise<Record<string, unknown>> {
-  if (!options.resolveRequestContext) return requestContextHeader(c)
+export function resolveRequestContext(
+  c: Context,
+  options: CallerOptions,
+  headers: Headers = c.req.raw.headers,
+): Record<string, unknown> | Promise<Record<string, unknown>> {
+  if (!options.resolveRequestContext) return requestContextHeader(headers)
   const resolved = options.resolveRequestContext(c)
-  if (resolved instanceof Promise) return resolved.then((value) => value ?? requestContextHeader(c))
-  return resolved ?? requestContextHeader(c)
+  if (resolved instanceof Promise) return resolved.then((value) => value ?? requestContextHeader(headers))
+  return resolved ?? requestContextHeader(headers)
 }
 
 /** The `x-request-context` header as an object (`{}` when absent). */
-function requestContextHeader(c: Context): Record<string, unknown> {
-  const header = c.req.header(headerNames.requestContext)
+function requestContextHeader(headers: Headers): Record<string, unknown> {
+  const header = headers.get(headerNames.requestContext) ?? undefined
   if (header === undefined || header.trim() === '') return {}
   let parsed: unknown
   try {

@@ -23,8 +23,8 @@ export interface ResponseMode {
   keepAliveMs?: number | undefined
 }
 
-export function responseModeOf(c: Context, keepAliveMs?: number): ResponseMode {
-  const sse = (c.req.header('accept') ?? '').includes('text/event-stream')
+export function responseModeOf(c: Context, keepAliveMs?: number, headers: Headers = c.req.raw.headers): ResponseMode {
+  const sse = (headers.get('accept') ?? '').includes('text/event-stream')
   // Most calls have no query: one read of the URL instead of one per parameter (each `c.req.query` reads it).
   if (!c.req.url.includes('?')) return { sse, view: 'display', dialect: uiMessageStreamDialectOf(undefined), keepAliveMs }
   const requested = c.req.query('view')
@@ -48,6 +48,8 @@ export interface CallToolArgs {
   defer: (work: Promise<unknown>) => void
   /** The response mode, when the route already read it. */
   mode?: ResponseMode
+  /** The request's headers, when the route already holds them (one call into the runtime less). */
+  headers?: Headers
   /**
    * No code but this call's has had the context, so no header can be waiting on it: a completed
    * call's JSON answer is then written straight into a `Response` (see `jsonAnswer`).
@@ -64,9 +66,10 @@ export interface CallToolArgs {
  */
 export async function callTool(c: Context, args: CallToolArgs): Promise<Response> {
   const { tool } = args
-  const mode = args.mode ?? responseModeOf(c)
+  const sent = args.headers ?? c.req.raw.headers
+  const mode = args.mode ?? responseModeOf(c, undefined, sent)
   const runId = createRunId()
-  const toolCallId = c.req.header(headerNames.toolCallId) || createToolCallId()
+  const toolCallId = sent.get(headerNames.toolCallId) || createToolCallId()
   const headers = { [headerNames.runId]: runId, [headerNames.toolCallId]: toolCallId }
   const log = new EventLog()
   const scope = new RequestCallScope(tool, { runId, toolCallId }, args.requestContext, log, c.req.raw)
