@@ -1,18 +1,43 @@
 import { spawn } from 'node:child_process'
-import { resolve } from 'node:path'
+import { existsSync, readFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
 import { buildTools } from './build-tools.mjs'
 import { wranglerBin } from './wrangler-bin.mjs'
+
+/** The entry `toolroute build` writes, which wrangler.toml's `main` names (`toolroute init` writes it so). */
+const devEntry = resolve('/', '.toolroute/worker.ts')
+
+/** wrangler.toml's top-level `main`, relative to the project, if it has one. */
+function wranglerMain(root) {
+  const file = join(root, 'wrangler.toml')
+  if (!existsSync(file)) return undefined
+  for (const raw of readFileSync(file, 'utf8').split('\n')) {
+    const line = raw.replace(/#.*$/, '').trim()
+    if (line.startsWith('[')) return undefined // past the top-level keys
+    const main = /^main\s*=\s*["']([^"']+)["']/.exec(line)
+    if (main) return main[1]
+  }
+  return undefined
+}
 
 /**
  * `toolroute deploy [--dry-run]`: builds for deployment (exit 1 on a build error, nothing uploaded;
  * the playground page only with `playground: true`), then `wrangler deploy`, whose [build] hook
  * finds the build already done.
+ *
+ * When `main` is the generated `.toolroute/worker.ts`, the deploy build's entry is written beside
+ * it, as `.toolroute/deploy/worker.ts` (so the bundle is still `worker.js`), and handed to `wrangler
+ * deploy` as its script: a `toolroute dev` running meanwhile keeps serving `worker.ts` with its
+ * page, instead of reloading a build without it. A hand-written `main` imports what it imports, so
+ * `worker.ts` is then the deploy build, as before.
  */
 export async function deploy({ root, dryRun, outdir, wranglerArgs = [] }) {
   root = resolve(root)
-  const { problems } = await buildTools(root, { deploy: true })
+  const main = wranglerMain(root)
+  const separate = main !== undefined && resolve('/', main) === devEntry
+  const { problems } = await buildTools(root, { deploy: true, ...(separate ? { entry: 'deploy/worker.ts' } : {}) })
   if (problems.length > 0) return 1
-  const args = ['deploy', ...(dryRun ? ['--dry-run'] : []), ...(outdir ? ['--outdir', outdir] : []), ...wranglerArgs]
+  const args = ['deploy', ...(separate ? ['.toolroute/deploy/worker.ts'] : []), ...(dryRun ? ['--dry-run'] : []), ...(outdir ? ['--outdir', outdir] : []), ...wranglerArgs]
   const child = spawn(process.execPath, [wranglerBin(root), ...args], { cwd: root, stdio: 'inherit', env: { ...process.env, TOOLROUTE_BUILT: '1' } })
   return new Promise((done) => child.once('exit', (code) => done(code ?? 1)))
 }

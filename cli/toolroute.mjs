@@ -38,7 +38,8 @@ While a tool file does not build, every request answers 503 BUILD_FAILED with th
 
 Builds for deployment (toolroute build --deploy: the playground page only with playground: true),
 then runs wrangler deploy (with --dry-run: bundles without uploading, no account needed).
-Exit status 1 when a tool does not build.`,
+When wrangler.toml's main is .toolroute/worker.ts, the deploy build goes to .toolroute/deploy/worker.ts
+instead, so a toolroute dev running meanwhile keeps its build. Exit status 1 when a tool does not build.`,
 }
 
 const [command, ...rest] = process.argv.slice(2)

@@ -315,7 +315,7 @@ export const report = createTool({
     expect(lazy).toContain("import { LazyTools } from 'toolroute/workers'")
     expect(lazy).toContain('() => import("../tools/alpha.ts"),\n    () => import("../tools/waiting.ts"),')
     expect(lazy).not.toMatch(/^import .*tools\//m)
-    expect(readFileSync(join(dir, '.toolroute/worker.ts'), 'utf8')).toContain("import { tools } from './manifest.ts'")
+    expect(readFileSync(join(dir, '.toolroute/worker.ts'), 'utf8')).toContain('import { tools } from "./manifest.ts"')
     const eager = readFileSync(join(dir, '.toolroute/tools.ts'), 'utf8')
     expect(eager).toContain('import * as m0 from "../tools/alpha.ts"')
     expect(eager).toContain('export type Tools = [typeof m0["alpha"], typeof m1["approve"], typeof m1["ask"], typeof m1["report"]]')

@@ -2,7 +2,7 @@
 // `toolroute build` and their generated entry bundled by esbuild as wrangler does (workerd
 // conditions, package.json sideEffects honoured); the metafile says which modules reached the output.
 import { execFile } from 'node:child_process'
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { build } from 'esbuild'
@@ -188,16 +188,18 @@ describe('a Worker bundles only what its config and tools use', () => {
     }
   }, 60_000)
 
-  it('toolroute deploy builds for deployment: its bundle carries no playground page; with playground: true it does', async () => {
-    const deployed = async (config: Record<string, unknown>) => {
+  it('toolroute deploy builds for deployment: its bundle carries no playground page; with playground: true it does; the dev entry is left alone', async () => {
+    const deployed = async (config: Record<string, unknown>, main = '.toolroute/worker.ts') => {
       const dir = join(tmpRoot, `deploy-${process.pid}-${Math.random().toString(36).slice(2)}`)
       created.push(dir)
       const stub = join(repo, 'src/mcp/ajv-unavailable.ts')
       const files = {
         'tools/greet.ts': greet.zod,
         'toolroute.config.ts': `import { defineConfig } from 'toolroute/workers'\nexport default defineConfig(${JSON.stringify(config)})\n`,
+        // A hand-written entry serving the generated one (wrangler.toml's `main` is then not .toolroute/worker.ts).
+        'src/worker.ts': `export { default, ToolRunObject, McpSessionObject, IdempotencyObject } from '../.toolroute/worker.ts'\n`,
         // No [build] hook (toolroute deploy builds), and 'toolroute' is the sources, as in bench/bundle.bench.mjs.
-        'wrangler.toml': `name = "deploy-fixture"\nmain = ".toolroute/worker.ts"\ncompatibility_date = "2026-11-24"\n\n[alias]\n${Object.entries({ ...sourceAliases(), ajv: stub, 'ajv-formats': stub })
+        'wrangler.toml': `name = "deploy-fixture"\nmain = "${main}"\ncompatibility_date = "2026-11-24"\n\n[alias]\n${Object.entries({ ...sourceAliases(), ajv: stub, 'ajv-formats': stub })
           .map(([name, path]) => `${JSON.stringify(name)} = ${JSON.stringify(path)}`)
           .join('\n')}\n`,
       }
@@ -206,23 +208,40 @@ describe('a Worker bundles only what its config and tools use', () => {
         writeFileSync(join(dir, name), text)
       }
       const env = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false', WRANGLER_LOG_PATH: join(repo, '.wrangler/logs'), NO_COLOR: '1' }
+      // As a `toolroute dev` left it (and may still be serving it).
+      await promisify(execFile)(process.execPath, [join(repo, 'cli/toolroute.mjs'), 'build'], { cwd: dir, env })
+      const devEntry = readFileSync(join(dir, '.toolroute/worker.ts'), 'utf8')
       await promisify(execFile)(process.execPath, [join(repo, 'cli/toolroute.mjs'), 'deploy', '--dry-run', '--outdir', 'out', '--', '--metafile'], { cwd: dir, env })
+      const separate = existsSync(join(dir, '.toolroute/deploy/worker.ts'))
       return {
-        entry: readFileSync(join(dir, '.toolroute/worker.ts'), 'utf8'),
+        devEntry,
+        separate,
+        worker: readFileSync(join(dir, '.toolroute/worker.ts'), 'utf8'),
+        entry: readFileSync(join(dir, separate ? '.toolroute/deploy/worker.ts' : '.toolroute/worker.ts'), 'utf8'),
         inputs: Object.keys(outputInputs(JSON.parse(readFileSync(join(dir, 'out/bundle-meta.json'), 'utf8')))),
         bundle: readFileSync(join(dir, 'out/worker.js'), 'utf8'),
       }
     }
     const unset = await deployed({ mcp: false })
+    expect(unset.separate).toBe(true)
     expect(unset.entry).not.toContain('loadPlaygroundPage')
     expect(carries(unset.inputs, 'playground')).toEqual([])
     expect(unset.bundle).not.toContain('toolroute playground')
     expect(unset.bundle).toContain('Hello, ${name}!')
+    // The dev build's entry, with its page, is what it was: a running `wrangler dev` is not reloaded without it.
+    expect(unset.devEntry).toContain('playgroundPage: loadPlaygroundPage')
+    expect(unset.worker).toBe(unset.devEntry)
     const on = await deployed({ mcp: false, playground: true })
     expect(on.entry).toContain('playgroundPage: loadPlaygroundPage')
     expect(carries(on.inputs, 'playground').length).toBe(3)
     expect(on.bundle).toContain('toolroute playground')
-  }, 120_000)
+    // A hand-written `main` imports .toolroute/worker.ts itself: that file is then the deploy build.
+    const own = await deployed({ mcp: false }, 'src/worker.ts')
+    expect(own.separate).toBe(false)
+    expect(own.worker).not.toContain('loadPlaygroundPage')
+    expect(carries(own.inputs, 'playground')).toEqual([])
+    expect(own.bundle).toContain('Hello, ${name}!')
+  }, 180_000)
 
   it.each(['valibot', 'arktype'] as const)('a %s app without MCP bundles no Zod at all (the framework checks its own bodies by hand)', async (library) => {
     const { inputs, exports } = await bundleApp(library, { mcp: false, playground: false })
