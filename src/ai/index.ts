@@ -11,3 +11,4 @@
  */
 export { toAiSdkTools } from './to-ai-sdk-tools.ts'
 export type { AiSdkToolsOf, PendingToolResult, ToAiSdkToolsOptions, ToolSuspension } from './to-ai-sdk-tools.ts'
+export { aiSdkToolName, type AiSdkToolName } from './ai-sdk-tool-name.ts'

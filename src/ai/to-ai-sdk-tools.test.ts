@@ -59,3 +59,24 @@ describe('toAiSdkTools execute', () => {
     await expect(outputsOf(tools['progress-tool']!.execute!({}, { toolCallId: 'call_3', messages: [], context: {} }))).rejects.toMatchObject({ code: 'UNEXPECTED_RESPONSE' })
   })
 })
+
+describe('toAiSdkTools names', () => {
+  /** A server that lists tools with these ids. */
+  const listing = (ids: string[]) =>
+    createToolClient({ fetcher: { fetch: async () => Response.json({ tools: ids.map((id) => ({ ...descriptor, id })) }) } })
+
+  it('keys each tool by its name for the model: the id where providers take it, else each other character _ and at most 64', async () => {
+    const long = `${'a'.repeat(70)}`
+    const tools = await toAiSdkTools(listing(['weather-tool', 'get_weather_2', 'Lookup order', 'orders.lookup', 'ünïcode/€', long]))
+    expect(Object.keys(tools)).toEqual(['weather-tool', 'get_weather_2', 'Lookup_order', 'orders_lookup', '_n_code__', 'a'.repeat(64)])
+  })
+
+  it('refuses two ids that would have one name, naming both, rather than hide one', async () => {
+    await expect(toAiSdkTools(listing(['orders.lookup', 'orders_lookup']))).rejects.toMatchObject({
+      code: 'UNEXPECTED_RESPONSE',
+      message: expect.stringContaining('"orders.lookup" and "orders_lookup" would both be the AI SDK tool "orders_lookup"'),
+    })
+    // Picking one with `tools` is the way out.
+    expect(Object.keys(await toAiSdkTools(listing(['orders.lookup', 'orders_lookup']), { tools: ['orders.lookup'] }))).toEqual(['orders_lookup'])
+  })
+})

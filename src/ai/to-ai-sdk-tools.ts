@@ -4,6 +4,7 @@ import type { ToolClient, ToolIdOf, ToolInputOf, ToolOutputOf, ToolSetLike } fro
 import type { SequencedEvent } from '../protocol/tool-event.ts'
 import type { ToolDescriptor } from '../protocol/tool-descriptor.ts'
 import type { ToolModelOutput } from '../protocol/model-output.ts'
+import { aiSdkToolName, type AiSdkToolName } from './ai-sdk-tool-name.ts'
 
 /** A tool's run that stopped to wait for a person: what `execute` returns when nobody answers it here. */
 export type PendingToolResult =
@@ -32,15 +33,19 @@ export interface ToAiSdkToolsOptions<Id extends string = string> {
   onSuspend?: (suspension: ToolSuspension) => unknown | Promise<unknown>
 }
 
-/** The AI SDK tools of a client, typed per tool when the client is. */
+/** The AI SDK tools of a client, each under its name for the model (`aiSdkToolName`), typed per tool when the client is. */
 export type AiSdkToolsOf<T extends ToolSetLike, Id extends ToolIdOf<T> = ToolIdOf<T>> = {
-  [K in Id]: AiSdkTool<ToolInputOf<T, K>, ToolOutputOf<T, K> | PendingToolResult>
+  [K in Id as AiSdkToolName<K>]: AiSdkTool<ToolInputOf<T, K>, ToolOutputOf<T, K> | PendingToolResult>
 }
 
 /**
  * The server's tools as AI SDK tools (`generateText`, `streamText`, agents). Each `execute` calls
  * the remote tool over SSE and yields its outputs as they come (preliminary ones included; the
  * last is the result), with the tool's own `toModelOutput` applied by the server.
+ *
+ * Each is keyed by its name for the model: the tool's id where every provider accepts it, else the
+ * id with each other character `_` (`'Lookup order'` → `Lookup_order`); two ids with one name are
+ * refused. `execute` calls the tool by its id.
  *
  * Approval: a tool that requires it (or may, by a rule only the server can evaluate) gets
  * `needsApproval: true`, so the AI SDK asks first; once approved there, `execute` approves the
@@ -59,7 +64,16 @@ export async function toAiSdkTools<T extends ToolSetLike, Id extends ToolIdOf<T>
   const missing = [...(wanted ?? [])].filter((id) => !descriptors.some((descriptor) => descriptor.id === id))
   if (missing.length > 0) throw new ToolClientError('TOOL_NOT_FOUND', `The server has no tool ${missing.join(', ')}`, { status: 404 })
   const tools: Record<string, AiSdkTool> = {}
-  for (const descriptor of descriptors) tools[descriptor.id] = toAiSdkTool(client as ToolClient, descriptor, options)
+  const ids = new Map<string, string>()
+  for (const descriptor of descriptors) {
+    const name = aiSdkToolName(descriptor.id)
+    const taken = ids.get(name)
+    if (taken !== undefined) {
+      throw new ToolClientError('UNEXPECTED_RESPONSE', `The server's tools ${JSON.stringify(taken)} and ${JSON.stringify(descriptor.id)} would both be the AI SDK tool ${JSON.stringify(name)}: pick one with \`tools\`, or rename one`)
+    }
+    ids.set(name, descriptor.id)
+    tools[name] = toAiSdkTool(client as ToolClient, descriptor, options)
+  }
   return tools as AiSdkToolsOf<T, Id>
 }
 

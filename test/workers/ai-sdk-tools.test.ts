@@ -36,6 +36,26 @@ describe('toAiSdkTools over a service binding', () => {
     await expect(toAiSdkTools(client, { tools: ['nope'] })).rejects.toMatchObject({ code: 'TOOL_NOT_FOUND' })
   })
 
+  it("names each tool as every provider accepts it ('Lookup order' → Lookup_order, orders.lookup → orders_lookup), and calls it by its id", async () => {
+    const tools = await toAiSdkTools(client)
+    // OpenAI's rule for function names, the strictest (a dot or a space is a 400 there).
+    for (const name of Object.keys(tools)) expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/)
+    expect(Object.keys(tools)).toEqual(expect.arrayContaining(['weather-tool', 'Lookup_order', 'orders_lookup']))
+    expect(Object.keys(tools)).not.toContain('Lookup order')
+    const { model, offered } = toolCallingModel([
+      { toolCallId: 'call_named_1', toolName: 'Lookup_order', input: { orderNumber: 'A-1' } },
+      { toolCallId: 'call_named_2', toolName: 'orders_lookup', input: { orderNumber: 'B-2' } },
+    ])
+    const result = await generateText({ model, tools, prompt: 'Find orders A-1 and B-2', stopWhen: stepCountIs(3) })
+    expect(offered[0]).toEqual(expect.arrayContaining(['Lookup_order', 'orders_lookup']))
+    const toolResults = result.steps.flatMap((step) => step.toolResults)
+    // Each output is its own tool's: the server ran 'Lookup order' and 'orders.lookup' by id.
+    expect(toolResults.map((toolResult) => [toolResult.toolName, toolResult.output])).toEqual([
+      ['Lookup_order', { orderNumber: 'A-1', fields: [], agentId: '' }],
+      ['orders_lookup', { orderNumber: 'B-2' }],
+    ])
+  })
+
   it('runs a remote tool from generateText, with the call id the model gave', async () => {
     const { model, prompts } = toolCallingModel([{ toolCallId: 'call_ai_1', toolName: 'weather-tool', input: { location: 'Lisbon' } }])
     const result = await generateText({ model, tools: await toAiSdkTools(client), prompt: 'Weather in Lisbon?', stopWhen: stepCountIs(3) })
