@@ -15,6 +15,7 @@ import { finishWaitingRun } from './finish-waiting-run.ts'
 import { mcpFirstStep } from './mcp-first-step.ts'
 import { readCaller } from './mcp-caller.ts'
 import { createProgressSender } from './create-progress-sender.ts'
+import type { TaskProgress } from './task-progress.ts'
 import { tapRunEvents } from './tap-run-events.ts'
 import { errorResult } from './mcp-tool-result.ts'
 import { sessionWaitingContext, type McpRequestExtra } from './session-waiting-context.ts'
@@ -38,7 +39,13 @@ function refuse(asTask: boolean, error: ToolrouteError): CallToolResult {
  * execution, suspension, background runs. Every failure is an `isError` result the model can
  * read, never a protocol error. Runs that wait are stored through the run host, as over HTTP.
  */
-export async function callMcpTool(server: Server, deps: McpServerDeps, params: CallToolRequest['params'], extra: McpRequestExtra): Promise<CallToolResult | CreateTaskResult> {
+export async function callMcpTool(
+  server: Server,
+  deps: McpServerDeps,
+  params: CallToolRequest['params'],
+  extra: McpRequestExtra,
+  tasks: TaskProgress,
+): Promise<CallToolResult | CreateTaskResult> {
   const tool = await findMcpTool(deps.tools, params.name)
   // MCP lists an unknown tool among invalid params (a protocol error), not as a tool's failure.
   if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`)
@@ -79,7 +86,11 @@ export async function callMcpTool(server: Server, deps: McpServerDeps, params: C
   // A task (2025-11-25): the call answers as soon as the run is stored; tasks/* follow it from there.
   if (asTask) {
     const result = await mcpFirstStep(step, async (run): Promise<CreateTaskResult> => ({ task: toMcpTask(run, deps.basePath) }))
-    if ('task' in result) return result
+    if ('task' in result) {
+      // The token stays the task's: what the run streams from here goes out on tasks/result.
+      if (progressToken !== undefined) tasks.start((result as CreateTaskResult).task.taskId, progressToken, log.lastSeq())
+      return result
+    }
     // Invalid input (or a run that could not be stored): no task was created.
     throw new McpError(ErrorCode.InvalidParams, (result.content[0] as { text?: string } | undefined)?.text ?? 'The task could not be created', result._meta?.['toolroute/error'])
   }

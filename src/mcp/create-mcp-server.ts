@@ -8,6 +8,7 @@ import type { AnyTool } from '../tool/tool-types.ts'
 import { callMcpTool } from './call-mcp-tool.ts'
 import type { McpServerDeps } from './mcp-server-deps.ts'
 import { serveMcpTasks, mcpTasksCapability } from './serve-mcp-tasks.ts'
+import { createTaskProgress } from './task-progress.ts'
 import { mcpToolIndex } from './to-mcp-tool.ts'
 
 export type { McpServerDeps } from './mcp-server-deps.ts'
@@ -27,7 +28,9 @@ const jsonSchemaValidator = new CfWorkerJsonSchemaValidator()
 export function createMcpServer(deps: McpServerDeps): Server {
   const server = new Server(deps.serverInfo, { capabilities: { tools: {}, tasks: mcpTasksCapability }, jsonSchemaValidator })
   server.setRequestHandler(ListToolsRequestSchema, () => mcpToolIndex(deps.tools).taskList())
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) => callMcpTool(server, deps, request.params, extra))
-  serveMcpTasks(server, deps)
+  // Per server, so per session: a task's progress token lives as long as the session's memory.
+  const tasks = createTaskProgress()
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => callMcpTool(server, deps, request.params, extra, tasks))
+  serveMcpTasks(server, deps, tasks)
   return server
 }

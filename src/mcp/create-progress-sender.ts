@@ -1,6 +1,12 @@
 import type { ToolEvent } from '../protocol/tool-event.ts'
 import { isToolDataEvent } from '../protocol/tool-event.ts'
 
+/** A `notifications/progress` as toolroute sends it. */
+export interface ProgressNotification {
+  method: 'notifications/progress'
+  params: Record<string, unknown>
+}
+
 /** The value a streamed event carries, or `undefined` for an event that is not streamed output. */
 function streamedValue(event: ToolEvent): { value: unknown } | undefined {
   if (event.type === 'data-tool-output') return { value: event.data.output }
@@ -13,9 +19,14 @@ function streamedValue(event: ToolEvent): { value: unknown } | undefined {
  * streams (SPEC §8: `writer.write`, `writer.custom`, an async generator's preliminary outputs) is
  * a `notifications/progress` on the call's own response stream. `progress` counts the values
  * (it must grow); `message` is the value as text (a string as it is, anything else as JSON);
- * `_meta["toolroute/event"]` is the event itself, for clients that want the structure.
+ * `_meta["toolroute/event"]` is the event itself, for clients that want the structure (beside
+ * `meta`: a task's progress names its task).
  */
-export function createProgressSender(send: (notification: { method: 'notifications/progress'; params: Record<string, unknown> }) => Promise<void>, progressToken: string | number): (event: ToolEvent) => void {
+export function createProgressSender(
+  send: (notification: ProgressNotification) => Promise<void>,
+  progressToken: string | number,
+  meta: Record<string, unknown> = {},
+): (event: ToolEvent) => void {
   let progress = 0
   return (event) => {
     const streamed = streamedValue(event)
@@ -23,7 +34,7 @@ export function createProgressSender(send: (notification: { method: 'notificatio
     const { value } = streamed
     progress += 1
     const message = typeof value === 'string' ? value : (JSON.stringify(value) ?? '')
-    send({ method: 'notifications/progress', params: { progressToken, progress, message, _meta: { 'toolroute/event': event } } })
+    send({ method: 'notifications/progress', params: { progressToken, progress, message, _meta: { ...meta, 'toolroute/event': event } } })
       // A client that went away misses its progress; the call itself goes on.
       .catch(() => {})
   }

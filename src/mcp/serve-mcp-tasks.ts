@@ -13,10 +13,11 @@ import {
 import { ToolrouteError } from '../errors/toolroute-error.ts'
 import type { RunHost } from '../runs/run-host.ts'
 import { settledStatuses, type RunRecord } from '../runs/run-record.ts'
-import { finishWaitingRun } from './finish-waiting-run.ts'
+import { finishWaitingRun, followToEnd } from './finish-waiting-run.ts'
 import { readCaller } from './mcp-caller.ts'
 import type { McpServerDeps } from './mcp-server-deps.ts'
 import { sessionWaitingContext, type McpRequestExtra } from './session-waiting-context.ts'
+import type { TaskProgress } from './task-progress.ts'
 import { toMcpTask } from './to-mcp-task.ts'
 import { hasTool, toolOfRun } from '../tool/load-tool.ts'
 
@@ -32,7 +33,7 @@ const notFound = (taskId: string) => new McpError(ErrorCode.InvalidParams, `Task
  * principal's task is not found, as over HTTP). Nothing lives in the server: a task outlives the
  * session, the process and a restart of the Durable Object it runs in.
  */
-export function serveMcpTasks(server: Server, deps: McpServerDeps): void {
+export function serveMcpTasks(server: Server, deps: McpServerDeps, progress: TaskProgress): void {
   const callerOf = (extra: McpRequestExtra) => ({ principal: readCaller(extra.requestInfo?.headers).principal })
   const load = async (runs: RunHost, taskId: string, extra: McpRequestExtra): Promise<RunRecord> => {
     try {
@@ -49,11 +50,18 @@ export function serveMcpTasks(server: Server, deps: McpServerDeps): void {
 
   // Blocks until the run settles; a run waiting for a person asks this request's client (2025
   // sessions with elicitation), else its result names the run and the HTTP route that answers it.
+  // A task whose call carried a progress token gets what the run streams as progress meanwhile,
+  // on this request (task-progress.ts).
   server.setRequestHandler(GetTaskPayloadRequestSchema, async (request, extra) => {
-    const runs = deps.runs()
-    const run = await load(runs, request.params.taskId, extra)
-    const context = sessionWaitingContext(server, deps, extra, await toolOfRun(deps.tools, run), runs, callerOf(extra).principal)
-    const result = await finishWaitingRun(context, run)
+    const host = deps.runs()
+    const run = await load(host, request.params.taskId, extra)
+    const runs = progress.tap(run.runId, host, (notification) => extra.sendNotification(notification as never))
+    const { principal } = callerOf(extra)
+    const context = sessionWaitingContext(server, deps, extra, await toolOfRun(deps.tools, run), runs, principal)
+    // Values streamed before this request are sent first (a run that settled or waits replays and ends).
+    const current = runs === host || run.status === 'running' ? run : await followToEnd(context, run)
+    const result = await finishWaitingRun(context, current)
+    if (runs !== host && settledStatuses.includes((await host.get(run.runId, { principal })).run.status)) progress.end(run.runId)
     return { ...result, _meta: { ...result._meta, [RELATED_TASK_META_KEY]: { taskId: run.runId } } }
   })
 

@@ -3,13 +3,13 @@ import type { RunHost, RunSegment } from '../runs/run-host.ts'
 
 /**
  * A run host that tells `onEvent` each event of the steps it hands out (an approval, a resume,
- * a followed background run) as they are read: an MCP call that finishes a run this way sends
- * what those steps stream as progress, as it does for its own first step.
+ * a followed background run) as they are read, with its place in the run's log: an MCP call that
+ * finishes a run this way sends what those steps stream as progress, as it does for its own first step.
  */
-export function tapRunEvents(host: RunHost, onEvent: (event: ToolEvent) => void): RunHost {
+export function tapRunEvents(host: RunHost, onEvent: (event: ToolEvent, seq: number) => void): RunHost {
   async function* tap(events: AsyncIterable<SequencedEvent>): AsyncGenerator<SequencedEvent> {
     for await (const entry of events) {
-      onEvent(entry.event)
+      onEvent(entry.event, entry.seq)
       yield entry
     }
   }

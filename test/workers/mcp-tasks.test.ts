@@ -2,7 +2,7 @@
 // is the run in its Durable Object, listed per principal through the `index:<principal>` object.
 import { SELF } from 'cloudflare:test'
 import { afterEach, describe, expect, it } from 'vitest'
-import { CallToolResultSchema, CreateTaskResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
+import { CallToolResultSchema, CreateTaskResultSchema, McpError, type Progress } from '@modelcontextprotocol/sdk/types.js'
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client'
 import { closeAll, connectMcp, mcpUrl, textOf } from './mcp-client.ts'
 import { getRun as fetchRun } from './run-client.ts'
@@ -167,6 +167,65 @@ describe('MCP tasks (2025-11-25)', () => {
     expect(settled.result).toMatchObject({ taskId, status: 'completed' })
     const result = await post({ jsonrpc: '2.0', id: 3, method: 'tasks/result', params: { taskId } })
     expect(result.result?.structuredContent).toEqual({ month: '2026-12', rows: 31 })
+  })
+})
+
+describe('MCP task progress (2025-11-25): the call\'s progressToken stays the task\'s until it settles', () => {
+  const files = ['a.ts', 'bb.ts', 'ccc.ts']
+  // A session (a client that declares elicitation gets one): the token is kept in the session's memory.
+  const inSession = () => connectMcp({ headers: alice, elicitation: () => ({ action: 'cancel' }) })
+  type Seen = Progress & { _meta?: Record<string, unknown> }
+  /** A task of index-repository (which streams each file with writer.write), its call carrying a progress token. */
+  async function progressTask(client: Awaited<ReturnType<typeof connectMcp>>['client'], delayMs: number, seen: Seen[]) {
+    const { task } = await client.request(
+      { method: 'tools/call', params: { name: 'index-repository', arguments: { repository: 'toolroute', files, delayMs }, task: { ttl: 60_000 } } },
+      CreateTaskResultSchema,
+      { onprogress: (progress) => void seen.push(progress as Seen) },
+    )
+    return task
+  }
+  // The stored values (writer.write); the transient status parts reach only a live reader, and may come too.
+  const written = (seen: Seen[]) => seen.filter((progress) => (progress._meta?.['toolroute/event'] as { type?: string } | undefined)?.type === 'data-tool-output')
+
+  it('what the run streams comes as progress on tasks/result, with the task named, then the result; nothing after', async () => {
+    const { client } = await inSession()
+    const seen: Seen[] = []
+    const task = await progressTask(client, 60, seen)
+    const result = await client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)
+    expect(result.structuredContent).toEqual({ repository: 'toolroute', indexed: 3, tokens: 150 })
+    expect(written(seen).map((progress) => JSON.parse(progress.message!))).toEqual(files.map((file, index) => ({ file, indexed: index + 1, total: 3 })))
+    const counts = seen.map((progress) => progress.progress)
+    expect(counts).toEqual([...counts].sort((a, b) => a - b))
+    expect(new Set(counts).size).toBe(counts.length)
+    for (const progress of seen) expect(progress._meta?.['io.modelcontextprotocol/related-task']).toEqual({ taskId: task.taskId })
+    // Settled: a second tasks/result is the same result and no more progress.
+    const before = seen.length
+    expect((await client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)).structuredContent).toEqual(result.structuredContent)
+    expect(seen).toHaveLength(before)
+  })
+
+  it('values streamed before tasks/result is asked are sent when it is, each once, before the result', async () => {
+    const { client } = await inSession()
+    const seen: Seen[] = []
+    const task = await progressTask(client, 0, seen)
+    await eventually(
+      () => client.experimental.tasks.getTask(task.taskId),
+      (current) => current.status === 'completed',
+    )
+    expect(seen).toEqual([])
+    const result = await client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)
+    expect(result.structuredContent).toEqual({ repository: 'toolroute', indexed: 3, tokens: 150 })
+    // Replayed from the run's log: the stored values only, counted from one.
+    expect(seen.map((progress) => [progress.progress, JSON.parse(progress.message!).file])).toEqual([[1, 'a.ts'], [2, 'bb.ts'], [3, 'ccc.ts']])
+  })
+
+  it('a task whose call carried no token gets no progress', async () => {
+    const { client } = await inSession()
+    const notified: unknown[] = []
+    client.fallbackNotificationHandler = async (notification) => void notified.push(notification)
+    const task = await createTask(client, { repository: 'toolroute', files, delayMs: 0 }, 'index-repository')
+    expect((await client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)).structuredContent).toMatchObject({ indexed: 3 })
+    expect(notified.filter((notification) => (notification as { method?: string }).method === 'notifications/progress')).toEqual([])
   })
 })
 
