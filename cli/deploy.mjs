@@ -33,7 +33,9 @@ function wranglerMain(root) {
  */
 export async function deploy({ root, dryRun, outdir, wranglerArgs = [] }) {
   root = resolve(root)
-  const main = wranglerMain(root)
+  // Another config (`-- --config other.toml`) names its own main: left to it.
+  const ownConfig = wranglerArgs.some((arg) => arg === '--config' || arg === '-c' || arg.startsWith('--config='))
+  const main = ownConfig ? undefined : wranglerMain(root)
   const separate = main !== undefined && resolve('/', main) === devEntry
   const { problems } = await buildTools(root, { deploy: true, ...(separate ? { entry: 'deploy/worker.ts' } : {}) })
   if (problems.length > 0) return 1
