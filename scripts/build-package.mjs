@@ -3,16 +3,17 @@
 // sources' .ts specifiers rewritten to .js), run by `prepack` so `npm pack` always holds compiled
 // output. The repository itself keeps running on the sources (tests, `npm run dev`, Deno).
 //
-// Two steps beyond tsc:
+// Three steps beyond tsc:
 // - The MCP SDK's server imports Ajv for a default validator that cannot run on Workers (it
 //   compiles schemas with new Function); toolroute always passes the cfworker validator. The SDK
 //   modules toolroute uses are bundled once into dist/vendor/mcp/ with Ajv replaced by a stub, so
 //   a project's Worker never bundles Ajv (~290 KB) and never needs a wrangler.toml alias for it.
 // - toolroute/deno is compiled in a second program against Deno's own types (`deno types`).
+// - The playground's browser code is reprinted without the sources' comments (see the end).
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
-import { build } from 'esbuild'
+import { build, transform } from 'esbuild'
 
 const root = resolve(import.meta.dirname, '..')
 const dist = join(root, 'dist')
@@ -89,6 +90,13 @@ for (const file of files(dist)) {
     })
   }
   if (next !== text) writeFileSync(file, next)
+}
+// The playground's browser code ships as the text of its functions (`toString()`): tsc keeps the
+// sources' comments, which every page would carry (a third of its gzip). esbuild reprints them
+// without, names and layout unchanged (a Worker's bundle does the same through wrangler).
+for (const name of ['playground-script.js', 'playground-forms.js']) {
+  const file = join(dist, 'playground', name)
+  writeFileSync(file, (await transform(readFileSync(file, 'utf8'), { format: 'esm', loader: 'js' })).code)
 }
 rmSync(work, { recursive: true, force: true })
 console.log(`toolroute: package built into ${relative(root, dist)}/`)

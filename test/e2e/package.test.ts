@@ -139,6 +139,9 @@ describe('the packed package in a new project', () => {
     const echo = createTool({ id: 'echo', description: 'x', inputSchema: z.object({ q: z.string() }), execute: async ({ q }) => ({ q }) })
     const response = await createToolApp({ tools: [echo] }).request('/tools/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"q":"hi"}' })
     console.log(response.status, JSON.stringify((await response.json()).output))
+    // The playground page on localhost: its browser code without the sources' comments (build-package.mjs).
+    const page = await (await createToolApp({ tools: [echo] }).request('http://localhost/')).text()
+    console.log('page', page.includes('role="log"'), page.includes('---- State'))
     // A plain JSON Schema, called directly: 'toolroute' outside Workers registers its validator on import.
     for (const entry of ['toolroute', 'toolroute/tools']) {
       const plain = (await import(entry)).createTool({ id: 'plain', description: 'x', inputSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] }, execute: async ({ n }) => ({ n }) })
@@ -153,6 +156,7 @@ describe('the packed package in a new project', () => {
       expect(result.code, node).toBe(0)
       expect(result.stdout).toContain('toolroute/client 3')
       expect(result.stdout).toContain('200 {"q":"hi"}')
+      expect(result.stdout).toContain('page true false')
       expect(result.stdout).toContain('direct toolroute {"n":1} true')
       expect(result.stdout).toContain('direct toolroute/tools {"n":1} true')
     }
