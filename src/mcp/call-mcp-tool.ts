@@ -15,7 +15,6 @@ import { finishWaitingRun } from './finish-waiting-run.ts'
 import { mcpFirstStep } from './mcp-first-step.ts'
 import { readCaller } from './mcp-caller.ts'
 import { createProgressSender } from './create-progress-sender.ts'
-import type { TaskProgress } from './task-progress.ts'
 import { tapRunEvents } from './tap-run-events.ts'
 import { errorResult } from './mcp-tool-result.ts'
 import { sessionWaitingContext, type McpRequestExtra } from './session-waiting-context.ts'
@@ -44,7 +43,6 @@ export async function callMcpTool(
   deps: McpServerDeps,
   params: CallToolRequest['params'],
   extra: McpRequestExtra,
-  tasks: TaskProgress,
 ): Promise<CallToolResult | CreateTaskResult> {
   const tool = await findMcpTool(deps.tools, params.name)
   // MCP lists an unknown tool among invalid params (a protocol error), not as a tool's failure.
@@ -82,15 +80,22 @@ export async function callMcpTool(
     mcp: { elicitation: { sendRequest: (request) => waiting().elicit(request) }, extra: extra as unknown as Record<string, unknown> },
   })
 
-  const step = { scope, log, source: { input: params.arguments ?? {} }, principal: caller.principal, requestContext: context.value, sentRequestContext: caller.requestContext, runs, storeRuns: deps.storeRuns }
+  const step = {
+    scope,
+    log,
+    source: { input: params.arguments ?? {} },
+    principal: caller.principal,
+    requestContext: context.value,
+    sentRequestContext: caller.requestContext,
+    runs,
+    storeRuns: deps.storeRuns,
+    // A task keeps its call's token on its run: its progress goes out on tasks/result (task-progress.ts).
+    ...(asTask && progressToken !== undefined ? { progressToken } : {}),
+  }
   // A task (2025-11-25): the call answers as soon as the run is stored; tasks/* follow it from there.
   if (asTask) {
     const result = await mcpFirstStep(step, async (run): Promise<CreateTaskResult> => ({ task: toMcpTask(run, deps.basePath) }))
-    if ('task' in result) {
-      // The token stays the task's: what the run streams from here goes out on tasks/result.
-      if (progressToken !== undefined) tasks.start((result as CreateTaskResult).task.taskId, progressToken, log.lastSeq())
-      return result
-    }
+    if ('task' in result) return result
     // Invalid input (or a run that could not be stored): no task was created.
     throw new McpError(ErrorCode.InvalidParams, (result.content[0] as { text?: string } | undefined)?.text ?? 'The task could not be created', result._meta?.['toolroute/error'])
   }

@@ -28,9 +28,8 @@ const jsonSchemaValidator = new CfWorkerJsonSchemaValidator()
 export function createMcpServer(deps: McpServerDeps): Server {
   const server = new Server(deps.serverInfo, { capabilities: { tools: {}, tasks: mcpTasksCapability }, jsonSchemaValidator })
   server.setRequestHandler(ListToolsRequestSchema, () => mcpToolIndex(deps.tools).taskList())
-  // Per server, so per session: a task's progress token lives as long as the session's memory.
-  const tasks = createTaskProgress()
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) => callMcpTool(server, deps, request.params, extra, tasks))
-  serveMcpTasks(server, deps, tasks)
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => callMcpTool(server, deps, request.params, extra))
+  // Per server, so per session: what each task's progress has sent (task-progress.ts).
+  serveMcpTasks(server, deps, createTaskProgress())
   return server
 }

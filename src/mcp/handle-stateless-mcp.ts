@@ -2,15 +2,16 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
 import { createMcpServer, type McpServerDeps } from './create-mcp-server.ts'
 import { readCaller } from './mcp-caller.ts'
-import { wantsProgress } from './read-mcp-body.ts'
+import { taskResultOf, wantsProgress } from './read-mcp-body.ts'
+import { taskSendsProgress } from './task-progress.ts'
 import { callIdOf, cancelledIdOf, statelessCallKey, type StatelessCalls } from './stateless-calls.ts'
 
 /**
  * One 2025 request served statelessly: one server, one transport, nothing kept but, while a
  * `tools/call` runs, its entry in `calls`, where its `notifications/cancelled` (a request of its
- * own) finds it. JSON answers, except for a call that asks for progress: that one is answered as
- * an SSE stream, so its `notifications/progress` go out before its result (a JSON answer has
- * room for the result only).
+ * own) finds it. JSON answers, except for a call that asks for progress, or the `tasks/result` of a
+ * task whose call did (task-progress.ts): those are answered as an SSE stream, so their
+ * `notifications/progress` go out before the result (a JSON answer has room for the result only).
  */
 export async function handleStatelessMcp(deps: McpServerDeps, request: Request, body: unknown, calls: StatelessCalls): Promise<Response> {
   const principal = readCaller(request.headers).principal
@@ -19,7 +20,8 @@ export async function handleStatelessMcp(deps: McpServerDeps, request: Request, 
     return new Response(null, { status: 202 })
   }
   const server = createMcpServer(deps)
-  const streamed = wantsProgress(body)
+  const task = taskResultOf(body)
+  const streamed = wantsProgress(body) || (task !== undefined && (await taskSendsProgress(deps.runs(), task, principal)))
   const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: !streamed })
   await server.connect(transport)
   let finished!: () => void

@@ -49,3 +49,9 @@ export function wantsProgress(body: unknown): boolean {
     return method === 'tools/call' && params?._meta?.progressToken !== undefined
   })
 }
+
+/** The task a lone `tasks/result` asks for, if the body is one. */
+export function taskResultOf(body: unknown): string | undefined {
+  const { method, params } = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as { method?: unknown; params?: { taskId?: unknown } }
+  return method === 'tasks/result' && typeof params?.taskId === 'string' ? params.taskId : undefined
+}

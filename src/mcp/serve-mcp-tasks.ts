@@ -55,7 +55,7 @@ export function serveMcpTasks(server: Server, deps: McpServerDeps, progress: Tas
   server.setRequestHandler(GetTaskPayloadRequestSchema, async (request, extra) => {
     const host = deps.runs()
     const run = await load(host, request.params.taskId, extra)
-    const runs = progress.tap(run.runId, host, (notification) => extra.sendNotification(notification as never))
+    const runs = progress.tap(run, host, (notification) => extra.sendNotification(notification as never))
     const { principal } = callerOf(extra)
     const context = sessionWaitingContext(server, deps, extra, await toolOfRun(deps.tools, run), runs, principal)
     // Values streamed before this request are sent first (a run that settled or waits replays and ends).

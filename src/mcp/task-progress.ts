@@ -1,62 +1,80 @@
 // @ts-types="@modelcontextprotocol/sdk/types"
 import { RELATED_TASK_META_KEY } from '@modelcontextprotocol/sdk/types.js'
 import type { RunHost } from '../runs/run-host.ts'
+import { settledStatuses, type RunRecord } from '../runs/run-record.ts'
 import { createProgressSender, type ProgressNotification } from './create-progress-sender.ts'
 import { tapRunEvents } from './tap-run-events.ts'
 
 /**
  * SPEC §5 "Progress" for a task (MCP 2025-11-25). A task-augmented `tools/call` that carries a
  * `progressToken` answers with the task at once, but its token stays the task's until the task
- * settles (the MCP spec's rule for tasks). What the run streams from then on (SPEC §8) is sent as
- * that token's progress on the session's `tasks/result` request, the one request left open while
- * the run goes on: values streamed before it are sent when it arrives, each value once, counted
- * up from one per task. Kept per session server: a session that lost its memory (an evicted
- * Durable Object) or a stateless request sends none, which progress allows (it is a MAY).
+ * settles (the MCP spec's rule for tasks), so the run keeps it (`RunRecord.progressToken`). What
+ * the run streams (SPEC §8) is sent under it on `tasks/result`, the request that stays open while
+ * the run goes on, values streamed before that request first, and none once the task has settled
+ * (progress ends with the task, as the MCP spec asks). A session's server remembers what
+ * it has sent, so each value goes out once and the count goes on across its `tasks/result`s; a
+ * stateless server starts each `tasks/result` from the run's first value.
  */
 export interface TaskProgress {
-  /** Keeps the token of a task whose `tools/call` carried one; `after` is the last event of its first step. */
-  start(taskId: string, progressToken: string | number, after: number): void
   /**
-   * The run host a `tasks/result` of the task reads through: each event it reads that the task's
-   * progress has not sent yet is sent with `send` (that request's own notifications). `host` as it
-   * is for a task without a token.
+   * The run host a `tasks/result` of `run` reads through: each streamed value it reads that this
+   * server has not sent is sent with `send` (that request's own notifications). `host` as it is
+   * for a task whose call carried no token.
    */
-  tap(taskId: string, host: RunHost, send: (notification: ProgressNotification) => Promise<void>): RunHost
+  tap(run: RunRecord, host: RunHost, send: (notification: ProgressNotification) => Promise<void>): RunHost
   /** Forgets a settled task: its progress ends with it. */
   end(taskId: string): void
 }
 
 interface TaskState {
-  /** The last event sent (or not streamed output): the next `tasks/result` sends what follows it. */
+  /** The last event read: a later `tasks/result` sends what follows it. */
   after: number
   /** The notifications of the `tasks/result` reading the run now. */
-  send?: (notification: ProgressNotification) => Promise<void>
+  send: (notification: ProgressNotification) => Promise<void>
   progress: ReturnType<typeof createProgressSender>
 }
 
 export function createTaskProgress(): TaskProgress {
   const tasks = new Map<string, TaskState>()
   return {
-    start(taskId, progressToken, after) {
-      const task: TaskState = {
-        after,
-        // Sent on whichever `tasks/result` reads the run now; the count goes on across them.
-        progress: createProgressSender((notification) => task.send?.(notification) ?? Promise.resolve(), progressToken, { [RELATED_TASK_META_KEY]: { taskId } }),
+    tap(run, host, send) {
+      const { progressToken, runId } = run
+      // Progress ends when the task does (the MCP spec's rule): a settled task's result comes alone.
+      if (progressToken === undefined || settledStatuses.includes(run.status)) return host
+      let task = tasks.get(runId)
+      if (!task) {
+        const state: TaskState = {
+          after: 0,
+          send,
+          // Sent on whichever `tasks/result` reads the run now; the count goes on across them.
+          progress: createProgressSender((notification) => state.send(notification), progressToken, { [RELATED_TASK_META_KEY]: { taskId: runId } }),
+        }
+        tasks.set(runId, (task = state))
       }
-      tasks.set(taskId, task)
-    },
-    tap(taskId, host, send) {
-      const task = tasks.get(taskId)
-      if (!task) return host
       task.send = send
+      const state = task
       return tapRunEvents(host, (event, seq) => {
-        if (seq <= task.after) return
-        task.after = seq
-        task.progress(event)
+        if (seq <= state.after) return
+        state.after = seq
+        state.progress(event)
       })
     },
     end(taskId) {
       tasks.delete(taskId)
     },
+  }
+}
+
+/**
+ * Whether a `tasks/result` of `taskId` will send progress: its call carried a token and it has not
+ * settled. A stateless server answers such a request as an SSE stream (a JSON answer has room for
+ * the result only), any other as JSON; a task it cannot read is answered (refused) as JSON.
+ */
+export async function taskSendsProgress(runs: RunHost, taskId: string, principal: string | null): Promise<boolean> {
+  try {
+    const { run } = await runs.get(taskId, { principal })
+    return run.progressToken !== undefined && !settledStatuses.includes(run.status)
+  } catch {
+    return false
   }
 }

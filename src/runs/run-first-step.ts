@@ -45,6 +45,8 @@ export interface FirstStep {
   held?: ToolEvent[]
   /** Told as soon as the input phase ends, before any approval or execution. */
   onInput?: (ok: boolean) => void
+  /** Kept on the run it stores (`RunRecord.progressToken`): an MCP task's progress token. */
+  progressToken?: string | number
 }
 
 /**
@@ -82,7 +84,17 @@ export async function runFirstStep(step: FirstStep): Promise<FirstStepEnding> {
     const record = async (): Promise<Omit<RunRecord, 'status'>> => {
       const principal = typeof step.principal === 'function' ? await step.principal() : step.principal
       const at = new Date().toISOString()
-      return { runId, toolId: tool.id, toolCallId, principal, createdAt: at, updatedAt: at, input, requestContext: step.sentRequestContext }
+      return {
+        runId,
+        toolId: tool.id,
+        toolCallId,
+        principal,
+        createdAt: at,
+        updatedAt: at,
+        input,
+        requestContext: step.sentRequestContext,
+        ...(step.progressToken !== undefined ? { progressToken: step.progressToken } : {}),
+      }
     }
     // Awaited only for a rule that is a function: most tools decide once, at definition.
     if (typeof tool.requireApproval === 'boolean' ? tool.requireApproval : await needsApproval(scope, input)) {

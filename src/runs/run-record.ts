@@ -29,6 +29,11 @@ export interface RunRecord {
   reason?: string
   background?: boolean
   attempts?: number
+  /**
+   * The progress token of the MCP call that made this run a task (2025-11-25): the task's progress
+   * goes out under it until the run settles (mcp/task-progress.ts).
+   */
+  progressToken?: string | number
 }
 
 const statuses = new Set<unknown>(['running', 'approval-required', 'suspended', 'completed', 'failed', 'declined', 'cancelled', 'expired'])
@@ -58,6 +63,7 @@ const fields: Record<keyof RunRecord, (value: unknown) => boolean> = {
   reason: optional(isString),
   background: optional((value) => typeof value === 'boolean'),
   attempts: optional((value) => typeof value === 'number'),
+  progressToken: optional((value) => typeof value === 'string' || typeof value === 'number'),
 }
 
 /**

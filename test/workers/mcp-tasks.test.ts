@@ -172,8 +172,9 @@ describe('MCP tasks (2025-11-25)', () => {
 
 describe('MCP task progress (2025-11-25): the call\'s progressToken stays the task\'s until it settles', () => {
   const files = ['a.ts', 'bb.ts', 'ccc.ts']
-  // A session (a client that declares elicitation gets one): the token is kept in the session's memory.
+  // A session (a client that declares elicitation gets one), and a stateless client (one that does not).
   const inSession = () => connectMcp({ headers: alice, elicitation: () => ({ action: 'cancel' }) })
+  const stateless = () => connectMcp({ headers: alice })
   type Seen = Progress & { _meta?: Record<string, unknown> }
   /** A task of index-repository (which streams each file with writer.write), its call carrying a progress token. */
   async function progressTask(client: Awaited<ReturnType<typeof connectMcp>>['client'], delayMs: number, seen: Seen[]) {
@@ -187,8 +188,8 @@ describe('MCP task progress (2025-11-25): the call\'s progressToken stays the ta
   // The stored values (writer.write); the transient status parts reach only a live reader, and may come too.
   const written = (seen: Seen[]) => seen.filter((progress) => (progress._meta?.['toolroute/event'] as { type?: string } | undefined)?.type === 'data-tool-output')
 
-  it('what the run streams comes as progress on tasks/result, with the task named, then the result; nothing after', async () => {
-    const { client } = await inSession()
+  it.each([['in a session', inSession], ['statelessly', stateless]] as const)('%s: what the run streams comes as progress on tasks/result, with the task named, then the result; nothing after', async (_, connect) => {
+    const { client } = await connect()
     const seen: Seen[] = []
     const task = await progressTask(client, 60, seen)
     const result = await client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)
@@ -204,19 +205,30 @@ describe('MCP task progress (2025-11-25): the call\'s progressToken stays the ta
     expect(seen).toHaveLength(before)
   })
 
-  it('values streamed before tasks/result is asked are sent when it is, each once, before the result', async () => {
-    const { client } = await inSession()
+  it.each([['in a session', inSession], ['statelessly', stateless]] as const)('%s: values streamed before tasks/result is asked are sent when it is, first; a task settled before gets its result alone', async (_, connect) => {
+    const { client } = await connect()
     const seen: Seen[] = []
-    const task = await progressTask(client, 0, seen)
+    const task = await progressTask(client, 150, seen)
+    // The first file is indexed (and its value stored) before tasks/result is asked.
     await eventually(
-      () => client.experimental.tasks.getTask(task.taskId),
-      (current) => current.status === 'completed',
+      async () => (await getRun(task.taskId, { auth: 'alice-tasks' })).body,
+      (run) => (run.transcript as { type?: string }[]).some((event) => event.type === 'data-tool-output'),
     )
     expect(seen).toEqual([])
     const result = await client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)
     expect(result.structuredContent).toEqual({ repository: 'toolroute', indexed: 3, tokens: 150 })
-    // Replayed from the run's log: the stored values only, counted from one.
-    expect(seen.map((progress) => [progress.progress, JSON.parse(progress.message!).file])).toEqual([[1, 'a.ts'], [2, 'bb.ts'], [3, 'ccc.ts']])
+    expect(written(seen).map((progress) => JSON.parse(progress.message!).file)).toEqual(files)
+    expect(written(seen)[0]!.progress).toBe(1)
+
+    // Settled before anyone asked: no progress (it ends with the task), the result as ever.
+    const late: Seen[] = []
+    const settled = await progressTask(client, 0, late)
+    await eventually(
+      () => client.experimental.tasks.getTask(settled.taskId),
+      (current) => current.status === 'completed',
+    )
+    expect((await client.experimental.tasks.getTaskResult(settled.taskId, CallToolResultSchema)).structuredContent).toMatchObject({ indexed: 3 })
+    expect(late).toEqual([])
   })
 
   it('a task whose call carried no token gets no progress', async () => {
