@@ -38,12 +38,7 @@ function refuse(asTask: boolean, error: ToolrouteError): CallToolResult {
  * execution, suspension, background runs. Every failure is an `isError` result the model can
  * read, never a protocol error. Runs that wait are stored through the run host, as over HTTP.
  */
-export async function callMcpTool(
-  server: Server,
-  deps: McpServerDeps,
-  params: CallToolRequest['params'],
-  extra: McpRequestExtra,
-): Promise<CallToolResult | CreateTaskResult> {
+export async function callMcpTool(server: Server, deps: McpServerDeps, params: CallToolRequest['params'], extra: McpRequestExtra): Promise<CallToolResult | CreateTaskResult> {
   const tool = await findMcpTool(deps.tools, params.name)
   // MCP lists an unknown tool among invalid params (a protocol error), not as a tool's failure.
   if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`)

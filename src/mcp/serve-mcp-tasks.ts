@@ -30,8 +30,9 @@ const notFound = (taskId: string) => new McpError(ErrorCode.InvalidParams, `Task
  * `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel` (MCP 2025-11-25) over the app's run
  * host rather than the SDK's `TaskStore`, which knows sessions, not principals: a task is a
  * background run, its id the run id, and it answers only the principal that started it (another
- * principal's task is not found, as over HTTP). Nothing lives in the server: a task outlives the
- * session, the process and a restart of the Durable Object it runs in.
+ * principal's task is not found, as over HTTP). Nothing lives in the server but how far each
+ * task's progress has been sent: a task outlives the session, the process and a restart of the
+ * Durable Object it runs in.
  */
 export function serveMcpTasks(server: Server, deps: McpServerDeps, progress: TaskProgress): void {
   const callerOf = (extra: McpRequestExtra) => ({ principal: readCaller(extra.requestInfo?.headers).principal })
