@@ -5,8 +5,10 @@
 // short and interleaved (order swapped each round); the 25th percentile of each is reported (noise
 // on a shared machine only ever adds time), as wall time and, on Linux, as workerd's CPU time.
 // `--profile` instead samples toolroute with the V8 inspector and prints self time per module.
+// `--against <checkout>` adds another checkout's example Worker as a third contender, both as copies
+// that share nothing with the bare route (isolate-against.mjs): what a change saves, per call.
 //
-// node bench/run.mjs isolate [--rounds 150] [--calls 500] [--json]
+// node bench/run.mjs isolate [--rounds 150] [--calls 500] [--against <checkout>] [--json]
 // node bench/run.mjs isolate --profile [--calls 20000] [--app toolroute|bare]
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -14,6 +16,7 @@ import { fileURLToPath } from 'node:url'
 import { Miniflare, convertV4MiniflareOptions } from 'miniflare'
 import { unstable_getMiniflareWorkerOptions } from 'wrangler'
 import { saveResult, workerdCpuNs } from './measure.mjs'
+import { prepareAgainst } from './isolate-against.mjs'
 import { buildTools, wranglerBundle } from './wrangler-bundle.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -25,9 +28,11 @@ const calls = Number(option('--calls', profile ? 20000 : 500))
 const asJson = args.includes('--json')
 const log = (...parts) => (asJson ? undefined : console.log(...parts))
 
-const config = join(here, 'isolate/wrangler.toml')
+const against = option('--against', undefined)
+const apps = against ? ['toolroute', 'before', 'bare'] : ['toolroute', 'bare']
 log(`bundling (wrangler deploy --dry-run${profile ? ', not minified' : ' --minify'})…`)
 buildTools()
+const config = against ? prepareAgainst(against) : join(here, 'isolate/wrangler.toml')
 const { scriptPath, outdir } = wranglerBundle('isolate', config, { minify: !profile })
 // modulesRules describes unbundled sources (the scripts here are bundled); Miniflare 5 refuses to convert it.
 const { modulesRules: _modulesRules, ...workerOptions } = unstable_getMiniflareWorkerOptions(config).workerOptions
@@ -42,7 +47,7 @@ async function sample(app, count) {
 
 try {
   await miniflare.ready
-  for (const app of ['toolroute', 'bare']) for (let warm = 0; warm < 10; warm++) await sample(app, 500)
+  for (const app of apps) for (let warm = 0; warm < 10; warm++) await sample(app, 500)
   if (profile) await profileApp(option('--app', 'toolroute'))
   else await compare()
 } finally {
@@ -51,9 +56,10 @@ try {
 
 async function compare() {
   const cpuNs = existsSync('/proc/self/schedstat') ? workerdCpuNs() : undefined
-  const samples = { toolroute: { wall: [], cpu: [] }, bare: { wall: [], cpu: [] } }
+  const samples = Object.fromEntries(apps.map((app) => [app, { wall: [], cpu: [] }]))
   for (let round = 0; round < rounds; round++) {
-    for (const app of round % 2 === 0 ? ['toolroute', 'bare'] : ['bare', 'toolroute']) {
+    // Each contender first, then second… in turn (the order rotated each round).
+    for (const app of apps.map((_, index) => apps[(index + round) % apps.length])) {
       const cpuBefore = cpuNs?.()
       const started = performance.now()
       await sample(app, calls)
@@ -62,8 +68,8 @@ async function compare() {
     }
   }
   const p25 = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 4)]
-  const report = { rounds, calls, toolroute: {}, bare: {} }
-  for (const app of ['toolroute', 'bare']) {
+  const report = { rounds, calls, ...Object.fromEntries(apps.map((app) => [app, {}])) }
+  for (const app of apps) {
     report[app].wallUs = p25(samples[app].wall)
     if (cpuNs) report[app].cpuUs = p25(samples[app].cpu)
   }
@@ -76,6 +82,11 @@ async function compare() {
   console.log('  per call               toolroute      bare    toolroute − bare   bare ÷ toolroute')
   console.log(row('wall time', 'wallUs'))
   if (cpuNs) console.log(row('workerd CPU time', 'cpuUs'))
+  if (!against) return
+  const versus = (key) => `  ${key === 'wallUs' ? 'wall time' : 'workerd CPU time'}: this ${report.toolroute[key].toFixed(1)}, before ${report.before[key].toFixed(1)} µs a call (this − before ${(report.toolroute[key] - report.before[key]).toFixed(1)} µs); bare ÷ before ${(report.bare[key] / report.before[key]).toFixed(2)}×`
+  console.log(`\nagainst ${against} (both copies of their checkout, in the same isolate):`)
+  console.log(versus('wallUs'))
+  if (cpuNs) console.log(versus('cpuUs'))
 }
 
 // Samples one app with the V8 inspector (Profiler domain over the inspector's WebSocket) and
