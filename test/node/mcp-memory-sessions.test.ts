@@ -1,13 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js'
+import { CallToolResultSchema, CreateTaskResultSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
 import { createTool } from 'toolroute'
 import { createToolApp } from 'toolroute/server'
 import { askName } from '../fixtures/mcp-tools.ts'
 import { bookFlight } from '../../tools/book-flight.ts'
 import { deleteFile } from '../../tools/delete-file.ts'
+import { indexRepository } from '../../tools/index-repository.ts'
 
 // createToolApp under Node keeps MCP sessions in this process's memory: one process serves
 // every request of a session, so elicitation works without Durable Objects.
@@ -166,5 +167,35 @@ describe('resumable streams in a session (2025-11-25)', () => {
     expect(replayed).toContain('"id":2')
     // Without Last-Event-ID there is still no standalone stream.
     expect((await send('GET', undefined, { 'mcp-session-id': session })).status).toBe(405)
+  })
+})
+
+describe('MCP task progress on the in-memory run engine (Node)', () => {
+  // Background runs here are attempts in this process; the task keeps its call's progress token on its run.
+  const tasksApp = createToolApp({ tools: [indexRepository] })
+  const files = ['a.ts', 'bb.ts']
+
+  it.each([
+    ['in a session', { elicitation: {} }],
+    ['statelessly', {}],
+  ] as const)('%s: what the background run writes comes as the call token’s progress on tasks/result', async (_, capabilities) => {
+    const client = new Client({ name: 'node-test', version: '1.0.0' }, { capabilities })
+    const transport = new StreamableHTTPClientTransport(new URL('http://node.test/mcp'), { fetch: async (url, init) => tasksApp.fetch(new Request(url, init)) })
+    clients.push(client)
+    await client.connect(transport)
+    const seen: { progress: number; message?: string }[] = []
+    const { task } = await client.request(
+      { method: 'tools/call', params: { name: 'index-repository', arguments: { repository: 'r', files, delayMs: 30 }, task: { ttl: 60_000 } } },
+      CreateTaskResultSchema,
+      { onprogress: (progress) => void seen.push(progress) },
+    )
+    const result = await client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)
+    expect(result.structuredContent).toEqual({ repository: 'r', indexed: 2, tokens: 90 })
+    const written = seen.map((progress) => JSON.parse(progress.message!)).filter((value) => 'file' in value)
+    expect(written).toEqual([
+      { file: 'a.ts', indexed: 1, total: 2 },
+      { file: 'bb.ts', indexed: 2, total: 2 },
+    ])
+    expect(seen.map((progress) => progress.progress)).toEqual(seen.map((_, index) => index + 1))
   })
 })
