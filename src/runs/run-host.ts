@@ -39,7 +39,8 @@ export interface RunHost {
   /** Replays events after `after`, then follows live until the run stops running. */
   follow(runId: string, caller: RunCaller & { after: number; signal?: AbortSignal }): Promise<AsyncIterable<SequencedEvent>>
   /**
-   * The caller's runs, newest first, a page at a time (`withRunIndex` adds it over a `RunIndex`).
+   * The caller's background runs (what MCP lists as tasks), newest first, a page at a time
+   * (`withRunIndex` adds it over a `RunIndex`).
    * A caller without a principal gets none. Absent on a host that keeps no index.
    */
   list?(caller: RunCaller, page?: { cursor?: string; limit?: number }): Promise<{ runs: RunRecord[]; nextCursor?: string }>

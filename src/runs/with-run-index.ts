@@ -4,16 +4,19 @@ import type { RunIndex } from './run-index.ts'
 import type { RunRecord } from './run-record.ts'
 
 /**
- * A run host that also lists a principal's runs (`list`): every run it opens with a principal is
- * added to `index`, after the run itself is stored (a failed open indexes nothing). Listing reads
- * each run back through the host, so a run answers only its principal here too.
+ * A run host that also lists a principal's background runs (`list`), the runs MCP lists as tasks:
+ * every background run it opens with a principal is added to `index`, after the run itself is
+ * stored (a failed open indexes nothing). Only those: nothing lists the others, and indexing them
+ * cost every stored run with a principal (an approval, a suspension, a keyed call) a second write,
+ * on Workers a round trip to the principal's index object. Listing reads each run back through
+ * the host, so a run answers only its principal here too.
  */
 export function withRunIndex(host: RunHost, index: RunIndex): RunHost {
   return {
     ...host,
     async open(run, events) {
       await host.open(run, events)
-      if (run.principal !== null) await index.add(run.principal, run.runId, run.createdAt)
+      if (run.principal !== null && run.background === true) await index.add(run.principal, run.runId, run.createdAt)
     },
     async list(caller, page = {}) {
       if (caller.principal === null) return { runs: [] }

@@ -12,15 +12,31 @@ const approveMe = createTool({ id: 'approve-me', description: 'Needs approval', 
 const tools = new Map([[approveMe.id, approveMe]])
 
 let clock = Date.parse('2026-02-01T00:00:00.000Z')
-const waiting = (principal: string | null, runId = crypto.randomUUID()): RunRecord => {
+/** A background run waiting for approval (what MCP lists as a task); `background: false` for any other stored run. */
+const waiting = (principal: string | null, runId = crypto.randomUUID(), background = true): RunRecord => {
   const at = new Date((clock += 1000)).toISOString()
-  return { runId, toolId: 'approve-me', toolCallId: `call_${runId}`, principal, status: 'approval-required', approvalId: `approval_${runId}`, createdAt: at, updatedAt: at, input: { n: 1 }, requestContext: {} }
+  return {
+    runId,
+    toolId: 'approve-me',
+    toolCallId: `call_${runId}`,
+    principal,
+    status: 'approval-required',
+    approvalId: `approval_${runId}`,
+    createdAt: at,
+    updatedAt: at,
+    input: { n: 1 },
+    requestContext: {},
+    ...(background ? { background: true } : {}),
+  }
 }
 
 function setup() {
   const store = createMemoryRunStore()
-  const host = withRunIndex(createRunEngine({ tools, store }), createMemoryRunIndex())
-  return { store, host }
+  const index = createMemoryRunIndex()
+  const added: string[] = []
+  const counted = { ...index, add: (principal: string, runId: string, createdAt: string) => (added.push(runId), index.add(principal, runId, createdAt)) }
+  const host = withRunIndex(createRunEngine({ tools, store }), counted)
+  return { store, host, added }
 }
 
 describe('withRunIndex', () => {
@@ -34,6 +50,18 @@ describe('withRunIndex', () => {
     const second = await host.list!({ principal: 'alice' }, { limit: 2, cursor: first.nextCursor! })
     expect(second).toEqual({ runs: [expect.objectContaining({ runId: mine[0]!.runId, status: 'approval-required' })] })
     expect((await host.list!({ principal: 'carol' })).runs).toEqual([])
+  })
+
+  it('indexes background runs only: another stored run (an approval, a suspension, a keyed call) costs no index write', async () => {
+    const { host, added } = setup()
+    const task = waiting('alice')
+    const approval = waiting('alice', crypto.randomUUID(), false)
+    await host.open(task, [])
+    await host.open(approval, [])
+    expect(added).toEqual([task.runId])
+    expect((await host.list!({ principal: 'alice' })).runs.map((run) => run.runId)).toEqual([task.runId])
+    // Still readable as ever: only the listing leaves it out.
+    expect((await host.get(approval.runId, { principal: 'alice' })).run.status).toBe('approval-required')
   })
 
   it('lists nothing for a caller without a principal, and indexes no run without one', async () => {
