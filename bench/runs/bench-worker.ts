@@ -1,5 +1,6 @@
 // The Worker of bench/runs.bench.mjs. Three things behind one fetch:
-// - everything else: toolroute's example Worker, exactly as .toolroute/worker.ts builds it;
+// - everything else: toolroute's example tools on Durable Object runs, as .toolroute/worker.ts serves
+//   them, with MCP off (no run route goes through it, and it would only warn that no server was given);
 // - /bare/*: a hand-written Durable Object doing the storage work of the same run (create with
 //   its events and alarm, then compare-and-set, execute, complete, in one object per run);
 // - /__bench/stats/:runId: what a run's object stores, read from its SQLite (outside the timings).
@@ -8,7 +9,7 @@ import { DurableObject } from 'cloudflare:workers'
 import { createWorker, workerRunStore } from '../../src/workers.ts'
 import { tools } from '../../.toolroute/tools.ts'
 
-const worker = createWorker({ tools, runStore: workerRunStore })
+const worker = createWorker({ tools, mcp: false, runStore: workerRunStore })
 const day = 24 * 60 * 60 * 1000
 
 export class ToolRunObject extends worker.ToolRunObject {
