@@ -62,7 +62,6 @@ export function serveMcpTasks(server: Server, deps: McpServerDeps, progress: Tas
     // Values streamed before this request are sent first (a run that settled or waits replays and ends).
     const current = runs === host || run.status === 'running' ? run : await followToEnd(context, run)
     const result = await finishWaitingRun(context, current)
-    if (runs !== host && settledStatuses.includes((await host.get(run.runId, { principal })).run.status)) progress.end(run.runId)
     return { ...result, _meta: { ...result._meta, [RELATED_TASK_META_KEY]: { taskId: run.runId } } }
   })
 

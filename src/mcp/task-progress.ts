@@ -22,9 +22,11 @@ export interface TaskProgress {
    * for a task whose call carried no token.
    */
   tap(run: RunRecord, host: RunHost, send: (notification: ProgressNotification) => Promise<void>): RunHost
-  /** Forgets a settled task: its progress ends with it. */
-  end(taskId: string): void
 }
+
+/** Whether a `tasks/result` of `run` sends progress: its call carried a token, and it has not settled (progress ends with the task, the MCP spec's rule). */
+const sendsProgress = (run: RunRecord): run is RunRecord & { progressToken: string | number } =>
+  run.progressToken !== undefined && !settledStatuses.includes(run.status)
 
 interface TaskState {
   /** The last event read: a later `tasks/result` sends what follows it. */
@@ -38,29 +40,29 @@ export function createTaskProgress(): TaskProgress {
   const tasks = new Map<string, TaskState>()
   return {
     tap(run, host, send) {
-      const { progressToken, runId } = run
-      // Progress ends when the task does (the MCP spec's rule): a settled task's result comes alone.
-      if (progressToken === undefined || settledStatuses.includes(run.status)) return host
+      const { runId } = run
+      if (!sendsProgress(run)) {
+        // A settled task's result comes alone; what its progress had sent is forgotten with it.
+        tasks.delete(runId)
+        return host
+      }
       let task = tasks.get(runId)
       if (!task) {
         const state: TaskState = {
           after: 0,
           send,
           // Sent on whichever `tasks/result` reads the run now; the count goes on across them.
-          progress: createProgressSender((notification) => state.send(notification), progressToken, { [RELATED_TASK_META_KEY]: { taskId: runId } }),
+          progress: createProgressSender((notification) => state.send(notification), run.progressToken, { [RELATED_TASK_META_KEY]: { taskId: runId } }),
         }
         tasks.set(runId, (task = state))
       }
-      task.send = send
       const state = task
+      state.send = send
       return tapRunEvents(host, (event, seq) => {
         if (seq <= state.after) return
         state.after = seq
         state.progress(event)
       })
-    },
-    end(taskId) {
-      tasks.delete(taskId)
     },
   }
 }
@@ -72,8 +74,7 @@ export function createTaskProgress(): TaskProgress {
  */
 export async function taskSendsProgress(runs: RunHost, taskId: string, principal: string | null): Promise<boolean> {
   try {
-    const { run } = await runs.get(taskId, { principal })
-    return run.progressToken !== undefined && !settledStatuses.includes(run.status)
+    return sendsProgress((await runs.get(taskId, { principal })).run)
   } catch {
     return false
   }
