@@ -15,8 +15,9 @@ afterEach(closeAll)
 const alice = { authorization: 'Bearer alice-tasks' }
 const bob = { authorization: 'Bearer bob-tasks' }
 
-async function createTask(client: Awaited<ReturnType<typeof connectMcp>>['client'], args: Record<string, unknown>, name = 'generate-report') {
-  const { task } = await client.request({ method: 'tools/call', params: { name, arguments: args, task: { ttl: 60_000 } } }, CreateTaskResultSchema)
+/** A task-augmented tools/call; with `onprogress`, its call carries a progress token (the SDK's own). */
+async function createTask(client: Awaited<ReturnType<typeof connectMcp>>['client'], args: Record<string, unknown>, name = 'generate-report', onprogress?: (progress: Progress) => void) {
+  const { task } = await client.request({ method: 'tools/call', params: { name, arguments: args, task: { ttl: 60_000 } } }, CreateTaskResultSchema, onprogress ? { onprogress } : {})
   return task
 }
 
@@ -177,14 +178,8 @@ describe('MCP task progress (2025-11-25): the call\'s progressToken stays the ta
   const stateless = () => connectMcp({ headers: alice })
   type Seen = Progress & { _meta?: Record<string, unknown> }
   /** A task of index-repository (which streams each file with writer.write), its call carrying a progress token. */
-  async function progressTask(client: Awaited<ReturnType<typeof connectMcp>>['client'], delayMs: number, seen: Seen[]) {
-    const { task } = await client.request(
-      { method: 'tools/call', params: { name: 'index-repository', arguments: { repository: 'toolroute', files, delayMs }, task: { ttl: 60_000 } } },
-      CreateTaskResultSchema,
-      { onprogress: (progress) => void seen.push(progress as Seen) },
-    )
-    return task
-  }
+  const progressTask = (client: Awaited<ReturnType<typeof connectMcp>>['client'], delayMs: number, seen: Seen[]) =>
+    createTask(client, { repository: 'toolroute', files, delayMs }, 'index-repository', (progress) => void seen.push(progress as Seen))
   // The stored values (writer.write); the transient status parts reach only a live reader, and may come too.
   const written = (seen: Seen[]) => seen.filter((progress) => (progress._meta?.['toolroute/event'] as { type?: string } | undefined)?.type === 'data-tool-output')
 
