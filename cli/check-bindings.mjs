@@ -1,24 +1,15 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { wranglerTomlTables } from './wrangler-toml-tables.mjs'
 
 /** The Durable Object bindings the generated entry serves, by binding name. */
 export const durableObjects = { TOOLROUTE_RUNS: 'ToolRunObject', TOOLROUTE_MCP: 'McpSessionObject', TOOLROUTE_IDEMPOTENCY: 'IdempotencyObject' }
 
 /** `[[durable_objects.bindings]]` of a wrangler.toml, each with the line its table starts on. */
 export function readBindings(text) {
-  const bindings = []
-  let current
-  text.split('\n').forEach((raw, index) => {
-    const line = raw.replace(/#.*$/, '').trim()
-    if (line.startsWith('[')) {
-      current = line === '[[durable_objects.bindings]]' ? { line: index + 1 } : undefined
-      if (current) bindings.push(current)
-      return
-    }
-    const field = current && /^(name|class_name)\s*=\s*["']([^"']*)["']/.exec(line)
-    if (field) current[field[1]] = field[2]
-  })
-  return bindings
+  return wranglerTomlTables(text)
+    .filter((table) => table.header === '[[durable_objects.bindings]]')
+    .map(({ line, fields }) => ({ line, name: fields.name, class_name: fields.class_name }))
 }
 
 /**

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { buildTools } from './build-tools.mjs'
+import { wranglerTomlTables } from './wrangler-toml-tables.mjs'
 import { wranglerBin } from './wrangler-bin.mjs'
 
 /** The entry `toolroute build` writes, which wrangler.toml's `main` names (`toolroute init` writes it so). */
@@ -10,14 +11,7 @@ const devEntry = resolve('/', '.toolroute/worker.ts')
 /** wrangler.toml's top-level `main`, relative to the project, if it has one. */
 function wranglerMain(root) {
   const file = join(root, 'wrangler.toml')
-  if (!existsSync(file)) return undefined
-  for (const raw of readFileSync(file, 'utf8').split('\n')) {
-    const line = raw.replace(/#.*$/, '').trim()
-    if (line.startsWith('[')) return undefined // past the top-level keys
-    const main = /^main\s*=\s*["']([^"']+)["']/.exec(line)
-    if (main) return main[1]
-  }
-  return undefined
+  return existsSync(file) ? wranglerTomlTables(readFileSync(file, 'utf8'))[0].fields.main || undefined : undefined
 }
 
 /**
