@@ -38,30 +38,29 @@ interface TaskState {
 
 export function createTaskProgress(): TaskProgress {
   const tasks = new Map<string, TaskState>()
+  const start = (run: RunRecord & { progressToken: string | number }, send: TaskState['send']): TaskState => {
+    const task: TaskState = {
+      after: 0,
+      send,
+      // Sent on whichever `tasks/result` reads the run now; the count goes on across them.
+      progress: createProgressSender((notification) => task.send(notification), run.progressToken, { [RELATED_TASK_META_KEY]: { taskId: run.runId } }),
+    }
+    tasks.set(run.runId, task)
+    return task
+  }
   return {
     tap(run, host, send) {
-      const { runId } = run
       if (!sendsProgress(run)) {
         // A settled task's result comes alone; what its progress had sent is forgotten with it.
-        tasks.delete(runId)
+        tasks.delete(run.runId)
         return host
       }
-      let task = tasks.get(runId)
-      if (!task) {
-        const state: TaskState = {
-          after: 0,
-          send,
-          // Sent on whichever `tasks/result` reads the run now; the count goes on across them.
-          progress: createProgressSender((notification) => state.send(notification), run.progressToken, { [RELATED_TASK_META_KEY]: { taskId: runId } }),
-        }
-        tasks.set(runId, (task = state))
-      }
-      const state = task
-      state.send = send
+      const task = tasks.get(run.runId) ?? start(run, send)
+      task.send = send
       return tapRunEvents(host, (event, seq) => {
-        if (seq <= state.after) return
-        state.after = seq
-        state.progress(event)
+        if (seq <= task.after) return
+        task.after = seq
+        task.progress(event)
       })
     },
   }
