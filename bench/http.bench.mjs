@@ -3,8 +3,10 @@
 // (bench/http/bare-worker.ts), JSON and SSE. Both are bundled by `wrangler deploy --dry-run`
 // and served by one Miniflare with a direct socket to each Worker (no proxy in front), loaded
 // by autocannon from this process over loopback, interleaved in rounds (order swapped every
-// round) so drift hits both alike. Reports medians and toolroute ÷ bare ratios; then the size of
-// the example Worker's bundle and toolroute's own share of it.
+// round) so drift hits both alike. Reports medians and toolroute ÷ bare ratios of requests a
+// second and of workerd's CPU time a request (read from /proc around each sample: throughput moves
+// with whatever else this shared machine runs, the CPU a request costs much less); then the size
+// of the example Worker's bundle and toolroute's own share of it.
 //
 // node bench/run.mjs http [--rounds 5] [--seconds 3] [--connections 10] [--scenarios json,sse] [--no-minify] [--json]
 import autocannon from 'autocannon'
@@ -14,7 +16,7 @@ import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import { Miniflare, convertV4MiniflareOptions } from 'miniflare'
 import { unstable_getMiniflareWorkerOptions } from 'wrangler'
-import { median, saveResult } from './measure.mjs'
+import { median, medianInterval, saveResult, workerdCpuNs } from './measure.mjs'
 import { wranglerBundle } from './wrangler-bundle.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -111,6 +113,11 @@ for (const [scenario, { headers }] of Object.entries(scenarios)) {
   }
 }
 
+// --- workerd's CPU ----------------------------------------------------------------------------
+// The time the one workerd Miniflare started has been on a CPU, read before and after each
+// sample (Linux only: elsewhere the CPU columns are left out).
+const workerdCpu = workerdCpuNs()
+
 // --- load ------------------------------------------------------------------------------------
 function load(url, headers, duration) {
   return new Promise((resolve, reject) => {
@@ -127,9 +134,12 @@ for (const [scenario, { headers }] of Object.entries(scenarios)) {
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 === 0 ? ['toolroute', 'bare'] : ['bare', 'toolroute']
     for (const name of order) {
+      const cpuBefore = workerdCpu?.()
       const result = await load(targets[name], scenarios[scenario].headers, seconds)
+      const cpuAfter = workerdCpu?.()
       if (result.errors || result.non2xx || result.timeouts) throw new Error(`${name} ${scenario}: ${result.errors} errors, ${result.non2xx} non-2xx, ${result.timeouts} timeouts`)
-      samples[scenario][name].push({ rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 })
+      const cpuUs = cpuBefore === undefined ? undefined : (cpuAfter - cpuBefore) / 1000 / result.requests.total
+      samples[scenario][name].push({ rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, cpuUs })
     }
   }
 }
@@ -139,11 +149,19 @@ await miniflare.dispose()
 const report = { connections, seconds, rounds, minify, scenarios: {}, sizes }
 for (const [scenario, byName] of Object.entries(samples)) {
   const ratios = byName.toolroute.map((sample, index) => sample.rps / byName.bare[index].rps)
+  const withCpu = workerdCpu !== undefined
+  // bare ÷ toolroute CPU a request: above 1 when toolroute costs less, like the throughput ratio.
+  const cpuRatios = withCpu ? byName.toolroute.map((sample, index) => byName.bare[index].cpuUs / sample.cpuUs) : undefined
+  const summary = (list) => ({ rps: median(list.map((s) => s.rps)), p50: median(list.map((s) => s.p50)), p99: median(list.map((s) => s.p99)), cpuUs: withCpu ? median(list.map((s) => s.cpuUs)) : undefined })
   report.scenarios[scenario] = {
-    toolroute: { rps: median(byName.toolroute.map((s) => s.rps)), p50: median(byName.toolroute.map((s) => s.p50)), p99: median(byName.toolroute.map((s) => s.p99)) },
-    bare: { rps: median(byName.bare.map((s) => s.rps)), p50: median(byName.bare.map((s) => s.p50)), p99: median(byName.bare.map((s) => s.p99)) },
+    toolroute: summary(byName.toolroute),
+    bare: summary(byName.bare),
     ratio: median(ratios),
+    ratioInterval: medianInterval(ratios),
     ratios,
+    cpuRatio: withCpu ? median(cpuRatios) : undefined,
+    cpuRatioInterval: withCpu ? medianInterval(cpuRatios) : undefined,
+    cpuRatios,
   }
 }
 saveResult('http', report)
@@ -152,13 +170,16 @@ if (asJson) {
   console.log(JSON.stringify(report, null, 2))
 } else {
   const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`
-  console.log('\nPOST /tools/weather-tool      req/s (median)   p50 ms   p99 ms   toolroute ÷ bare (median; per round)')
+  const perRound = (values) => values.map((value) => value.toFixed(2)).join(', ')
+  console.log('\nPOST /tools/weather-tool      req/s (median)   p50 ms   p99 ms   workerd CPU µs/req   toolroute ÷ bare (median [95% interval]; per round)')
   for (const [scenario, result] of Object.entries(report.scenarios)) {
     for (const name of ['toolroute', 'bare']) {
-      const { rps, p50, p99 } = result[name]
-      const ratio = name === 'toolroute' ? `${result.ratio.toFixed(2)}×   (${result.ratios.map((value) => value.toFixed(2)).join(', ')})` : ''
-      console.log(`  ${`${scenario} ${name}`.padEnd(26)} ${rps.toFixed(0).padStart(10)} ${String(p50).padStart(8)} ${String(p99).padStart(8)}   ${ratio}`)
+      const { rps, p50, p99, cpuUs } = result[name]
+      const ratio = name === 'toolroute' ? `req/s ${result.ratio.toFixed(2)}× [${perRound(result.ratioInterval)}]   (${perRound(result.ratios)})` : ''
+      const cpu = cpuUs === undefined ? '–' : cpuUs.toFixed(1)
+      console.log(`  ${`${scenario} ${name}`.padEnd(26)} ${rps.toFixed(0).padStart(10)} ${String(p50).padStart(8)} ${String(p99).padStart(8)} ${cpu.padStart(12)}          ${ratio}`)
     }
+    if (result.cpuRatio !== undefined) console.log(`  ${''.padEnd(26)} ${''.padStart(51)}CPU a request, bare ÷ toolroute ${result.cpuRatio.toFixed(2)}× [${perRound(result.cpuRatioInterval)}]   (${perRound(result.cpuRatios)})`)
   }
   console.log('\nbundle (wrangler deploy --dry-run)      raw        gzip')
   for (const [label, size] of [

@@ -40,6 +40,18 @@ export function median(values) {
 }
 
 /**
+ * A 95% interval for the median of `values` (a bootstrap: the median of 2,000 resamples, their
+ * 2.5th and 97.5th percentiles). Per-round ratios on a shared machine spread by ±20%; this says
+ * how far their median can be trusted, and so whether two medians differ at all.
+ */
+export function medianInterval(values, resamples = 2000) {
+  const medians = []
+  for (let index = 0; index < resamples; index++) medians.push(median(values.map(() => values[Math.floor(Math.random() * values.length)])))
+  medians.sort((a, b) => a - b)
+  return [medians[Math.floor(resamples * 0.025)], medians[Math.ceil(resamples * 0.975) - 1]]
+}
+
+/**
  * @param {Record<string, () => Promise<unknown>>} contenders
  * @param {{ rounds: number, sampleMs: number, baseline: string }} options
  * @returns {Promise<Record<string, { opsPerSecond: number, ratio: number, samples: number[] }>>}
