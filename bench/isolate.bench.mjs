@@ -10,7 +10,7 @@
 //
 // node bench/run.mjs isolate [--rounds 150] [--calls 500] [--against <checkout>] [--json]
 // node bench/run.mjs isolate --profile [--calls 20000] [--app toolroute|bare]
-import { existsSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Miniflare, convertV4MiniflareOptions } from 'miniflare'
@@ -55,7 +55,7 @@ try {
 }
 
 async function compare() {
-  const cpuNs = existsSync('/proc/self/schedstat') ? workerdCpuNs() : undefined
+  const cpuNs = workerdCpuNs()
   const samples = Object.fromEntries(apps.map((app) => [app, { wall: [], cpu: [] }]))
   for (let round = 0; round < rounds; round++) {
     // Each contender first, then second… in turn (the order rotated each round).

@@ -1,6 +1,6 @@
 // A small side-by-side timer: contenders run interleaved in rounds (order rotated each round),
 // so drift in CPU frequency or GC pressure hits all of them alike; results are medians.
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -80,8 +80,10 @@ export async function compare(contenders, { rounds, sampleMs, baseline }) {
   )
 }
 
-// The CPU time of the workerd that Miniflare started (a child of this process), all its threads, from /proc.
+// The CPU time of the workerd that Miniflare started (a child of this process), all its threads, from /proc:
+// a reader of it in nanoseconds, or undefined where there is no /proc (macOS) or no such workerd.
 export function workerdCpuNs() {
+  if (!existsSync('/proc/self/schedstat')) return undefined
   const parentOf = (pid) => Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[1])
   const isOurs = (entry) => /^\d+$/.test(entry) && readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'workerd' && parentOf(entry) === process.pid
   const pid = readdirSync('/proc').find((entry) => {
