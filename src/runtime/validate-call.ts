@@ -13,7 +13,7 @@ export type Checked<T> = { ok: true; value: T } | { ok: false; error: ToolrouteE
 export class ValidationFailure {
   readonly ok = false as const
   readonly code: ErrorCode
-  /** What the wire carries (HTTP, SSE, MCP): the issues, never the value that failed. */
+  /** What the wire carries (HTTP, SSE, MCP): the issues, never the value that failed (schema/safe-issues.ts). */
   readonly message: string
   readonly issues: ValidationIssue[]
   /** The failing value, previewed, for a direct call's message only (as Mastra's shows it). */
@@ -114,8 +114,9 @@ export function redactSecrets(value: unknown): unknown {
 }
 
 /**
- * Request context against `requestContextSchema`. The message names the failing keys but
- * never the values of keys like password/secret/token/apiKey/auth/credential.
+ * Request context against `requestContextSchema`. Its issues, like every schema's, never carry
+ * a value (schema/safe-issues.ts); the direct call's preview of the context hides the values of
+ * keys like password/secret/token/apiKey/auth/credential.
  */
 export function checkRequestContext(
   toolId: string,
@@ -125,16 +126,11 @@ export function checkRequestContext(
   if (!schema) return { ok: true, value: values }
   const result = schema.validate(values)
   if (result.ok) return { ok: true, value: (result.value ?? {}) as Record<string, unknown> }
-  // Schema libraries echo received values in their messages ("received 'hunter2'"): keep only
-  // messages about keys that are not secret, and a generic one for secret keys.
-  const issues = result.issues.map((issue) =>
-    issue.path.some((key) => secretKeyPattern.test(String(key))) ? { path: issue.path, message: 'Invalid value' } : issue,
-  )
   return fail(
     'REQUEST_CONTEXT_VALIDATION_FAILED',
     'Request context',
     toolId,
-    issues,
+    result.issues,
     `Provided request context: ${preview(redactSecrets(values))}`,
   )
 }

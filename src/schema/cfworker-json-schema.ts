@@ -1,4 +1,5 @@
-import { Validator } from '@cfworker/json-schema'
+import { Validator, type OutputUnit } from '@cfworker/json-schema'
+import type { ValidationIssue } from '../errors/toolroute-error.ts'
 import type { JsonSchemaValidator } from './json-schema-validator.ts'
 
 // Wrapper errors that only say "a child failed"; the child's own error says what.
@@ -14,16 +15,67 @@ function pointerToPath(pointer: string): (string | number)[] {
 }
 
 /**
+ * @cfworker/json-schema's message with what it says of the instance taken out: the bounds keywords
+ * open with the number that failed (`1234 is greater than 10.`) and the length keywords quote the
+ * instance's length (`String is too long (31 > 20).`). What is left is what the schema expected.
+ * Its other messages name only types, schema values and property names (the path).
+ */
+function expectedOnly({ keyword, error }: OutputUnit): string {
+  switch (keyword) {
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+    case 'multipleOf':
+      return error.replace(/^\S+ is /, 'Value is ').replace(/ {2,}/g, ' ')
+    case 'minLength':
+    case 'maxLength':
+    case 'minItems':
+    case 'maxItems':
+      return error.replace(/\(\d+ ([<>]) (\d+)\)/, (_, sign: string, limit: string) => `(${sign === '<' ? 'at least' : 'at most'} ${limit})`)
+    default:
+      return error
+  }
+}
+
+/**
+ * A direct call may hand a check what JSON cannot carry (an `undefined` field, a function), and
+ * @cfworker/json-schema throws on those. Checked as JSON would carry it (an `undefined` field
+ * absent, an `undefined` item `null`), as every HTTP and MCP value already arrives; the tool still
+ * receives what it was given. A value JSON cannot write at all (a BigInt, a cycle) fails at its root.
+ */
+function asJson(value: unknown): { ok: true; value: unknown } | { ok: false } {
+  try {
+    const text = JSON.stringify(value)
+    return text === undefined ? { ok: false } : { ok: true, value: JSON.parse(text) }
+  } catch {
+    return { ok: false }
+  }
+}
+
+const notJson: ValidationIssue[] = [{ path: [], message: 'Value is not representable as JSON.' }]
+
+/**
  * Plain JSON Schema (draft 2020-12) checked by @cfworker/json-schema, which needs no
  * `new Function` and so runs on Workers. Its own module, imported only by whoever registers it
  * (`setJsonSchemaValidator`), so a Worker without plain JSON Schemas never bundles it.
  */
 export const cfworkerJsonSchema: JsonSchemaValidator = (schema) => {
   const validator = new Validator(schema as never, '2020-12', false)
+  const issuesOf = (errors: OutputUnit[]): ValidationIssue[] => {
+    const leaves = errors.filter((error) => !wrapperKeywords.has(error.keyword))
+    return (leaves.length > 0 ? leaves : errors).map((error) => ({ path: pointerToPath(error.instanceLocation), message: expectedOnly(error) }))
+  }
   return (value) => {
-    const result = validator.validate(value)
-    if (result.valid) return undefined
-    const leaves = result.errors.filter((error) => !wrapperKeywords.has(error.keyword))
-    return (leaves.length > 0 ? leaves : result.errors).map((error) => ({ path: pointerToPath(error.instanceLocation), message: error.error }))
+    let result
+    try {
+      result = validator.validate(value)
+    } catch {
+      // Off the hot path: only a value JSON cannot carry gets here (a schema fault throws again below).
+      const json = asJson(value)
+      if (!json.ok) return notJson
+      result = validator.validate(json.value)
+    }
+    return result.valid ? undefined : issuesOf(result.errors)
   }
 }

@@ -1,5 +1,6 @@
 import { ToolrouteError, type ValidationIssue } from '../errors/toolroute-error.ts'
 import { jsonSchemaValidator, type JsonSchemaCheck } from './json-schema-validator.ts'
+import { expectedMessage, safeIssues } from './safe-issues.ts'
 import type { SchemaLike, StandardJSONSchemaV1, StandardSchemaV1 } from './standard-schema.ts'
 
 import type { JSONSchemaObject } from '../protocol/tool-descriptor.ts'
@@ -80,6 +81,7 @@ class CompiledStandardSchema<T> implements CompiledSchema<T> {
   readonly source: StandardSchemaV1
   readonly name: string
   readonly describable: boolean
+  readonly #vendor: string
   #described: { jsonSchema: JSONSchemaObject; outputJsonSchema: JSONSchemaObject } | undefined
   readonly #validate: StandardSchemaV1['~standard']['validate']
 
@@ -88,6 +90,7 @@ class CompiledStandardSchema<T> implements CompiledSchema<T> {
     this.name = name
     this.describable = hasJsonSchema(source)
     this.#validate = source['~standard'].validate
+    this.#vendor = source['~standard'].vendor
   }
 
   get jsonSchema(): JSONSchemaObject {
@@ -106,7 +109,7 @@ class CompiledStandardSchema<T> implements CompiledSchema<T> {
   validate(value: unknown): SchemaResult<T> {
     const result = this.#validate(value)
     if (result instanceof Promise) throw asyncSchemaError(this.name)
-    return result.issues ? standardFailure(result.issues) : { ok: true, value: result.value as T }
+    return result.issues ? standardFailure(result.issues, this.#vendor, value) : { ok: true, value: result.value as T }
   }
 }
 
@@ -118,8 +121,9 @@ function asyncSchemaError(name: string): TypeError {
   return new TypeError(`${name} is asynchronous; tool schemas must validate synchronously`)
 }
 
-function standardFailure(issues: ReadonlyArray<StandardSchemaV1.Issue>): SchemaResult<never> {
-  return { ok: false, issues: Array.from(issues, (issue) => ({ path: toIssuePath(issue.path), message: issue.message })) }
+/** A failure's issues carry where and what was expected, never the value (safe-issues.ts). */
+function standardFailure(issues: ReadonlyArray<StandardSchemaV1.Issue>, vendor: string, value: unknown): SchemaResult<never> {
+  return { ok: false, issues: safeIssues(Array.from(issues, (issue) => ({ path: toIssuePath(issue.path), message: expectedMessage(issue, vendor) })), value) }
 }
 
 /**
@@ -146,7 +150,7 @@ class CompiledJsonSchema<T> implements CompiledSchema<T> {
 
   validate(value: unknown): SchemaResult<T> {
     const issues = (this.#check ??= this.#compile())(value)
-    return issues ? { ok: false, issues } : { ok: true, value: value as T }
+    return issues ? { ok: false, issues: safeIssues(issues, value) } : { ok: true, value: value as T }
   }
 
   #compile(): JsonSchemaCheck {
