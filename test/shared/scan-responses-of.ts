@@ -1,8 +1,7 @@
 // Records the responses a test file reads and scans them for the canary's secret
 // (secret-scan.ts), for the setup files of the workerd and e2e projects.
 import { afterAll } from 'vitest'
-import { canarySecret } from '../fixtures/canary-tools.ts'
-import { emptyTally, scanExchange, type ScanTally } from './secret-scan.ts'
+import { canarySecrets, emptyTally, scanExchange, type ScanTally } from './secret-scan.ts'
 
 declare module 'vitest' {
   interface TaskMeta {
@@ -30,8 +29,8 @@ export function scanResponsesOf(fetch: (request: Request) => Promise<Response>):
   })
   return async (input, init) => {
     const request = new Request(input as RequestInfo, init as RequestInit)
-    const carriedSecret =
-      request.url.includes(canarySecret) || [...request.headers].some(([, value]) => value.includes(canarySecret)) || (typeof init?.body === 'string' && init.body.includes(canarySecret))
+    const carries = (text: string) => canarySecrets.some((secret) => text.includes(secret))
+    const carriedSecret = carries(request.url) || [...request.headers].some(([, value]) => carries(value)) || (typeof init?.body === 'string' && carries(init.body))
     const response = await fetch(request)
     if (!response.body || response.status === 101 || (response as { webSocket?: unknown }).webSocket) return response
     const exchange = { method: request.method, url: request.url, carriedSecret, status: response.status, contentType: response.headers.get('content-type') ?? '' }

@@ -6,12 +6,16 @@
 // (It imports nothing of vitest: secret-scan.global.ts runs where vitest cannot be imported.)
 //
 // Raw by the spec, so not scanned (as in test/workers/secret-canary.test.ts): a call's or a run's
-// `output` and `suspendPayload` in a JSON answer, the `raw` view, the Mastra-compatible execute
-// route's answer, and an MCP result's `structuredContent`. Everything else (every display and
-// transcript event, every error body, every MCP result's content, `GET /runs`' transcript, the
-// listings) must not contain it.
+// `output` and `suspendPayload` in a JSON answer, the payloads of the `raw` view, the
+// Mastra-compatible execute route's answer, and an MCP result's `structuredContent`. The raw view
+// carries raw payloads, never a message quoting them: its events' `errorText` is scanned.
+// Everything else (every display and transcript event, every error body, every MCP result's
+// content, `GET /runs`' transcript and error, the listings) must not contain either secret.
 import { createParser } from 'eventsource-parser'
-import { canarySecret } from '../fixtures/canary-tools.ts'
+import { canaryNumber, canarySecret } from '../fixtures/canary-tools.ts'
+
+/** What must not appear: the canary's secret, and its number as any message would print it. */
+export const canarySecrets = [canarySecret, String(canaryNumber)]
 
 export interface ScanTally {
   bodies: number
@@ -53,8 +57,25 @@ const parseJson = (text: string): { ok: true; value: unknown } | { ok: false } =
 
 function check(tally: ScanTally, what: string, text: string): void {
   tally.chars += text.length
-  const at = text.indexOf(canarySecret)
-  if (at >= 0) tally.leaks.push(`${what}: …${text.slice(Math.max(0, at - 160), at + canarySecret.length + 20)}…`)
+  for (const secret of canarySecrets) {
+    const at = text.indexOf(secret)
+    if (at >= 0) tally.leaks.push(`${what}: …${text.slice(Math.max(0, at - 160), at + secret.length + 20)}…`)
+  }
+}
+
+/** The `errorText` of each event of a raw-view stream: the one part of it that is not a raw payload. */
+export function errorTextsOf(sse: string): string[] {
+  const texts: string[] = []
+  const parser = createParser({
+    onEvent: (event) => {
+      const parsed = parseJson(event.data)
+      const errorText = parsed.ok ? (parsed.value as { errorText?: unknown } | null)?.errorText : undefined
+      if (typeof errorText === 'string') texts.push(errorText)
+    },
+  })
+  parser.feed(sse)
+  parser.feed('\n\n')
+  return texts
 }
 
 export interface Exchange {
@@ -74,7 +95,12 @@ export function scanExchange(tally: ScanTally, exchange: Exchange): void {
   const what = `${exchange.method} ${path}${url.search} → ${exchange.status}`
   if (exchange.carriedSecret) tally.withSecret += 1
   const isMcp = /\/mcp\/?$/.test(path)
-  if (url.searchParams.get('view') === 'raw' || (/\/api\/tools\/[^/]+\/execute$/.test(path) && exchange.status < 400)) {
+  if (url.searchParams.get('view') === 'raw' && exchange.contentType.includes('text/event-stream')) {
+    tally.raw += 1
+    for (const [index, text] of errorTextsOf(exchange.text).entries()) check(tally, `${what} (raw errorText ${index + 1})`, text)
+    return
+  }
+  if ((url.searchParams.get('view') === 'raw' || /\/api\/tools\/[^/]+\/execute$/.test(path)) && exchange.status < 400) {
     tally.raw += 1
     return
   }

@@ -2,9 +2,13 @@
 // data carry one unique secret (test/fixtures/canary-tools.ts), driven through every surface.
 // Every display and transcript event, every error body and every MCP result is scanned for the
 // secret: zero occurrences. (What the spec gives the calling application raw is not scanned:
-// a JSON call's `output`, the `raw` view, `GET /runs/:id`'s `output`, MCP `structuredContent`.)
+// a JSON call's `output`, the `raw` view's payloads, `GET /runs/:id`'s `output` and
+// `suspendPayload`, MCP `structuredContent`. The raw view's `errorText`s are: a validation message
+// quotes no value in any view.) The second half fails every phase in every schema kind.
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
-import { canarySecret as secret } from '../fixtures/canary-tools.ts'
+import { canaryFailing, canaryKinds, canarySecret as secret } from '../fixtures/canary-tools.ts'
+import { modernToolCall } from '../fixtures/modern-mcp-call.ts'
+import { canarySecrets, errorTextsOf } from '../shared/secret-scan.ts'
 import { readSse } from '../fixtures/read-sse.ts'
 import { chunkedBody } from './http-client.ts'
 import { closeAll, connectMcp } from './mcp-client.ts'
@@ -20,8 +24,10 @@ const leaks: string[] = []
 function scan(what: string, text: string): void {
   scanned.bodies += 1
   scanned.chars += text.length
-  const at = text.indexOf(secret)
-  if (at >= 0) leaks.push(`${what}: …${text.slice(Math.max(0, at - 120), at + secret.length + 20)}…`)
+  for (const canary of canarySecrets) {
+    const at = text.indexOf(canary)
+    if (at >= 0) leaks.push(`${what}: …${text.slice(Math.max(0, at - 120), at + canary.length + 20)}…`)
+  }
 }
 
 /** A whole SSE response of a display or transcript view, scanned event by event. */
@@ -135,6 +141,111 @@ describe('secret canary', () => {
     const refused = await badContext.client.callTool({ name: 'canary', arguments: input })
     expect(refused.isError).toBe(true)
     scan('MCP invalid request context', JSON.stringify(refused))
+  })
+
+  describe.each(canaryKinds)('every phase failing, schemas in %s', (kind) => {
+    const id = `canary-${kind}`
+    const valid = { label: 'visible', secret }
+    const post = (view: string, body: unknown, extra: Record<string, string> = {}) =>
+      SELF.fetch(`http://tools.test/tools/${id}${view}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...headers, ...extra }, body: JSON.stringify(body) })
+
+    /**
+     * A failing call in every view: JSON whole; display and transcript whole (a stream, or the
+     * error body a refused call answers before any stream); the raw view's error texts.
+     */
+    async function everyView(what: string, body: unknown, extra: Record<string, string> = {}, code?: string) {
+      const json = await scanError(`${what} (JSON)`, await call(id, body, { headers: { ...headers, ...extra } }))
+      if (code) expect(json.error.code, what).toBe(code)
+      for (const view of ['?view=display', '?view=transcript', '?view=raw']) {
+        const response = await post(view, body, extra)
+        if (!(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
+          expect((await scanError(`${what} (${view})`, response)).error.code).toBe(json.error.code)
+          continue
+        }
+        if (view === '?view=raw') {
+          const errors = errorTextsOf(await response.text())
+          expect(errors.length, `${what} raw`).toBeGreaterThan(0)
+          for (const text of errors) scan(`${what} (raw errorText)`, text)
+          continue
+        }
+        const read = await scanStream(`${what} (${view})`, response)
+        expect(read.events.some((event) => event.type.endsWith('-error')), `${what} ${view}`).toBe(true)
+      }
+      return json
+    }
+
+    /** The same body streamed in chunks with SSE: validated as it streams, refused by a `tool-input-error` event. */
+    async function streamed(what: string, view: string, body: unknown, extra: Record<string, string> = {}) {
+      const chunks = chunkedBody()
+      const live = SELF.fetch(`http://tools.test/tools/${id}${view}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...headers, ...extra }, body: chunks.stream, duplex: 'half' } as RequestInit)
+      const text = JSON.stringify(body)
+      for (let index = 0; index < text.length; index += 9) chunks.send(text.slice(index, index + 9))
+      chunks.end()
+      const response = await live
+      if (view === '?view=raw') {
+        const errors = errorTextsOf(await response.text())
+        expect(errors.length, `${what} raw`).toBeGreaterThan(0)
+        for (const error of errors) scan(`${what} (raw errorText)`, error)
+        return
+      }
+      const read = await scanStream(`${what} (${view})`, response)
+      expect(read.events.map((event) => event.type), what).toContain('tool-input-error')
+    }
+
+    it('input: JSON, display (whose transform hides the field), transcript, raw error text; whole and streamed', async () => {
+      await everyView('invalid input', canaryFailing.input, {}, 'INPUT_VALIDATION_FAILED')
+      for (const view of ['?view=display', '?view=transcript', '?view=raw']) await streamed('streamed invalid input', view, canaryFailing.input)
+    })
+
+    it('request context', async () => {
+      await everyView('invalid request context', valid, { 'x-request-context': JSON.stringify(canaryFailing.requestContext) }, 'REQUEST_CONTEXT_VALIDATION_FAILED')
+    })
+
+    it('output and suspend payload, and the stored run of each: error and transcript', async () => {
+      for (const [mode, code] of [['bad-output', 'OUTPUT_VALIDATION_FAILED'], ['bad-suspend', 'SUSPEND_VALIDATION_FAILED']] as const) {
+        const body = { ...valid, mode }
+        await everyView(mode, body, {}, code)
+        const keyed = await call(id, body, { headers: { ...headers, 'idempotency-key': uniqueKey(mode) } })
+        await scanError(`${mode} (keyed)`, keyed)
+        const runId = keyed.headers.get('x-run-id')
+        expect(runId, `${mode}: a stored run`).toBeTruthy()
+        const run = (await (await getRun(runId!)).json()) as { status: string; error?: unknown; transcript: unknown }
+        expect(run.status).toBe('failed')
+        scan(`${mode}: GET /runs/:id error`, JSON.stringify(run.error))
+        scan(`${mode}: GET /runs/:id transcript`, JSON.stringify(run.transcript))
+        await scanStream(`${mode}: run events (display)`, await runEvents(runId!))
+        await scanStream(`${mode}: run events (transcript)`, await runEvents(runId!, { view: 'transcript' }))
+      }
+    })
+
+    it('resume data: the refusal, the run still waiting, its transcript', async () => {
+      const suspended = await call(id, { ...valid, mode: 'suspend' }, { headers })
+      const runId = suspended.headers.get('x-run-id')!
+      expect(suspended.status).toBe(202)
+      const refused = await scanError('invalid resume', await runAction(runId, 'resume', { resumeData: canaryFailing.resume }, { headers }))
+      expect(refused.error.code).toBe('RESUME_VALIDATION_FAILED')
+      const run = (await (await getRun(runId)).json()) as { status: string; transcript: unknown }
+      expect(run.status).toBe('suspended')
+      scan('after invalid resume: transcript', JSON.stringify(run.transcript))
+      await scanStream('resume', await runAction(runId, 'resume', { resumeData: { answer: 'yes' } }, { headers, sse: true }))
+    })
+
+    it('MCP tools/call: every failing phase, 2025 session and 2026-07-28', async () => {
+      const failing = [
+        ['invalid input', canaryFailing.input, headers],
+        ['bad output', { ...valid, mode: 'bad-output' }, headers],
+        ['bad suspend', { ...valid, mode: 'bad-suspend' }, headers],
+        ['invalid request context', valid, { 'x-request-context': JSON.stringify(canaryFailing.requestContext) }],
+      ] as const
+      for (const [what, args, sent] of failing) {
+        const { client } = await connectMcp({ headers: sent })
+        const result = await client.callTool({ name: id, arguments: args })
+        expect(result.isError, `MCP ${what}`).toBe(true)
+        scan(`MCP ${what}`, JSON.stringify(result))
+        const modern = await SELF.fetch('http://tools.test/mcp', modernToolCall(id, args, {}, sent))
+        scan(`MCP 2026-07-28 ${what}`, await modern.text())
+      }
+    })
   })
 
   it('found the secret nowhere', () => {

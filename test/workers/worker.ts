@@ -7,9 +7,9 @@ import { testTools } from '../fixtures/test-tools.ts'
 import { mcpTestTools } from '../fixtures/mcp-tools.ts'
 import { streamTools } from '../fixtures/stream-tools.ts'
 import { runFixtureTools } from './run-fixture-tools.ts'
-import { canaryTools } from '../fixtures/canary-tools.ts'
+import { canaryKindTools, canaryTools } from '../fixtures/canary-tools.ts'
 
-const allTools = [...tools, ...testTools, ...runFixtureTools, ...mcpTestTools, ...streamTools, ...canaryTools]
+const allTools = [...tools, ...testTools, ...runFixtureTools, ...mcpTestTools, ...streamTools, ...canaryTools, ...canaryKindTools]
 const worker = createWorker({ tools: allTools, mcpServer: workerMcpServer, runStore: workerRunStore })
 const kvApp = createToolApp({ tools: allTools, basePath: '/kv', runs: createKvRunHost(allTools, { pollMs: 20 }) })
 
