@@ -7,15 +7,15 @@
 import fc from 'fast-check'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createTool, isValidationError, type JSONSchema } from 'toolroute'
-import { assertProperty, jsonSchemaArbitrary, stackTracePattern, valueFor } from '../fixtures/hostile-requests.ts'
+import { jsonSchemaArbitrary, stackTracePattern, valueFor } from '../fixtures/hostile-requests.ts'
+import { assertProperty, describeRuns, propertyTimeout } from '../fixtures/property-seeds.ts'
 import { cfworkerJsonSchema } from '../../src/schema/cfworker-json-schema.ts'
 import { setJsonSchemaValidator } from '../../src/schema/json-schema-validator.ts'
 
 // Plain JSON Schemas below: checked as outside Workers, where `import 'toolroute'` registers the validator.
 setJsonSchemaValidator(cfworkerJsonSchema)
 
-const runs = Number(process.env.TOOLROUTE_PROPERTY_RUNS_EXECUTOR ?? 5000)
-const seed = Number(process.env.TOOLROUTE_PROPERTY_SEED ?? Date.now() % 2 ** 31)
+const runs = { numRuns: Number(process.env.TOOLROUTE_PROPERTY_RUNS_EXECUTOR ?? 5000) }
 const figures = { calls: 0, executed: 0, refusedInput: 0, refusedOutput: 0, completed: 0 }
 
 const caseArbitrary = fc
@@ -48,8 +48,9 @@ describe('hardening: property-based executor', () => {
     console.log(`hardening/executor (node): ${figures.calls} direct calls with random schemas; ${figures.executed} executed, ${figures.refusedInput} refused on input (never executed), ${figures.refusedOutput} refused on output, ${figures.completed} completed; 0 properties failed`)
   })
 
-  it(`${runs} random schemas and values: validation errors are returned, execute runs only for valid input, no stack traces`, async () => {
+  it(`random schemas and values (${describeRuns('executor', runs)}): validation errors are returned, execute runs only for valid input, no stack traces`, async () => {
     await assertProperty(
+      'executor',
       fc.asyncProperty(caseArbitrary, async ({ inputSchema, outputSchema, input, output, prototypeKeys }) => {
         let executions = 0
         let seen: unknown
@@ -92,7 +93,7 @@ describe('hardening: property-based executor', () => {
         figures.completed += 1
         if (!outputSchema) expect(result).toEqual(output)
       }),
-      { numRuns: runs, seed, endOnFailure: true },
+      runs,
     )
-  }, 240_000)
+  }, propertyTimeout)
 })

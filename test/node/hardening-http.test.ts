@@ -13,11 +13,12 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createTool, errorStatus, type JSONSchema } from 'toolroute'
 import { createMemoryIdempotencyStore, createMemoryRunStore, createRunEngine, createToolApp, type IdempotencyStore, type RunStore } from 'toolroute/server'
-import { assertProperty, bodyFor, headersArbitrary, jsonSchemaArbitrary, problemOf, readAnswer, type Body, type JsonSchema } from '../fixtures/hostile-requests.ts'
-import { canarySecret, canaryTools } from '../fixtures/canary-tools.ts'
+import { bodyFor, headersArbitrary, jsonSchemaArbitrary, problemOf, readAnswer, type Body, type JsonSchema } from '../fixtures/hostile-requests.ts'
+import { canaryFailing, canaryKindTools, canarySecret, canaryTools } from '../fixtures/canary-tools.ts'
+import { assertProperty, describeRuns, propertyTimeout } from '../fixtures/property-seeds.ts'
 import { emptyTally, scanExchange } from '../shared/secret-scan.ts'
 
-const runs = Number(process.env.TOOLROUTE_PROPERTY_RUNS ?? 6000)
+const runs = { numRuns: Number(process.env.TOOLROUTE_PROPERTY_RUNS ?? 6000) }
 let executions = 0
 const statuses = new Map<number, number>()
 let streams = 0
@@ -68,23 +69,26 @@ const kindTools = [
     execute: async () => ((executions += 1), { count: 'many' }) as never,
   }),
 ]
-const tools = [...schemaTools, ...kindTools, ...canaryTools]
+const tools = [...schemaTools, ...kindTools, ...canaryTools, ...canaryKindTools]
 const canaryFrom = schemaTools.length + kindTools.length
 const inputSchemaOf = (index: number): JsonSchema => (index < schemas.length ? schemas[index]! : { type: 'object', properties: { name: { type: 'string' }, count: { type: 'integer' } } })
 
-// The secret canary's tools (test/fixtures/canary-tools.ts) take their share of the requests, with
-// the secret in their input and request context, valid or not: every answer is scanned for it.
+// The secret canary's tools (test/fixtures/canary-tools.ts, in every schema kind) take their share
+// of the requests, with the secret in their input and request context, valid or not: every answer
+// is scanned for it.
 // (`label` is what the canary's views show, so it never carries the secret.)
 const canaryInput = { type: 'object', properties: { label: { type: 'string', maxLength: 25 }, secret: { type: 'string', enum: [canarySecret] } }, required: ['label', 'secret'] }
 const canaryBody = fc.oneof(
   { weight: 3, arbitrary: fc.record({ label: fc.string({ maxLength: 30 }), secret: fc.oneof({ weight: 4, arbitrary: fc.constant(canarySecret) }, { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 1 }) }) }).map((value) => JSON.stringify(value)) },
   { weight: 1, arbitrary: bodyFor(canaryInput) },
-  { weight: 1, arbitrary: fc.constantFrom(`{"label":"x","secret": ${canarySecret}}`, `{"label":"x","secret":"${canarySecret}`, `{"label":"x","${canarySecret}":1}`) },
+  { weight: 1, arbitrary: fc.constantFrom(`{"label":"x","secret": ${canarySecret}}`, `{"label":"x","secret":"${canarySecret}`, `{"label":"x","${canarySecret}":1}`, JSON.stringify(canaryFailing.input)) },
+  { weight: 1, arbitrary: fc.constantFrom('bad-output', 'bad-suspend', 'suspend', 'ok').map((mode) => JSON.stringify({ label: 'x', secret: canarySecret, mode })) },
 )
 const canaryContext = fc.constantFrom(
   JSON.stringify({ apiKey: `sk_${canarySecret}`, token: canarySecret }),
   JSON.stringify({ apiKey: canarySecret }),
   JSON.stringify({ apiKey: `sk_${canarySecret}`, token: 7, [canarySecret]: canarySecret }),
+  JSON.stringify(canaryFailing.requestContext),
 )
 const scanned = emptyTally()
 
@@ -151,12 +155,13 @@ const byteLength = (body: Body) => (typeof body === 'string' ? new TextEncoder()
 describe('hardening: property-based HTTP', () => {
   afterAll(() => {
     const figures = [...statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${status}×${count}`).join(' ')
-    console.log(`hardening/http (node, memory stores): ${runs} random requests over ${tools.length} tools; statuses ${figures}; ${streams} event streams; ${rejected} rejected with no state change; ${executions} executions; 0 properties failed`)
-    console.log(`hardening/http secret canary: ${scanned.withSecret} requests carried the secret; ${scanned.bodies} answers and ${scanned.events} events scanned (${scanned.raw} raw views left out); ${scanned.leaks.length} occurrences`)
+    console.log(`hardening/http (node, memory stores): ${describeRuns('http', runs)} of random requests over ${tools.length} tools; statuses ${figures}; ${streams} event streams; ${rejected} rejected with no state change; ${executions} executions; 0 properties failed`)
+    console.log(`hardening/http secret canary: ${scanned.withSecret} requests carried the secret; ${scanned.bodies} answers and ${scanned.events} events scanned (${scanned.raw} raw views: their errorText only); ${scanned.leaks.length} occurrences`)
   })
 
-  it(`${runs} random and hostile requests: spec-shaped errors, no 5xx outside execution, no stack trace, rejections change nothing`, async () => {
+  it(`random and hostile requests (${describeRuns('http', runs)}): spec-shaped errors, no 5xx outside execution, no stack trace, rejections change nothing`, async () => {
     await assertProperty(
+      'http',
       fc.asyncProperty(requestArbitrary, async ({ toolId, body, headers, view, declareLength }) => {
         const before = { executions, writes: runStore.counted.writes, keys: keyStore.snapshot() }
         const sent = new Headers(Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== undefined))
@@ -178,7 +183,7 @@ describe('hardening: property-based HTTP', () => {
           expect({ executions, writes: runStore.counted.writes, keys: keyStore.snapshot() }).toEqual(before)
         }
       }),
-      { numRuns: runs, seed: Number(process.env.TOOLROUTE_PROPERTY_SEED ?? Date.now() % 2 ** 31), endOnFailure: true },
+      runs,
     )
-  }, 240_000)
+  }, propertyTimeout)
 })

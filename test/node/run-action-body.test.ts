@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { ToolrouteError } from '../../src/errors/toolroute-error.ts'
 import { checkRunActionBody } from '../../src/http/check-run-action-body.ts'
+import { assertProperty, propertyTimeout } from '../fixtures/property-seeds.ts'
 
 const schemas = {
   decline: z.object({ reason: z.string().max(10_000).optional() }).loose(),
@@ -38,14 +39,15 @@ const bodies = fc.oneof(
 )
 
 describe('decline and resume bodies, checked by hand', () => {
-  it.each(['decline', 'resume'] as const)('%s: any JSON body gets what the Zod schema answered', (action) => {
-    fc.assert(
+  it.each(['decline', 'resume'] as const)('%s: any JSON body gets what the Zod schema answered', async (action) => {
+    await assertProperty(
+      'runActionBody',
       fc.property(bodies, (body) => {
         expect(handAnswer(action, body)).toEqual(zodAnswer(action, body))
       }),
       { numRuns: 1_000 },
     )
-  }, 30_000)
+  }, propertyTimeout)
 
   it.each([
     ['decline', null, 'Invalid request body: root: Invalid input: expected object, received null'],

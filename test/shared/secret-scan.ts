@@ -21,7 +21,7 @@ export interface ScanTally {
   bodies: number
   events: number
   chars: number
-  /** Bodies left out whole because they are raw by the spec. */
+  /** Bodies raw by the spec: left out, but for a raw view's `errorText`s. */
   raw: number
   /** Bodies that came from a request carrying the secret (the canary's own traffic). */
   withSecret: number
@@ -138,4 +138,4 @@ export function addTally(total: ScanTally, tally: ScanTally): void {
 }
 
 export const describeTally = (tally: ScanTally, files: number) =>
-  `secret canary over the whole suite: ${tally.bodies} response bodies and ${tally.events} SSE events (${(tally.chars / 1e6).toFixed(1)} M characters) scanned in ${files} test files, ${tally.withSecret} of them answers to requests carrying the secret; ${tally.raw} raw-by-spec bodies left out; ${tally.leaks.length} occurrences of the secret`
+  `secret canary over the whole suite: ${tally.bodies} response bodies and ${tally.events} SSE events (${(tally.chars / 1e6).toFixed(1)} M characters) scanned in ${files} test files, ${tally.withSecret} of them answers to requests carrying the secret; ${tally.raw} raw-by-spec bodies left out (raw views: but their errorText); ${tally.leaks.length} occurrences of the secret`
