@@ -83,8 +83,10 @@ describe('messages say what was expected', () => {
     expect(messages(schemas.zod!)).toEqual(['choice: Invalid option: expected one of "a"|"b"', 'pin: Too big: expected number to be <=10', 'label: Too big: expected string to have <=5 characters'])
   })
 
-  it('a message that quotes the value anyway is replaced', () => {
+  it('a message that quotes the value anyway is replaced, and so is a missing one', () => {
     expect(messages(handWritten)).toEqual(['choice: Invalid value', 'pin: Invalid value', 'label: Invalid value'])
+    const silent = { '~standard': { version: 1, vendor: 'x', validate: () => ({ issues: [{ path: ['a'] }] }) } } as unknown as StandardSchemaV1
+    expect(messages(silent)).toEqual(['a: Invalid value'])
   })
 })
 

@@ -15,7 +15,9 @@ export function safeIssues(issues: readonly ValidationIssue[], value: unknown): 
   let quoted: string[] | undefined
   return issues.map((issue) => {
     quoted ??= quotableLeaves(value)
-    return quoted.some((leaf) => issue.message.includes(leaf)) ? { path: issue.path, message: 'Invalid value' } : issue
+    // A hand-written schema may give no message at all.
+    const message: unknown = issue.message
+    return typeof message !== 'string' || quoted.some((leaf) => message.includes(leaf)) ? { path: issue.path, message: 'Invalid value' } : issue
   })
 }
 
