@@ -182,11 +182,19 @@ export type Tools = [${routes.map(({ module, exportName }) => `typeof ${module}[
   const jsonSchema = routes.some(({ value }) => Object.values(value.schemas ?? {}).some((compiled) => compiled && !isStandardSchema(compiled.source)))
   const imports = ['createWorker', ...(mcp ? ['workerMcpServer'] : []), ...(runStore ? [runStore] : []), ...(playground ? ['loadPlaygroundPage'] : []), ...(jsonSchema ? ['workerJsonSchema'] : [])]
   const passed = [...(mcp ? ['mcpServer: workerMcpServer'] : []), ...(runStore ? [`runStore: ${runStore}`] : []), ...(playground ? ['playgroundPage: loadPlaygroundPage'] : []), ...(jsonSchema ? ['jsonSchema: workerJsonSchema'] : [])]
+  // Whether this Worker will be served locally, where it must refuse foreign Hosts (DNS rebinding,
+  // SPEC §5). Decided here, never from a request (wrangler dev passes a client's own headers
+  // through): a deploy build (`toolroute deploy`, `--deploy`) and a build wrangler's [build] hook
+  // runs for `wrangler deploy` / `versions upload` (wrangler sets WRANGLER_COMMAND for its hook)
+  // are not; `toolroute dev`, the hook under `wrangler dev` and a bare `toolroute build` are. A
+  // deployed Worker built locally by mistake refuses its hosts loudly, never the other way round.
+  const wranglerCommand = process.env.WRANGLER_COMMAND
+  const servedLocally = !deploy && (wranglerCommand === undefined || wranglerCommand === 'dev')
   const entry = `${header}import { ${imports.join(', ')} } from 'toolroute/workers'
 import { tools } from ${fromEntry(join(outDir, 'manifest.ts'))}
 ${configFile ? `import config from ${fromEntry(join(root, configFile))}` : 'const config = {}'}
 
-const worker = createWorker({ ...config, tools${passed.map((option) => `, ${option}`).join('')} })
+const worker = createWorker({ ${servedLocally ? 'servedLocally: true, ' : ''}...config, tools${passed.map((option) => `, ${option}`).join('')} })
 
 export default { fetch: worker.fetch }
 export class ToolRunObject extends worker.ToolRunObject {}

@@ -2,6 +2,7 @@ import type { Context } from 'hono'
 import { ToolrouteError } from '../errors/toolroute-error.ts'
 import type { CallerOptions } from './caller-options.ts'
 import { headerNames } from '../protocol/header-names.ts'
+import { safeParseJson } from '../runtime/safe-parse-json.ts'
 
 /**
  * The request context of a request: from the app's resolver (verified auth) when it returns
@@ -23,12 +24,10 @@ export function resolveRequestContext(
 function requestContextHeader(headers: Headers): Record<string, unknown> {
   const header = headers.get(headerNames.requestContext) ?? undefined
   if (header === undefined || header.trim() === '') return {}
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(header)
-  } catch {
-    throw new ToolrouteError('REQUEST_CONTEXT_VALIDATION_FAILED', 'x-request-context is not valid JSON')
-  }
+  // Depth-guarded like a body: a context nested thousands deep would overflow whatever stores it.
+  const read = safeParseJson(header, headerNames.requestContext)
+  if (!read.ok) throw new ToolrouteError('REQUEST_CONTEXT_VALIDATION_FAILED', read.error.message)
+  const parsed = read.value
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new ToolrouteError('REQUEST_CONTEXT_VALIDATION_FAILED', 'x-request-context must be a JSON object')
   }

@@ -16,6 +16,9 @@ import type { IdempotencyStore } from '../idempotency/idempotency-store.ts'
 import { deferOf } from '../caller/defer-of.ts'
 import { errorResponse } from './error-response.ts'
 import { guardAuth } from './middleware/guard-auth.ts'
+import { checkHost } from './middleware/check-host.ts'
+import { guardRunAction } from './middleware/guard-run-action.ts'
+import { stripInternalHeaders } from './middleware/strip-internal-headers.ts'
 import { deferredPrincipalOf, principalOf } from '../caller/principal-of.ts'
 import { bodyChunks, checkBodyHeaders, readJsonBody } from '../caller/read-json-body.ts'
 import { resolveRequestContext } from '../caller/resolve-request-context.ts'
@@ -79,6 +82,8 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
   })
   // An unknown route answers with a code of the table (SPEC §2): TOOL_NOT_FOUND, 404.
   app.notFound((c) => c.json(new ToolrouteError('TOOL_NOT_FOUND', `No route for ${c.req.method} ${c.req.path}`).toJSON(), 404))
+  // First of all, on a locally served app: a foreign Host (DNS rebinding) meets no CORS, no auth, no route.
+  if (options.servedLocally) app.use('*', checkHost(options.allowedHosts))
   if (options.cors) {
     // Browsers read only exposed headers: the run's ids are how a page follows its call.
     const { exposeHeaders = [], ...corsOptions } = options.cors === true ? {} : options.cors
@@ -185,7 +190,8 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
     const mode = responseModeOf(c, options.keepAliveMs)
     return segmentResponse(c, { run, events, settled: Promise.resolve(run), abort() {} }, await toolOfRun(run.toolId), { ...mode, sse: true })
   })
-  app.post('/runs/:runId/approve', runCaller, async (c) => {
+  const runAction = guardRunAction(options)
+  app.post('/runs/:runId/approve', runAction, runCaller, async (c) => {
     const body = (await readJsonBody(c, maxInputBytes)) as { approvalId?: unknown }
     const approvalId = typeof body === 'object' && body !== null && typeof body.approvalId === 'string' ? body.approvalId : undefined
     const segment = await hostFor(c).approve(c.req.param('runId'), { principal: c.get('principal'), ...(approvalId ? { approvalId } : {}) })
@@ -194,17 +200,18 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
 
   // Both bodies are checked by hand (check-run-action-body.ts), after our own read: a bad body
   // gets the spec's codes (415, 413, INVALID_JSON) first; an empty body counts as `{}`.
-  app.post('/runs/:runId/decline', runCaller, async (c) => {
+  app.post('/runs/:runId/decline', runAction, runCaller, async (c) => {
     const { reason } = checkRunActionBody('decline', await readJsonBody(c, maxInputBytes))
     const segment = await hostFor(c).decline(c.req.param('runId'), { principal: c.get('principal'), ...(reason !== undefined ? { reason } : {}) })
     return segmentResponse(c, segment, await toolOfRun(segment.run.toolId), responseModeOf(c, options.keepAliveMs))
   })
-  app.post('/runs/:runId/resume', runCaller, async (c) => {
+  app.post('/runs/:runId/resume', runAction, runCaller, async (c) => {
     const { resumeData } = checkRunActionBody('resume', await readJsonBody(c, maxInputBytes))
     const segment = await hostFor(c).resume(c.req.param('runId'), { principal: c.get('principal'), resumeData })
     return segmentResponse(c, segment, await toolOfRun(segment.run.toolId), responseModeOf(c, options.keepAliveMs))
   })
-  app.post('/runs/:runId/cancel', runCaller, async (c) => {
+  app.post('/runs/:runId/cancel', runAction, runCaller, async (c) => {
+    await readJsonBody(c, maxInputBytes) // ignored, but held to the rules of a body: JSON or none
     const run = await hostFor(c).cancel(c.req.param('runId'), { principal: c.get('principal') })
     return c.json({ runId: run.runId, toolCallId: run.toolCallId, status: run.status } satisfies CancelResult, 200, { [headerNames.runId]: run.runId, [headerNames.toolCallId]: run.toolCallId })
   })
@@ -220,5 +227,10 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
     const mcp = options.mcpHandler({ tools, options: options, runs: hostFor })
     app.on(['GET', 'POST', 'DELETE'], '/mcp', (c) => mcp(c))
   }
+  // Where a request enters: a client's `x-toolroute-*` header never reaches toolroute's own hops
+  // (SPEC §12). Here rather than as middleware, so the call route keeps Hono's one-handler path;
+  // every entry goes through `fetch` (the Worker's, Deno's `serveTools`, `app.request`).
+  const dispatch = app.fetch
+  app.fetch = (request, env, executionContext) => dispatch(stripInternalHeaders(request), env, executionContext)
   return app
 }

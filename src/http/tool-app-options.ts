@@ -30,7 +30,10 @@ export interface ToolAppOptions<E extends Env = any> extends CallerOptions<E> {
   keepAliveMs?: number
   /** Largest accepted request body in bytes (default 1 MiB). */
   maxInputBytes?: number
-  /** CORS for browsers: `true` for `hono/cors` defaults, or its options. Off by default. */
+  /**
+   * CORS for browsers: `true` for `hono/cors` defaults, or its options. Off by default. The
+   * origins it names may also act on runs from a page (SPEC §12); `*` only with a JSON body.
+   */
   cors?: boolean | Parameters<typeof cors>[0]
   /**
    * Where durable runs live: a `RunHost`, or one per request (Durable Objects need `env`). A function
@@ -91,6 +94,22 @@ export interface ToolAppOptions<E extends Env = any> extends CallerOptions<E> {
   jsonSchema?: JsonSchemaValidator
   /** Name and version announced to MCP clients. */
   server?: { name: string; version: string }
+  /**
+   * The app is served on a loopback address (SPEC §5): it then answers only requests whose `Host`
+   * is `localhost`, `127.0.0.1` (any 127.x address) or `[::1]`, with any port, or a name of
+   * `allowedHosts`, refusing every other with `403 FORBIDDEN` on every route before anything runs
+   * (DNS rebinding), and lets pages of this machine call `/mcp` and act on runs. Set by whoever
+   * knows how the app is served, never from a request: the entry `toolroute build` writes for
+   * `toolroute dev` and `wrangler dev` (not for `toolroute deploy` nor wrangler's deploy builds),
+   * Deno's `serveTools` on a loopback `hostname`. Default false.
+   */
+  servedLocally?: boolean
+  /**
+   * Host names a locally served app (`servedLocally`) answers besides loopback ones, with any
+   * port: `'my-laptop.local'`, `'192.168.1.20'`, or `'.example.test'` for that name and every name
+   * under it (a tunnel, a proxy in front of `toolroute dev`). Not read when the app is not served locally.
+   */
+  allowedHosts?: readonly string[]
 }
 
 /** Variables the middleware chain sets on the context. */

@@ -66,7 +66,7 @@ export function createMcpHandler({ tools, options, runs }: McpHandlerOptions) {
   }
 
   return async (c: Context): Promise<Response> => {
-    const forbidden = checkMcpOrigin(c.req.raw, settings.allowedOrigins)
+    const forbidden = checkMcpOrigin(c.req.raw, settings.allowedOrigins, options.servedLocally)
     if (forbidden) return forbidden
     const method = c.req.method
     const sessionId = c.req.header('mcp-session-id')

@@ -5,8 +5,16 @@ import type { McpSessionHost } from './mcp-session-host.ts'
 export interface MemoryMcpSessionsOptions {
   /** A session unused this long is closed (default 1 h). */
   idleTtlMs?: number
-  /** The most sessions kept; the least recently used goes first (default 1000). */
+  /** The most sessions kept in all (default 1000). */
   maxSessions?: number
+  /**
+   * The most sessions one principal keeps (default 100): its next `initialize` closes its own least
+   * recently used one, so a client opening sessions in a loop evicts only its own. A tenth of the
+   * default total: no principal holds more than a tenth of the process's sessions, and a service
+   * running many agents under one key still has room. Clients without a principal (no
+   * `Authorization`, no principal rule) share one allowance.
+   */
+  maxSessionsPerPrincipal?: number
   now?: () => number
 }
 
@@ -24,27 +32,53 @@ interface Entry {
 export function createMemoryMcpSessions(options: MemoryMcpSessionsOptions = {}): McpSessionHost {
   const idleTtlMs = options.idleTtlMs ?? 60 * 60 * 1000
   const maxSessions = options.maxSessions ?? 1000
+  const maxPerPrincipal = options.maxSessionsPerPrincipal ?? 100
   const now = options.now ?? Date.now
+  // Each principal's sessions, least recently used first (a use moves one to the end).
+  const byPrincipal = new Map<string | null, Map<string, Entry>>()
   const sessions = new Map<string, Entry>()
 
   const drop = (sessionId: string) => {
     const entry = sessions.get(sessionId)
+    if (!entry) return
     sessions.delete(sessionId)
-    void entry?.session.close().catch(() => {})
+    const own = byPrincipal.get(entry.principal)!
+    own.delete(sessionId)
+    if (own.size === 0) byPrincipal.delete(entry.principal)
+    void entry.session.close().catch(() => {})
   }
-  const sweep = () => {
+  const oldestOf = (principal: string | null) => byPrincipal.get(principal)?.keys().next().value
+  // Room for one more session of `principal`: first its own over its allowance, then, when the
+  // process is full, the least recently used of whoever holds the most (never a lighter user's).
+  const makeRoom = (principal: string | null) => {
     for (const [sessionId, entry] of sessions) if (now() - entry.lastSeen > idleTtlMs) drop(sessionId)
-    while (sessions.size >= maxSessions) drop(sessions.keys().next().value!)
+    while ((byPrincipal.get(principal)?.size ?? 0) >= maxPerPrincipal) drop(oldestOf(principal)!)
+    while (sessions.size >= maxSessions) {
+      let heaviest: string | null = principal
+      for (const [holder, own] of byPrincipal) if (own.size > (byPrincipal.get(heaviest)?.size ?? 0)) heaviest = holder
+      drop(oldestOf(heaviest)!)
+    }
+  }
+  const keep = (sessionId: string, entry: Entry) => {
+    sessions.set(sessionId, entry)
+    let own = byPrincipal.get(entry.principal)
+    if (!own) byPrincipal.set(entry.principal, (own = new Map()))
+    own.delete(sessionId)
+    own.set(sessionId, entry)
   }
 
   return {
     async handle(sessionId, { request, body, initialize, caller, deps }) {
       if (initialize) {
         if (sessions.has(sessionId)) return sessionNotFound()
-        sweep()
         const session = await createMcpSession(sessionId, deps())
         const response = await session.handle(request, body)
-        if (response.ok) sessions.set(sessionId, { session, principal: caller.principal, lastSeen: now() })
+        // Room is made once the session exists, with nothing awaited before it is kept: initializes
+        // sent all at once cannot each see room that the others then take.
+        if (response.ok) {
+          makeRoom(caller.principal)
+          keep(sessionId, { session, principal: caller.principal, lastSeen: now() })
+        }
         else void session.close().catch(() => {})
         return response
       }
@@ -54,9 +88,8 @@ export function createMemoryMcpSessions(options: MemoryMcpSessionsOptions = {}):
         if (entry && entry.principal === caller.principal) drop(sessionId)
         return sessionNotFound()
       }
-      // Most recently used last, so the size cap evicts the idlest session.
-      sessions.delete(sessionId)
-      sessions.set(sessionId, { ...entry, lastSeen: now() })
+      // Most recently used last, so the caps evict the idlest session.
+      keep(sessionId, { ...entry, lastSeen: now() })
       const response = await entry.session.handle(request, body)
       if (request.method === 'DELETE' && response.ok) drop(sessionId)
       return response

@@ -17,7 +17,7 @@ export interface ToolAppMcpOptions<E extends Env = any> {
   /**
    * Origins allowed to send requests to `/mcp` (the transport spec's DNS-rebinding rule): a request
    * whose `Origin` is present and not listed is refused with 403 before any tool runs. Default: the
-   * app's own origin, plus any localhost origin when the app itself is served on localhost.
+   * app's own origin, plus any localhost origin when the app is served locally (`servedLocally`).
    */
   allowedOrigins?: readonly string[]
   /**
@@ -38,4 +38,6 @@ export interface McpAppOptions<E extends Env = any> extends CallerOptions<E> {
   storeRuns?: 'stateful' | 'all'
   server?: { name: string; version: string }
   basePath?: string
+  /** Whether the app is served on a loopback address (`ToolAppOptions.servedLocally`). */
+  servedLocally?: boolean
 }

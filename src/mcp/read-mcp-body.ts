@@ -1,5 +1,6 @@
 import { readBodyBytes } from '../caller/read-body-bytes.ts'
 import { isJsonMediaType } from '../caller/read-json-body.ts'
+import { safeParseJson } from '../runtime/safe-parse-json.ts'
 import { jsonRpcError } from './json-rpc-error.ts'
 
 /** A POST body of /mcp: its text and parsed JSON, or the JSON-RPC error that answers it. */
@@ -19,11 +20,10 @@ export async function readMcpBody(request: Request, maxBytes: number): Promise<M
   const bytes = await readBodyBytes(request, maxBytes)
   if (!bytes) return tooLarge()
   const text = new TextDecoder().decode(bytes)
-  try {
-    return { ok: true, text, body: JSON.parse(text) }
-  } catch {
-    return { ok: false, response: jsonRpcError(400, -32700, 'Parse error: Invalid JSON') }
-  }
+  // Depth-guarded like every JSON a request carries: the SDKs' handlers recurse into the body.
+  const read = safeParseJson(text)
+  if (!read.ok || read.value === undefined) return { ok: false, response: jsonRpcError(400, -32700, read.ok ? 'Parse error: Invalid JSON' : `Parse error: ${read.error.message}`) }
+  return { ok: true, text, body: read.value }
 }
 
 /** Whether a JSON-RPC body is an `initialize` request. */

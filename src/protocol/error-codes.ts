@@ -11,6 +11,11 @@ export const errorStatus = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   PAYLOAD_TOO_LARGE: 413,
   UNAUTHORIZED: 401,
+  /**
+   * Not yet in SPEC §2's table, whose §5 and §12 ask for 403: a foreign `Host` on a locally served
+   * app, a run action from an `Origin` that is not allowed.
+   */
+  FORBIDDEN: 403,
   RUN_NOT_FOUND: 404,
   RUN_STATE_CONFLICT: 409,
   RUN_EXPIRED: 410,

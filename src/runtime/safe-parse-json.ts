@@ -46,22 +46,23 @@ function withoutSnippet(message: string): string {
 }
 
 /**
- * A request body's text as JSON, or `INVALID_JSON`: the one place that decides what a body that
- * is not JSON answers, for tool input and the framework's own bodies alike. Empty text is
- * `undefined` (no body).
+ * JSON a request carries, as a value, or `INVALID_JSON` naming `what` it was (default `Request
+ * body`): the one depth-guarded parser of request JSON, for tool input, the framework's own
+ * bodies, MCP bodies and JSON headers (`x-request-context`) alike, so nothing deeper than
+ * `maxJsonDepth` reaches code that recurses. Empty text is `undefined` (no body).
  */
-export function safeParseJson(text: string): Checked<unknown> {
+export function safeParseJson(text: string, what = 'Request body'): Checked<unknown> {
   let value: unknown
   try {
     value = JSON.parse(text)
   } catch (error) {
     // Only text JSON.parse refuses can be blank: no trim on the hot path.
     if (text.trim() === '') return { ok: true, value: undefined }
-    return { ok: false, error: new ToolrouteError('INVALID_JSON', `Request body is not valid JSON: ${withoutSnippet((error as Error).message)}`) }
+    return { ok: false, error: new ToolrouteError('INVALID_JSON', `${what} is not valid JSON: ${withoutSnippet((error as Error).message)}`) }
   }
   // Text shorter than twice the limit cannot nest deeper than it, nor can a primitive: those skip the scan.
   if (text.length > 2 * maxJsonDepth && typeof value === 'object' && value !== null && tooDeep(text)) {
-    return { ok: false, error: new ToolrouteError('INVALID_JSON', `Request body is not valid JSON here: it nests deeper than ${maxJsonDepth} levels`) }
+    return { ok: false, error: new ToolrouteError('INVALID_JSON', `${what} is not valid JSON here: it nests deeper than ${maxJsonDepth} levels`) }
   }
   return { ok: true, value }
 }

@@ -22,6 +22,12 @@ describe('createTool() fails at definition, naming the tool', () => {
     }
   })
 
+  it.each(['.', '..'])('an id whose route can never match: %s (a URL dot segment)', (id) => {
+    expect(define({ ...base, id })).toThrow(`Tool ${JSON.stringify(id)}: id ${JSON.stringify(id)} can never be called: its route /tools/${id} is a URL dot segment`)
+    // Only the whole id: dots inside one route like any other character.
+    expect(define({ ...base, id: `${id}.` })).not.toThrow()
+  })
+
   it('a missing or non-string id', () => {
     expect(define({ ...base, id: undefined })).toThrow(/^createTool\(\): id must be a non-empty string of at most 128 characters, got undefined$/)
     expect(define({ ...base, id: 42 })).toThrow(/got 42$/)

@@ -29,6 +29,9 @@ export function assertToolOptions(options: Record<string, any>): void {
   if (typeof id !== 'string' || id.length === 0 || id.length > maxToolIdLength) {
     fail(`id must be a non-empty string of at most ${maxToolIdLength} characters, got ${JSON.stringify(id)}`)
   }
+  // A URL's dot segments are removed before any router sees them, encoded or not (`/tools/..` is
+  // `/`): such a tool would build and list, and no call could ever reach it.
+  if (id === '.' || id === '..') fail(`id ${JSON.stringify(id)} can never be called: its route /tools/${id} is a URL dot segment, which every client and router removes`)
   if (typeof options.description !== 'string' || options.description.trim() === '') fail('description must be a non-empty string')
   for (const key of functionOptions) {
     if (options[key] !== undefined && typeof options[key] !== 'function') fail(`${key} must be a function`)

@@ -22,9 +22,10 @@ function project(files: Record<string, string>): string {
   return dir
 }
 
-async function buildTools(dir: string, flags: string[] = []): Promise<{ code: number; stdout: string; stderr: string }> {
+async function buildTools(dir: string, flags: string[] = [], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [cli, 'build', ...flags, dir], { cwd: repo })
+    const { WRANGLER_COMMAND: _, ...inherited } = process.env
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [cli, 'build', ...flags, dir], { cwd: repo, env: { ...inherited, ...env } })
     return { code: 0, stdout, stderr }
   } catch (error) {
     const failure = error as { code: number; stdout: string; stderr: string }
@@ -64,9 +65,26 @@ describe('toolroute build', () => {
     // Idempotency is on by default (a keyed call stores its run), so a run store comes in: the one of
     // finished runs, as no tool here waits.
     expect(entry).toContain("import { createWorker, workerMcpServer, workerFinishedRunStore, loadPlaygroundPage } from 'toolroute/workers'")
-    expect(entry).toContain('createWorker({ ...config, tools, mcpServer: workerMcpServer, runStore: workerFinishedRunStore, playgroundPage: loadPlaygroundPage })')
+    expect(entry).toContain('createWorker({ servedLocally: true, ...config, tools, mcpServer: workerMcpServer, runStore: workerFinishedRunStore, playgroundPage: loadPlaygroundPage })')
     expect(entry).toContain('export class ToolRunObject')
     expect(entry).toContain('const config = {}')
+  })
+
+  // The entry says whether the Worker is served locally (then it answers loopback Hosts only, SPEC
+  // §5); no request can say it. wrangler's [build] hook learns its command from WRANGLER_COMMAND.
+  it.each([
+    ['a bare build', [], {}, true],
+    ["wrangler dev's hook", [], { WRANGLER_COMMAND: 'dev' }, true],
+    ["wrangler deploy's hook", [], { WRANGLER_COMMAND: 'deploy' }, false],
+    ["wrangler versions upload's hook", [], { WRANGLER_COMMAND: 'versions upload' }, false],
+    ['a deploy build', ['--deploy'], {}, false],
+    ['a deploy build under wrangler dev', ['--deploy'], { WRANGLER_COMMAND: 'dev' }, false],
+  ])('%s writes servedLocally: %s into the entry', async (_case, flags, env, local) => {
+    const dir = project({ 'tools/alpha.ts': tool('alpha', 'alpha-tool') })
+    expect((await buildTools(dir, flags, env)).code).toBe(0)
+    const entry = readFileSync(join(dir, '.toolroute/worker.ts'), 'utf8')
+    expect(entry.includes('createWorker({ servedLocally: true, ...config, tools')).toBe(local)
+    expect(entry).toContain('...config, tools')
   })
 
   it('fails on two tools with one id, naming both files', async () => {
@@ -153,6 +171,12 @@ export const plain = createTool({
     const result = await buildTools(project({ 'tools/throwing.ts': throwing }))
     expect(result.code).toBe(1)
     expect(result.stderr).toMatch(/tools\/throwing\.ts:3: failed to load: /)
+  })
+
+  it('refuses a tool id whose route can never match (..), naming the tool and its file', async () => {
+    const result = await buildTools(project({ 'tools/dots.ts': tool('dots', '..') }))
+    expect(result.code).toBe(1)
+    expect(result.stderr).toMatch(/tools\/dots\.ts:\d+: failed to load: .*Tool "\.\.": id "\.\." can never be called/)
   })
 
   it('fails when wrangler.toml lacks the runs binding a tool needs, and accepts it once bound', async () => {

@@ -1,3 +1,4 @@
+import { isLoopbackHost } from '../../caller/is-loopback-host.ts'
 import { createDenoToolApp, type DenoToolApp, type DenoToolAppOptions } from './create-deno-tool-app.ts'
 
 /** Options of `serveTools`: the app's, where to listen, and which Deno KV database holds runs. */
@@ -8,7 +9,10 @@ export interface ServeToolsOptions extends Omit<DenoToolAppOptions, 'kv'> {
   kvPath?: string
   /** Default 8000; 0 picks a free port. */
   port?: number
-  /** Default `127.0.0.1`. */
+  /**
+   * Default `127.0.0.1`. On a loopback address the app is `servedLocally`: it answers only
+   * loopback `Host`s and `allowedHosts` (SPEC §5).
+   */
   hostname?: string
   /** Called once the server listens. */
   onListen?: (address: { url: URL; hostname: string; port: number }) => void
@@ -36,7 +40,10 @@ export async function serveTools(options: ServeToolsOptions): Promise<ToolServer
   const { kv: givenKv, kvPath, port = 8000, hostname = '127.0.0.1', onListen, ...appOptions } = options
   const kv = givenKv ?? (await Deno.openKv(kvPath))
   try {
-    const built = await createDenoToolApp({ ...appOptions, kv })
+    // Bound to a loopback address, the server answers loopback Hosts only (SPEC §5, DNS rebinding):
+    // known from its own bind address, which no request can change. The options may still say otherwise.
+    const loopback = isLoopbackHost(hostname.includes(':') ? `[${hostname}]` : hostname.toLowerCase())
+    const built = await createDenoToolApp({ servedLocally: loopback, ...appOptions, kv })
     const server = Deno.serve({ port, hostname, onListen() {} }, built.app.fetch)
     const url = new URL(`http://${server.addr.hostname.includes(':') ? `[${server.addr.hostname}]` : server.addr.hostname}:${server.addr.port}/`)
     onListen?.({ url, hostname: server.addr.hostname, port: server.addr.port })
