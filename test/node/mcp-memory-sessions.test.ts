@@ -5,6 +5,7 @@ import { CallToolResultSchema, CreateTaskResultSchema, ElicitRequestSchema } fro
 import { z } from 'zod'
 import { createTool } from 'toolroute'
 import { createToolApp } from 'toolroute/server'
+import { createMemoryMcpSessions } from '../../src/mcp/create-memory-mcp-sessions.ts'
 import { askName } from '../fixtures/mcp-tools.ts'
 import { bookFlight } from '../../tools/book-flight.ts'
 import { deleteFile } from '../../tools/delete-file.ts'
@@ -197,5 +198,46 @@ describe('MCP task progress on the in-memory run engine (Node)', () => {
       { file: 'bb.ts', indexed: 2, total: 2 },
     ])
     expect(seen.map((progress) => progress.progress)).toEqual(seen.map((_, index) => index + 1))
+  })
+})
+
+describe('session caps per principal (a flood of initialize evicts only its own)', () => {
+  const sessions = createMemoryMcpSessions({ maxSessions: 10, maxSessionsPerPrincipal: 4 })
+  const capped = createToolApp({ tools: [askName], mcp: { sessions: () => sessions } })
+  const headersOf = (who: string, sessionId?: string) => ({
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    authorization: `Bearer ${who}`,
+    ...(sessionId ? { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' } : {}),
+  })
+  const open = async (who: string) => {
+    const body = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: { elicitation: {} }, clientInfo: { name: 'flood', version: '1' } } }
+    const response = await capped.fetch(new Request('http://node.test/mcp', { method: 'POST', headers: headersOf(who), body: JSON.stringify(body) }))
+    await response.body?.cancel()
+    return response.headers.get('mcp-session-id')!
+  }
+  const alive = async (who: string, sessionId: string) => {
+    const response = await capped.fetch(new Request('http://node.test/mcp', { method: 'POST', headers: headersOf(who, sessionId), body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }) }))
+    await response.body?.cancel()
+    return response.status === 200
+  }
+
+  it("one principal's flood closes its own oldest sessions, never another's", async () => {
+    const alice = await open('alice')
+    const bob = await open('bob')
+    const flood: string[] = []
+    for (let index = 0; index < 50; index++) flood.push(await open('mallory'))
+    expect([await alive('alice', alice), await alive('bob', bob)]).toEqual([true, true])
+    const kept = []
+    for (const sessionId of flood) kept.push(await alive('mallory', sessionId))
+    // Its allowance, its most recent ones.
+    expect(kept.lastIndexOf(false)).toBe(45)
+    expect(kept.filter(Boolean)).toHaveLength(4)
+  })
+
+  it('a full process closes a session of whoever holds the most (after the test above: mallory, with 4)', async () => {
+    const others = [] as [string, string][]
+    for (const who of ['light', 'p1', 'p2', 'p3', 'p4', 'p5', 'p6']) others.push([who, await open(who)])
+    for (const [who, sessionId] of others) expect(await alive(who, sessionId), who).toBe(true)
   })
 })
