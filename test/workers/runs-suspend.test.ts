@@ -43,8 +43,9 @@ describe('suspend and resume', () => {
     const missing = await errorOf(await runAction(runId, 'resume', {}, { auth: 'alice' }))
     expect(missing).toMatchObject({ status: 400, code: 'RESUME_VALIDATION_FAILED' })
     expect(await errorOf(await runAction(runId, 'resume', '{"resumeData":', { auth: 'alice' }))).toMatchObject({ status: 400, code: 'INVALID_JSON' })
+    // A content type that is not JSON is refused even on an empty body (SPEC §12: a form always sends one).
     const wrongType = await runAction(runId, 'resume', undefined, { auth: 'alice', headers: { 'content-type': 'text/plain' } })
-    expect(wrongType.status).toBe(400)
+    expect(await errorOf(wrongType)).toMatchObject({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' })
 
     const still = (await (await getRun(runId, { auth: 'alice' })).json()) as Record<string, any>
     expect(still).toMatchObject({ status: 'suspended', suspendPayload })
