@@ -18,7 +18,6 @@ import { errorResponse } from './error-response.ts'
 import { guardAuth } from './middleware/guard-auth.ts'
 import { checkHost } from './middleware/check-host.ts'
 import { guardRunAction } from './middleware/guard-run-action.ts'
-import { stripInternalHeaders } from './middleware/strip-internal-headers.ts'
 import { deferredPrincipalOf, principalOf } from '../caller/principal-of.ts'
 import { bodyChunks, checkBodyHeaders, readJsonBody } from '../caller/read-json-body.ts'
 import { resolveRequestContext } from '../caller/resolve-request-context.ts'
@@ -227,10 +226,5 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
     const mcp = options.mcpHandler({ tools, options: options, runs: hostFor })
     app.on(['GET', 'POST', 'DELETE'], '/mcp', (c) => mcp(c))
   }
-  // Where a request enters: a client's `x-toolroute-*` header never reaches toolroute's own hops
-  // (SPEC §12). Here rather than as middleware, so the call route keeps Hono's one-handler path;
-  // every entry goes through `fetch` (the Worker's, Deno's `serveTools`, `app.request`).
-  const dispatch = app.fetch
-  app.fetch = (request, env, executionContext) => dispatch(stripInternalHeaders(request), env, executionContext)
   return app
 }

@@ -4,8 +4,8 @@ import type { ErrorBody } from '../errors/toolroute-error.ts'
 /**
  * Who sent an MCP request, as the HTTP layer resolved it (auth, request context resolver or
  * `x-request-context`, principal). It travels with the request to wherever the session lives
- * (this process or a Durable Object), in an internal header the handler always overwrites, so a
- * client can never set it.
+ * (this process or a Durable Object), in an internal header `withCaller` sets on a copy of the
+ * request stripped of the client's own, so a client can never set it.
  */
 export interface McpCaller {
   /** The request context as resolved; each tool validates it against its own schema. */
@@ -16,7 +16,9 @@ export interface McpCaller {
   principal: string | null
 }
 
-export const mcpCallerHeader = 'x-toolroute-mcp-caller'
+/** The prefix of every header toolroute sets between its own parts (this one, the Worker's to its session objects). */
+export const internalHeaderPrefix = 'x-toolroute-'
+export const mcpCallerHeader = `${internalHeaderPrefix}mcp-caller`
 
 const callerSchema = z.object({
   requestContext: z.record(z.string(), z.unknown()),
@@ -27,9 +29,18 @@ const callerSchema = z.object({
   principal: z.string().nullable(),
 })
 
-/** A copy of `request` carrying `caller` (and `body`, already read by the handler). */
+/**
+ * A copy of `request` carrying `caller` (and `body`, already read by the handler), without any
+ * `x-toolroute-*` header the client sent (SPEC §12): every request `/mcp` hands to another part of
+ * toolroute (the SDK's server, a session in memory, the Worker's session objects) is this copy, so
+ * a client cannot name the session object or call it lands in, nor who it is. It is the one place a
+ * client's request crosses to another part: the tool and run routes read no such header and forward
+ * none. (Stripping them in `fetch` for every route instead would make each tool call walk its
+ * headers, every step of it a call into workerd's runtime, for headers nothing there reads.)
+ */
 export function withCaller(request: Request, caller: McpCaller, body: string | undefined, extra: Record<string, string> = {}): Request {
   const headers = new Headers(request.headers)
+  for (const name of [...headers.keys()]) if (name.startsWith(internalHeaderPrefix)) headers.delete(name)
   // Header values are bytes: the JSON is percent-encoded so any Unicode in the context survives.
   headers.set(mcpCallerHeader, encodeURIComponent(JSON.stringify(caller)))
   for (const [name, value] of Object.entries(extra)) headers.set(name, value)

@@ -154,7 +154,8 @@ describe("a client's x-toolroute-* headers are stripped at the edge", () => {
     await opened.body?.cancel()
     expect(sessionId).toMatch(/^[0-9a-f-]{36}$/)
     const weather = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'weather-tool', arguments: { location: 'Oslo' } } }
-    for (const internal of [{ 'x-toolroute-mcp-stateless': 'k' }, { 'x-toolroute-mcp-call': 'k' }, { 'x-toolroute-mcp-session': crypto.randomUUID() }]) {
+    const internals: Record<string, string>[] = [{ 'x-toolroute-mcp-stateless': 'k' }, { 'x-toolroute-mcp-call': 'k' }, { 'x-toolroute-mcp-session': crypto.randomUUID() }]
+    for (const internal of internals) {
       const intruding = await SELF.fetch(mcpUrl, {
         method: 'POST',
         headers: { ...mcpHeaders, ...as('mallory'), 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18', ...internal },

@@ -3,19 +3,22 @@ import { z } from 'zod'
 import { createMcpSession, type McpSession } from '../../mcp/create-mcp-session.ts'
 import type { McpServerDeps } from '../../mcp/mcp-server-deps.ts'
 import { jsonRpcError, sessionNotFound } from '../../mcp/json-rpc-error.ts'
-import { readCaller } from '../../mcp/mcp-caller.ts'
+import { internalHeaderPrefix, readCaller } from '../../mcp/mcp-caller.ts'
 import { isInitialize } from '../../mcp/read-mcp-body.ts'
 import { createModernMcpHandler, questionStateCodecFor } from '../../mcp/create-modern-mcp-handler.ts'
 import { defaultElicitationTimeoutMs, defaultServerInfo } from '../../mcp/create-mcp-server.ts'
 import { handleStatelessMcp } from '../../mcp/handle-stateless-mcp.ts'
 import { StatelessCalls } from '../../mcp/stateless-calls.ts'
 
-/** The internal header that tells a session object which session it is (the Worker sets it). */
-export const mcpSessionIdHeader = 'x-toolroute-mcp-session'
+/**
+ * The internal header that tells a session object which session it is (the Worker sets it). These
+ * three are set on the copy `withCaller` made, which holds no client's `x-toolroute-*` header.
+ */
+export const mcpSessionIdHeader = `${internalHeaderPrefix}mcp-session`
 /** The internal header that tells the object it runs one 2026-07-28 call, and under which key. */
-export const mcpCallKeyHeader = 'x-toolroute-mcp-call'
+export const mcpCallKeyHeader = `${internalHeaderPrefix}mcp-call`
 /** The internal header that tells the object it serves a stateless 2025 call (or its cancel). */
-export const mcpStatelessKeyHeader = 'x-toolroute-mcp-stateless'
+export const mcpStatelessKeyHeader = `${internalHeaderPrefix}mcp-stateless`
 
 export interface McpSessionObjectOptions {
   /** Everything the session's MCP server needs, from the object's `env`. */
