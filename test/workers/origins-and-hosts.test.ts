@@ -141,6 +141,15 @@ describe('run actions refuse cross-site requests (SPEC §12)', () => {
     expect((await action(ids[2]!, 'https://other.example')).status).toBe(403)
     expect(executed).not.toContain('guarded')
   })
+
+  it("cors: true (origin *) vouches only for a JSON body, which a browser must preflight", async () => {
+    const open = createToolApp({ tools: [guarded], cors: true })
+    const start = async () => ((await (await open.request('/tools/guarded', { method: 'POST', headers: json, body: '{}' })).json()) as { runId: string }).runId
+    const [first, second] = [await start(), await start()]
+    const from = { origin: 'https://anywhere.example' }
+    expect((await open.request(`/runs/${first}/cancel`, { method: 'POST', headers: from })).status).toBe(403)
+    expect((await open.request(`/runs/${second}/cancel`, { method: 'POST', headers: { ...from, ...json }, body: '{}' })).status).toBe(200)
+  })
 })
 
 describe("a client's x-toolroute-* headers are stripped at the edge", () => {
@@ -189,6 +198,18 @@ describe('JSON a request carries is depth-guarded, headers included (SPEC §12)'
       status: 400,
       code: 'REQUEST_CONTEXT_VALIDATION_FAILED',
     })
+  })
+
+  it('over MCP, a deep x-request-context is the call\'s isError result naming the code', async () => {
+    const response = await SELF.fetch(mcpUrl, {
+      method: 'POST',
+      headers: { ...mcpHeaders, 'mcp-protocol-version': '2025-06-18', 'x-request-context': deep(5000) },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'delete-file', arguments: { path: '/tmp/deep' } } }),
+    })
+    expect(response.status).toBe(200)
+    const text = await response.text()
+    expect(text).toContain('"isError":true')
+    expect(text).toContain('REQUEST_CONTEXT_VALIDATION_FAILED: x-request-context is not valid JSON here: it nests deeper than 256 levels')
   })
 
   it('an MCP body nested 5,000 deep answers -32700 (400), never 500', async () => {
