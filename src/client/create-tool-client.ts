@@ -173,7 +173,9 @@ export function createToolClient<T extends ToolSetLike = readonly AnyTool[]>(opt
       json(runPath(runId, '/decline'), { method: 'POST', json: reason !== undefined ? { reason } : {}, ...requestOptions }),
     resume: (runId, resumeData, requestOptions = {}) =>
       json(runPath(runId, '/resume'), { method: 'POST', json: { resumeData }, ...requestOptions }),
-    cancel: (runId, requestOptions = {}) => json<CancelResult>(runPath(runId, '/cancel'), { method: 'POST', ...requestOptions }),
+    // `{}` rather than no body, as every action here: from a page on another origin, a JSON body is
+    // what lets a server whose CORS allows any origin take the action (SPEC §12).
+    cancel: (runId, requestOptions = {}) => json<CancelResult>(runPath(runId, '/cancel'), { method: 'POST', json: {}, ...requestOptions }),
     getRun: (runId, requestOptions = {}) => json<RunView>(runPath(runId), { method: 'GET', ...requestOptions }),
     follow,
   }
