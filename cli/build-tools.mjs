@@ -36,8 +36,9 @@ process.setSourceMapsEnabled(true)
  * `503 BUILD_FAILED` with the problems (`toolroute dev`: the server never hangs on a broken file).
  * With `deploy` (`toolroute deploy`, `toolroute build --deploy`), the build is for a deployed Worker,
  * which serves the playground only with `playground: true` (SPEC §10): otherwise its entry leaves
- * the page out. Wrangler tells its [build] hook nothing of dev or deploy, so a build without it
- * keeps the page, which is safe: it is served to local hosts only.
+ * the page out. A build without it (a bare build, wrangler's [build] hook) keeps the page, which is
+ * safe: it is served to local hosts only. Whether the Worker is served locally (and so refuses
+ * foreign Hosts) is decided apart from this, below.
  * `entry` names the Worker entry's file in `.toolroute/` (`worker.ts`, which wrangler.toml's `main`
  * names): `toolroute deploy` writes `deploy/worker.ts` beside it, so a `wrangler dev` serving `worker.ts`
  * meanwhile is not reloaded without its page.

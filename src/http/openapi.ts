@@ -77,9 +77,11 @@ function runStep(summary: string, body?: unknown) {
         200: { description: 'The step ended', content: { ...json({ type: 'object' }), ...sse } },
         202: { description: 'The run waits again or runs in the background', content: json({ type: 'object' }) },
         400: errorResponse('Invalid body'),
+        403: errorResponse('From a page whose origin may not act on runs'),
         404: errorResponse('Unknown run'),
         409: errorResponse('The run is not in a state for this'),
         410: errorResponse('The run expired'),
+        415: errorResponse('Body is not application/json'),
       },
     },
   }

@@ -78,8 +78,7 @@ export function createMemoryMcpSessions(options: MemoryMcpSessionsOptions = {}):
         if (response.ok) {
           makeRoom(caller.principal)
           keep(sessionId, { session, principal: caller.principal, lastSeen: now() })
-        }
-        else void session.close().catch(() => {})
+        } else void session.close().catch(() => {})
         return response
       }
       const entry = sessions.get(sessionId)
