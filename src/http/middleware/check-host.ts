@@ -27,7 +27,7 @@ export function checkHost(allowedHosts: readonly string[] = []): MiddlewareHandl
     // Compared as sent, lower-cased: a name spelled otherwise (`0x7f.1`, `localhost.`) is refused.
     const hostname = hostPattern.exec(host)?.[1]?.toLowerCase()
     if (hostname !== undefined && (isLoopbackHost(hostname) || listed(hostname, allowedHosts))) return next()
-    const message = `Host ${JSON.stringify(host.slice(0, 256))} is not allowed: this server is served locally and answers only localhost, 127.0.0.1 and [::1] (add a name to allowedHosts in the config to serve it)`
+    const message = `Host ${JSON.stringify(host.slice(0, 256))} is not allowed: this app is built to be served locally, where it answers only localhost, 127.0.0.1 and [::1] (list other names in allowedHosts; a Worker to deploy is built by toolroute deploy)`
     return errorResponse(c, new ToolrouteError('FORBIDDEN', message))
   }
 }
