@@ -72,14 +72,12 @@ describe('toolroute build', () => {
 
   // The entry says whether the Worker is served locally (then it answers loopback Hosts only, SPEC
   // §5); no request can say it. wrangler's [build] hook learns its command from WRANGLER_COMMAND.
+  // (A bare build is the first test's: served locally.)
   it.each([
-    ['a bare build', [], {}, true],
-    ["wrangler dev's hook", [], { WRANGLER_COMMAND: 'dev' }, true],
-    ["wrangler deploy's hook", [], { WRANGLER_COMMAND: 'deploy' }, false],
-    ["wrangler versions upload's hook", [], { WRANGLER_COMMAND: 'versions upload' }, false],
-    ['a deploy build', ['--deploy'], {}, false],
-    ['a deploy build under wrangler dev', ['--deploy'], { WRANGLER_COMMAND: 'dev' }, false],
-  ])('%s writes servedLocally: %s into the entry', async (_case, flags, env, local) => {
+    { name: "wrangler dev's hook", flags: [], env: { WRANGLER_COMMAND: 'dev' }, local: true },
+    { name: "wrangler deploy's hook", flags: [], env: { WRANGLER_COMMAND: 'deploy' }, local: false },
+    { name: 'a deploy build, even under wrangler dev', flags: ['--deploy'], env: { WRANGLER_COMMAND: 'dev' }, local: false },
+  ])('$name: served locally is $local', async ({ flags, env, local }) => {
     const dir = project({ 'tools/alpha.ts': tool('alpha', 'alpha-tool') })
     expect((await buildTools(dir, flags, env)).code).toBe(0)
     const entry = readFileSync(join(dir, '.toolroute/worker.ts'), 'utf8')
