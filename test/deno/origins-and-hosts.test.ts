@@ -1,8 +1,10 @@
 // SPEC §5 and §12 on Deno, over real HTTP: `serveTools` on a loopback address answers loopback
-// Hosts only, on every route (DNS rebinding), and run actions refuse cross-site requests.
+// Hosts only, on every route (DNS rebinding), and run actions refuse cross-site requests; JSON
+// headers are depth-guarded and a flood of MCP sessions evicts only its sender's own.
 import assert from 'node:assert/strict'
 import { serveTools } from 'toolroute/deno'
-import { countedApproval, executions, exampleTools } from './harness.ts'
+import { createMemoryMcpSessions } from '../../src/mcp/create-memory-mcp-sessions.ts'
+import { countedApproval, executions, exampleTools, withApp } from './harness.ts'
 
 /** One HTTP/1.1 request over a socket of its own, with any `Host` (fetch sets its own). */
 async function raw(port: number, method: string, path: string, headers: Record<string, string>, body = ''): Promise<[number, any]> {
@@ -83,3 +85,42 @@ Deno.test('serveTools: a run action from another site gets 403 (body-less) or 41
     const [approved, done] = await raw(port, 'POST', `/runs/${runId}/approve`, { ...host, origin: 'http://localhost:5173' })
     assert.deepEqual([approved, done.status, executions.get(key)], [200, 'completed', 1])
   }))
+
+Deno.test('an x-request-context nested 5,000 deep answers 400 on a stateful tool (Deno KV), never 500', () =>
+  withApp(async ({ request }) => {
+    const deep = `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`
+    const response = await request('/tools/counted-approval', { json: { key: crypto.randomUUID() }, headers: { 'x-request-context': deep } })
+    assert.equal(response.status, 400)
+    assert.equal(((await response.json()) as { error: { code: string } }).error.code, 'REQUEST_CONTEXT_VALIDATION_FAILED')
+  }))
+
+Deno.test("in-memory MCP sessions: one principal's flood of initialize evicts only its own", () => {
+  const sessions = createMemoryMcpSessions({ maxSessions: 6, maxSessionsPerPrincipal: 3 })
+  return withApp(
+    async ({ request }) => {
+      const open = async (who: string) => {
+        const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: { elicitation: {} }, clientInfo: { name: 'flood', version: '1' } } })
+        const response = await request('/mcp', { method: 'POST', headers: { ...mcp, authorization: `Bearer ${who}` }, body })
+        await response.body?.cancel()
+        return response.headers.get('mcp-session-id')!
+      }
+      const ping = async (who: string, sessionId: string) => {
+        const response = await request('/mcp', {
+          method: 'POST',
+          headers: { ...mcp, authorization: `Bearer ${who}`, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }),
+        })
+        await response.body?.cancel()
+        return response.status
+      }
+      const alice = await open('alice')
+      const flood: string[] = []
+      for (let index = 0; index < 20; index++) flood.push(await open('mallory'))
+      assert.equal(await ping('alice', alice), 200)
+      const statuses = []
+      for (const sessionId of flood) statuses.push(await ping('mallory', sessionId))
+      assert.deepEqual(statuses, [...Array(17).fill(404), 200, 200, 200])
+    },
+    { mcp: { sessions: () => sessions } },
+  )
+})
