@@ -8,8 +8,13 @@ import { fileURLToPath } from 'node:url'
 const here = dirname(fileURLToPath(import.meta.url))
 const root = join(here, '..')
 
-/** Wrangler without network or telemetry (no account on this machine; see ../shared/TOOLCHAIN.md). */
-export const wranglerEnv = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false', WRANGLER_LOG_PATH: join(root, '.wrangler/logs'), NO_COLOR: '1' }
+/**
+ * Wrangler without network or telemetry (no account on this machine; see ../shared/TOOLCHAIN.md).
+ * `WRANGLER_COMMAND` as wrangler's deploy sets it for its [build] hook: every bench serves a Worker
+ * as deployed, so a `toolroute build` run here writes an entry that is not served locally (one that
+ * would answer only loopback Hosts, and refuse the benches' `http://bench/`).
+ */
+export const wranglerEnv = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false', WRANGLER_LOG_PATH: join(root, '.wrangler/logs'), NO_COLOR: '1', WRANGLER_COMMAND: 'deploy' }
 
 /**
  * Writes .toolroute/ from tools/ (what wrangler's `[build]` runs for the example Worker); with
