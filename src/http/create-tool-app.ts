@@ -60,7 +60,7 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
   const hostFor = (c: Context): RunHost => {
     if (typeof options.runs === 'function') return options.runs(c)
     if (options.runs) return options.runs
-    if (options.defaultRuns) return (fallbackHost ??= options.defaultRuns(tools))
+    if (options.defaultRuns) return (fallbackHost ??= options.defaultRuns(tools, options.runLimits ? { runLimits: options.runLimits } : {}))
     return (fallbackHost ??= createNoRunHost('pass `runs` (a RunHost) to createToolApp'))
   }
   let fallbackKeys: IdempotencyStore | undefined
@@ -177,7 +177,10 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
   const toolOfRun = async (toolId: string): Promise<AnyTool | undefined> => loadTool(tools, toolId)
 
   app.get('/runs/:runId', runCaller, async (c) => {
-    const { run, events } = await hostFor(c).get(c.req.param('runId'), { principal: c.get('principal') })
+    // A page of the log, never all of it (SPEC §12); a cursor or limit that is not a number reads as absent.
+    const [before, limit] = [c.req.query('before'), c.req.query('limit')].map((value) => (value && /^\d{1,15}$/.test(value) ? Number(value) : undefined))
+    const page = { ...(before !== undefined ? { before } : {}), ...(limit !== undefined ? { limit } : {}) }
+    const { run, events } = await hostFor(c).get(c.req.param('runId'), { principal: c.get('principal'), events: page })
     return c.json(await runView(run, events, await toolOfRun(run.toolId)))
   })
   app.get('/runs/:runId/events', runCaller, async (c) => {

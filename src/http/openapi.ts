@@ -131,7 +131,11 @@ export function openApiDocumentOf(tools: readonly ToolDescriptor[], options: Ope
     }
   }
   paths[`${base}/runs/{runId}`] = {
-    get: { summary: 'The run', parameters: [runIdParameter], responses: { 200: { description: 'The run', content: json({ type: 'object' }) }, 404: errorResponse('Unknown run') } },
+    get: {
+      summary: 'The run, with the transcript of its latest events; transcriptCursor, passed as ?before=, reads the page before',
+      parameters: [runIdParameter, { name: 'before', in: 'query', required: false, schema: { type: 'integer' } }, { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 1000 } }],
+      responses: { 200: { description: 'The run', content: json({ type: 'object' }) }, 404: errorResponse('Unknown run') },
+    },
   }
   paths[`${base}/runs/{runId}/events`] = {
     get: {

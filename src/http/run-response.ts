@@ -84,7 +84,10 @@ export async function segmentResponse(c: Context, segment: RunSegment, tool: Any
   })
 }
 
-/** `GET /runs/:runId`: the run, with its transcript view (never raw payloads). */
+/**
+ * `GET /runs/:runId`: the run, with the transcript view (never raw payloads) of one page of its
+ * events, and the cursor of the page before it while there is one (numbers start at 1).
+ */
 export async function runView(run: RunRecord, events: SequencedEvent[], tool: AnyTool | undefined): Promise<RunView> {
   const transcript: unknown[] = []
   if (tool) {
@@ -111,5 +114,6 @@ export async function runView(run: RunRecord, events: SequencedEvent[], tool: An
     ...(run.error ? { error: run.error } : {}),
     ...(run.reason !== undefined ? { reason: run.reason } : {}),
     transcript,
+    ...(events[0] && events[0].seq > 1 ? { transcriptCursor: String(events[0].seq) } : {}),
   }
 }

@@ -6,6 +6,7 @@ import type { ToolAppMcpOptions } from '../mcp/mcp-app-options.ts'
 import type { createMcpHandler } from '../mcp/create-mcp-handler.ts'
 import type { IdempotencyStore } from '../idempotency/idempotency-store.ts'
 import type { RunHost } from '../runs/run-host.ts'
+import type { RunLimits } from '../runs/run-limits.ts'
 import type { JsonSchemaValidator } from '../schema/json-schema-validator.ts'
 import type { LazyTools } from '../tool/lazy-tools.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
@@ -47,7 +48,14 @@ export interface ToolAppOptions<E extends Env = any> extends CallerOptions<E> {
    * answers `RUN_NOT_FOUND`, a call that must store its run fails), and the app bundles no run
    * engine: what a Worker whose tools cannot reach a run store gets (SPEC §11).
    */
-  defaultRuns?: (tools: ReadonlyMap<string, AnyTool>) => RunHost
+  defaultRuns?: (tools: ReadonlyMap<string, AnyTool>, options: { runLimits?: RunLimits }) => RunHost
+  /**
+   * How far a run's event log may grow: `{ maxEvents, maxEventBytes }`, default 10,000 events and
+   * 8 MiB of event data (SPEC §12). Past either the run fails with a `tool-output-error` naming the
+   * limit, and what it stored stays readable. Read by the run engines the app's composer makes
+   * (in memory, Durable Objects, Deno KV); a `runs` of your own takes its own.
+   */
+  runLimits?: RunLimits
   /**
    * Idempotent calls (SPEC §9): where `Idempotency-Key`s live, one store or one per request
    * (`createWorker` uses the `TOOLROUTE_IDEMPOTENCY` Durable Objects). Default: in memory, this

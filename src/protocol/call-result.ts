@@ -84,5 +84,11 @@ export interface RunView {
   modelOutput?: ToolModelOutput
   error?: ErrorBody['error']
   reason?: string
+  /** The transcript view of the run's latest page of events (`?before=` reads an earlier page). */
   transcript: unknown[]
+  /**
+   * Present while earlier events exist: pass it as `?before=` to read the page before this one
+   * (`?limit=` sets how many events a page covers: default 100, at most 1000).
+   */
+  transcriptCursor?: string
 }

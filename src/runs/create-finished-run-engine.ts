@@ -1,4 +1,3 @@
-import type { SequencedEvent } from '../protocol/tool-event.ts'
 import { ToolrouteError } from '../errors/toolroute-error.ts'
 import { refuseToKeep } from './create-no-run-host.ts'
 import { createStoredRuns } from './create-stored-runs.ts'
@@ -46,14 +45,12 @@ export function createFinishedRunEngine(options: FinishedRunEngineOptions): RunE
     resume: (runId, caller) => refuse(runId, caller, 'resume'),
     cancel: (runId, caller) => refuse(runId, caller, 'cancel'),
     async get(runId, caller) {
-      return runs.view(await runs.load(runId, caller))
+      const run = await runs.load(runId, caller)
+      return caller.events ? runs.view(run, caller.events) : { run, events: [] }
     },
     async follow(runId, caller) {
       // A settled run's log is complete: its events after `after`, and the end.
-      const { events } = await runs.view(await runs.load(runId, caller), caller.after)
-      return (async function* (): AsyncGenerator<SequencedEvent> {
-        yield* events
-      })()
+      return runs.replay(await runs.load(runId, caller), caller.after)
     },
     async abortStep(runId, caller) {
       // Nothing executes here: only whether the caller may see the run.

@@ -11,6 +11,7 @@ import { cancellation } from './run-cancellation.ts'
 import type { RunCaller, RunHost, RunSegment } from './run-host.ts'
 import { createRunLifetime, defaultRunTtlMs } from './run-lifetime.ts'
 import { createRunNotifier } from './run-notifier.ts'
+import { resolveRunLimits, type RunLimits } from './run-limits.ts'
 import type { RunRecord } from './run-record.ts'
 import type { RunStore } from './run-store.ts'
 import { transitionOf, type RunAction } from './run-transitions.ts'
@@ -34,6 +35,8 @@ export interface RunEngineOptions {
    * `ctx.waitUntil`, which outlives every request); default: fire and forget.
    */
   defer?: Defer
+  /** How far a run's event log may grow (default 10,000 events, 8 MiB): past them its step fails. */
+  runLimits?: RunLimits
   /** When runs are driven from several processes (KV), followers also poll this often (ms). */
   pollMs?: number
   now?: () => number
@@ -76,7 +79,7 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
   const lifetime = createRunLifetime(options)
   const runs = createStoredRuns({ store, lifetime, now, schedule: options.schedule })
   const notifier = createRunNotifier(options)
-  const steps = createStepRunner({ tools, store, notifier })
+  const steps = createStepRunner({ tools, store, notifier, limits: resolveRunLimits(options.runLimits) })
   const fallbackDefer: Defer = options.defer ?? ((work) => void work.catch(() => {}))
   const deferFor = (call?: RunCallOptions): Defer => call?.defer ?? fallbackDefer
   const running = new Map<string, AbortController>()
@@ -181,7 +184,8 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
       return result.run
     },
     async get(runId, caller) {
-      return runs.view(await load(runId, caller))
+      const run = await load(runId, caller)
+      return caller.events ? runs.view(run, caller.events) : { run, events: [] }
     },
     async abortStep(runId, caller) {
       await load(runId, caller)

@@ -7,6 +7,7 @@ import { toolOfRun } from '../tool/load-tool.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import { logExecutionFailure } from './log-execution-failure.ts'
 import { isCancelled } from './run-cancellation.ts'
+import type { RunLimits } from './run-limits.ts'
 import type { RunNotifier } from './run-notifier.ts'
 import type { RunRecord } from './run-record.ts'
 import type { RunStore } from './run-store.ts'
@@ -22,13 +23,16 @@ export interface StepRunner {
   /**
    * Executes, appending the events as they come, in order; a transient chunk goes to this
    * process's live followers after the event numbered `after` (or the last appended since).
-   * Never throws: a failure is the outcome, its `tool-output-error` appended.
+   * Never throws: a failure is the outcome, its `tool-output-error` appended. An append the store
+   * refuses (the run's `limits`, or any failed write) fails the step: the tool's `abortSignal`
+   * aborts with that error, nothing more it emits is stored, and the refusal's own
+   * `tool-output-error` goes past the limits, so the run still ends readably.
    */
   execute(run: RunRecord, signal: AbortSignal, resume?: ResumeState, after?: number): Promise<ExecuteOutcome>
 }
 
-export function createStepRunner(deps: { tools: ReadonlyMap<string, AnyTool>; store: RunStore; notifier: RunNotifier }): StepRunner {
-  const { tools, store, notifier } = deps
+export function createStepRunner(deps: { tools: ReadonlyMap<string, AnyTool>; store: RunStore; notifier: RunNotifier; limits: Required<RunLimits> }): StepRunner {
+  const { tools, store, notifier, limits } = deps
   const toolOf = (run: RunRecord): Promise<AnyTool> => toolOfRun(tools, run)
   return {
     toolOf,
@@ -38,6 +42,10 @@ export function createStepRunner(deps: { tools: ReadonlyMap<string, AnyTool>; st
       let batch: ToolEvent[] | undefined
       // The number of the last event of the run so far, when known: a transient chunk goes out under it.
       let lastSeq = after
+      // The first write the store refused; the step fails with it, and the tool is told to stop.
+      let refused: ToolrouteError | undefined
+      const refusal = new AbortController()
+      const stepSignal = AbortSignal.any([signal, refusal.signal])
       const emit = (event: ToolEvent) => {
         // Events emitted together (an output and its model output) are stored in one append.
         if (batch) return void batch.push(event)
@@ -47,25 +55,31 @@ export function createStepRunner(deps: { tools: ReadonlyMap<string, AnyTool>; st
             if (batch === current) batch = undefined
             // Checked when the append runs: an event emitted just before a cancellation must not
             // land after the cancellation's `finish`.
-            return isCancelled(signal) ? undefined : store.append(run.runId, current)
+            return refused || isCancelled(signal) ? undefined : store.append(run.runId, current, limits)
           })
-          .then((appended) => {
-            if (appended?.length) lastSeq = appended[appended.length - 1]!.seq
-            notifier.notify(run.runId)
-          }, () => {})
+          .then(
+            (appended) => {
+              if (appended?.length) lastSeq = appended[appended.length - 1]!.seq
+              notifier.notify(run.runId)
+            },
+            (error: unknown) => {
+              refused = ToolrouteError.isInstance(error) ? error : new ToolrouteError('EXECUTION_FAILED', errorMessage(error), { cause: error })
+              refusal.abort(refused)
+            },
+          )
       }
       // A transient chunk is never stored: it goes to this process's live followers, in order
       // after the events emitted before it (so it closes the open batch).
       const emitTransient = (event: ToolEvent) => {
         batch = undefined
         chain = chain.then(() => {
-          if (!isCancelled(signal)) notifier.deliver(run.runId, event, lastSeq)
+          if (!refused && !isCancelled(signal)) notifier.deliver(run.runId, event, lastSeq)
         })
       }
       let outcome: ExecuteOutcome
       try {
         const tool = await toolOf(run)
-        const scope = new EventCallScope(tool, run, requestContextOf(tool, run), emit, { emitTransient, signal })
+        const scope = new EventCallScope(tool, run, requestContextOf(tool, run), emit, { emitTransient, signal: stepSignal })
         outcome = await executeToolCall(scope, run.input, resume)
       } catch (error) {
         const failure = ToolrouteError.isInstance(error) ? error : new ToolrouteError('EXECUTION_FAILED', errorMessage(error), { cause: error })
@@ -73,6 +87,12 @@ export function createStepRunner(deps: { tools: ReadonlyMap<string, AnyTool>; st
         outcome = { status: 'failed', error: failure }
       }
       await chain
+      if (refused) {
+        outcome = { status: 'failed', error: refused }
+        if (!isCancelled(signal)) {
+          await store.append(run.runId, [{ type: 'tool-output-error', toolCallId: run.toolCallId, errorText: refused.message }]).then(() => notifier.notify(run.runId), () => {})
+        }
+      }
       if (outcome.status === 'failed') logExecutionFailure(run.toolId, run.runId, outcome.error)
       return outcome
     },

@@ -1,11 +1,13 @@
 import type { SequencedEvent } from '../protocol/tool-event.ts'
 import type { LiveSubscription, RunNotifier } from './run-notifier.ts'
+import { eventPage } from './run-limits.ts'
 import type { RunStore } from './run-store.ts'
 import { unpackInputEvents } from './stored-input-events.ts'
 
 /**
  * A run's events after `after`, then live until the run stops running: stored events in order,
- * each transient chunk after the stored event it followed. `early` is a step's own subscription,
+ * read a page at a time (never the whole log at once), each transient chunk after the stored
+ * event it followed. `early` is a step's own subscription,
  * taken before the step began.
  */
 export async function* followRun(
@@ -20,13 +22,14 @@ export async function* followRun(
   const subscription = early ?? notifier.subscribe(runId)
   subscription.taken = true
   const { transients } = subscription
-  function* inOrder(entries: SequencedEvent[]): Generator<SequencedEvent> {
+  function* inOrder(entries: SequencedEvent[], last: boolean): Generator<SequencedEvent> {
     // A chunk whose place is unknown (its step had appended nothing yet) goes after what is stored now.
     for (const entry of entries) {
       while (transients.length > 0 && (transients[0]!.after ?? Infinity) < entry.seq) yield { seq: cursor, event: transients.shift()!.event }
       cursor = entry.seq
       yield entry
     }
+    if (!last) return
     while (transients.length > 0 && (transients[0]!.after ?? cursor) <= cursor) yield { seq: cursor, event: transients.shift()!.event }
   }
   try {
@@ -37,7 +40,11 @@ export async function* followRun(
         // transition wrote them with the state), so one read of the log after it is the end.
         const run = await store.get(runId)
         if (!run) return
-        yield* inOrder(unpackInputEvents(run, await store.events(runId, cursor)))
+        for (let full = true; full; ) {
+          const page = await store.events(runId, cursor, eventPage.size)
+          full = page.length === eventPage.size
+          yield* inOrder(unpackInputEvents(run, page), !full)
+        }
         if (run.status !== 'running') return
         await change.promise
       } finally {

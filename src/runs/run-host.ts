@@ -6,6 +6,15 @@ export interface RunCaller {
   principal: string | null
 }
 
+/**
+ * A page of a run's events, oldest first: the newest `limit` (default 100, at most 1000) of those
+ * numbered before `before` (default: all). The page before it ends just before its first `seq`.
+ */
+export interface RunEventPage {
+  before?: number
+  limit?: number
+}
+
 /** The events of one step of a run (an approval, a resume), live until that step ends. */
 export interface RunSegment {
   /** The run as the step found it, after its state change. */
@@ -35,7 +44,11 @@ export interface RunHost {
   decline(runId: string, caller: RunCaller & { reason?: string }): Promise<RunSegment>
   resume(runId: string, caller: RunCaller & { resumeData: unknown }): Promise<RunSegment>
   cancel(runId: string, caller: RunCaller): Promise<RunRecord>
-  get(runId: string, caller: RunCaller): Promise<{ run: RunRecord; events: SequencedEvent[] }>
+  /**
+   * The run a caller may see, with no events unless `events` asks for a page of them: however
+   * large its log, no read of a run moves more than a page (SPEC §12).
+   */
+  get(runId: string, caller: RunCaller & { events?: RunEventPage }): Promise<{ run: RunRecord; events: SequencedEvent[] }>
   /** Replays events after `after`, then follows live until the run stops running. */
   follow(runId: string, caller: RunCaller & { after: number; signal?: AbortSignal }): Promise<AsyncIterable<SequencedEvent>>
   /**

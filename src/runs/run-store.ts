@@ -1,4 +1,5 @@
 import type { SequencedEvent, ToolEvent } from '../protocol/tool-event.ts'
+import type { RunLimits } from './run-limits.ts'
 import type { RunRecord, RunStatus } from './run-record.ts'
 
 /** The outcome of a compare-and-set. */
@@ -24,10 +25,20 @@ export interface RunStore {
    * `from`, atomically. Exactly-once execution rests on this.
    */
   transition(runId: string, from: readonly RunStatus[], patch: Partial<RunRecord>, events?: readonly ToolEvent[]): Promise<TransitionResult>
-  /** Appends events to an existing run, numbered after the last. */
-  append(runId: string, events: readonly ToolEvent[]): Promise<SequencedEvent[]>
-  /** Events with `seq > after`, in order. */
-  events(runId: string, after: number): Promise<SequencedEvent[]>
+  /**
+   * Appends events to an existing run, numbered after the last. With `limits`, a batch that would
+   * take the log past one of them is refused whole (a `ToolrouteError` naming the limit; nothing of
+   * it is stored, nothing stored before is touched). `create` and `transition` take no limits:
+   * their events are a run's own few (its input, a step's start, its end).
+   */
+  append(runId: string, events: readonly ToolEvent[], limits?: RunLimits): Promise<SequencedEvent[]>
+  /** Events with `seq > after`, in order; at most `limit` of them (a page), when given. */
+  events(runId: string, after: number, limit?: number): Promise<SequencedEvent[]>
+  /**
+   * How large the run's log is: its number of events (the last `seq`, 0 for none or an unknown
+   * run) and the bytes of their UTF-8 JSON (`jsonBytes`), what `RunLimits` count.
+   */
+  size(runId: string): Promise<{ events: number; bytes: number }>
   delete(runId: string): Promise<void>
   /** Whether transitions are atomic across every process (false for Workers KV). */
   readonly exactlyOnce: boolean

@@ -20,8 +20,8 @@ export function withRunIndex(host: RunHost, index: RunIndex): RunHost {
     },
     async list(caller, page = {}) {
       if (caller.principal === null) return { runs: [] }
-      // Each run is read back whole (its events too, on every backend): pages stay small, and the
-      // reads go out together (on Workers, one object each).
+      // Each run's state is read back (never its events): pages stay small, and the reads go out
+      // together (on Workers, one object each).
       const limit = Math.min(Math.max(page.limit ?? 20, 1), 100)
       const ids = await index.list(caller.principal, { limit, ...(page.cursor !== undefined ? { cursor: page.cursor } : {}) })
       const read = await Promise.all(

@@ -102,6 +102,7 @@ function countingRunStore(store: RunStore) {
     transition: (...args) => ((counted.writes += 1), store.transition(...args)),
     append: (...args) => ((counted.writes += 1), store.append(...args)),
     events: (...args) => store.events(...args),
+    size: (...args) => store.size(...args),
     delete: (...args) => ((counted.writes += 1), store.delete(...args)),
   }
   return { store: wrapped, counted }

@@ -41,6 +41,20 @@ async function rejects(work: () => Promise<unknown>, message: string): Promise<v
   throw new ContractError(message)
 }
 
+/** Rejects, with a message that says `mention`. */
+async function rejectsNaming(work: () => Promise<unknown>, mention: string, message: string): Promise<void> {
+  try {
+    await work()
+  } catch (error) {
+    ok(error instanceof Error && error.message.includes(mention), `${message}: the error names ${mention} (got ${String(error)})`)
+    return
+  }
+  throw new ContractError(message)
+}
+
+/** What `RunLimits.maxEventBytes` counts of an event: its JSON text in UTF-8. */
+const bytesOf = (events: readonly ToolEvent[]) => events.reduce((sum, event) => sum + new TextEncoder().encode(JSON.stringify(event)).byteLength, 0)
+
 const seqsOf = (events: SequencedEvent[]) => events.map((entry) => entry.seq)
 
 const at = '2026-01-02T03:04:05.678Z'
@@ -283,5 +297,67 @@ export function defineRunStoreContract(name: string, makeStore: () => RunStore |
     ]
     await store.create(waitingRecord(runId), events)
     equal((await store.events(runId, 0)).map((entry) => entry.event), events, 'events come back as stored, large ones included')
+  })
+  test('events(after, limit) reads the log a page at a time', async (store, runId) => {
+    await store.create(waitingRecord(runId), firstEvents(runId))
+    await store.append(runId, Array.from({ length: 7 }, (_, index) => logEvent(`p${index}`)))
+    const all = await store.events(runId, 0)
+    equal(seqsOf(all), Array.from({ length: 12 }, (_, index) => index + 1), 'twelve events')
+    for (const limit of [1, 3, 5, 12, 50]) {
+      const read: SequencedEvent[] = []
+      for (let after = 0, page = await store.events(runId, 0, limit); page.length > 0; page = await store.events(runId, after, limit)) {
+        ok(page.length <= limit, `a page of limit ${limit} holds at most ${limit} events`)
+        read.push(...page)
+        after = page.at(-1)!.seq
+      }
+      equal(read, all, `pages of ${limit} read the whole log once, in order`)
+    }
+    equal(await store.events(runId, 4, 2), all.slice(4, 6), 'a page starts just after its cursor')
+    equal(await store.events(runId, 11, 5), all.slice(11), 'the last page is short')
+    equal(await store.events(runId, 12, 5), [], 'nothing after the last event')
+  })
+
+  test('size counts the events and the bytes of their JSON', async (store, runId) => {
+    equal(await store.size(runId), { events: 0, bytes: 0 }, 'an unknown run has an empty log')
+    const first = firstEvents(runId)
+    await store.create(waitingRecord(runId), first)
+    equal(await store.size(runId), { events: 5, bytes: bytesOf(first) }, 'the first events are counted')
+    const more = [logEvent('Zoë ✈ 𝄞'), logEvent('x'.repeat(2000))]
+    await store.append(runId, more)
+    const ended: ToolEvent[] = [{ type: 'finish', finishReason: 'stop' }]
+    await store.transition(runId, ['approval-required'], { status: 'completed' }, ended)
+    equal(await store.size(runId), { events: 8, bytes: bytesOf([...first, ...more, ...ended]) }, 'appends and transitions are counted, in UTF-8 bytes')
+    equal(await store.size(crypto.randomUUID()), { events: 0, bytes: 0 }, 'another id beside it has none')
+    await store.delete(runId)
+    equal(await store.size(runId), { events: 0, bytes: 0 }, 'a deleted run has none')
+  })
+
+  test('append refuses a batch past maxEvents whole, and keeps what was stored', async (store, runId) => {
+    await store.create(waitingRecord(runId), firstEvents(runId))
+    const limits = { maxEvents: 8, maxEventBytes: 1_000_000 }
+    equal(seqsOf(await store.append(runId, [logEvent('a'), logEvent('b')], limits)), [6, 7], 'below the limit, appends')
+    const before = await store.events(runId, 0)
+    const size = await store.size(runId)
+    await rejectsNaming(() => store.append(runId, [logEvent('c'), logEvent('d')], limits), 'maxEvents', 'a batch past the limit is refused')
+    equal(await store.events(runId, 0), before, 'nothing of the refused batch is stored, nothing before is lost')
+    equal(await store.size(runId), size, 'the size is unchanged')
+    equal(seqsOf(await store.append(runId, [logEvent('c')], limits)), [8], 'a batch that reaches the limit exactly is stored')
+    await rejectsNaming(() => store.append(runId, [logEvent('e')], limits), 'maxEvents', 'a full log takes no more')
+    equal(await store.append(runId, [], limits), [], 'appending nothing to a full log is no error')
+    const ended = await store.transition(runId, ['approval-required'], { status: 'failed' }, [{ type: 'finish', finishReason: 'error' }])
+    ok(ended.ok && seqsOf(ended.events)[0] === 9, 'a transition still ends the run past the limit')
+    equal(seqsOf(await store.events(runId, 0)), [1, 2, 3, 4, 5, 6, 7, 8, 9], 'the log is whole and contiguous')
+  })
+
+  test('append refuses a batch past maxEventBytes whole, and keeps what was stored', async (store, runId) => {
+    await store.create(waitingRecord(runId), [])
+    const small = logEvent('ok')
+    const limits = { maxEvents: 1_000, maxEventBytes: bytesOf([small]) * 3 }
+    await store.append(runId, [small, small], limits)
+    await rejectsNaming(() => store.append(runId, [logEvent('é'.repeat(10))], limits), 'maxEventBytes', 'a batch past the bytes is refused')
+    equal(seqsOf(await store.events(runId, 0)), [1, 2], 'nothing of it is stored')
+    equal(seqsOf(await store.append(runId, [small], limits)), [3], 'a batch that reaches the bytes exactly is stored')
+    await rejectsNaming(() => store.append(runId, [logEvent('')], limits), 'maxEventBytes', 'a full log takes no more')
+    equal(await store.size(runId), { events: 3, bytes: bytesOf([small, small, small]) }, 'the size is the stored events’')
   })
 }

@@ -3,7 +3,7 @@ import { DurableObject } from 'cloudflare:workers'
 import type { RunStore } from '../../src/runs/run-store.ts'
 import { createDurableObjectRunStore } from '../../src/adapter/cloudflare-workers/durable-object-run-store.ts'
 
-type StoreMethod = 'create' | 'get' | 'transition' | 'append' | 'events' | 'delete'
+type StoreMethod = 'create' | 'get' | 'transition' | 'append' | 'events' | 'size' | 'delete'
 
 /**
  * Hosts a real Durable Object run store; the contract suite drives it over RPC, so every call

@@ -26,6 +26,7 @@ async function durableObjectStore(): Promise<RunStore> {
     transition: call('transition'),
     append: call('append'),
     events: call('events'),
+    size: call('size'),
     delete: call('delete'),
   } as RunStore
 }

@@ -8,6 +8,7 @@ import { runHostForCall } from '../../runs/run-host-for-call.ts'
 import { createKvRunStore, type KvRunStoreOptions } from './kv-run-store.ts'
 import { withRunIndex } from '../../runs/with-run-index.ts'
 import { createKvRunIndex } from './create-kv-run-index.ts'
+import type { RunLimits } from '../../runs/run-limits.ts'
 
 /** The KV binding `createKvRunHost` reads by default (wrangler.toml `[[kv_namespaces]]`). */
 export const runsKvBinding = 'TOOLROUTE_RUNS_KV'
@@ -21,6 +22,8 @@ export interface KvRunHostOptions extends KvRunStoreOptions {
   retentionMs?: number
   /** How often followers poll KV for events written by other requests (default 500 ms). */
   pollMs?: number
+  /** How far a run's event log may grow (default 10,000 events and 8 MiB of event data). */
+  runLimits?: RunLimits
 }
 
 /**
@@ -52,6 +55,7 @@ export function createKvRunHost(tools: ToolAppOptions['tools'], options: KvRunHo
         pollMs: options.pollMs ?? 500,
         ...(options.ttlMs !== undefined ? { ttlMs: options.ttlMs } : {}),
         ...(options.retentionMs !== undefined ? { retentionMs: options.retentionMs } : {}),
+        ...(options.runLimits !== undefined ? { runLimits: options.runLimits } : {}),
       })
       engines.set(kv, engine)
     }

@@ -2,13 +2,14 @@ import { DurableObject } from 'cloudflare:workers'
 import type { SequencedEvent, ToolEvent } from '../../protocol/tool-event.ts'
 import type { Defer, RunEngine } from '../../runs/create-run-engine.ts'
 import type { RunRecord } from '../../runs/run-record.ts'
-import type { RunCaller, RunSegment } from '../../runs/run-host.ts'
+import type { RunCaller, RunEventPage, RunSegment } from '../../runs/run-host.ts'
 import { encodeSegmentStream, toRpcError, type RpcResult } from '../../runs/segment-stream.ts'
 import type { RunStore } from '../../runs/run-store.ts'
 import { createDurableObjectRunStore, storedRunId } from './durable-object-run-store.ts'
 import { millisecondsOf } from './milliseconds-of.ts'
 import type { RunIndexPage } from '../../runs/run-index.ts'
 import type { SqlRunIndex } from './sql-run-index.ts'
+import { eventPage, type RunLimits } from '../../runs/run-limits.ts'
 
 export interface ToolRunObjectOptions {
   /**
@@ -18,6 +19,8 @@ export interface ToolRunObjectOptions {
   runTtlMs?: number
   /** How long a settled run is kept (default 24 h); else the `TOOLROUTE_RETENTION_MS` var. */
   retentionMs?: number
+  /** How far a run's event log may grow (default 10,000 events and 8 MiB of event data, SPEC §12). */
+  runLimits?: RunLimits
 }
 
 /** What a run object hands the engine it runs: its own storage, alarm and `waitUntil`, and the config's times. */
@@ -25,6 +28,7 @@ export interface RunObjectEngineOptions {
   store: RunStore
   ttlMs?: number
   retentionMs?: number
+  runLimits?: RunLimits
   schedule: (runId: string, at: number) => Promise<void>
   defer: Defer
 }
@@ -60,12 +64,22 @@ async function streamed(segment: RunSegment) {
   if (run.background && run.status === 'running') return { run, after, stream: null }
   // A failed step falls back to the stream, which carries the failure as it always has.
   const ended = await Promise.race([segment.settled.catch(() => undefined), nextTurn()])
+  let events: AsyncIterable<SequencedEvent> = segment.events
   if (ended) {
-    const events: SequencedEvent[] = []
-    for await (const entry of segment.events) events.push(entry)
-    return { run, after, stream: null, done: { run: ended, events } }
+    // Carried in the answer up to a page; a step that wrote more streams like a long one.
+    const iterator = segment.events[Symbol.asyncIterator]()
+    const read: SequencedEvent[] = []
+    for (let next = await iterator.next(); ; next = await iterator.next()) {
+      if (next.done) return { run, after, stream: null, done: { run: ended, events: read } }
+      read.push(next.value)
+      if (read.length > eventPage.size) break
+    }
+    events = (async function* () {
+      yield* read
+      for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value
+    })()
   }
-  return { run, after, stream: encodeSegmentStream(segment.events, () => segment.settled, () => segment.abort(new Error('The caller disconnected'))) }
+  return { run, after, stream: encodeSegmentStream(events, () => segment.settled, () => segment.abort(new Error('The caller disconnected'))) }
 }
 
 /** A run's Durable Object: the RPC methods `createDurableObjectRunHost` calls, and its alarm. */
@@ -77,7 +91,7 @@ export interface ToolRunObject extends DurableObject {
   resume(runId: string, caller: RunCaller & { resumeData: unknown }): Promise<RpcSegment>
   cancel(runId: string, caller: RunCaller): Promise<RpcResult<RunRecord>>
   abortStep(runId: string, caller: RunCaller & { after: number; message: string }): Promise<RpcResult<null>>
-  get(runId: string, caller: RunCaller): Promise<RpcResult<{ run: RunRecord; events: SequencedEvent[] }>>
+  get(runId: string, caller: RunCaller & { events?: RunEventPage }): Promise<RpcResult<{ run: RunRecord; events: SequencedEvent[] }>>
   follow(runId: string, caller: RunCaller & { after: number }): Promise<RpcResult<ReadableStream<Uint8Array>>>
   /** On the object named `index:<principal>`: the principal's run index (`createDurableObjectRunIndex`). */
   indexAdd(runId: string, createdAt: string): Promise<RpcResult<null>>
@@ -113,6 +127,7 @@ export function createRunObjectClass(
         store: createDurableObjectRunStore(ctx.storage),
         ...(ttlMs !== undefined ? { ttlMs } : {}),
         ...(retentionMs !== undefined ? { retentionMs } : {}),
+        ...(options.runLimits !== undefined ? { runLimits: options.runLimits } : {}),
         // One object holds one run, and the run's state names the one time it next needs
         // (expiry, retention, the next background attempt or its watchdog): each call replaces
         // the object's single alarm.
@@ -145,7 +160,7 @@ export function createRunObjectClass(
         return null
       })
     }
-    get(runId: string, caller: RunCaller): Promise<RpcResult<{ run: RunRecord; events: SequencedEvent[] }>> {
+    get(runId: string, caller: RunCaller & { events?: RunEventPage }): Promise<RpcResult<{ run: RunRecord; events: SequencedEvent[] }>> {
       return rpc(() => this.engine.get(runId, caller))
     }
     follow(runId: string, caller: RunCaller & { after: number }): Promise<RpcResult<ReadableStream<Uint8Array>>> {

@@ -1,6 +1,7 @@
 import type { SequencedEvent, ToolEvent } from '../../protocol/tool-event.ts'
 import { decodeRunRecord, type RunRecord, type RunStatus } from '../../runs/run-record.ts'
 import type { RunStore, TransitionResult } from '../../runs/run-store.ts'
+import { checkRunLimits, jsonBytes, type RunLimits } from '../../runs/run-limits.ts'
 
 /**
  * A run store over one SQLite-backed Durable Object's storage: one object holds one run.
@@ -13,7 +14,8 @@ import type { RunStore, TransitionResult } from '../../runs/run-store.ts'
  * write with no `await` inside `transactionSync` is a true compare-and-set.
  *
  * The event table has no run column: the store holds one run. Creating a second run fails,
- * and another run id reads as absent (no record, no events).
+ * and another run id reads as absent (no record, no events). The log's size (what `RunLimits`
+ * count) is summed once per object instance and then kept in memory: only this object writes it.
  */
 export function createDurableObjectRunStore(storage: DurableObjectStorage): RunStore {
   const sql = storage.sql
@@ -25,14 +27,25 @@ export function createDurableObjectRunStore(storage: DurableObjectStorage): RunS
     return row ? decodeRunRecord(JSON.parse(row.record)) : undefined
   }
   const heldRunId = (): string | undefined => sql.exec<{ id: string }>('SELECT id FROM run LIMIT 1').toArray()[0]?.id
-  const lastSeq = (): number => sql.exec<{ seq: number | null }>('SELECT MAX(seq) AS seq FROM event').one().seq ?? 0
-  const insert = (events: readonly ToolEvent[]): SequencedEvent[] => {
-    let seq = lastSeq()
-    return events.map((event) => {
+  let size: { events: number; bytes: number } | undefined
+  const sizeOf = (): { events: number; bytes: number } => {
+    if (size) return size
+    const row = sql.exec<{ events: number | null; bytes: number | null }>('SELECT MAX(seq) AS events, SUM(length(CAST(body AS BLOB))) AS bytes FROM event').one()
+    return (size = { events: row.events ?? 0, bytes: row.bytes ?? 0 })
+  }
+  const insert = (events: readonly ToolEvent[], limits?: RunLimits): SequencedEvent[] => {
+    const current = sizeOf()
+    const bodies = events.map((event) => JSON.stringify(event))
+    const bytes = bodies.reduce((sum, body) => sum + jsonBytes(body), 0)
+    checkRunLimits(limits, current, events.length, bytes)
+    let seq = current.events
+    const inserted = events.map((event, index) => {
       seq += 1
-      sql.exec('INSERT INTO event (seq, body) VALUES (?, ?)', seq, JSON.stringify(event))
+      sql.exec('INSERT INTO event (seq, body) VALUES (?, ?)', seq, bodies[index]!)
       return { seq, event }
     })
+    size = { events: seq, bytes: current.bytes + bytes }
+    return inserted
   }
   const write = (run: RunRecord) => sql.exec('INSERT OR REPLACE INTO run (id, record) VALUES (?, ?)', run.runId, JSON.stringify(run))
 
@@ -59,19 +72,23 @@ export function createDurableObjectRunStore(storage: DurableObjectStorage): RunS
         return { ok: true, run: next, events: insert(events) }
       })
     },
-    async append(runId, events) {
+    async append(runId, events, limits) {
       return storage.transactionSync(() => {
         // The id is enough: decoding the whole record on every event would cost more than the insert.
         if (heldRunId() !== runId) throw new Error(`run ${runId} does not exist`)
-        return insert(events)
+        return insert(events, limits)
       })
     },
-    async events(runId, after) {
+    async events(runId, after, limit) {
       if (heldRunId() !== runId) return []
+      // SQLite reads `LIMIT -1` as no limit.
       return sql
-        .exec<{ seq: number; body: string }>('SELECT seq, body FROM event WHERE seq > ? ORDER BY seq', after)
+        .exec<{ seq: number; body: string }>('SELECT seq, body FROM event WHERE seq > ? ORDER BY seq LIMIT ?', after, limit ?? -1)
         .toArray()
         .map((row) => ({ seq: row.seq, event: JSON.parse(row.body) as ToolEvent }))
+    },
+    async size(runId) {
+      return heldRunId() === runId ? { ...sizeOf() } : { events: 0, bytes: 0 }
     },
     async delete(runId) {
       if (heldRunId() !== runId) return
@@ -79,6 +96,7 @@ export function createDurableObjectRunStore(storage: DurableObjectStorage): RunS
         sql.exec('DELETE FROM event')
         sql.exec('DELETE FROM run')
       })
+      size = undefined
       await storage.deleteAlarm()
     },
   }

@@ -1,6 +1,7 @@
 import type { SequencedEvent, ToolEvent } from '../../protocol/tool-event.ts'
 import { decodeRunRecord, type RunRecord, type RunStatus } from '../../runs/run-record.ts'
 import type { RunStore, TransitionResult } from '../../runs/run-store.ts'
+import { checkRunLimits, jsonBytes, type RunLimits } from '../../runs/run-limits.ts'
 
 export interface KvRunStoreOptions {
   /**
@@ -17,7 +18,7 @@ const metadataEventBytes = 900
 const bulkGetKeys = 100
 
 type RecordMetadata = { lastSeq: number }
-type EventMetadata = { event?: ToolEvent }
+type EventMetadata = { event?: ToolEvent; bytes?: number }
 
 const recordKey = (runId: string) => `run:${runId}`
 const eventPrefix = (runId: string) => `run:${runId}:event:`
@@ -38,7 +39,9 @@ const eventKey = (runId: string, seq: number) => `${eventPrefix(runId)}${String(
  * - `run:<runId>:event:<seq, 10 digits>`: one event as JSON, one key each (KV allows one write
  *   per second per key, so a busy log never rewrites a shared key). An event of up to 900 bytes
  *   also rides in the key's metadata, so `events(after)` is one `list` per 1000 events, with
- *   bulk `get`s only for larger events.
+ *   bulk `get`s only for larger events. The metadata also says the event's size in bytes, so the
+ *   log's size (what `RunLimits` count) is known from a `list` alone. KV lists from the start of a
+ *   prefix only: a page after a cursor lists the keys before it too, and reads only its own.
  */
 export function createKvRunStore(kv: KVNamespace, options: KvRunStoreOptions = {}): RunStore {
   const putOptions = options.expirationTtl ? { expirationTtl: options.expirationTtl } : {}
@@ -46,6 +49,8 @@ export function createKvRunStore(kv: KVNamespace, options: KvRunStoreOptions = {
   const queues = new Map<string, Promise<unknown>>()
   /** The last event number this isolate wrote or read, per run. */
   const lastSeqs = new Map<string, number>()
+  /** The bytes of each run's events, as far as this isolate knows (another isolate's appends show up when it lists them). */
+  const logBytes = new Map<string, number>()
 
   function serialised<T>(runId: string, work: () => Promise<T>): Promise<T> {
     const previous = queues.get(runId) ?? Promise.resolve()
@@ -64,39 +69,48 @@ export function createKvRunStore(kv: KVNamespace, options: KvRunStoreOptions = {
     return { run: decodeRunRecord(value), lastSeq: typeof metadata?.lastSeq === 'number' ? metadata.lastSeq : 0 }
   }
 
-  async function listEvents(runId: string): Promise<{ seq: number; name: string; event?: ToolEvent }[]> {
-    const found: { seq: number; name: string; event?: ToolEvent }[] = []
+  type Listed = { seq: number; name: string; event?: ToolEvent; bytes?: number }
+  /** The run's event keys after `after`, in order, at most `limit` of them. */
+  async function listEvents(runId: string, after = 0, limit = Infinity): Promise<Listed[]> {
+    const found: Listed[] = []
     let cursor: string | undefined
     do {
       const page: KVNamespaceListResult<EventMetadata> = await kv.list<EventMetadata>({ prefix: eventPrefix(runId), ...(cursor ? { cursor } : {}) })
       for (const key of page.keys) {
         const seq = Number(key.name.slice(eventPrefix(runId).length))
-        found.push({ seq, name: key.name, ...(key.metadata?.event ? { event: key.metadata.event } : {}) })
+        if (seq > after && found.length < limit) found.push({ seq, name: key.name, ...key.metadata })
       }
-      cursor = page.list_complete ? undefined : page.cursor
+      cursor = page.list_complete || found.length >= limit ? undefined : page.cursor
     } while (cursor)
     return found
   }
 
   async function nextSeq(runId: string, recordSeq: number): Promise<number> {
     let last = Math.max(lastSeqs.get(runId) ?? 0, recordSeq)
-    if (!lastSeqs.has(runId)) {
+    if (!lastSeqs.has(runId) || !logBytes.has(runId)) {
       const listed = await listEvents(runId)
       last = Math.max(last, listed.at(-1)?.seq ?? 0)
+      // A key written before sizes were kept counts what its metadata shows.
+      logBytes.set(runId, listed.reduce((sum, entry) => sum + (entry.bytes ?? (entry.event ? jsonBytes(JSON.stringify(entry.event)) : 0)), 0))
     }
     return last
   }
 
-  async function writeEvents(runId: string, after: number, events: readonly ToolEvent[]): Promise<SequencedEvent[]> {
+  async function writeEvents(runId: string, after: number, events: readonly ToolEvent[], limits?: RunLimits): Promise<SequencedEvent[]> {
+    const bodies = events.map((event) => JSON.stringify(event))
+    const sizes = bodies.map(jsonBytes)
+    const added = sizes.reduce((sum, bytes) => sum + bytes, 0)
+    checkRunLimits(limits, { events: after, bytes: logBytes.get(runId) ?? 0 }, events.length, added)
     const sequenced = events.map((event, index) => ({ seq: after + index + 1, event: structuredClone(event) }))
     await Promise.all(
-      sequenced.map(({ seq, event }) => {
-        const body = JSON.stringify(event)
-        const metadata: EventMetadata = body.length <= metadataEventBytes ? { event } : {}
+      sequenced.map(({ seq, event }, index) => {
+        const body = bodies[index]!
+        const metadata: EventMetadata = body.length <= metadataEventBytes ? { event, bytes: sizes[index]! } : { bytes: sizes[index]! }
         return kv.put(eventKey(runId, seq), body, { ...putOptions, metadata })
       }),
     )
     lastSeqs.set(runId, after + events.length)
+    logBytes.set(runId, (logBytes.get(runId) ?? 0) + added)
     return sequenced
   }
 
@@ -109,6 +123,7 @@ export function createKvRunStore(kv: KVNamespace, options: KvRunStoreOptions = {
       return serialised(run.runId, async () => {
         if (await readRecord(run.runId)) throw new Error(`run ${run.runId} exists`)
         lastSeqs.set(run.runId, 0)
+        logBytes.set(run.runId, 0)
         const written = await writeEvents(run.runId, 0, events)
         await writeRecord(run, events.length)
         return written
@@ -129,15 +144,22 @@ export function createKvRunStore(kv: KVNamespace, options: KvRunStoreOptions = {
         return { ok: true, run: next, events: written }
       })
     },
-    append(runId, events) {
+    append(runId, events, limits) {
       return serialised(runId, async () => {
         const stored = await readRecord(runId)
         if (!stored) throw new Error(`run ${runId} does not exist`)
-        return writeEvents(runId, await nextSeq(runId, stored.lastSeq), events)
+        return writeEvents(runId, await nextSeq(runId, stored.lastSeq), events, limits)
       })
     },
-    async events(runId, after) {
-      const listed = (await listEvents(runId)).filter((entry) => entry.seq > after)
+    size(runId) {
+      return serialised(runId, async () => {
+        const stored = await readRecord(runId)
+        if (!stored) return { events: 0, bytes: 0 }
+        return { events: await nextSeq(runId, stored.lastSeq), bytes: logBytes.get(runId) ?? 0 }
+      })
+    },
+    async events(runId, after, limit) {
+      const listed = await listEvents(runId, after, limit)
       const missing = listed.filter((entry) => !entry.event).map((entry) => entry.name)
       const bodies = new Map<string, string | null>()
       for (let index = 0; index < missing.length; index += bulkGetKeys) {
@@ -157,6 +179,7 @@ export function createKvRunStore(kv: KVNamespace, options: KvRunStoreOptions = {
         const listed = await listEvents(runId)
         await Promise.all([...listed.map((entry) => kv.delete(entry.name)), kv.delete(recordKey(runId))])
         lastSeqs.delete(runId)
+        logBytes.delete(runId)
       })
     },
   }

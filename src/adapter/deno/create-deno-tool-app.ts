@@ -61,6 +61,7 @@ export async function createDenoToolApp(options: DenoToolAppOptions): Promise<De
     pollMs,
     ...(ttlMs !== undefined ? { ttlMs } : {}),
     ...(retentionMs !== undefined ? { retentionMs } : {}),
+    ...(appOptions.runLimits !== undefined ? { runLimits: appOptions.runLimits } : {}),
     ...(scheduler ? { schedule: scheduler.schedule } : {}),
   })
   await scheduler?.start((runId) => engine.sweep(runId))

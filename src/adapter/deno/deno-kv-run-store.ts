@@ -1,6 +1,7 @@
 import type { SequencedEvent, ToolEvent } from '../../protocol/tool-event.ts'
 import { decodeRunRecord, type RunRecord, type RunStatus } from '../../runs/run-record.ts'
 import type { RunStore, TransitionResult } from '../../runs/run-store.ts'
+import { checkRunLimits, jsonBytes, type RunLimits } from '../../runs/run-limits.ts'
 import { deletePrefix, dropText, isStoredText, readText, stageText, unlessBusy, type StoredText } from './kv-text.ts'
 
 /**
@@ -9,6 +10,8 @@ import { deletePrefix, dropText, isStoredText, readText, stageText, unlessBusy, 
  *
  * - `['toolroute', 'run', runId]`: the run record as JSON text (`StoredText`).
  * - `['toolroute', 'run', runId, 'seq']`: the number of the run's last event (absent: none yet).
+ * - `['toolroute', 'run', runId, 'bytes']`: the bytes of the run's events (`RunLimits`), written
+ *   with the counter (absent: none yet, or a log stored before sizes were kept).
  * - `['toolroute', 'run', runId, 'events', lastSeq]`: the events one write added, as a JSON array
  *   of `ToolEvent`s numbered `lastSeq - length + 1` … `lastSeq`. One entry per write, not per
  *   event: a call's first step can bring hundreds of input deltas, and one commit holds at most
@@ -21,6 +24,7 @@ export const denoKvRunPrefix = ['toolroute', 'run'] as const
 
 const runKey = (runId: string): Deno.KvKey => [...denoKvRunPrefix, runId]
 const seqKey = (runId: string): Deno.KvKey => [...runKey(runId), 'seq']
+const bytesKey = (runId: string): Deno.KvKey => [...runKey(runId), 'bytes']
 const eventsPrefix = (runId: string): Deno.KvKey => [...runKey(runId), 'events']
 
 /** A consistent read of a run: its record, its last event number, and the versions of both. */
@@ -30,6 +34,7 @@ interface Snapshot {
   stored?: StoredText
   run?: RunRecord
   lastSeq: number
+  bytes: number
 }
 
 /** Tries of a compare-and-set that loses to a concurrent write of the same run before giving up. */
@@ -54,14 +59,15 @@ function decodeEvents(runId: string, value: unknown): ToolEvent[] {
 export function createDenoKvRunStore(kv: Deno.Kv): RunStore {
   async function snapshot(runId: string): Promise<Snapshot> {
     for (let read = 0; read < maxTries; read++) {
-      const [runEntry, seqEntry] = await unlessBusy(() => kv.getMany<[unknown, unknown]>([runKey(runId), seqKey(runId)]))
+      const [runEntry, seqEntry, bytesEntry] = await unlessBusy(() => kv.getMany<[unknown, unknown, unknown]>([runKey(runId), seqKey(runId), bytesKey(runId)]))
       const lastSeq = typeof seqEntry.value === 'number' ? seqEntry.value : 0
-      if (runEntry.versionstamp === null) return { runEntry, seqEntry, lastSeq }
+      const bytes = typeof bytesEntry.value === 'number' ? bytesEntry.value : 0
+      if (runEntry.versionstamp === null) return { runEntry, seqEntry, lastSeq, bytes }
       if (!isStoredText(runEntry.value)) throw new Error(`Run ${runId}: the stored value is not a run record`)
       const text = await readText(kv, runKey(runId), runEntry.value)
       // A part is gone: the record was replaced since it was read. Read again.
       if (text === undefined) continue
-      return { runEntry, seqEntry, stored: runEntry.value, run: decodeRunRecord(JSON.parse(text)), lastSeq }
+      return { runEntry, seqEntry, stored: runEntry.value, run: decodeRunRecord(JSON.parse(text)), lastSeq, bytes }
     }
     throw new Error(`Run ${runId}: its record kept changing while it was read`)
   }
@@ -69,16 +75,20 @@ export function createDenoKvRunStore(kv: Deno.Kv): RunStore {
   /**
    * Writes `run` (when given) and `events` if neither the record nor the counter changed since
    * `snap`. Answers the numbered events, or `undefined` when another write got there first.
+   * Past `limits`, throws before writing anything.
    */
-  async function commit(runId: string, snap: Snapshot, run: RunRecord | undefined, events: readonly ToolEvent[]): Promise<SequencedEvent[] | undefined> {
+  async function commit(runId: string, snap: Snapshot, run: RunRecord | undefined, events: readonly ToolEvent[], limits?: RunLimits): Promise<SequencedEvent[] | undefined> {
     const base = runKey(runId)
-    const runText = run === undefined ? undefined : await stageText(kv, base, JSON.stringify(run))
     const batch = JSON.stringify(events)
+    // A JSON array of n objects is their texts, n - 1 commas and two brackets.
+    const added = events.length > 0 ? jsonBytes(batch) - events.length - 1 : 0
+    checkRunLimits(limits, { events: snap.lastSeq, bytes: snap.bytes }, events.length, added)
+    const runText = run === undefined ? undefined : await stageText(kv, base, JSON.stringify(run))
     const eventsText = events.length > 0 ? await stageText(kv, base, batch) : undefined
     const lastSeq = snap.lastSeq + events.length
     const operation = kv.atomic().check(snap.runEntry).check(snap.seqEntry)
     if (runText !== undefined) operation.set(base, runText)
-    if (eventsText !== undefined) operation.set(seqKey(runId), lastSeq).set([...eventsPrefix(runId), lastSeq], eventsText)
+    if (eventsText !== undefined) operation.set(seqKey(runId), lastSeq).set(bytesKey(runId), snap.bytes + added).set([...eventsPrefix(runId), lastSeq], eventsText)
     const result = await unlessBusy(() => operation.commit())
     if (!result.ok) {
       await Promise.all([dropText(kv, base, runText), dropText(kv, base, eventsText)])
@@ -118,21 +128,27 @@ export function createDenoKvRunStore(kv: Deno.Kv): RunStore {
       throw new Error(`run ${runId}: too much contention to change it`)
     },
 
-    async append(runId, events) {
+    async append(runId, events, limits) {
       for (let tries = 0; tries < maxTries; tries++) {
         const snap = await snapshot(runId)
         if (!snap.run) throw new Error(`run ${runId} does not exist`)
         if (events.length === 0) return []
-        const written = await commit(runId, snap, undefined, events)
+        const written = await commit(runId, snap, undefined, events, limits)
         if (written) return written
       }
       throw new Error(`run ${runId}: too much contention to append to it`)
     },
 
-    async events(runId, after) {
+    async size(runId) {
+      const snap = await snapshot(runId)
+      return snap.run ? { events: snap.lastSeq, bytes: snap.bytes } : { events: 0, bytes: 0 }
+    },
+
+    async events(runId, after, limit = Infinity) {
       const found: SequencedEvent[] = []
       const prefix = eventsPrefix(runId)
-      const entries = await unlessBusy(() => Array.fromAsync(kv.list({ prefix, start: [...prefix, after + 1] })))
+      // Each entry holds at least one event: `limit` entries hold the page.
+      const entries = await unlessBusy(() => Array.fromAsync(kv.list({ prefix, start: [...prefix, after + 1] }, Number.isFinite(limit) ? { limit } : {})))
       for (const entry of entries) {
         const lastSeq = entry.key.at(-1)
         if (typeof lastSeq !== 'number' || !isStoredText(entry.value)) throw new Error(`Run ${runId}: a stored event batch is unreadable`)
@@ -142,7 +158,7 @@ export function createDenoKvRunStore(kv: Deno.Kv): RunStore {
         const batch = decodeEvents(runId, JSON.parse(text))
         const first = lastSeq - batch.length + 1
         batch.forEach((event, index) => {
-          if (first + index > after) found.push({ seq: first + index, event })
+          if (first + index > after && found.length < limit) found.push({ seq: first + index, event })
         })
       }
       return found

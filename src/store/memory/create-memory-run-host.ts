@@ -1,6 +1,7 @@
 import { createMemoryRunIndex } from '../../runs/create-memory-run-index.ts'
 import { createRunEngine } from '../../runs/create-run-engine.ts'
 import type { RunHost } from '../../runs/run-host.ts'
+import type { RunLimits } from '../../runs/run-limits.ts'
 import { withRunIndex } from '../../runs/with-run-index.ts'
 import type { AnyTool } from '../../tool/tool-types.ts'
 import { createMemoryRunStore } from './memory-run-store.ts'
@@ -10,6 +11,6 @@ import { createMemoryRunStore } from './memory-run-store.ts'
  * `createToolApp` (Node, tests, one process). The app's own composer passes it, not the Hono app,
  * so a Worker that keeps no runs bundles none of the engine (SPEC §11).
  */
-export function createMemoryRunHost(tools: ReadonlyMap<string, AnyTool>): RunHost {
-  return withRunIndex(createRunEngine({ tools, store: createMemoryRunStore() }), createMemoryRunIndex())
+export function createMemoryRunHost(tools: ReadonlyMap<string, AnyTool>, options: { runLimits?: RunLimits } = {}): RunHost {
+  return withRunIndex(createRunEngine({ tools, store: createMemoryRunStore(), ...options }), createMemoryRunIndex())
 }

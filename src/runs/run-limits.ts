@@ -1,0 +1,50 @@
+import { ToolrouteError } from '../errors/toolroute-error.ts'
+
+/**
+ * How far a run's event log may grow (SPEC §12 "Bounded runs"). Past either limit the run fails
+ * with a `tool-output-error` naming it, and the events already stored stay. Only stored events
+ * count: transient custom chunks (`transient: true`) go to live followers and are
+ * never stored, so they cost the log nothing.
+ */
+export interface RunLimits {
+  /** Most events a run's log holds (default 10,000). */
+  maxEvents?: number
+  /** Most bytes of event data a run's log holds: the UTF-8 JSON of its events (default 8 MiB). */
+  maxEventBytes?: number
+}
+
+export const defaultRunLimits: Required<RunLimits> = { maxEvents: 10_000, maxEventBytes: 8 * 1024 * 1024 }
+
+/** The limits with their defaults; a limit that is not a positive integer is refused at once. */
+export function resolveRunLimits(limits: RunLimits = {}): Required<RunLimits> {
+  const resolved = { ...defaultRunLimits, ...limits }
+  for (const [name, value] of Object.entries(resolved)) {
+    if (!Number.isSafeInteger(value) || value < 1) throw new TypeError(`runLimits.${name} must be a positive integer, got ${String(value)}`)
+  }
+  return resolved
+}
+
+const encoder = new TextEncoder()
+/** The bytes an event's JSON text takes: what `maxEventBytes` counts, the same on every backend. */
+export const jsonBytes = (text: string): number => encoder.encode(text).byteLength
+
+/**
+ * Whether a log of `size` may take `added` more events of `addedBytes`; else the error a store's
+ * `append` throws (nothing of the batch is stored).
+ */
+export function checkRunLimits(limits: RunLimits | undefined, size: { events: number; bytes: number }, added: number, addedBytes: number): void {
+  if (!limits || added === 0) return
+  if (limits.maxEvents !== undefined && size.events + added > limits.maxEvents) {
+    throw new ToolrouteError('EXECUTION_FAILED', `The run's event log reached its limit of ${limits.maxEvents} events (runLimits.maxEvents)`)
+  }
+  if (limits.maxEventBytes !== undefined && size.bytes + addedBytes > limits.maxEventBytes) {
+    throw new ToolrouteError('EXECUTION_FAILED', `The run's event log reached its limit of ${limits.maxEventBytes} bytes of event data (runLimits.maxEventBytes)`)
+  }
+}
+
+/**
+ * How much of a run's log one read moves (SPEC §12: no read fails because a run is large): a page
+ * of `size` events by default, at most `maxSize`, and no more than `maxBytes` of them (at least
+ * one event), far below what one Durable Object RPC may carry.
+ */
+export const eventPage = { size: 100, maxSize: 1000, maxBytes: 4 * 1024 * 1024 } as const
