@@ -241,4 +241,31 @@ export const contextCodecApproval = createTool({
   },
 })
 
-export const runFixtureTools = [contextCodecApproval, countedQuestions, countedCall, gatedRetryBackground, countedApproval, countedSuspend, multiRound, flakyBackground, timeoutBackground, gatedBackground, approvedBackground, approvalTransform, gatedApproval]
+/**
+ * Background, writes `events` values of `bytes` padding each, as fast as it can (a tool gone
+ * wild); it stops when its abortSignal aborts, counting that under `<key>:aborted`.
+ */
+export const floodBackground = createTool({
+  id: 'flood-background',
+  description: 'Writes many large values, as fast as it can',
+  inputSchema: z.object({ key: z.string(), events: z.number().int().min(0), bytes: z.number().int().min(0) }),
+  background: { enabled: true, timeoutMs: 120_000, maxRetries: 0 },
+  execute: async ({ key, events, bytes }, { writer, abortSignal }) => {
+    const pad = 'x'.repeat(bytes)
+    for (let index = 0; index < events; index++) {
+      if (abortSignal.aborted) {
+        await counter(`${key}:aborted`).increment()
+        throw abortSignal.reason
+      }
+      await writer.write({ index, pad })
+      // A turn now and then, as a tool doing I/O would give: its writes are stored as they come.
+      if (index % 100 === 99) await new Promise((resolve) => setTimeout(resolve, 0))
+    }
+    return { written: events }
+  },
+})
+
+/** The limits of the LIMITED_RUNS objects (test/workers/worker.ts), small so a test reaches them at once. */
+export const limitedRunLimits = { maxEvents: 60, maxEventBytes: 48 * 1024 }
+
+export const runFixtureTools = [floodBackground, contextCodecApproval, countedQuestions, countedCall, gatedRetryBackground, countedApproval, countedSuspend, multiRound, flakyBackground, timeoutBackground, gatedBackground, approvedBackground, approvalTransform, gatedApproval]

@@ -5,5 +5,6 @@ declare namespace Cloudflare {
     RUN_STORE_PROBE: DurableObjectNamespace
     EXECUTION_COUNTER: DurableObjectNamespace
     TOOLROUTE_RUNS_KV: KVNamespace
+    LIMITED_RUNS: DurableObjectNamespace
   }
 }

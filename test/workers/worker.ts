@@ -6,7 +6,7 @@ import { tools } from '../../.toolroute/tools.ts'
 import { testTools } from '../fixtures/test-tools.ts'
 import { mcpTestTools } from '../fixtures/mcp-tools.ts'
 import { streamTools } from '../fixtures/stream-tools.ts'
-import { runFixtureTools } from './run-fixture-tools.ts'
+import { limitedRunLimits, runFixtureTools } from './run-fixture-tools.ts'
 import { canaryKindTools, canaryTools } from '../fixtures/canary-tools.ts'
 
 const allTools = [...tools, ...testTools, ...runFixtureTools, ...mcpTestTools, ...streamTools, ...canaryTools, ...canaryKindTools]
@@ -24,3 +24,5 @@ export class IdempotencyObject extends worker.IdempotencyObject {}
 export { ExecutionCounter, RunStoreProbe } from './fixture-objects.ts'
 /** The run object of a Worker whose tools never wait, as the build's entry exports it (bound as FINISHED_RUNS). */
 export class FinishedToolRunObject extends createWorker({ tools: allTools, mcp: false, runStore: workerFinishedRunStore }).ToolRunObject {}
+/** Runs with small event-log limits (bound as LIMITED_RUNS; runs-limits.test.ts binds it as TOOLROUTE_RUNS). */
+export class LimitedToolRunObject extends createWorker({ tools: allTools, mcp: false, runStore: workerRunStore, runLimits: limitedRunLimits }).ToolRunObject {}
