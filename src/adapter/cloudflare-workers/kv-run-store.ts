@@ -151,12 +151,11 @@ export function createKvRunStore(kv: KVNamespace, options: KvRunStoreOptions = {
         return writeEvents(runId, await nextSeq(runId, stored.lastSeq), events, limits)
       })
     },
-    size(runId) {
-      return serialised(runId, async () => {
-        const stored = await readRecord(runId)
-        if (!stored) return { events: 0, bytes: 0 }
-        return { events: await nextSeq(runId, stored.lastSeq), bytes: logBytes.get(runId) ?? 0 }
-      })
+    async size(runId) {
+      // A read, not queued behind this run's writes (as `get` and `events` are not).
+      const stored = await readRecord(runId)
+      if (!stored) return { events: 0, bytes: 0 }
+      return { events: await nextSeq(runId, stored.lastSeq), bytes: logBytes.get(runId) ?? 0 }
     },
     async events(runId, after, limit) {
       const listed = await listEvents(runId, after, limit)
