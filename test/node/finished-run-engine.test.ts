@@ -71,9 +71,12 @@ describe('the engine of finished runs answers as the full engine', () => {
   it('a settled run reads back the same: the record, every event (input references rebuilt), events after a cursor', async () => {
     const { full, finished } = both()
     for (const { engine } of [full, finished]) await engine.open(completed('r1'), events(completed('r1')))
-    const fullView = await full.engine.get('r1', { principal: 'p' })
+    const fullView = await full.engine.get('r1', { principal: 'p', events: {} })
     expect(fullView.events.map((entry) => entry.event)).toEqual(events(completed('r1')))
-    expect(await finished.engine.get('r1', { principal: 'p' })).toEqual(fullView)
+    expect(await finished.engine.get('r1', { principal: 'p', events: {} })).toEqual(fullView)
+    // Without a page asked for, the state alone, from both.
+    expect(await finished.engine.get('r1', { principal: 'p' })).toEqual({ run: fullView.run, events: [] })
+    expect(await full.engine.get('r1', { principal: 'p' })).toEqual({ run: fullView.run, events: [] })
     for (const after of [0, 3, 6, 99]) {
       const expected = await collect(await full.engine.follow('r1', { principal: 'p', after }))
       expect(await collect(await finished.engine.follow('r1', { principal: 'p', after }))).toEqual(expected)
