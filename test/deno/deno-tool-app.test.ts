@@ -1,7 +1,8 @@
 // The tool app under Deno, in process (app.request), runs in Deno KV: the same routes, SSE and
 // durable runs as on Workers, exactly once, and still there after a restart.
 import assert from 'node:assert/strict'
-import type { ToolEvent } from 'toolroute'
+import { createTool, type ToolEvent } from 'toolroute'
+import { z } from 'zod'
 import { readSse, typesOf } from '../fixtures/read-sse.ts'
 import { eventually, exampleTools, executions, withApp } from './harness.ts'
 
@@ -228,3 +229,40 @@ Deno.test('settled runs are deleted after their retention by the scheduled sweep
     await request(`/runs/${waiting.runId}/decline`, { json: {} })
     await eventually(() => request(`/runs/${waiting.runId}`).then((response) => response.status), (status) => status === 404, 'the declined run to be swept')
   }, { retentionMs: 0 }))
+
+const chatty = createTool({
+  id: 'chatty',
+  description: 'Needs approval, then writes `count` values',
+  inputSchema: z.object({ count: z.number() }),
+  requireApproval: true,
+  execute: async ({ count }, { writer }) => {
+    for (let index = 0; index < count; index++) {
+      await writer.write({ index })
+      await new Promise((resolve) => setTimeout(resolve, 0))
+    }
+    return { done: true }
+  },
+})
+
+Deno.test('runLimits: a step past maxEvents fails naming it, its log kept; GET /runs/:id answers a page and its cursor', () =>
+  withApp(
+    async ({ request }) => {
+      const started = await request('/tools/chatty', { json: { count: 100 } })
+      const runId = runIdOf(started)
+      await started.body?.cancel()
+      const message = "The run's event log reached its limit of 20 events (runLimits.maxEvents)"
+      const [status, body] = await json(await request(`/runs/${runId}/approve`, { method: 'POST', json: {} }))
+      assert.equal(status, 500)
+      assert.deepEqual(body, { error: { code: 'EXECUTION_FAILED', message } })
+      const [, whole] = await json(await request(`/runs/${runId}?limit=1000`))
+      assert.equal(whole.status, 'failed')
+      assert.equal(whole.transcriptCursor, undefined)
+      assert.ok(whole.transcript.length <= 22)
+      assert.deepEqual(whole.transcript.at(-2), { type: 'tool-output-error', toolCallId: whole.toolCallId, errorText: message })
+      const pages: { transcript: unknown[]; transcriptCursor?: string }[] = [(await json(await request(`/runs/${runId}?limit=4`)))[1]]
+      while (pages.at(-1)!.transcriptCursor) pages.push((await json(await request(`/runs/${runId}?limit=4&before=${pages.at(-1)!.transcriptCursor}`)))[1])
+      assert.ok(pages.length >= 5)
+      assert.deepEqual(pages.reverse().flatMap((page) => page.transcript), whole.transcript)
+    },
+    { tools: [chatty], runLimits: { maxEvents: 20 } },
+  ))
