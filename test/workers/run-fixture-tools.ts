@@ -265,7 +265,19 @@ export const floodBackground = createTool({
   },
 })
 
+/** Needs approval, then writes `count` values within one turn of its object, and returns. */
+export const burstApproval = createTool({
+  id: 'burst-approval',
+  description: 'Needs approval, then writes many values at once',
+  inputSchema: z.object({ count: z.number().int().min(0).max(1000) }),
+  requireApproval: true,
+  execute: async ({ count }, { writer }) => {
+    for (let index = 0; index < count; index++) void writer.write({ index })
+    return { count }
+  },
+})
+
 /** The limits of the LIMITED_RUNS objects (test/workers/worker.ts), small so a test reaches them at once. */
 export const limitedRunLimits = { maxEvents: 60, maxEventBytes: 48 * 1024 }
 
-export const runFixtureTools = [floodBackground, contextCodecApproval, countedQuestions, countedCall, gatedRetryBackground, countedApproval, countedSuspend, multiRound, flakyBackground, timeoutBackground, gatedBackground, approvedBackground, approvalTransform, gatedApproval]
+export const runFixtureTools = [floodBackground, burstApproval, contextCodecApproval, countedQuestions, countedCall, gatedRetryBackground, countedApproval, countedSuspend, multiRound, flakyBackground, timeoutBackground, gatedBackground, approvedBackground, approvalTransform, gatedApproval]

@@ -12,7 +12,7 @@ import type { RunView } from 'toolroute/server'
 import { readSse } from '../fixtures/read-sse.ts'
 import { eventually, origin } from './http-client.ts'
 import { closeAll, connectMcp } from './mcp-client.ts'
-import { as, counter, entriesOf, getRun, runEvents, start, uniqueKey } from './run-client.ts'
+import { as, counter, entriesOf, getRun, runAction, runEvents, sequenced, start, uniqueKey } from './run-client.ts'
 import { limitedRunLimits, runFixtureTools } from './run-fixture-tools.ts'
 
 const ctx = { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext
@@ -96,6 +96,21 @@ describe('bounded runs: past a limit the run fails, naming it, and keeps what it
     expect(latest.transcript).toEqual(whole.transcript.slice(-latest.transcript.length))
     expect((await fetchLimited(`/runs/${runId}?before=1`, { headers: as('alice') }).then(viewOf)).transcript).toEqual([])
     expect((await fetchLimited(`/runs/${runId}?limit=5`, { headers: as('bob') })).status).toBe(404)
+  })
+})
+
+describe('a step that ends within its turn answers with at most a page of events in its RPC', () => {
+  it('a step of 300 events: JSON answers its output, SSE streams every event in order', async () => {
+    const first = await start('burst-approval', { count: 300 }, { auth: 'alice' })
+    const json = await runAction(first.runId, 'approve', undefined, { auth: 'alice' })
+    expect(await json.json()).toMatchObject({ status: 'completed', output: { count: 300 } })
+    const second = await start('burst-approval', { count: 300 }, { auth: 'alice' })
+    const { entries, done } = await sequenced(await runAction(second.runId, 'approve', undefined, { auth: 'alice', sse: true }))
+    expect(done).toBe(true)
+    expect(writtenIndexes(entries)).toEqual(Array.from({ length: 300 }, (_, index) => index))
+    // In order (the display view leaves out the raw-only model output, so ids may skip one).
+    expect(entries.every((entry, index) => index === 0 || entry.id > entries[index - 1]!.id)).toBe(true)
+    expect(entries.at(-1)?.event).toEqual({ type: 'finish', finishReason: 'stop' })
   })
 })
 
