@@ -10,6 +10,23 @@ export interface EnvContext<E extends Env = any> {
 }
 
 /**
+ * What `resolveRequestContext` may return to say who the request acts for as well as its
+ * context: an object with exactly these two keys (any other object is the context itself).
+ *
+ * @example
+ * resolveRequestContext: async (c) => {
+ *   const user = await userOfSession(getCookie(c, 'session'))
+ *   return user ? { requestContext: { userId: user.id }, principal: `user:${user.id}` } : undefined
+ * }
+ */
+export interface ResolvedRequestContext {
+  /** The request context; `undefined` falls back to the `x-request-context` header. */
+  requestContext: Record<string, unknown> | undefined
+  /** Who owns the runs and `Idempotency-Key`s of this request (SPEC §12); `null` for nobody. */
+  principal: string | null
+}
+
+/**
  * How an app tells who is calling: the part of `createToolApp`'s options that both the HTTP routes
  * and `/mcp` read, so each surface resolves a caller the same way without importing the other.
  */
@@ -17,11 +34,15 @@ export interface CallerOptions<E extends Env = any> {
   /**
    * Derives the request context from verified auth (a JWT's claims, a session…). When set, it
    * wins over the `x-request-context` header; return `undefined` to fall back to the header.
+   * A resolver that reads credentials a header hash does not cover (a session cookie) should
+   * also say who the caller is: return `{ requestContext, principal }`.
    */
-  resolveRequestContext?: (c: Context<E>) => Record<string, unknown> | undefined | Promise<Record<string, unknown> | undefined>
+  resolveRequestContext?: (
+    c: Context<E>,
+  ) => Record<string, unknown> | ResolvedRequestContext | undefined | Promise<Record<string, unknown> | ResolvedRequestContext | undefined>
   /**
-   * Who owns the runs a request creates. Default: a hash of the `authorization` header, so a
-   * run answers only the credential that created it; `null` when there is none.
+   * Who owns the runs a request creates, its `Idempotency-Key`s and stateless MCP request ids.
+   * Wins over every other source (see `principalOf`); `null` for nobody.
    */
   principal?: (c: Context<E>, requestContext: Record<string, unknown>) => string | null | Promise<string | null>
 }

@@ -1,30 +1,70 @@
 import type { Context } from 'hono'
 import type { CallerOptions } from './caller-options.ts'
+import type { RequestCaller } from './resolve-request-context.ts'
 
 async function sha256(text: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text))
   return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('')
 }
 
-/** The principal a request acts for: the app's own rule, else a hash of its credential. */
-export function principalOf(c: Context, options: CallerOptions, requestContext: Record<string, unknown>): string | null | Promise<string | null> {
+/** Session ids are UUIDs the MCP handler made; anything else names no session and reaches no object. */
+export const sessionIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/**
+ * The principal a request acts for (SPEC §12), in order: the app's `principal` rule; else the
+ * principal `resolveRequestContext` returned beside the context; else a hash of the
+ * `authorization` header; else the MCP 2025 session the request belongs to (`sessionId`, by
+ * default its `mcp-session-id` header: a server-made UUID, as unguessable as a run id, which the
+ * HTTP run routes accept too, so the routes a session's result names reach its runs); else
+ * `null`, nobody: the request's runs are then reachable by their id alone. `requestContext` is
+ * what the rule sees (the validated one, where the caller has it); `caller` is what the resolver said.
+ * Every surface (HTTP calls and run routes, Mastra's routes through them, MCP, Deno) asks here.
+ */
+export function principalOf(
+  c: Context,
+  options: CallerOptions,
+  requestContext: Record<string, unknown>,
+  caller: Omit<RequestCaller, 'requestContext'> = {},
+  sessionId: string | undefined = c.req.header('mcp-session-id'),
+): string | null | Promise<string | null> {
   if (options.principal) return options.principal(c, requestContext)
+  if (typeof caller.principal === 'string') return caller.principal
   const authorization = c.req.header('authorization')
-  return authorization ? sha256(authorization).then((hash) => `auth:${hash}`) : null
+  if (authorization) return sha256(authorization).then((hash) => `auth:${hash}`)
+  if (sessionId !== undefined && sessionIdPattern.test(sessionId)) return `mcp-session:${sessionId.toLowerCase()}`
+  if (caller.resolved && caller.principal === undefined) warnOfUnownedCredentials(c, options)
+  return null
 }
 
 /**
  * `principalOf`, put off where it can be: an app's own rule runs at once, as before (it may
- * refuse the call by throwing); the default rule, the hash of the credential, runs when first
- * asked for, which is when a run is stored. A call that stores nothing (most JSON calls) then
- * reads no `authorization` header and computes no SHA-256.
+ * refuse the call by throwing), and a resolver's principal is known at once; the rest, the hash
+ * of the credential, runs when first asked for, which is when a run is stored. A call that
+ * stores nothing (most JSON calls) then computes no SHA-256.
  */
 export function deferredPrincipalOf(
   c: Context,
   options: CallerOptions,
   requestContext: Record<string, unknown>,
+  caller: Omit<RequestCaller, 'requestContext'> = {},
 ): string | null | Promise<string | null> | (() => Promise<string | null>) {
-  if (options.principal) return options.principal(c, requestContext)
+  if (options.principal || typeof caller.principal === 'string') return principalOf(c, options, requestContext, caller)
   let principal: Promise<string | null> | undefined
-  return () => (principal ??= Promise.resolve(principalOf(c, options, requestContext)))
+  return () => (principal ??= Promise.resolve(principalOf(c, options, requestContext, caller)))
+}
+
+const warned = new WeakSet<CallerOptions>()
+
+/**
+ * Said once per app: its resolver answered a request that carries a cookie, named no
+ * principal, and nothing else gave one, so that request's runs and keys belong to nobody.
+ */
+function warnOfUnownedCredentials(c: Context, options: CallerOptions): void {
+  if (warned.has(options) || !c.req.header('cookie')) return
+  warned.add(options)
+  console.warn(
+    'toolroute: resolveRequestContext answered a request that carries a Cookie but returned no principal, so its runs and Idempotency-Keys ' +
+      'belong to nobody (anyone holding a run id reads and approves it). Return { requestContext, principal } from resolveRequestContext, ' +
+      'or set `principal` in the config (SPEC §12).',
+  )
 }

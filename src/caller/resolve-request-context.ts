@@ -1,23 +1,49 @@
 import type { Context } from 'hono'
 import { ToolrouteError } from '../errors/toolroute-error.ts'
-import type { CallerOptions } from './caller-options.ts'
+import type { CallerOptions, ResolvedRequestContext } from './caller-options.ts'
 import { headerNames } from '../protocol/header-names.ts'
 import { safeParseJson } from '../runtime/safe-parse-json.ts'
+
+/** A request's context, and what the app's resolver said of its principal (for `principalOf`). */
+export interface RequestCaller {
+  requestContext: Record<string, unknown>
+  /** The principal the resolver returned beside the context; absent when it named none. */
+  principal?: string | null
+  /** Whether the resolver answered (its context, or its principal), rather than the header alone. */
+  resolved?: boolean
+}
 
 /**
  * The request context of a request: from the app's resolver (verified auth) when it returns
  * one, else from the `x-request-context` header (a JSON object). `headers` is the request's,
  * when the caller already holds them (see `checkBodyHeaders`).
  */
-export function resolveRequestContext(
-  c: Context,
-  options: CallerOptions,
-  headers: Headers = c.req.raw.headers,
-): Record<string, unknown> | Promise<Record<string, unknown>> {
-  if (!options.resolveRequestContext) return requestContextHeader(headers)
+export function resolveRequestContext(c: Context, options: CallerOptions, headers: Headers = c.req.raw.headers): RequestCaller | Promise<RequestCaller> {
+  if (!options.resolveRequestContext) return { requestContext: requestContextHeader(headers) }
   const resolved = options.resolveRequestContext(c)
-  if (resolved instanceof Promise) return resolved.then((value) => value ?? requestContextHeader(headers))
-  return resolved ?? requestContextHeader(headers)
+  if (resolved instanceof Promise) return resolved.then((value) => callerOf(value, headers))
+  return callerOf(resolved, headers)
+}
+
+function callerOf(value: Record<string, unknown> | ResolvedRequestContext | undefined, headers: Headers): RequestCaller {
+  if (value === undefined) return { requestContext: requestContextHeader(headers) }
+  if (!isResolvedRequestContext(value)) return { requestContext: value, resolved: true }
+  return { requestContext: value.requestContext ?? requestContextHeader(headers), principal: value.principal, resolved: true }
+}
+
+/**
+ * `{ requestContext, principal }` and nothing else: any other object is a context as it stands.
+ * One of that shape with a principal that is not a string (a numeric user id) is the app's
+ * mistake, refused rather than read as a context whose runs would belong to nobody.
+ */
+function isResolvedRequestContext(value: Record<string, unknown> | ResolvedRequestContext): value is ResolvedRequestContext {
+  if (Object.keys(value).length !== 2 || !('requestContext' in value) || !('principal' in value)) return false
+  const { requestContext, principal } = value as Record<string, unknown>
+  if (principal !== null && typeof principal !== 'string') throw new TypeError('resolveRequestContext returned a principal that is neither a string nor null')
+  if (requestContext !== undefined && (typeof requestContext !== 'object' || requestContext === null || Array.isArray(requestContext))) {
+    throw new TypeError('resolveRequestContext returned a requestContext that is not an object')
+  }
+  return true
 }
 
 /** The `x-request-context` header as an object (`{}` when absent). */

@@ -115,8 +115,9 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
     if (!tool) throw toolNotFound(c.req.param('toolId'))
     c.set('tool', tool)
     // Awaited only for an async resolver: the header alone is read synchronously.
-    const resolved = resolveRequestContext(c, options, headers)
-    const values = resolved instanceof Promise ? await resolved : resolved
+    const resolving = resolveRequestContext(c, options, headers)
+    const caller = resolving instanceof Promise ? await resolving : resolving
+    const values = caller.requestContext
     const checked = checkRequestContext(tool.id, tool.schemas.requestContext, values)
     if (!checked.ok) throw checked.error
     c.set('requestContext', checked.value)
@@ -137,7 +138,7 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
         tool,
         requestContext,
         sentRequestContext: values,
-        principal: await principalOf(c, options, requestContext),
+        principal: await principalOf(c, options, requestContext, caller),
         runs: () => hostFor(c),
         defer: deferOf(c),
         mode,
@@ -147,7 +148,7 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
     // A chunked body read by an SSE caller streams its deltas live; any other body is read
     // whole (still chunk by chunk, for the input hooks) and validated before the response.
     const liveInput = mode.sse && length === undefined
-    const principal = deferredPrincipalOf(c, options, requestContext)
+    const principal = deferredPrincipalOf(c, options, requestContext, caller)
     const chunks = bodyChunks(c.req.raw, length)
     return callTool(c, {
       tool,
@@ -170,8 +171,8 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
 
   // Run routes: the caller's principal comes from the same request context and auth as a call.
   const runCaller: MiddlewareHandler<E> = async (c, next) => {
-    const values = await resolveRequestContext(c, options)
-    c.set('principal', await principalOf(c, options, values))
+    const caller = await resolveRequestContext(c, options)
+    c.set('principal', await principalOf(c, options, caller.requestContext, caller))
     await next()
   }
   const toolOfRun = async (toolId: string): Promise<AnyTool | undefined> => loadTool(tools, toolId)

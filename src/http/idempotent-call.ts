@@ -42,7 +42,7 @@ export async function idempotentCall(c: Context, args: IdempotentCallArgs): Prom
   }
   const body = await readBodyBytes(args.request, args.maxBytes)
   if (!body) throw new ToolrouteError('PAYLOAD_TOO_LARGE', `Request body is larger than ${args.maxBytes} bytes`)
-  const fingerprint = await fingerprintOf(tool.id, body)
+  const fingerprint = await fingerprintOf({ toolId: tool.id, principal: args.principal, requestContext: args.requestContext }, body)
   const scope: IdempotencyScope = { principal: args.principal, key }
   const begun = await store.begin(scope, fingerprint)
   switch (begun.state) {

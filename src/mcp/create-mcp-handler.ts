@@ -21,15 +21,13 @@ import { readMcpBody, wantsSession } from './read-mcp-body.ts'
 import { handleStatelessMcp } from './handle-stateless-mcp.ts'
 import { StatelessCalls, callIdOf, cancelledIdOf, statelessCallKey } from './stateless-calls.ts'
 import { resolveMcpCaller } from './resolve-mcp-caller.ts'
+import { sessionIdPattern } from '../caller/principal-of.ts'
 
 export interface McpHandlerOptions {
   tools: ReadonlyMap<string, AnyTool>
   options: McpAppOptions
   runs: (c: Context) => RunHost
 }
-
-/** Session ids are UUIDs this server made; anything else names no session and reaches no object. */
-const sessionIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /**
  * MCP over Streamable HTTP at `/mcp`, on the official SDK. Auth middleware has already run.
@@ -76,21 +74,24 @@ export function createMcpHandler({ tools, options, runs }: McpHandlerOptions) {
     if ((method === 'GET' && !resuming) || (method === 'DELETE' && sessionId === undefined)) {
       return jsonRpcError(405, -32000, 'Method not allowed: questions and notifications go out on each call\'s own response', { allow: 'POST, DELETE' })
     }
-    const caller = await resolveMcpCaller(c, options)
     const sessions = sessionsOf(c)
     const deps = () => depsOf(c)
     if (method === 'DELETE' || resuming) {
       if (!sessions || !sessionIdPattern.test(sessionId!)) return sessionNotFound()
+      const caller = await resolveMcpCaller(c, options, sessionId)
       return sessions.handle(sessionId!, { request: withCaller(c.req.raw, caller, undefined), initialize: false, caller, deps })
     }
 
     const read = await readMcpBody(c.req.raw, maxBytes)
     if (!read.ok) return read.response
+    // The caller is resolved once the session is known: a session is the principal of last
+    // resort (SPEC §12), and an `initialize` that opens one belongs to the session it opens.
+    const opening = sessionId === undefined && sessions && wantsSession(read.body) ? crypto.randomUUID() : undefined
+    const caller = await resolveMcpCaller(c, options, opening ?? sessionId)
     const request = withCaller(c.req.raw, caller, read.text)
     // 2026-07-28 requests (they carry the per-request envelope) go to the SDK v2's handler; the
     // 2025 handshake, sessions and everything else stay on the v1 leg below.
     if (!(await isLegacyRequest(request, read.body))) {
-      const sessions = sessionsOf(c)
       const isCall = (read.body as { method?: unknown } | null)?.method === 'tools/call'
       if (isCall && sessions?.call) return sessions.call(peekCallKey(read.body) ?? crypto.randomUUID(), { request, text: read.text, body: read.body, initialize: false, caller, deps })
       return modern.fetch(request, { ...deps(), requestState: codecOf(c), defer: deferOf(c) }, read.body)
@@ -102,11 +103,13 @@ export function createMcpHandler({ tools, options, runs }: McpHandlerOptions) {
       if (!sessions || !sessionIdPattern.test(sessionId)) return sessionNotFound()
       return sessions.handle(sessionId, { ...message, initialize: false })
     }
-    if (sessions && wantsSession(read.body)) return sessions.handle(crypto.randomUUID(), { ...message, initialize: true })
+    if (opening !== undefined) return sessions!.handle(opening, { ...message, initialize: true })
     // A stateless call and its cancel arrive in two requests: where the host can route them to one
-    // place (a Durable Object per principal and request id on Workers), both go there.
+    // place (a Durable Object per principal and request id on Workers), both go there. A call of
+    // no principal has no such place: its id is guessable, so no other request may cancel it.
     const callId = callIdOf(read.body) ?? cancelledIdOf(read.body)
-    if (callId !== undefined && sessions?.stateless) return sessions.stateless(await statelessCallKey(caller.principal, callId), { ...message, initialize: false })
+    const key = callId === undefined ? undefined : await statelessCallKey(caller.principal, callId)
+    if (key !== undefined && sessions?.stateless) return sessions.stateless(key, { ...message, initialize: false })
     return handleStatelessMcp(deps(), request, read.body, calls)
   }
 }

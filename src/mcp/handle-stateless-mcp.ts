@@ -16,7 +16,8 @@ import { callIdOf, cancelledIdOf, statelessCallKey, type StatelessCalls } from '
 export async function handleStatelessMcp(deps: McpServerDeps, request: Request, body: unknown, calls: StatelessCalls): Promise<Response> {
   const principal = readCaller(request.headers).principal
   const cancelled = cancelledIdOf(body)
-  if (cancelled !== undefined && (await calls.cancel(await statelessCallKey(principal, cancelled), request, body, cancelled))) {
+  const cancelKey = cancelled === undefined ? undefined : await statelessCallKey(principal, cancelled)
+  if (cancelKey !== undefined && (await calls.cancel(cancelKey, request, body, cancelled!))) {
     return new Response(null, { status: 202 })
   }
   const server = createMcpServer(deps)
@@ -31,13 +32,14 @@ export async function handleStatelessMcp(deps: McpServerDeps, request: Request, 
     void server.close().catch(() => {})
   }
   const callId = callIdOf(body)
+  const callKey = callId === undefined ? undefined : await statelessCallKey(principal, callId)
   let end!: () => void
   const ended = new Promise<Response>((resolve) => (end = () => resolve(new Response(null, { status: 202 }))))
   let response: Response
   try {
     const answering = transport.handleRequest(request, { parsedBody: body })
     // Tracked until the answer is over (a JSON body, or the end of an SSE stream).
-    if (callId !== undefined) calls.track(await statelessCallKey(principal, callId), transport, end, settled)
+    if (callKey !== undefined) calls.track(callKey, transport, end, settled)
     response = await Promise.race([answering, ended])
   } catch (error) {
     close()

@@ -1,24 +1,26 @@
 import type { Context } from 'hono'
 import { ToolrouteError } from '../errors/toolroute-error.ts'
 import { principalOf } from '../caller/principal-of.ts'
-import { resolveRequestContext } from '../caller/resolve-request-context.ts'
+import { resolveRequestContext, type RequestCaller } from '../caller/resolve-request-context.ts'
 import type { CallerOptions } from '../caller/caller-options.ts'
 import type { McpCaller } from './mcp-caller.ts'
 
 /**
  * The caller of an MCP request, from the same resolver or `x-request-context` header and the
- * same principal rule as the HTTP routes. A malformed header does not refuse the request: MCP
- * answers it per call, as an `isError` result naming REQUEST_CONTEXT_VALIDATION_FAILED.
+ * same principal rules as the HTTP routes; `sessionId` is the 2025 session it belongs to (the one
+ * it opens, for an `initialize`), the principal of last resort. A malformed header does not refuse
+ * the request: MCP answers it per call, as an `isError` result naming REQUEST_CONTEXT_VALIDATION_FAILED.
  */
-export async function resolveMcpCaller(c: Context, options: CallerOptions): Promise<McpCaller> {
-  let requestContext: Record<string, unknown> = {}
+export async function resolveMcpCaller(c: Context, options: CallerOptions, sessionId: string | undefined): Promise<McpCaller> {
+  let resolved: RequestCaller = { requestContext: {} }
   let error: McpCaller['error']
   try {
-    requestContext = await resolveRequestContext(c, options)
+    resolved = await resolveRequestContext(c, options)
   } catch (caught) {
     if (!ToolrouteError.isInstance(caught)) throw caught
     error = caught.toJSON().error
   }
-  const principal = await principalOf(c, options, requestContext)
+  const { requestContext } = resolved
+  const principal = await principalOf(c, options, requestContext, resolved, sessionId)
   return { requestContext, principal, ...(error ? { error } : {}) }
 }

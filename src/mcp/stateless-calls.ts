@@ -29,10 +29,13 @@ export function cancelledIdOf(body: unknown): RequestId | undefined {
  * Where a stateless 2025 call and its cancel meet: the key of both is the caller's principal and
  * the call's request id (a stateless client has no session to scope ids by, so two of one
  * principal's calls with one id share a key: a cancel reaches both). On Workers both requests
- * are routed to the Durable Object named by the key, so they meet in its memory.
+ * are routed to the Durable Object named by the key, so they meet in its memory. A call of no
+ * principal has no key: request ids are the client's counters, so anyone could name one, and
+ * such a call is cancelled only by its own client going away.
  */
-export async function statelessCallKey(principal: string | null, requestId: RequestId): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`${principal ?? ''}\0${JSON.stringify(requestId)}`))
+export async function statelessCallKey(principal: string | null, requestId: RequestId): Promise<string | undefined> {
+  if (principal === null) return undefined
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`${principal}\0${JSON.stringify(requestId)}`))
   return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('')
 }
 
