@@ -10,6 +10,9 @@ async function sha256(text: string): Promise<string> {
 /** Session ids are UUIDs the MCP handler made; anything else names no session and reaches no object. */
 export const sessionIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
+/** The principal of an MCP 2025 session that no other source names: `mcp-session:<session id>`. */
+export const sessionPrincipalPrefix = 'mcp-session:'
+
 /**
  * The principal a request acts for (SPEC §12), in order: the app's `principal` rule; else the
  * principal `resolveRequestContext` returned beside the context; else a hash of the
@@ -31,7 +34,7 @@ export function principalOf(
   if (typeof caller.principal === 'string') return caller.principal
   const authorization = c.req.header('authorization')
   if (authorization) return sha256(authorization).then((hash) => `auth:${hash}`)
-  if (sessionId !== undefined && sessionIdPattern.test(sessionId)) return `mcp-session:${sessionId.toLowerCase()}`
+  if (sessionId !== undefined && sessionIdPattern.test(sessionId)) return `${sessionPrincipalPrefix}${sessionId.toLowerCase()}`
   if (caller.resolved && caller.principal === undefined) warnOfUnownedCredentials(c, options)
   return null
 }

@@ -3,6 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { ToolrouteError } from '../errors/toolroute-error.ts'
 import { toModelOutputOf, type ToolModelOutput } from '../runtime/model-output.ts'
 import type { RunRecord } from '../runs/run-record.ts'
+import { sessionPrincipalPrefix } from '../caller/principal-of.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import { toMcpContent } from './to-mcp-content.ts'
 
@@ -53,9 +54,12 @@ export function runRoute(basePath: string, runId: string, action?: string): stri
  */
 export function waitingResult(tool: AnyTool, run: RunRecord, basePath: string, shownPayload?: unknown): CallToolResult {
   const ids = { runId: run.runId, toolCallId: run.toolCallId }
+  // A run the session owns answers only requests that name the session (principal-of.ts).
+  const session = run.principal?.startsWith(sessionPrincipalPrefix) ? run.principal.slice(sessionPrincipalPrefix.length) : undefined
+  const owner = session ? ` The run belongs to this MCP session: send the header Mcp-Session-Id: ${session} with each request.` : ''
   const route = (action?: string) => runRoute(basePath, run.runId, action)
   if (run.status === 'running') {
-    const text = `${tool.id} goes on in the background as run ${run.runId}: follow it with GET ${route('events')}; its state and output: GET ${route()}.`
+    const text = `${tool.id} goes on in the background as run ${run.runId}: follow it with GET ${route('events')}; its state and output: GET ${route()}.${owner}`
     return {
       content: [{ type: 'text', text }],
       isError: true,
@@ -66,7 +70,7 @@ export function waitingResult(tool: AnyTool, run: RunRecord, basePath: string, s
     const text =
       `${tool.id} needs approval before it runs. Run ${run.runId} is waiting: approve it with POST ${route('approve')} ` +
       `(body {"approvalId":"${run.approvalId}"} optional) or decline it with POST ${route('decline')} (body {"reason"} optional). ` +
-      `Its state: GET ${route()}.`
+      `Its state: GET ${route()}.${owner}`
     return {
       content: [{ type: 'text', text }],
       isError: true,
@@ -77,7 +81,7 @@ export function waitingResult(tool: AnyTool, run: RunRecord, basePath: string, s
   const text =
     `${tool.id} is suspended and waiting for input: ${JSON.stringify(shownPayload ?? null)}. Run ${run.runId} is waiting: ` +
     `resume it with POST ${route('resume')} and body {"resumeData": ...}${resumeSchema ? ` matching ${JSON.stringify(resumeSchema)}` : ''}, ` +
-    `or cancel it with POST ${route('cancel')}. Its state: GET ${route()}.`
+    `or cancel it with POST ${route('cancel')}. Its state: GET ${route()}.${owner}`
   return {
     content: [{ type: 'text', text }],
     isError: true,

@@ -13,8 +13,9 @@ interface RunMeta {
 }
 const runOf = (result: { _meta?: Record<string, unknown> }) => result._meta?.['toolroute/run'] as RunMeta
 
-async function getRun(runId: string) {
-  const response = await SELF.fetch(`http://tools.test/runs/${runId}`)
+/** A run over HTTP; one a session opened belongs to it (SPEC §12), so the request names the session. */
+async function getRun(runId: string, sessionId?: string) {
+  const response = await SELF.fetch(`http://tools.test/runs/${runId}`, { headers: sessionId ? { 'mcp-session-id': sessionId } : {} })
   return { status: response.status, body: (await response.json()) as Record<string, any> }
 }
 
@@ -49,7 +50,7 @@ describe('elicitation from execute', () => {
 
 describe('approval over MCP', () => {
   it('asks an approve/decline form; approval runs the tool once, through the run host', async () => {
-    const { client, questions } = await connectMcp({ elicitation: () => ({ action: 'accept', content: { approved: true } }) })
+    const { client, questions, transport } = await connectMcp({ elicitation: () => ({ action: 'accept', content: { approved: true } }) })
     const result = await client.callTool({ name: 'delete-file', arguments: { path: '/tmp/report.txt' } })
     expect(result.isError).toBeFalsy()
     expect(result.structuredContent).toEqual({ deleted: '/tmp/report.txt' })
@@ -60,37 +61,41 @@ describe('approval over MCP', () => {
 
     // The run is the same durable run HTTP sees: approved once, now completed.
     const { runId } = runOf(result)
-    const run = await getRun(runId)
+    const run = await getRun(runId, transport.sessionId)
     expect(run.body).toMatchObject({ status: 'completed', toolId: 'delete-file', output: { deleted: '/tmp/report.txt' } })
-    const again = await SELF.fetch(`http://tools.test/runs/${runId}/approve`, { method: 'POST' })
+    const again = await SELF.fetch(`http://tools.test/runs/${runId}/approve`, { method: 'POST', headers: { 'mcp-session-id': transport.sessionId! } })
     expect(again.status).toBe(409)
   })
 
   it('declines through the form: the tool never runs, the reason is kept', async () => {
-    const { client } = await connectMcp({ elicitation: () => ({ action: 'accept', content: { approved: false, reason: 'wrong file' } }) })
+    const { client, transport } = await connectMcp({ elicitation: () => ({ action: 'accept', content: { approved: false, reason: 'wrong file' } }) })
     const result = await client.callTool({ name: 'delete-file', arguments: { path: '/etc/hosts' } })
     expect(result.isError).toBe(true)
     expect(textOf(result)).toContain('declined')
     expect(textOf(result)).toContain('wrong file')
-    const run = await getRun(runOf(result).runId)
+    const run = await getRun(runOf(result).runId, transport.sessionId)
     expect(run.body).toMatchObject({ status: 'declined', reason: 'wrong file' })
     expect(run.body.output).toBeUndefined()
   })
 
   it('treats a declined form as a decline', async () => {
-    const { client } = await connectMcp({ elicitation: () => ({ action: 'decline' }) })
+    const { client, transport } = await connectMcp({ elicitation: () => ({ action: 'decline' }) })
     const result = await client.callTool({ name: 'delete-file', arguments: { path: '/a' } })
     expect(result.isError).toBe(true)
-    expect((await getRun(runOf(result).runId)).body.status).toBe('declined')
+    expect((await getRun(runOf(result).runId, transport.sessionId)).body.status).toBe('declined')
   })
 
   it('leaves the run waiting when the user dismisses the form, naming the routes that finish it', async () => {
-    const { client } = await connectMcp({ elicitation: () => ({ action: 'cancel' }) })
+    const { client, transport } = await connectMcp({ elicitation: () => ({ action: 'cancel' }) })
     const result = await client.callTool({ name: 'delete-file', arguments: { path: '/b' } })
     expect(result.isError).toBe(true)
     const { runId } = runOf(result)
     expect(textOf(result)).toContain(`POST /runs/${runId}/approve`)
-    expect((await getRun(runId)).body.status).toBe('approval-required')
+    // The run is the session's (its client sent no credential): the text names the header that reaches it.
+    expect(textOf(result)).toContain(`Mcp-Session-Id: ${transport.sessionId}`)
+    expect((await getRun(runId, transport.sessionId)).body.status).toBe('approval-required')
+    expect((await getRun(runId)).status).toBe(404)
+    expect((await getRun(runId, crypto.randomUUID())).status).toBe(404)
   })
 
   it('applies conditional approval with the validated request context', async () => {
@@ -107,14 +112,14 @@ describe('approval over MCP', () => {
 
 describe('suspend and resume over MCP', () => {
   it('asks with the resumeSchema as the form, and resumes the run with the answer', async () => {
-    const { client, questions } = await connectMcp({ elicitation: () => ({ action: 'accept', content: { seat: '12A' } }) })
+    const { client, questions, transport } = await connectMcp({ elicitation: () => ({ action: 'accept', content: { seat: '12A' } }) })
     const result = await client.callTool({ name: 'book-flight', arguments: { from: 'LIS', to: 'JFK' } })
     expect(result.isError).toBeFalsy()
     expect(result.structuredContent).toEqual({ confirmation: 'LIS-JFK-12A', seat: '12A' })
     expect(questions[0]!.message).toContain('Which seat on LIS→JFK?')
     // A form cannot carry `pattern`; the full schema still checks the answer on resume.
     expect(questions[0]!.requestedSchema).toEqual({ type: 'object', properties: { seat: { type: 'string' } }, required: ['seat'] })
-    expect((await getRun(runOf(result).runId)).body).toMatchObject({ status: 'completed', output: { seat: '12A' } })
+    expect((await getRun(runOf(result).runId, transport.sessionId)).body).toMatchObject({ status: 'completed', output: { seat: '12A' } })
   })
 
   it('asks again when an answer fails the full resumeSchema; the run stays suspended meanwhile', async () => {
@@ -127,14 +132,14 @@ describe('suspend and resume over MCP', () => {
   })
 
   it('cancels the run when the user declines to answer', async () => {
-    const { client } = await connectMcp({ elicitation: () => ({ action: 'decline' }) })
+    const { client, transport } = await connectMcp({ elicitation: () => ({ action: 'decline' }) })
     const result = await client.callTool({ name: 'book-flight', arguments: { from: 'LIS', to: 'MAD' } })
     expect(result.isError).toBe(true)
-    expect((await getRun(runOf(result).runId)).body.status).toBe('cancelled')
+    expect((await getRun(runOf(result).runId, transport.sessionId)).body.status).toBe('cancelled')
   })
 
   it('falls back to the run id when the resumeSchema does not fit a form', async () => {
-    const { client, questions } = await connectMcp({ elicitation: () => ({ action: 'accept', content: {} }) })
+    const { client, questions, transport } = await connectMcp({ elicitation: () => ({ action: 'accept', content: {} }) })
     const result = await client.callTool({ name: 'plan-trip', arguments: { city: 'Porto' } })
     expect(questions).toHaveLength(0)
     expect(result.isError).toBe(true)
@@ -142,7 +147,7 @@ describe('suspend and resume over MCP', () => {
     expect(textOf(result)).toContain(`POST /runs/${runId}/resume`)
     const resumed = await SELF.fetch(`http://tools.test/runs/${runId}/resume`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', 'mcp-session-id': transport.sessionId! },
       body: JSON.stringify({ resumeData: { stops: [{ name: 'Ribeira' }] } }),
     })
     expect(await resumed.json()).toMatchObject({ status: 'completed', output: { stops: ['Ribeira'] } })

@@ -137,6 +137,19 @@ describe('MCP tasks (2025-11-25)', () => {
     expect(plain.structuredContent).toEqual({ month: '2026-11', rows: 31 })
   })
 
+  it("an MCP session without a credential owns its tasks: its tasks/list lists them, another session's does not (SPEC §12)", async () => {
+    const mine = await connectMcp({ elicitation: () => ({ action: 'cancel' }) })
+    const theirs = await connectMcp({ elicitation: () => ({ action: 'cancel' }) })
+    const task = await createTask(mine.client, { month: '2026-05', delayMs: 0 })
+    expect((await mine.client.experimental.tasks.listTasks()).tasks.map((listed) => listed.taskId)).toContain(task.taskId)
+    expect((await theirs.client.experimental.tasks.listTasks()).tasks).toEqual([])
+    const error = await theirs.client.experimental.tasks.getTask(task.taskId).catch((caught: unknown) => caught)
+    expect((error as McpError).code).toBe(-32602)
+    // Over HTTP the run answers a request naming the session, and nothing else.
+    expect((await SELF.fetch(`http://tools.test/runs/${task.taskId}`)).status).toBe(404)
+    expect((await SELF.fetch(`http://tools.test/runs/${task.taskId}`, { headers: { 'mcp-session-id': mine.transport.sessionId! } })).status).toBe(200)
+  })
+
   it('refuses a task-augmented call of a tool that is not a task (-32601), and bad arguments (-32602) without creating a run', async () => {
     const { client } = await connectMcp({ headers: alice })
     const before = (await client.experimental.tasks.listTasks()).tasks.length
