@@ -222,12 +222,35 @@ export class IdempotencyObject extends worker.IdempotencyObject {}
       )
     }
   }
+  const credential = unownedCredentialOf(config)
+  if (credential) {
+    console.warn(
+      `toolroute: ${configFile}: resolveRequestContext reads ${JSON.stringify(credential)} but names no principal, and the config has no \`principal\` rule: ` +
+        'runs and Idempotency-Keys of requests without an Authorization header would belong to nobody (anyone holding a run id reads and approves it). ' +
+        'Return { requestContext, principal } from resolveRequestContext, or set `principal` in the config (SPEC §12; docs/reliability.md "Who owns a run").',
+    )
+  }
   if (playground) console.log(`  GET  ${base}/  the playground${config.playground === true ? '' : ' (on localhost)'}`)
   console.log(`  GET  ${base}/tools  GET ${base}/tools/:toolId  GET ${base}/openapi.json${config.mcp === false ? '' : `  ${base}/mcp`}  ${base}/runs/:runId[/events|/approve|/decline|/resume|/cancel]`)
   return { problems: [], routes }
 }
 
 /**
+ * What the config's `resolveRequestContext` reads of a credential that no default principal
+ * covers (a cookie, a session, an API key: `Authorization` is hashed into one), when neither it
+ * nor a `principal` rule names a principal. The build cannot run a resolver (it needs a request),
+ * so it reads the function's source: a heuristic, which the run time's check (principal-of.ts,
+ * warned once in the log when a resolved request with a Cookie ends with no principal) backs up.
+ */
+function unownedCredentialOf(config) {
+  if (typeof config.resolveRequestContext !== 'function' || config.principal !== undefined) return undefined
+  const source = Function.prototype.toString.call(config.resolveRequestContext)
+  if (/\bprincipal\b/.test(source)) return undefined
+  return /cookie|session|api[-_]?key|x-[a-z-]*token/i.exec(source)?.[0]
+}
+
+/**
+ * `.toolroute/manifest.ts`/**
  * `.toolroute/manifest.ts`: the tools as `LazyTools`. Each module is behind an `import()`, which
  * esbuild (wrangler's bundler) inlines as a lazily initialised module: its top level runs on the
  * first call of one of its tools, never at the Worker's startup. Routes are JSON text, which V8

@@ -228,6 +228,21 @@ export const plain = createTool({
   })
 })
 
+describe('toolroute build: a resolver that reads credentials but names no principal (SPEC §12)', () => {
+  const config = (body: string) => `import { defineConfig } from 'toolroute/workers'\nexport default defineConfig({ ${body} })\n`
+  it('is told so, with what to do, and still builds; a resolver that names one is not', async () => {
+    const cookie = "resolveRequestContext: (c) => ({ userId: c.req.header('cookie')?.split('=')[1] })"
+    const warned = await buildTools(project({ 'tools/a.ts': tool('a', 'a'), 'toolroute.config.ts': config(cookie) }))
+    expect(warned.code).toBe(0)
+    expect(warned.stderr).toContain('resolveRequestContext reads "cookie" but names no principal')
+    expect(warned.stderr).toContain('Return { requestContext, principal } from resolveRequestContext')
+    const named = "resolveRequestContext: (c) => ({ requestContext: { userId: c.req.header('cookie') }, principal: c.req.header('cookie') ?? null })"
+    const quiet = await buildTools(project({ 'tools/a.ts': tool('a', 'a'), 'toolroute.config.ts': config(named) }))
+    expect(quiet.code).toBe(0)
+    expect(quiet.stderr).toBe('')
+  }, 30_000) // two builds: past vitest's 5 s on a loaded machine
+})
+
 describe('toolroute build: the playground page only where it can be served', () => {
   it('the entry passes the page by default, and leaves it (and its module) out with playground: false', async () => {
     const on = project({ 'tools/a.ts': tool('a', 'a') })
