@@ -42,11 +42,12 @@ describe('MCP over wrangler dev, official SDK client', () => {
   })
 
   it('approves a run by elicitation; the run is durable and settled once', async () => {
-    const { client } = await sdkClient(() => ({ action: 'accept', content: { approved: true } }))
+    const { client, transport } = await sdkClient(() => ({ action: 'accept', content: { approved: true } }))
     const result = await client.callTool({ name: 'delete-file', arguments: { path: '/tmp/e2e' } })
     expect(result.structuredContent).toEqual({ deleted: '/tmp/e2e' })
     const { runId } = result._meta?.['toolroute/run'] as { runId: string }
-    const run = await fetch(new URL(`/runs/${runId}`, inject('baseUrl')))
+    // The session sent no credential, so the run is the session's (SPEC §12): HTTP names it.
+    const run = await fetch(new URL(`/runs/${runId}`, inject('baseUrl')), { headers: { 'mcp-session-id': transport.sessionId! } })
     expect(await run.json()).toMatchObject({ status: 'completed', output: { deleted: '/tmp/e2e' } })
   })
 })
