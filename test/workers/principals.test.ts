@@ -10,6 +10,7 @@ import type { Context } from 'hono'
 import { tools } from '../../.toolroute/tools.ts'
 import { testTools } from '../fixtures/test-tools.ts'
 import { eventually, readProbe } from './http-client.ts'
+import { jsonRpcAnswer, modernToolCall } from '../fixtures/modern-mcp-call.ts'
 
 const ctx = { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext
 const allTools = [...tools, ...testTools]
@@ -49,6 +50,26 @@ describe("the resolver's principal owns the runs", () => {
     expect((await owned.fetch(new Request(`http://tools.test/runs/${runId}`), env, ctx)).status).toBe(404)
     expect(await (await read('alice')).json()).toMatchObject({ status: 'approval-required' })
     expect(await (await post(owned, `/runs/${runId}/approve`, {}, as('alice'))).json()).toMatchObject({ status: 'completed', output: { deleted: '/alice/notes.txt' } })
+  })
+})
+
+describe('every surface asks the same principalOf', () => {
+  it("Mastra's execute route: bob cannot read alice's waiting run", async () => {
+    const created = await post(owned, '/api/tools/delete-file/execute', { data: { path: '/alice/mastra' } }, as('alice'))
+    expect(created.status).toBe(202)
+    const { runId } = (await created.json()) as { runId: string }
+    expect((await owned.fetch(new Request(`http://tools.test/runs/${runId}`, { headers: as('bob') }), env, ctx)).status).toBe(404)
+    expect((await owned.fetch(new Request(`http://tools.test/runs/${runId}`, { headers: as('alice') }), env, ctx)).status).toBe(200)
+  })
+
+  it("MCP 2026-07-28: bob's retry with alice's requestState is refused; hers approves", async () => {
+    const call = (user: string, retry: Record<string, unknown> = {}) =>
+      owned.fetch(new Request('http://tools.test/mcp', modernToolCall('delete-file', { path: '/alice/modern' }, retry, as(user))), env, ctx).then(jsonRpcAnswer)
+    const asked = await call('alice')
+    expect(asked.result.resultType).toBe('input_required')
+    const approve = { requestState: asked.result.requestState, inputResponses: { [Object.keys(asked.result.inputRequests)[0]!]: { action: 'accept', content: { approved: true } } } }
+    expect((await call('bob', approve)).error).toMatchObject({ code: -32602 })
+    expect((await call('alice', approve)).result.structuredContent).toEqual({ deleted: '/alice/modern' })
   })
 })
 
