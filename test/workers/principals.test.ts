@@ -63,8 +63,8 @@ describe('every surface asks the same principalOf', () => {
   })
 
   it("MCP 2026-07-28: bob's retry with alice's requestState is refused; hers approves", async () => {
-    const call = (user: string, retry: Record<string, unknown> = {}) =>
-      owned.fetch(new Request('http://tools.test/mcp', modernToolCall('delete-file', { path: '/alice/modern' }, retry, as(user))), env, ctx).then(jsonRpcAnswer)
+    const call = async (user: string, retry: Record<string, unknown> = {}) =>
+      jsonRpcAnswer(await owned.fetch(new Request('http://tools.test/mcp', modernToolCall('delete-file', { path: '/alice/modern' }, retry, as(user))), env, ctx))
     const asked = await call('alice')
     expect(asked.result.resultType).toBe('input_required')
     const approve = { requestState: asked.result.requestState, inputResponses: { [Object.keys(asked.result.inputRequests)[0]!]: { action: 'accept', content: { approved: true } } } }
