@@ -1,11 +1,7 @@
 import type { Context } from 'hono'
 import type { CallerOptions } from './caller-options.ts'
 import type { RequestCaller } from './resolve-request-context.ts'
-
-async function sha256(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text))
-  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('')
-}
+import { sha256Hex } from '../runtime/sha256-hex.ts'
 
 /** Session ids are UUIDs the MCP handler made; anything else names no session and reaches no object. */
 export const sessionIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -33,7 +29,7 @@ export function principalOf(
   if (options.principal) return options.principal(c, requestContext)
   if (typeof caller.principal === 'string') return caller.principal
   const authorization = c.req.header('authorization')
-  if (authorization) return sha256(authorization).then((hash) => `auth:${hash}`)
+  if (authorization) return sha256Hex(authorization).then((hash) => `auth:${hash}`)
   if (sessionId !== undefined && sessionIdPattern.test(sessionId)) return `${sessionPrincipalPrefix}${sessionId.toLowerCase()}`
   if (caller.resolved && caller.principal === undefined) warnOfUnownedCredentials(c, options)
   return null

@@ -3,6 +3,8 @@ import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprot
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 
+import { sha256Hex } from '../runtime/sha256-hex.ts'
+
 type RequestId = string | number
 
 interface InFlight {
@@ -35,8 +37,7 @@ export function cancelledIdOf(body: unknown): RequestId | undefined {
  */
 export async function statelessCallKey(principal: string | null, requestId: RequestId): Promise<string | undefined> {
   if (principal === null) return undefined
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`${principal}\0${JSON.stringify(requestId)}`))
-  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('')
+  return sha256Hex(`${principal}\0${JSON.stringify(requestId)}`)
 }
 
 /**
