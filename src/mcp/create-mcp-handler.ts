@@ -84,14 +84,15 @@ export function createMcpHandler({ tools, options, runs }: McpHandlerOptions) {
 
     const read = await readMcpBody(c.req.raw, maxBytes)
     if (!read.ok) return read.response
-    // The caller is resolved once the session is known: a session is the principal of last
-    // resort (SPEC §12), and an `initialize` that opens one belongs to the session it opens.
-    const opening = sessionId === undefined && sessions && wantsSession(read.body) ? crypto.randomUUID() : undefined
-    const caller = await resolveMcpCaller(c, options, opening ?? sessionId)
-    const request = withCaller(c.req.raw, caller, read.text)
     // 2026-07-28 requests (they carry the per-request envelope) go to the SDK v2's handler; the
     // 2025 handshake, sessions and everything else stay on the v1 leg below.
-    if (!(await isLegacyRequest(request, read.body))) {
+    const legacy = await isLegacyRequest(c.req.raw, read.body)
+    // The caller is resolved once the session is known: a session is the principal of last
+    // resort (SPEC §12), and an `initialize` that opens one belongs to the session it opens.
+    const opening = legacy && sessionId === undefined && sessions && wantsSession(read.body) ? crypto.randomUUID() : undefined
+    const caller = await resolveMcpCaller(c, options, opening ?? sessionId)
+    const request = withCaller(c.req.raw, caller, read.text)
+    if (!legacy) {
       const isCall = (read.body as { method?: unknown } | null)?.method === 'tools/call'
       if (isCall && sessions?.call) return sessions.call(peekCallKey(read.body) ?? crypto.randomUUID(), { request, text: read.text, body: read.body, initialize: false, caller, deps })
       return modern.fetch(request, { ...deps(), requestState: codecOf(c), defer: deferOf(c) }, read.body)
