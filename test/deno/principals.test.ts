@@ -5,6 +5,7 @@ import assert from 'node:assert/strict'
 import { createTool, type AnyTool } from 'toolroute'
 import type { Context } from 'hono'
 import { z } from 'zod'
+import { jsonRpcAnswer } from '../fixtures/modern-mcp-call.ts'
 import { testTools, withApp, type AppHandle } from './harness.ts'
 
 const sessions: Record<string, string> = { 'sid-alice': 'alice', 'sid-bob': 'bob' }
@@ -116,4 +117,31 @@ Deno.test("stateless MCP: nobody but the call's principal cancels it by its requ
       assert.deepEqual(seen.get('alice'), ['started', 'aborted'])
     },
     { tools, ...owned, mcp: { sessions: false } },
+  ))
+
+Deno.test("an MCP session without a credential owns its tasks: its tasks/list lists them, another session's does not", () =>
+  withApp(
+    async (handle) => {
+      const open = async () => {
+        const capabilities = { elicitation: {} }
+        const opened = await mcp(handle, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities, clientInfo: { name: 'deno', version: '1' } } })
+        const session = { 'mcp-session-id': opened.headers.get('mcp-session-id')! }
+        await opened.text()
+        await (await mcp(handle, { jsonrpc: '2.0', method: 'notifications/initialized' }, session)).text()
+        return session
+      }
+      const mine = await open()
+      const theirs = await open()
+      const created = await jsonRpcAnswer(
+        await mcp(handle, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'generate-report', arguments: { month: '2026-04', delayMs: 0 }, task: {} } }, mine),
+      )
+      const taskId = created.result.task.taskId as string
+      const listed = async (session: Record<string, string>) =>
+        ((await jsonRpcAnswer(await mcp(handle, { jsonrpc: '2.0', id: 2, method: 'tasks/list', params: {} }, session))).result.tasks as { taskId: string }[]).map((task) => task.taskId)
+      assert.ok((await listed(mine)).includes(taskId))
+      assert.deepEqual(await listed(theirs), [])
+      assert.equal((await handle.request(`/runs/${taskId}`)).status, 404)
+      assert.equal((await handle.request(`/runs/${taskId}`, { headers: mine })).status, 200)
+    },
+    { tools },
   ))
