@@ -32,8 +32,8 @@ export function cancelledIdOf(body: unknown): RequestId | undefined {
  * the call's request id (a stateless client has no session to scope ids by, so two of one
  * principal's calls with one id share a key: a cancel reaches both). On Workers both requests
  * are routed to the Durable Object named by the key, so they meet in its memory. A call of no
- * principal has no key: request ids are the client's counters, so anyone could name one, and
- * such a call is cancelled only by its own client going away.
+ * principal has no key: request ids are the client's counters, which anyone could name, so no
+ * other request may cancel such a call.
  */
 export async function statelessCallKey(principal: string | null, requestId: RequestId): Promise<string | undefined> {
   if (principal === null) return undefined
