@@ -1,6 +1,7 @@
 import { createMcpSession, type McpSession } from './create-mcp-session.ts'
 import { sessionNotFound } from './json-rpc-error.ts'
 import type { McpSessionHost } from './mcp-session-host.ts'
+import { sessionPrincipalPrefix } from '../caller/principal-of.ts'
 
 export interface MemoryMcpSessionsOptions {
   /** A session unused this long is closed (default 1 h). */
@@ -37,14 +38,17 @@ export function createMemoryMcpSessions(options: MemoryMcpSessionsOptions = {}):
   // Each principal's sessions, least recently used first (a use moves one to the end).
   const byPrincipal = new Map<string | null, Map<string, Entry>>()
   const sessions = new Map<string, Entry>()
+  // A session no credential names is its own principal (principal-of.ts): all of them share the
+  // allowance of nobody, or a flood of them would each count as a principal of one.
+  const allowanceOf = (principal: string | null) => (principal?.startsWith(sessionPrincipalPrefix) ? null : principal)
 
   const drop = (sessionId: string) => {
     const entry = sessions.get(sessionId)
     if (!entry) return
     sessions.delete(sessionId)
-    const own = byPrincipal.get(entry.principal)!
+    const own = byPrincipal.get(allowanceOf(entry.principal))!
     own.delete(sessionId)
-    if (own.size === 0) byPrincipal.delete(entry.principal)
+    if (own.size === 0) byPrincipal.delete(allowanceOf(entry.principal))
     void entry.session.close().catch(() => {})
   }
   const oldestOf = (principal: string | null) => byPrincipal.get(principal)?.keys().next().value
@@ -61,8 +65,8 @@ export function createMemoryMcpSessions(options: MemoryMcpSessionsOptions = {}):
   }
   const keep = (sessionId: string, entry: Entry) => {
     sessions.set(sessionId, entry)
-    let own = byPrincipal.get(entry.principal)
-    if (!own) byPrincipal.set(entry.principal, (own = new Map()))
+    let own = byPrincipal.get(allowanceOf(entry.principal))
+    if (!own) byPrincipal.set(allowanceOf(entry.principal), (own = new Map()))
     own.delete(sessionId)
     own.set(sessionId, entry)
   }
@@ -76,7 +80,7 @@ export function createMemoryMcpSessions(options: MemoryMcpSessionsOptions = {}):
         // Room is made once the session exists, with nothing awaited before it is kept: initializes
         // sent all at once cannot each see room that the others then take.
         if (response.ok) {
-          makeRoom(caller.principal)
+          makeRoom(allowanceOf(caller.principal))
           keep(sessionId, { session, principal: caller.principal, lastSeen: now() })
         } else void session.close().catch(() => {})
         return response

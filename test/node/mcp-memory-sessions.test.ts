@@ -207,7 +207,7 @@ describe('session caps per principal (a flood of initialize evicts only its own)
   const headersOf = (who: string, sessionId?: string) => ({
     'content-type': 'application/json',
     accept: 'application/json, text/event-stream',
-    authorization: `Bearer ${who}`,
+    ...(who ? { authorization: `Bearer ${who}` } : {}),
     ...(sessionId ? { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' } : {}),
   })
   const open = async (who: string) => {
@@ -239,5 +239,25 @@ describe('session caps per principal (a flood of initialize evicts only its own)
     const others = [] as [string, string][]
     for (const who of ['light', 'p1', 'p2', 'p3', 'p4', 'p5', 'p6']) others.push([who, await open(who)])
     for (const [who, sessionId] of others) expect(await alive(who, sessionId), who).toBe(true)
+  })
+
+  it('sessions without a credential (each its own principal) share one allowance: their flood closes only theirs', async () => {
+    const own = createMemoryMcpSessions({ maxSessions: 10, maxSessionsPerPrincipal: 4 })
+    const app = createToolApp({ tools: [askName], mcp: { sessions: () => own } })
+    const send = async (who: string, body: unknown, sessionId?: string) => {
+      const response = await app.fetch(new Request('http://node.test/mcp', { method: 'POST', headers: headersOf(who, sessionId), body: JSON.stringify(body) }))
+      await response.body?.cancel()
+      return response
+    }
+    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: { elicitation: {} }, clientInfo: { name: 'flood', version: '1' } } }
+    const openAs = async (who: string) => (await send(who, initialize)).headers.get('mcp-session-id')!
+    const aliveAs = async (who: string, sessionId: string) => (await send(who, { jsonrpc: '2.0', id: 2, method: 'ping' }, sessionId)).status === 200
+    const alice = await openAs('alice')
+    const flood: string[] = []
+    for (let index = 0; index < 20; index++) flood.push(await openAs(''))
+    expect(await aliveAs('alice', alice)).toBe(true)
+    const kept = []
+    for (const sessionId of flood) kept.push(await aliveAs('', sessionId))
+    expect(kept).toEqual([...Array(16).fill(false), true, true, true, true])
   })
 })
