@@ -8,7 +8,7 @@ const source = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.m
 const toolrouteSources = [
   { find: /^toolroute$/, replacement: source('index.ts') },
   { find: /^toolroute\/(tools|workers|server)$/, replacement: source('$1.ts') },
-  { find: /^toolroute\/(client|ai)$/, replacement: source('$1/index.ts') },
+  { find: /^toolroute\/(client|ai|testing)$/, replacement: source('$1/index.ts') },
   { find: /^toolroute\/deno$/, replacement: source('adapter/deno/index.ts') },
 ]
 

@@ -1,0 +1,39 @@
+import type { Fetcher } from '../client/tool-client-types.ts'
+
+/** What `toolroute/testing` uses of `@cloudflare/vitest-plugin`'s pool: the Worker under test and its run objects' alarms. */
+export interface VitestPool {
+  /** The Worker's default export (`exports.default` of `cloudflare:workers`, what `SELF` was). */
+  self: Fetcher
+  /** The `TOOLROUTE_RUNS` binding of the Worker's environment, when it has one. */
+  runs: DurableObjectNamespace | undefined
+  runDurableObjectAlarm(stub: DurableObjectStub): Promise<boolean>
+  /** When the object's alarm is set for, `null` when it has none. */
+  alarmOf(stub: DurableObjectStub): Promise<number | null>
+}
+
+let loading: Promise<VitestPool> | undefined
+
+/**
+ * The pool's modules, imported on first use: `cloudflare:test` exists only inside the pool, so a
+ * static import would keep `toolroute/testing` (and `runTool`) from loading anywhere else.
+ */
+export function loadVitestPool(): Promise<VitestPool> {
+  return (loading ??= (async () => {
+    try {
+      const [test, workers] = await Promise.all([import('cloudflare:test'), import('cloudflare:workers')])
+      const env = workers.env as unknown as Record<string, unknown>
+      return {
+        self: (workers.exports as { default?: Fetcher }).default ?? test.SELF,
+        runs: env.TOOLROUTE_RUNS as DurableObjectNamespace | undefined,
+        runDurableObjectAlarm: test.runDurableObjectAlarm,
+        alarmOf: (stub) => test.runInDurableObject(stub, (_instance: unknown, state: DurableObjectState) => state.storage.getAlarm()),
+      }
+    } catch (error) {
+      loading = undefined
+      throw new TypeError('createTestClient() with no options calls the Worker under test inside @cloudflare/vitest-plugin\'s pool; elsewhere pass { fetcher } or { baseUrl }', { cause: error })
+    }
+  })())
+}
+
+/** Whether this code runs in workerd, where the pool may be. */
+export const inWorkerd = () => typeof navigator !== 'undefined' && navigator.userAgent === 'Cloudflare-Workers'
