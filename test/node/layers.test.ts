@@ -30,6 +30,7 @@ const layers = [
   'http', // the Hono app: the composition root of the routes
   'client', // toolroute/client (imports protocol only at run time; see below)
   'ai', // toolroute/ai: the client as AI SDK tools
+  'testing', // toolroute/testing: the test client over the pool's Worker, runTool over the in-memory engine
   'adapter', // Workers and Deno entry points, over everything
 ] as const
 type Layer = (typeof layers)[number]

@@ -3,12 +3,14 @@
 import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { readSse, typesOf } from '../fixtures/read-sse.ts'
-import { eventually } from './http-client.ts'
-import { counter, errorOf, getRun, liveSse, runAction, runEvents, runObject, sequenced, start, uniqueKey } from './run-client.ts'
+import { createTestClient } from 'toolroute/testing'
+import { as, counter, errorOf, getRun, liveSse, runAction, runEvents, runObject, sequenced, start, uniqueKey } from './run-client.ts'
 
 type RunBody = { status: string; output?: unknown; error?: { code: string; message: string } }
 const runOf = async (runId: string) => (await (await getRun(runId, { auth: 'alice' })).json()) as RunBody
-const settledRun = (runId: string) => eventually(() => runOf(runId), (run) => run.status !== 'running')
+// Settled by running the run object's alarms (toolroute/testing), never by polling.
+const alice = createTestClient({ headers: as('alice') })
+const settledRun = (runId: string) => alice.settle(runId) as Promise<RunBody>
 const openGate = (key: string) => counter(`${key}:gate`).increment()
 
 describe('background runs', () => {
