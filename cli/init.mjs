@@ -3,6 +3,8 @@ import { basename, join, relative, resolve } from 'node:path'
 
 const own = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
 const range = (version) => `^${String(version).replace(/^[\^~]/, '')}`
+/** The exact versions toolroute is tested with: the test toolchain (plugin, miniflare, vite) moves in lockstep. */
+const pinned = (name) => String(own.devDependencies[name]).replace(/^[\^~]/, '')
 
 /** The project's first tool, tools/greet.ts (bench/bundle/greet-sources.mjs bundles it too). */
 export const exampleTool = `import { createTool } from 'toolroute'
@@ -58,20 +60,71 @@ tag = "v1"
 new_sqlite_classes = ["ToolRunObject", "McpSessionObject", "IdempotencyObject"]
 `
 
+// The Workers runtime's types and the project's own `env` (bindings, vars) come from
+// `wrangler types` (npm run types, also run by npm run check): worker-configuration.d.ts.
 const tsconfig = `{
   "compilerOptions": {
     "target": "ES2022",
-    "lib": ["ES2023", "DOM", "DOM.Iterable"],
+    "lib": ["ES2023"],
     "module": "ESNext",
     "moduleResolution": "bundler",
     "strict": true,
     "skipLibCheck": true,
     "noEmit": true,
     "allowImportingTsExtensions": true,
-    "verbatimModuleSyntax": true
+    "verbatimModuleSyntax": true,
+    "types": ["./worker-configuration.d.ts"]
   },
-  "include": ["tools", "toolroute.config.ts", ".toolroute/tools.ts"]
+  "include": ["tools", "test", "toolroute.config.ts", ".toolroute/tools.ts"]
 }
+`
+
+/** vitest.config.ts: the tests run in workerd behind the Worker entry \`toolroute build\` writes. */
+export const vitestConfig = `import { execFileSync } from 'node:child_process'
+import { createRequire } from 'node:module'
+import { cloudflareTest } from '@cloudflare/vitest-plugin'
+import { defineConfig, type Plugin } from 'vitest/config'
+
+// The Worker under test is .toolroute/worker.ts, which \`toolroute build\` writes from tools/: built
+// before the tests start, and again when a tool changes while \`npx vitest\` watches.
+const cli = createRequire(import.meta.url).resolve('toolroute/package.json').replace(/package\\.json$/, 'cli/toolroute.mjs')
+const build = () => execFileSync(process.execPath, [cli, 'build'], { stdio: 'inherit' })
+const toolrouteBuild: Plugin = {
+  name: 'toolroute-build',
+  configureServer(server) {
+    server.watcher.on('change', (file) => {
+      if (/[\\\\/]tools[\\\\/]|toolroute\\.config\\.ts$/.test(file)) build()
+    })
+  },
+}
+build()
+
+export default defineConfig({
+  plugins: [toolrouteBuild, cloudflareTest({ wrangler: { configPath: './wrangler.toml' }, miniflare: { cf: false } })],
+  test: { include: ['test/**/*.test.ts'], testTimeout: 30_000 },
+})
+`
+
+/** test/greet.test.ts: the example tool over the Worker's routes, in workerd, and through \`runTool\`. */
+export const exampleTest = `import { createTestClient, runTool } from 'toolroute/testing'
+import { describe, expect, it } from 'vitest'
+import type { Tools } from '../.toolroute/tools.ts'
+import { greet } from '../tools/greet.ts'
+
+// The Worker \`toolroute build\` writes, running in workerd with its Durable Objects.
+const client = createTestClient<Tools>()
+
+describe('greet', () => {
+  it('says hello over POST /tools/greet', async () => {
+    const result = await client.call('greet', { name: 'Ada' })
+    expect(result).toMatchObject({ status: 'completed', output: { message: 'Hello, Ada!' } })
+  })
+
+  it('refuses an empty name before execute runs', async () => {
+    const result = await runTool(greet, { name: '' })
+    expect(result).toMatchObject({ status: 'failed', error: { code: 'INPUT_VALIDATION_FAILED' } })
+  })
+})
 `
 
 const readme = (name) => `# ${name}
@@ -83,10 +136,12 @@ Tools served by [toolroute](https://www.npmjs.com/package/toolroute): every tool
 npm install
 npm run dev        # toolroute dev: local workerd on http://localhost:8787, rebuilt on every save
 curl -s localhost:8787/tools/greet -H 'content-type: application/json' -d '{"name":"Ada"}'
-npm test           # toolroute build and tsc --noEmit
+npm test           # vitest in workerd (test/*.test.ts), after toolroute build
+npm run check      # wrangler types, toolroute build and tsc --noEmit
 npm run deploy     # toolroute deploy (npx wrangler login first; --dry-run to bundle only)
 \`\`\`
 
+Tests use \`toolroute/testing\` (\`createTestClient\`, \`runTool\`): see \`test/greet.test.ts\`.
 Options go in \`toolroute.config.ts\` (\`export default defineConfig({ ... })\` from \`toolroute/workers\`).
 `
 
@@ -109,22 +164,36 @@ export function init(target) {
     name,
     private: true,
     type: 'module',
-    scripts: { dev: 'toolroute dev', build: 'toolroute build', deploy: 'toolroute deploy', test: 'toolroute build && tsc --noEmit' },
+    scripts: {
+      dev: 'toolroute dev',
+      build: 'toolroute build',
+      deploy: 'toolroute deploy',
+      test: 'vitest run',
+      types: 'wrangler types',
+      check: 'wrangler types && toolroute build && tsc --noEmit',
+    },
     dependencies: { toolroute: range(own.version), zod: range(own.dependencies.zod) },
-    devDependencies: { typescript: range(own.devDependencies.typescript), wrangler: range(own.devDependencies.wrangler) },
+    devDependencies: Object.fromEntries(
+      ['@cloudflare/vitest-plugin', 'miniflare', 'typescript', 'vite', 'vitest', 'wrangler'].map((name) => [name, pinned(name)]),
+    ),
+    // One wrangler and one miniflare in the tree (the plugin's own pins would bring a second
+    // copy), and the vite this toolchain was tested with.
+    overrides: { vite: pinned('vite'), '@cloudflare/vitest-plugin': { wrangler: '$wrangler', miniflare: '$miniflare' } },
   }
   const files = {
     'package.json': `${JSON.stringify(packageJson, null, 2)}\n`,
     'tools/greet.ts': exampleTool,
+    'test/greet.test.ts': exampleTest,
+    'vitest.config.ts': vitestConfig,
     'wrangler.toml': wranglerToml(name),
     'tsconfig.json': tsconfig,
     '.gitignore': gitignore,
     'README.md': readme(name),
   }
-  mkdirSync(join(dir, 'tools'), { recursive: true })
+  for (const folder of ['tools', 'test']) mkdirSync(join(dir, folder), { recursive: true })
   for (const [file, text] of Object.entries(files)) writeFileSync(join(dir, file), text)
   const where = relative(process.cwd(), dir)
   console.log(`toolroute: a new project in ${where || '.'}: ${Object.keys(files).join(', ')}`)
-  console.log(`Next:\n${where ? `  cd ${where}\n` : ''}  npm install\n  npm run dev`)
+  console.log(`Next:\n${where ? `  cd ${where}\n` : ''}  npm install\n  npm test\n  npm run dev`)
   return 0
 }
