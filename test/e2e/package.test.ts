@@ -1,9 +1,10 @@
 // The package as a user gets it: `npm pack`, the tarball's `toolroute init`, `npm install` of the
-// tarball into the new project, `npm run dev` (toolroute dev on wrangler dev), a broken and then a
+// tarball into the new project, its `npm test` (vitest in workerd, with the tests of docs/testing.md),
+// `npm run dev` (toolroute dev on wrangler dev), a broken and then a
 // fixed tool file while it runs, toolroute/client from plain node, a strict tsc of a consumer, and
 // `toolroute deploy --dry-run`. This is the README's "Use toolroute in your own project", run.
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -123,13 +124,13 @@ describe('the packed package in a new project', () => {
     expect(manifest.exports['.']).toMatchObject({ workerd: './dist/index.js', import: './dist/index-with-json-schema.js' })
     expect(manifest.exports['./tools']).toMatchObject({ workerd: './dist/tools.js', import: './dist/tools-with-json-schema.js' })
     for (const absent of ['src', 'test', 'bench', '.ci', 'tools', 'wrangler.toml']) expect(existsSync(join(app, 'node_modules/toolroute', absent)), absent).toBe(false)
-    const init = ['package.json', 'tools/greet.ts', 'wrangler.toml', 'tsconfig.json', '.gitignore', 'README.md']
+    const init = ['package.json', 'tools/greet.ts', 'test/greet.test.ts', 'vitest.config.ts', 'wrangler.toml', 'tsconfig.json', '.gitignore', 'README.md']
     for (const file of init) expect(existsSync(join(app, file)), file).toBe(true)
     expect(readFileSync(join(app, 'tools/greet.ts'), 'utf8')).toBe(greet)
   })
 
   it('imports every entry but toolroute/workers and toolroute/deno in plain node', async () => {
-    const script = `for (const entry of ['toolroute', 'toolroute/tools', 'toolroute/server', 'toolroute/client', 'toolroute/ai']) {
+    const script = `for (const entry of ['toolroute', 'toolroute/tools', 'toolroute/server', 'toolroute/client', 'toolroute/ai', 'toolroute/testing']) {
       const module = await import(entry)
       console.log(entry, Object.keys(module).length)
     }
@@ -147,7 +148,11 @@ describe('the packed package in a new project', () => {
       const plain = (await import(entry)).createTool({ id: 'plain', description: 'x', inputSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] }, execute: async ({ n }) => ({ n }) })
       const bad = await plain.execute({ n: 'one' })
       console.log('direct', entry, JSON.stringify(await plain.execute({ n: 1 })), bad.error === true && bad.validationErrors !== undefined)
-    }`
+    }
+    // runTool needs no pool and no workerd: the call's phases over runs kept in memory.
+    const { runTool } = await import('toolroute/testing')
+    const ran = await runTool(echo, { q: 'node' })
+    console.log('runTool', ran.status, JSON.stringify(ran.output), ran.events.at(-1).type, (await runTool(echo, { q: 1 })).error.code)`
     // This Node (22, the repository's), and the machine's own when it is another (20 in CI).
     const nodes = [process.execPath, ...['/usr/bin/node', '/usr/local/bin/node'].filter((node) => existsSync(node)).slice(0, 1)]
     for (const node of nodes) {
@@ -159,6 +164,7 @@ describe('the packed package in a new project', () => {
       expect(result.stdout).toContain('page true false')
       expect(result.stdout).toContain('direct toolroute {"n":1} true')
       expect(result.stdout).toContain('direct toolroute/tools {"n":1} true')
+      expect(result.stdout).toContain('runTool completed {"q":"node"} finish INPUT_VALIDATION_FAILED')
     }
   })
 
@@ -182,11 +188,13 @@ kv.close()
     expect(checked.code, checked.stderr).toBe(0)
   }, 60_000)
 
-  it('type-checks a consumer with strict settings and skipLibCheck, inferring from the tools', async () => {
+  it('type-checks a consumer with strict settings and skipLibCheck, inferring from the tools; env from cloudflare:workers is typed by wrangler types', async () => {
     expect((await run('npx', ['toolroute', 'build'], app)).code).toBe(0)
+    expect((await run('npm', ['run', 'types'], app)).code).toBe(0)
     writeFileSync(
       join(app, 'tools/consumer-check.ts'),
-      `import { createToolClient } from 'toolroute/client'
+      `import { env } from 'cloudflare:workers'
+import { createToolClient } from 'toolroute/client'
 import { createToolApp } from 'toolroute/server'
 import { toAiSdkTools } from 'toolroute/ai'
 import { createWorker, defineConfig, workerRunStore } from 'toolroute/workers'
@@ -203,6 +211,10 @@ export async function check(): Promise<string> {
 export const app = createToolApp({ tools: [greet] })
 export const worker = createWorker({ ...defineConfig({ basePath: '/v1' }), tools: [greet], runStore: workerRunStore })
 export const aiTools = toAiSdkTools(client)
+// The bindings of wrangler.toml, typed from worker-configuration.d.ts (npm run types).
+export const runId: DurableObjectId = env.TOOLROUTE_RUNS.idFromName('run')
+// @ts-expect-error: not a binding of wrangler.toml
+export const unbound = env.NOT_BOUND
 `,
     )
     const checked = await run('npx', ['tsc', '--noEmit'], app)
@@ -212,6 +224,39 @@ export const aiTools = toAiSdkTools(client)
     const tsconfig = JSON.parse(readFileSync(join(app, 'tsconfig.json'), 'utf8'))
     expect(tsconfig.compilerOptions).toMatchObject({ strict: true, skipLibCheck: true })
   }, 120_000)
+
+  it('npm test runs the project\'s tests in workerd; the tests of docs/testing.md pass there, and a wrong expectation fails it', async () => {
+    // A fresh project: its one test file, through the Worker `toolroute build` writes.
+    const fresh = await run('npm', ['test'], app)
+    expect(fresh.code, fresh.stdout + fresh.stderr).toBe(0)
+    expect(fresh.stdout).toMatch(/Test Files\s+1 passed \(1\)/)
+    expect(fresh.stdout).toMatch(/Tests\s+2 passed \(2\)/)
+    // The tools and tests of docs/testing.md, as the page prints them (each block is one of these files).
+    const fixture = join(repo, 'test/fixtures/testing-project')
+    const copied = ['tools', 'test'].flatMap((folder) => readdirSync(join(fixture, folder)).map((file) => `${folder}/${file}`))
+    for (const file of copied) writeFileSync(join(app, file), readFileSync(join(fixture, file), 'utf8'))
+    const page = readFileSync(join(repo, 'docs/testing.md'), 'utf8')
+    const blocks = [...page.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1])
+    for (const file of [...copied, 'test/greet.test.ts']) expect(blocks, file).toContain(readFileSync(join(app, file), 'utf8'))
+    // Beside them, one test that checks where it runs and one whose expectation is wrong.
+    writeFileSync(
+      join(app, 'test/wrong.test.ts'),
+      `import { createTestClient } from 'toolroute/testing'
+import { expect, it } from 'vitest'
+it('runs in workerd', () => expect(navigator.userAgent).toBe('Cloudflare-Workers'))
+it('expects the wrong greeting', async () => {
+  expect(await createTestClient().call('greet', { name: 'Ada' })).toMatchObject({ output: { message: 'Goodbye, Ada!' } })
+})
+`,
+    )
+    const failing = await run('npm', ['test'], app)
+    for (const file of [...copied, 'test/wrong.test.ts']) rmSync(join(app, file))
+    expect(failing.code, failing.stdout + failing.stderr).not.toBe(0)
+    expect(failing.stdout).toMatch(/Tests\s+1 failed \| 12 passed \(13\)/)
+    expect(failing.stdout + failing.stderr).toContain('expects the wrong greeting')
+    expect(failing.stdout + failing.stderr).toContain('Goodbye, Ada!')
+    expect((await run('npx', ['toolroute', 'build'], app)).code).toBe(0)
+  }, 180_000)
 
   it('npm run dev serves the example tool; a broken tool file answers 503 BUILD_FAILED at once, a fixed one 200', async () => {
     const port = await freePort()
