@@ -10,7 +10,7 @@ export interface SettleOptions {
 /**
  * Resolves with the run once it no longer runs (completed, failed, waiting for a human…). Inside
  * the pool, an alarm of the run's object that is due (a background attempt, a retry, an expiry)
- * is run at once with `runDurableObjectAlarm`; an attempt at work is waited for through the run's
+ * is run at once, as `runDurableObjectAlarm` runs it; an attempt at work is waited for through the run's
  * own events, so no test sleeps. Without the pool, the run's events are followed to their end.
  */
 export async function settleRun(client: ToolClient<any>, pool: VitestPool | undefined, runId: string, options: SettleOptions = {}): Promise<RunView> {
@@ -27,10 +27,7 @@ export async function settleRun(client: ToolClient<any>, pool: VitestPool | unde
   while (true) {
     const run = await Promise.race([client.getRun(runId), timedOut])
     if (run.status !== 'running') return run
-    if (stub) {
-      const alarm = await Promise.race([pool!.alarmOf(stub), timedOut])
-      if (alarm !== null && alarm <= Date.now() && (await Promise.race([pool!.runDurableObjectAlarm(stub), timedOut]))) continue
-    }
+    if (stub && (await Promise.race([pool!.runDueAlarm(stub), timedOut]))) continue
     // An attempt at work: wait for its next event (without the pool, for all of them).
     after = await Promise.race([nextEvent(client, runId, after, signal, stub === undefined), timedOut])
   }

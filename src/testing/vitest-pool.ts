@@ -6,9 +6,8 @@ export interface VitestPool {
   self: Fetcher
   /** The `TOOLROUTE_RUNS` binding of the Worker's environment, when it has one. */
   runs: DurableObjectNamespace | undefined
-  runDurableObjectAlarm(stub: DurableObjectStub): Promise<boolean>
-  /** When the object's alarm is set for, `null` when it has none. */
-  alarmOf(stub: DurableObjectStub): Promise<number | null>
+  /** Runs the object's alarm if it is due (answers whether it ran); an alarm set for later is left alone. */
+  runDueAlarm(stub: DurableObjectStub): Promise<boolean>
 }
 
 let loading: Promise<VitestPool> | undefined
@@ -25,8 +24,17 @@ export function loadVitestPool(): Promise<VitestPool> {
       return {
         self: (workers.exports as { default?: Fetcher }).default ?? test.SELF,
         runs: env.TOOLROUTE_RUNS as DurableObjectNamespace | undefined,
-        runDurableObjectAlarm: test.runDurableObjectAlarm,
-        alarmOf: (stub) => test.runInDurableObject(stub, (_instance: unknown, state: DurableObjectState) => state.storage.getAlarm()),
+        // What `runDurableObjectAlarm` does, only for an alarm that is due: that one runs any alarm,
+        // and would delete the watchdog an attempt at work set for later (run-background-attempt.ts).
+        // Read, deleted and run inside one call of the object, so its own alarm cannot fire between.
+        runDueAlarm: (stub) =>
+          test.runInDurableObject(stub, async (instance: DurableObject, state: DurableObjectState) => {
+            const at = await state.storage.getAlarm()
+            if (at === null || at > Date.now()) return false
+            await state.storage.deleteAlarm()
+            await instance.alarm?.()
+            return true
+          }),
       }
     } catch (error) {
       loading = undefined

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest'
 import { createTestClient, runTool } from 'toolroute/testing'
 import type { Tools } from '../../.toolroute/tools.ts'
 import { deleteFile } from '../../tools/delete-file.ts'
-import { counter, uniqueKey } from './run-client.ts'
+import { runInDurableObject } from 'cloudflare:test'
+import { counter, runObject, uniqueKey } from './run-client.ts'
 
 const pooled = createTestClient<Tools>()
 // The test Worker serves fixture tools beside tools/: an untyped client calls them.
@@ -44,6 +45,9 @@ describe('createTestClient', () => {
     const key = uniqueKey('settle-gated')
     const { runId } = await fixtures.call('gated-background', { key, steps: 1 })
     await expect(pooled.settle(runId, { timeoutMs: 300 })).rejects.toThrow(/still running after 300 ms/)
+    // The attempt's watchdog alarm (set for after its timeout) is not due: settle left it in place.
+    const alarm = await runInDurableObject(runObject(runId), (_instance, state) => state.storage.getAlarm())
+    expect(alarm).toBeGreaterThan(Date.now())
     await counter(`${key}:gate`).increment()
     expect(await pooled.settle(runId)).toMatchObject({ status: 'completed' })
   })
