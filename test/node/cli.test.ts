@@ -60,9 +60,21 @@ describe('toolroute', () => {
     const project = join(dir, 'My Tools')
     const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'))
     expect(manifest.name).toBe('my-tools')
-    expect(manifest.scripts).toEqual({ dev: 'toolroute dev', build: 'toolroute build', deploy: 'toolroute deploy', test: 'toolroute build && tsc --noEmit' })
+    expect(manifest.scripts).toEqual({
+      dev: 'toolroute dev',
+      build: 'toolroute build',
+      deploy: 'toolroute deploy',
+      test: 'vitest run',
+      types: 'wrangler types',
+      check: 'wrangler types && toolroute build && tsc --noEmit',
+    })
     expect(Object.keys(manifest.dependencies)).toEqual(['toolroute', 'zod'])
-    expect(manifest.devDependencies).toHaveProperty('wrangler')
+    // The test toolchain at the versions toolroute is tested with, one wrangler and miniflare in the tree.
+    const own = JSON.parse(readFileSync('package.json', 'utf8'))
+    for (const name of ['@cloudflare/vitest-plugin', 'miniflare', 'vite', 'vitest', 'wrangler']) expect(manifest.devDependencies[name], name).toBe(own.devDependencies[name])
+    expect(manifest.overrides).toEqual({ vite: own.devDependencies.vite, '@cloudflare/vitest-plugin': { wrangler: '$wrangler', miniflare: '$miniflare' } })
+    expect(readFileSync(join(project, 'vitest.config.ts'), 'utf8')).toContain("cloudflareTest({ wrangler: { configPath: './wrangler.toml' }")
+    expect(readFileSync(join(project, 'test/greet.test.ts'), 'utf8')).toContain("from 'toolroute/testing'")
     const wrangler = readFileSync(join(project, 'wrangler.toml'), 'utf8')
     expect(wrangler).toContain('main = ".toolroute/worker.ts"')
     expect(wrangler).toContain('command = "npx toolroute build"')
