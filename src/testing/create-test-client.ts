@@ -33,7 +33,7 @@ export function createTestClient<T extends ToolSetLike = readonly AnyTool[]>(opt
   const client = createToolClient<T>(
     inPool ? { ...options, baseUrl: 'http://localhost', fetch: async (request) => (await loadVitestPool()).self.fetch(request) } : options,
   )
-  // Alarms can be run only where the pool is; elsewhere `settle` follows the run's events.
-  const pool = (): Promise<VitestPool | undefined> => (inWorkerd() ? loadVitestPool().catch(() => undefined) : Promise.resolve(undefined))
+  // The alarms `settle` runs are those of the pool's own Worker; any other Worker's run is followed.
+  const pool = (): Promise<VitestPool | undefined> => (inPool ? loadVitestPool() : Promise.resolve(undefined))
   return { ...client, settle: async (runId, settleOptions) => settleRun(client, await pool(), runId, settleOptions) }
 }
