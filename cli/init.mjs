@@ -93,7 +93,12 @@ const toolrouteBuild: Plugin = {
   name: 'toolroute-build',
   configureServer(server) {
     server.watcher.on('change', (file) => {
-      if (/[\\\\/]tools[\\\\/]|toolroute\\.config\\.ts$/.test(file)) build()
+      if (!/[\\\\/]tools[\\\\/]|toolroute\\.config\\.ts$/.test(file)) return
+      try {
+        build()
+      } catch {
+        // toolroute printed the file and line; the tests run on the last good build meanwhile.
+      }
     })
   },
 }
