@@ -22,7 +22,7 @@ export async function settleRun(client: ToolClient<any>, pool: VitestPool | unde
   timedOut.catch(() => {})
   const runs = pool?.runs
   // The run object of a run id (durable-object-run-host.ts names each object by its run id).
-  const stub = runs ? runs.get(runs.idFromName(runId)) : undefined
+  const stub = runs ? runs.get(runs.idFromName(runId) as never) : undefined
   let after = 0
   while (true) {
     const run = await Promise.race([client.getRun(runId), timedOut])

@@ -1,13 +1,28 @@
 import type { Fetcher } from '../client/tool-client-types.ts'
 
+/** The little of a Durable Object namespace `settle` uses, typed here so the entry needs no Workers types. */
+export interface RunObjects {
+  idFromName(name: string): unknown
+  get(id: never): object
+}
+
 /** What `toolroute/testing` uses of `@cloudflare/vitest-plugin`'s pool: the Worker under test and its run objects' alarms. */
 export interface VitestPool {
   /** The Worker's default export (`exports.default` of `cloudflare:workers`, what `SELF` was). */
   self: Fetcher
   /** The `TOOLROUTE_RUNS` binding of the Worker's environment, when it has one. */
-  runs: DurableObjectNamespace | undefined
+  runs: RunObjects | undefined
   /** Runs the object's alarm if it is due (answers whether it ran); an alarm set for later is left alone. */
-  runDueAlarm(stub: DurableObjectStub): Promise<boolean>
+  runDueAlarm(stub: object): Promise<boolean>
+}
+
+/** The part of `cloudflare:test` used here. */
+interface PoolTestModule {
+  SELF: Fetcher
+  runInDurableObject<R>(
+    stub: object,
+    callback: (instance: { alarm?(): unknown }, state: { storage: { getAlarm(): Promise<number | null>; deleteAlarm(): Promise<void> } }) => Promise<R>,
+  ): Promise<R>
 }
 
 let loading: Promise<VitestPool> | undefined
@@ -19,16 +34,18 @@ let loading: Promise<VitestPool> | undefined
 export function loadVitestPool(): Promise<VitestPool> {
   return (loading ??= (async () => {
     try {
-      const [test, workers] = await Promise.all([import('cloudflare:test'), import('cloudflare:workers')])
-      const env = workers.env as unknown as Record<string, unknown>
+      const [test, workers] = (await Promise.all([import('cloudflare:test'), import('cloudflare:workers')])) as unknown as [
+        PoolTestModule,
+        { env: Record<string, unknown>; exports: { default?: Fetcher } },
+      ]
       return {
-        self: (workers.exports as { default?: Fetcher }).default ?? test.SELF,
-        runs: env.TOOLROUTE_RUNS as DurableObjectNamespace | undefined,
+        self: workers.exports.default ?? test.SELF,
+        runs: workers.env.TOOLROUTE_RUNS as RunObjects | undefined,
         // What `runDurableObjectAlarm` does, only for an alarm that is due: that one runs any alarm,
         // and would delete the watchdog an attempt at work set for later (run-background-attempt.ts).
         // Read, deleted and run inside one call of the object, so its own alarm cannot fire between.
         runDueAlarm: (stub) =>
-          test.runInDurableObject(stub, async (instance: DurableObject, state: DurableObjectState) => {
+          test.runInDurableObject(stub, async (instance, state) => {
             const at = await state.storage.getAlarm()
             if (at === null || at > Date.now()) return false
             await state.storage.deleteAlarm()
@@ -38,7 +55,7 @@ export function loadVitestPool(): Promise<VitestPool> {
       }
     } catch (error) {
       loading = undefined
-      throw new TypeError('createTestClient() with no options calls the Worker under test inside @cloudflare/vitest-plugin\'s pool; elsewhere pass { fetcher } or { baseUrl }', { cause: error })
+      throw new TypeError("createTestClient() with no options calls the Worker under test inside @cloudflare/vitest-plugin's pool; elsewhere pass { fetcher } or { baseUrl }", { cause: error })
     }
   })())
 }
