@@ -250,7 +250,11 @@ it('expects the wrong greeting', async () => {
 `,
     )
     const failing = await run('npm', ['test'], app)
+    // The page's code type-checks too (the run above built .toolroute/ with its tools; the consumer
+    // test wrote worker-configuration.d.ts).
+    const typed = await run('npx', ['tsc', '--noEmit'], app)
     for (const file of [...copied, 'test/wrong.test.ts']) rmSync(join(app, file))
+    expect(typed.stdout + typed.stderr).toBe('')
     expect(failing.code, failing.stdout + failing.stderr).not.toBe(0)
     expect(failing.stdout).toMatch(/Tests\s+1 failed \| 12 passed \(13\)/)
     expect(failing.stdout + failing.stderr).toContain('expects the wrong greeting')
