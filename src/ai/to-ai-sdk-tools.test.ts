@@ -25,10 +25,12 @@ async function outputsOf(iterable: unknown): Promise<unknown[]> {
 }
 
 describe('toAiSdkTools execute', () => {
-  it('yields preliminary outputs, then the final one, as the AI SDK expects of an async iterable', async () => {
+  it('yields what the tool writes and its preliminary outputs, then the final one, as the AI SDK expects of an async iterable', async () => {
     const tools = await toAiSdkTools(
       fakeServer([
         JSON.stringify({ type: 'start', messageMetadata: { runId: 'run_1', toolCallId: 'call_1' } }),
+        JSON.stringify({ type: 'data-tool-output', data: { toolCallId: 'call_1', output: { stage: 'outline' } } }),
+        JSON.stringify({ type: 'data-progress', id: 'progress', data: { percent: 10 } }),
         JSON.stringify({ type: 'tool-output-available', toolCallId: 'call_1', output: { done: 1 }, preliminary: true }),
         JSON.stringify({ type: 'tool-output-available', toolCallId: 'call_1', output: { done: 2 }, preliminary: true }),
         JSON.stringify({ type: 'tool-output-available', toolCallId: 'call_1', output: { done: 3 } }),
@@ -36,7 +38,7 @@ describe('toAiSdkTools execute', () => {
       ]),
     )
     const result = tools['progress-tool']!.execute!({}, { toolCallId: 'call_1', messages: [], context: {} })
-    expect(await outputsOf(result)).toEqual([{ done: 1 }, { done: 2 }, { done: 3 }])
+    expect(await outputsOf(result)).toEqual([{ stage: 'outline' }, { done: 1 }, { done: 2 }, { done: 3 }])
   })
 
   it('throws the tool’s error text when the stream reports a failure', async () => {

@@ -40,8 +40,10 @@ export type AiSdkToolsOf<T extends ToolSetLike, Id extends ToolIdOf<T> = ToolIdO
 
 /**
  * The server's tools as AI SDK tools (`generateText`, `streamText`, agents). Each `execute` calls
- * the remote tool over SSE and yields its outputs as they come (preliminary ones included; the
- * last is the result), with the tool's own `toModelOutput` applied by the server.
+ * the remote tool over SSE and yields as they come what it writes (`context.writer.write`) and
+ * yields: the AI SDK's preliminary results (`preliminary: true` in `streamText` and `useChat`). The
+ * last value is the tool's output, with its own `toModelOutput` applied by the server. The call's
+ * idempotency key is the AI SDK's tool call id, and the AI SDK's abort signal aborts the call.
  *
  * Each is keyed by its name for the model: the tool's id where every provider accepts it, else the
  * id with each other character `_` (`'Lookup order'` → `Lookup_order`); two ids with one name are
@@ -53,7 +55,8 @@ export type AiSdkToolsOf<T extends ToolSetLike, Id extends ToolIdOf<T> = ToolIdO
  *
  * @example
  * const tools = await toAiSdkTools(createToolClient({ baseUrl }))
- * const { text } = await generateText({ model, tools, prompt: 'Weather in Lisbon?' })
+ * // stopWhen lets the model answer after the tool's result (one step, the default, ends at the call)
+ * const { text } = await generateText({ model, tools, prompt: 'Weather in Lisbon?', stopWhen: stepCountIs(3) })
  */
 export async function toAiSdkTools<T extends ToolSetLike, Id extends ToolIdOf<T> = ToolIdOf<T>>(
   client: ToolClient<T>,
@@ -109,6 +112,11 @@ function toAiSdkTool(client: ToolClient, descriptor: ToolDescriptor, options: To
             case 'tool-output-available':
               outputs += 1
               yield event.output
+              break
+            // What the tool wrote is a preliminary result too, as a local tool's yields are: the
+            // AI SDK takes the last value as the result, and the tool's output always comes last.
+            case 'data-tool-output':
+              yield event.data.output
               break
             case 'data-tool-model-output':
               if (event.data.modelOutput.type !== 'json') modelOutputs.set(toolCallId, event.data.modelOutput)

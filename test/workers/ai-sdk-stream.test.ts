@@ -3,35 +3,12 @@
 // and the last one is the tool's result.
 import { SELF } from 'cloudflare:test'
 import { stepCountIs, streamText } from 'ai'
-import { MockLanguageModelV3, simulateReadableStream } from 'ai/test'
 import { describe, expect, it } from 'vitest'
 import { toAiSdkTools } from 'toolroute/ai'
 import { createToolClient } from 'toolroute/client'
+import { streamingToolModel as streamingModel } from '../fixtures/streaming-tool-model.ts'
 
 const client = createToolClient({ fetcher: SELF })
-const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } }
-
-/** A streaming model that calls one tool, then answers with text once it has the tool's result. */
-function streamingModel(call: { toolCallId: string; toolName: string; input: unknown }) {
-  return new MockLanguageModelV3({
-    doStream: async (options) => {
-      const answered = options.prompt.at(-1)?.role === 'tool'
-      const chunks = answered
-        ? [
-            { type: 'text-start', id: 't' },
-            { type: 'text-delta', id: 't', delta: 'Done.' },
-            { type: 'text-end', id: 't' },
-            { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage },
-          ]
-        : [
-            { type: 'tool-call', toolCallId: call.toolCallId, toolName: call.toolName, input: JSON.stringify(call.input) },
-            { type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage },
-          ]
-      return { stream: simulateReadableStream({ chunks: chunks as never[] }) }
-    },
-  })
-}
-
 describe('toAiSdkTools: streamed output', () => {
   it("an async generator's yields are the AI SDK's preliminary tool results; the last one is the result", async () => {
     const tools = await toAiSdkTools(client, { tools: ['draft-summary'] })
@@ -66,13 +43,35 @@ describe('toAiSdkTools: streamed output', () => {
     expect(parts).toEqual(['result:preliminary', 'error:the model went away'])
   })
 
-  it('a tool that only writes: its result is the output; what it wrote is not a result', async () => {
+  it("what a tool writes with context.writer reaches the agent as preliminary results, before its result", async () => {
     const tools = await toAiSdkTools(client, { tools: ['progress-writer'] })
     const result = streamText({ model: streamingModel({ toolCallId: 'call_progress', toolName: 'progress-writer', input: { steps: 2 } }), tools, prompt: 'Go', stopWhen: stepCountIs(2) })
     const results: { preliminary?: boolean; output: unknown }[] = []
     for await (const part of result.fullStream) if (part.type === 'tool-result') results.push(part as never)
-    // The adapter's execute is a generator, so the AI SDK repeats its last yield as the final result.
-    expect(results.map((part) => part.output)).toEqual([{ steps: 2, secret: 's3cret' }, { steps: 2, secret: 's3cret' }])
-    expect(results.at(-1)!.preliminary).toBeFalsy()
+    // Each writer.write, then the output (the AI SDK repeats its generator's last yield as the result);
+    // custom data parts (progress, the transient heartbeat) are the UI's, not results.
+    expect(results.map((part) => [part.output, part.preliminary ?? false])).toEqual([
+      [{ step: 1 }, true],
+      [{ step: 2 }, true],
+      [{ steps: 2, secret: 's3cret' }, true],
+      [{ steps: 2, secret: 's3cret' }, false],
+    ])
+    expect((await result.steps)[0]!.toolResults[0]!.output).toEqual({ steps: 2, secret: 's3cret' })
+    expect(await result.text).toBe('Done.')
+  })
+
+  it('the UI message stream carries them as preliminary tool outputs, as useChat shows progress', async () => {
+    const tools = await toAiSdkTools(client, { tools: ['progress-writer'] })
+    const result = streamText({ model: streamingModel({ toolCallId: 'call_ui', toolName: 'progress-writer', input: { steps: 2 } }), tools, prompt: 'Go', stopWhen: stepCountIs(2) })
+    const outputs: unknown[] = []
+    for await (const chunk of result.toUIMessageStream()) {
+      if (chunk.type === 'tool-output-available') outputs.push([chunk.output, chunk.preliminary ?? false])
+    }
+    expect(outputs).toEqual([
+      [{ step: 1 }, true],
+      [{ step: 2 }, true],
+      [{ steps: 2, secret: 's3cret' }, true],
+      [{ steps: 2, secret: 's3cret' }, false],
+    ])
   })
 })

@@ -1,10 +1,11 @@
 import { SELF } from 'cloudflare:test'
-import { generateText, stepCountIs, type ModelMessage } from 'ai'
+import { generateText, stepCountIs, streamText, type ModelMessage } from 'ai'
 import { describe, expect, it } from 'vitest'
 import { toAiSdkTools } from 'toolroute/ai'
 import { createToolClient } from 'toolroute/client'
 import type { weatherTool } from '../../tools/weather-tool.ts'
 import { toolCallingModel } from '../fixtures/scripted-model.ts'
+import { streamingToolModel } from '../fixtures/streaming-tool-model.ts'
 
 const client = createToolClient({ fetcher: SELF })
 
@@ -159,5 +160,67 @@ describe('toAiSdkTools over a service binding', () => {
     const { model } = toolCallingModel([{ toolCallId: 'call_report', toolName: 'generate-report', input: { month: '2026-07', delayMs: 50 } }])
     const result = await generateText({ model, tools: await toAiSdkTools(client), prompt: 'Report' })
     expect(result.steps[0]!.toolResults[0]!.output).toEqual({ month: '2026-07', rows: 31 })
+  })
+
+  it('an approved call streams what the tool writes and yields as preliminary results, then its output', async () => {
+    const tools = await toAiSdkTools(client, { tools: ['approved-drafts'] })
+    const call = { toolCallId: 'call_drafts', toolName: 'approved-drafts', input: { topic: 'Lisbon' } }
+    const first = await generateText({ model: toolCallingModel([call]).model, tools, prompt: 'Draft' })
+    const request = first.content.find((part) => part.type === 'tool-approval-request')!
+    const result = streamText({
+      model: streamingToolModel(call),
+      tools,
+      messages: [
+        { role: 'user', content: 'Draft' },
+        ...first.response.messages,
+        { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: request.approvalId, approved: true }] },
+      ],
+      stopWhen: stepCountIs(2),
+    })
+    const results: unknown[] = []
+    for await (const part of result.fullStream) if (part.type === 'tool-result') results.push([part.output, part.preliminary ?? false])
+    expect(results).toEqual([
+      [{ stage: 'outline' }, true],
+      [{ text: 'Lis' }, true],
+      [{ text: 'Lisbon' }, true],
+      [{ text: 'Lisbon' }, true],
+      [{ text: 'Lisbon' }, false],
+    ])
+    expect(await result.text).toBe('Done.')
+  })
+
+  it("passes the agent's abort signal to the call", async () => {
+    const controller = new AbortController()
+    const signals: AbortSignal[] = []
+    const watching = createToolClient({
+      fetcher: {
+        fetch: (input, init) => {
+          const request = new Request(input, init)
+          if (request.method === 'POST') {
+            signals.push(request.signal)
+            controller.abort(new Error('the user left'))
+          }
+          return SELF.fetch(request)
+        },
+      },
+    })
+    const { model } = toolCallingModel([{ toolCallId: 'call_abort', toolName: 'weather-tool', input: { location: 'Lisbon' } }])
+    await expect(generateText({ model, tools: await toAiSdkTools(watching), prompt: 'Weather', abortSignal: controller.signal, stopWhen: stepCountIs(3) })).rejects.toThrow()
+    expect(signals).toHaveLength(1)
+    expect(signals[0]!.aborted).toBe(true)
+  })
+
+  it('keys a call by the tool call id: the same call id again answers the first run, the tool runs once', async () => {
+    const seen: string[] = []
+    const recording = createToolClient({ fetcher: { fetch: (input, init) => record(seen, new Request(input, init), (request) => request.headers.get('idempotency-key') ?? '') } })
+    const tools = await toAiSdkTools(recording, { tools: ['counted-call'] })
+    const toolCallId = `call_${crypto.randomUUID()}`
+    const call = [{ toolCallId, toolName: 'counted-call', input: { key: toolCallId } }]
+    const first = await generateText({ model: toolCallingModel(call).model, tools, prompt: 'Who?' })
+    const again = await generateText({ model: toolCallingModel(call).model, tools, prompt: 'Who?' })
+    expect(seen.filter(Boolean)).toEqual([toolCallId, toolCallId])
+    const outputOf = (result: { steps: { toolResults: { output: unknown }[] }[] }) => result.steps[0]!.toolResults[0]!.output
+    expect(outputOf(first)).toEqual({ executions: 1 })
+    expect(outputOf(again)).toEqual({ executions: 1 })
   })
 })
