@@ -31,6 +31,11 @@ export interface ToAiSdkToolsOptions<Id extends string = string> {
    * for the application to resume later with `client.resume(runId, …)`.
    */
   onSuspend?: (suspension: ToolSuspension) => unknown | Promise<unknown>
+  /**
+   * Told the run each call started, as soon as the server names it: what a chat keeps to replay
+   * the run later (`client.follow(runId)`, `GET /runs/:runId/events`), after a reload or a disconnect.
+   */
+  onRun?: (run: { toolId: string; runId: string; toolCallId: string }) => void
 }
 
 /** The AI SDK tools of a client, each under its name for the model (`aiSdkToolName`), typed per tool when the client is. */
@@ -107,6 +112,7 @@ function toAiSdkTool(client: ToolClient, descriptor: ToolDescriptor, options: To
           cursor = seq
           switch (event.type) {
             case 'start':
+              if (!runId) options.onRun?.({ toolId: descriptor.id, runId: event.messageMetadata.runId, toolCallId })
               runId = event.messageMetadata.runId
               break
             case 'tool-output-available':
