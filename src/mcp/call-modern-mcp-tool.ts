@@ -1,4 +1,4 @@
-import { acceptedContent, inputRequired, type CallToolResult, type InputRequiredResult, type RequestStateCodec, type ServerContext } from '@modelcontextprotocol/server'
+import { acceptedContent, CLIENT_CAPABILITIES_META_KEY, inputRequired, type CallToolResult, type ClientCapabilities, type InputRequiredResult, type RequestStateCodec, type ServerContext } from '@modelcontextprotocol/server'
 import { ToolrouteError } from '../errors/toolroute-error.ts'
 import { EventLog } from '../events/event-log.ts'
 import { EventCallScope } from '../runtime/event-call-scope.ts'
@@ -157,8 +157,14 @@ async function settle(deps: ModernMcpDeps, ctx: ServerContext, answers: AnswerCo
   return (await settledResult(current)) as CallToolResult
 }
 
-/** The run's question as an `input_required` result, or the HTTP routes when no form can ask it. */
+/**
+ * The run's question as an `input_required` result, or the HTTP routes when no form can ask it or
+ * the request declares no form elicitation (the SDK refuses to send it such a question: -32021).
+ */
 async function ask(deps: ModernMcpDeps, ctx: ServerContext, run: RunRecord, problem = ''): Promise<ModernResult> {
+  // A bare `elicitation: {}` is form support (the rule before elicitation had modes), as the SDK reads it.
+  const elicitation = (ctx.mcpReq.envelope?.[CLIENT_CAPABILITIES_META_KEY as never] as ClientCapabilities | undefined)?.elicitation
+  if (!elicitation || (!elicitation.form && Object.keys(elicitation).length > 0)) return waiting(deps, run)
   const tool = await toolOfRun(deps.tools, run)
   const question = run.status === 'approval-required' ? await approvalQuestion(tool, run) : await resumeQuestion(tool, run, problem)
   if (!question) return waiting(deps, run)

@@ -86,6 +86,17 @@ describe('MCP 2026-07-28 (SDK v2 client)', () => {
     expect(await counter(key).count()).toBe(1)
   })
 
+  it('a client that declares no elicitation gets an isError result naming the run to approve over HTTP, not -32021', async () => {
+    const key = uniqueKey('modern-no-forms')
+    const { client } = await connect()
+    const result = await client.callTool({ name: 'counted-approval', arguments: { key } })
+    expect(result.isError).toBe(true)
+    const run = (result._meta as { 'toolroute/run': { runId: string; status: string } })['toolroute/run']
+    expect(run.status).toBe('approval-required')
+    expect(textOf(result)).toContain(run.runId)
+    expect(await counter(key).count()).toBe(0)
+  })
+
   it('a declined approval never executes the tool', async () => {
     const key = uniqueKey('modern-decline')
     const { client } = await connect({ answer: () => ({ action: 'accept', content: { approved: false, reason: 'not today' } }) })
