@@ -22,6 +22,15 @@ type Prompt = Parameters<MockLanguageModelV3['doStream']>[0]['prompt']
 function scriptedModel(): LanguageModel {
   return new MockLanguageModelV3({
     doStream: async ({ prompt }) => ({ stream: simulateReadableStream({ chunks: chunksFor(prompt) as never[], chunkDelayInMs: null }) }),
+    // generateText: the same turn, whole.
+    doGenerate: async ({ prompt }) => {
+      const chunks = chunksFor(prompt)
+      const finish = chunks.at(-1) as { finishReason: { unified: 'stop' | 'tool-calls'; raw: string } }
+      const content = chunks.flatMap((chunk) =>
+        chunk.type === 'tool-call' ? [chunk] : chunk.type === 'text-delta' ? [{ type: 'text' as const, text: (chunk as { delta: string }).delta }] : [],
+      )
+      return { content: content as never[], finishReason: finish.finishReason, usage, warnings: [] }
+    },
   })
 }
 

@@ -1,12 +1,17 @@
-// The chat page in headless Chromium against `wrangler dev`, the agent on the scripted mock model:
-// a message, a tool call with its progress, an approval, a decline, the answers, and a reload that
-// replays the runs from toolroute's log.
+// The example against `wrangler dev`, the agent on the scripted mock model: src/ask.ts
+// (generateText) in Node, then the chat page in headless Chromium: a message, a tool call with its
+// progress, an approval, a decline, the answers, and a reload that replays the runs from toolroute's log.
 import assert from 'node:assert/strict'
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, test } from 'node:test'
+import { generateText } from 'ai'
 import { chromium, type Browser, type Page } from 'playwright-core'
+import { toAiSdkTools } from 'toolroute/ai'
+import { createToolClient } from 'toolroute/client'
+import { ask } from '../src/ask.ts'
+import { modelOf } from '../src/model.ts'
 import { startWranglerDev } from './wrangler-dev.ts'
 
 const screenshots = 'test-results'
@@ -36,6 +41,17 @@ after(async () => {
   await browser?.close()
   await server?.stop()
   rmSync(state, { recursive: true, force: true })
+})
+
+test('generateText with stopWhen calls the tool, then answers from its result', async () => {
+  assert.equal(await ask(modelOf({ MODEL: 'mock' }), 'Index the docs', server.url), 'Done: {"indexed":3,"tokens":3400}')
+})
+
+test('without stopWhen, the answer is empty: generateText stops at the step that called the tool', async () => {
+  const tools = await toAiSdkTools(createToolClient({ baseUrl: server.url }))
+  const result = await generateText({ model: modelOf({ MODEL: 'mock' }), tools, prompt: 'Index the docs' })
+  assert.equal(result.text, '')
+  assert.deepEqual(result.steps[0]!.toolResults[0]!.output, { indexed: 3, tokens: 3400 })
 })
 
 async function say(text: string) {
