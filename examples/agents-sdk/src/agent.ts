@@ -19,6 +19,7 @@ export class ToolAgent extends Agent<Env> {
   private answer: Answer = { approved: false, reason: 'nobody answered' }
   private asked: string[] = []
 
+  // #region agent
   onStart() {
     this.mcp.configureElicitationHandlers({
       form: async (request) => {
@@ -50,6 +51,7 @@ export class ToolAgent extends Agent<Env> {
       const result = await this.mcp.callTool({ serverId: server.id, name, arguments: args })
       return Response.json({ result, asked: this.asked })
     }
+    // #endregion
     return new Response('Not found', { status: 404 })
   }
 }

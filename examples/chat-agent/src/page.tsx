@@ -38,12 +38,14 @@ function Chat() {
   const [transport] = useState(() =>
     chatTransport((toolCallId, output) => setProgress((all) => ({ ...all, [toolCallId]: [...(all[toolCallId] ?? []), output] }))),
   )
+  // #region use-chat
   const { messages, sendMessage, addToolApprovalResponse, status } = useChat<ChatMessage>({
     messages: saved(),
     transport,
     // After Approve / Decline, the chat sends itself: the agent runs (or skips) the tool and answers.
     sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
   })
+  // #endregion
   const [text, setText] = useState('')
   useEffect(() => {
     if (status === 'ready') localStorage.setItem(storageKey, JSON.stringify(messages))
@@ -103,6 +105,7 @@ function ToolCall({ part, progress, runId, answer }: { part: ToolPart; progress?
           ))}
         </ol>
       )}
+      {/* #region approve */}
       {part.state === 'approval-requested' && (
         <div>
           <button onClick={() => answer(true)}>Approve</button> <button onClick={() => answer(false)}>Decline</button>
@@ -111,6 +114,7 @@ function ToolCall({ part, progress, runId, answer }: { part: ToolPart; progress?
       {part.state === 'output-available' && !part.preliminary && <div className="output">{JSON.stringify(part.output)}</div>}
       {part.state === 'output-error' && <div className="error">{part.errorText}</div>}
       {part.state === 'output-denied' && <div className="denied">Declined</div>}
+      {/* #endregion */}
       {runId && !progress && <RunReplay runId={runId} />}
     </div>
   )

@@ -13,6 +13,7 @@ export interface ChatMetadata {
   runs?: Record<string, string>
 }
 
+// #region chat-route
 async function chat(request: Request, env: ModelEnv, ctx: ExecutionContext): Promise<Response> {
   const { messages } = (await request.json()) as { messages: UIMessage<ChatMetadata>[] }
   // The agent reaches the tools in-process; another Worker would pass its service binding as the fetcher.
@@ -28,6 +29,7 @@ async function chat(request: Request, env: ModelEnv, ctx: ExecutionContext): Pro
   })
   return result.toUIMessageStreamResponse({ messageMetadata: ({ part }) => (part.type === 'finish' ? { runs } : undefined) })
 }
+// #endregion
 
 export default {
   fetch(request: Request, env: ModelEnv & Record<typeof runsBinding, DurableObjectNamespace>, ctx: ExecutionContext) {
