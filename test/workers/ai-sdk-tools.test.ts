@@ -223,4 +223,13 @@ describe('toAiSdkTools over a service binding', () => {
     expect(outputOf(first)).toEqual({ executions: 1 })
     expect(outputOf(again)).toEqual({ executions: 1 })
   })
+
+  it('names each call’s run through onRun, once, before its result', async () => {
+    const runs: { toolId: string; runId: string; toolCallId: string }[] = []
+    const tools = await toAiSdkTools(client, { onRun: (run) => runs.push(run) })
+    const { model } = toolCallingModel([{ toolCallId: 'call_on_run', toolName: 'weather-tool', input: { location: 'Porto' } }])
+    await generateText({ model, tools, prompt: 'Weather in Porto?', stopWhen: stepCountIs(3) })
+    expect(runs).toEqual([{ toolId: 'weather-tool', runId: expect.any(String), toolCallId: 'call_on_run' }])
+    expect(await client.getRun(runs[0]!.runId)).toMatchObject({ status: 'completed', toolCallId: 'call_on_run' })
+  })
 })
