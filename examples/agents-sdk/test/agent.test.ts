@@ -1,5 +1,5 @@
 // The agent in workerd (its Durable Object, the Agents SDK's MCP client) against toolroute's /mcp,
-// served by `wrangler dev` from tools-worker/.
+// served by the chat-agent example's Worker under `wrangler dev`.
 import { exports } from 'cloudflare:workers'
 import { describe, expect, inject, it } from 'vitest'
 
@@ -26,14 +26,14 @@ describe('an Agents SDK agent using toolroute over MCP', () => {
     // The Agents SDK's MCP client (v2) finds toolroute's stateless generation through server/discover.
     expect(connected.protocolVersion).toBe('2026-07-28')
     expect(connected.sessionId).toBeUndefined()
-    expect(connected.tools.sort()).toEqual(['delete-file', 'weather'])
+    expect(connected.tools.sort()).toEqual(['delete-file', 'index-docs'])
   })
 
   it('calls a plain tool: its output is the structured content', async () => {
     await agent('plain', 'connect')
-    const { result } = (await (await agent('plain', 'call', { name: 'weather', arguments: { city: 'Lisbon' } })).json()) as { result: CallResult }
+    const { result } = (await (await agent('plain', 'call', { name: 'index-docs', arguments: { files: ['agents.md', 'runs.md'] } })).json()) as { result: CallResult }
     expect(result.isError).toBeFalsy()
-    expect(result.structuredContent).toEqual({ city: 'Lisbon', temperatureCelsius: 21 })
+    expect(result.structuredContent).toEqual({ indexed: 2, tokens: 1600 })
   })
 
   it('an approval tool asks over elicitation; the answer approves its run, which runs once', async () => {

@@ -12,7 +12,7 @@ import { toAiSdkTools } from 'toolroute/ai'
 import { createToolClient } from 'toolroute/client'
 import { ask } from '../src/ask.ts'
 import { modelOf } from '../src/model.ts'
-import { startWranglerDev } from './wrangler-dev.ts'
+import { startWranglerDev } from '../../wrangler-dev.ts'
 
 const screenshots = 'test-results'
 let server: Awaited<ReturnType<typeof startWranglerDev>>

@@ -14,8 +14,9 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * `wrangler dev` (local workerd, no account, no network) in its own process group, so stopping it
- * stops wrangler and workerd; resolves once the Worker answers.
+ * `wrangler dev` of the example in `cwd` (local workerd, no account, no network) in its own process
+ * group, so stopping it stops wrangler and workerd; resolves once the Worker answers. The examples'
+ * tests share it: chat-agent's Worker is also the toolroute server the MCP examples reach.
  */
 export async function startWranglerDev(persistTo: string, cwd = '.'): Promise<{ url: string; stop(): Promise<void> }> {
   const port = await freePort()
