@@ -24,13 +24,14 @@ function sourceOf(from: string): string {
 }
 
 describe('docs/agents.md', () => {
-  it('shows the generateText recipe, the chat route, the useChat page and the Agents SDK agent', () => {
+  it('shows the generateText recipe, the chat route, the useChat page, the Agents SDK agent and the Mastra one', () => {
     expect(blocks.map((block) => block.from)).toEqual([
       'examples/chat-agent/src/ask.ts',
       'examples/chat-agent/src/worker.ts#chat-route',
       'examples/chat-agent/src/page.tsx#use-chat',
       'examples/chat-agent/src/page.tsx#approve',
       'examples/agents-sdk/src/agent.ts#agent',
+      'examples/mastra-agent/src/agent.ts',
     ])
   })
 
