@@ -1,8 +1,15 @@
-import type { IdempotencyRecord } from './idempotency-store.ts'
+import type { IdempotencyLease, IdempotencyRecord } from './idempotency-store.ts'
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 const isAnswer = (value: unknown) =>
   isObject(value) && Number.isInteger(value.status) && typeof value.body === 'string' && typeof value.runId === 'string' && typeof value.toolCallId === 'string'
+const isLease = (value: unknown): value is IdempotencyLease =>
+  isObject(value) &&
+  typeof value.until === 'number' &&
+  typeof value.runId === 'string' &&
+  typeof value.toolCallId === 'string' &&
+  typeof value.toolId === 'string' &&
+  (value.principal === null || typeof value.principal === 'string')
 
 /**
  * Decodes a stored key's record, checked, not cast: records outlive the code that wrote them.
@@ -11,8 +18,12 @@ const isAnswer = (value: unknown) =>
  */
 export function decodeIdempotencyRecord(value: unknown): IdempotencyRecord {
   if (!isObject(value) || typeof value.fingerprint !== 'string' || typeof value.createdAt !== 'number') throw new Error('A stored Idempotency-Key record cannot be read')
-  const { state, fingerprint, createdAt, answer } = value
-  if (state === 'pending') return { state, fingerprint, createdAt }
+  const { state, fingerprint, createdAt, answer, lease } = value
+  if (state === 'pending' && lease === undefined) return { state, fingerprint, createdAt }
+  if (state === 'pending' && isLease(lease)) {
+    const { until, runId, toolCallId, toolId, principal } = lease
+    return { state, fingerprint, createdAt, lease: { until, runId, toolCallId, toolId, principal } }
+  }
   if (state === 'done' && isAnswer(answer)) {
     const { status, body, runId, toolCallId } = answer as { status: number; body: string; runId: string; toolCallId: string }
     return { state, fingerprint, createdAt, answer: { status, body, runId, toolCallId } }

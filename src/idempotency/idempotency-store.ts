@@ -22,10 +22,29 @@ export interface IdempotentAnswer {
   toolCallId: string
 }
 
+/**
+ * What the first request with a key tells its store as it claims the key: enough to settle the
+ * key, and to leave its run failed, if the request is cut off by a crash (SPEC §12).
+ */
+export interface IdempotencyClaim {
+  runId: string
+  toolCallId: string
+  toolId: string
+  principal: string | null
+}
+
+/** A pending key's lease: its claim, held until `until` (ms) unless the first request renews it. */
+export interface IdempotencyLease extends IdempotencyClaim {
+  until: number
+}
+
 /** Where a request with a key stands. */
 export type IdempotencyBegin =
-  /** The first with this key: it executes, then calls `complete` (or `release`). */
-  | { state: 'new' }
+  /**
+   * The first with this key: it executes, then calls `complete` (or `release`). A store that
+   * keeps leases says how often to `renew` the key meanwhile.
+   */
+  | { state: 'new'; renewEveryMs?: number }
   /** A repeat of a request that ended: answer what it answered. */
   | { state: 'replay'; answer: IdempotentAnswer }
   /** A repeat while the first still executes: `409 IDEMPOTENCY_CONFLICT`. */
@@ -38,7 +57,12 @@ export interface IdempotencyStore {
    * Claims the key for a request whose fingerprint is `fingerprint`, atomically: of any number
    * of racing requests with one key, exactly one gets `new`.
    */
-  begin(scope: IdempotencyScope, fingerprint: string): Promise<IdempotencyBegin>
+  begin(scope: IdempotencyScope, fingerprint: string, claim?: IdempotencyClaim): Promise<IdempotencyBegin>
+  /**
+   * Renews the first request's lease on the key, a compare-and-set: `false` once the key is no
+   * longer that request's (its lease lapsed and the key was settled as interrupted).
+   */
+  renew?(scope: IdempotencyScope, fingerprint: string): Promise<boolean>
   /** Records the first request's answer; repeats from now on replay it. */
   complete(scope: IdempotencyScope, fingerprint: string, answer: IdempotentAnswer): Promise<void>
   /**
@@ -52,16 +76,23 @@ export interface IdempotencyStore {
 export const defaultIdempotencyRetentionMs = 24 * 60 * 60 * 1000
 
 /**
- * The record a backend keeps per key. `pending` while the first request executes; it stays
- * pending if that request dies mid-way (a key is never handed to a second execution: at most
- * once), until the retention ends.
+ * The record a backend keeps per key. `pending` while the first request executes, under its
+ * lease; a request that dies mid-way stops renewing it, and once it lapses the key is `done`
+ * with the interrupted answer (`settleInterrupted`): a key is never handed to a second
+ * execution (at most once), and never stuck. A pending record without a lease (written before
+ * leases) stays pending until the retention ends.
  */
 export type IdempotencyRecord =
-  | { state: 'pending'; fingerprint: string; createdAt: number }
+  | { state: 'pending'; fingerprint: string; createdAt: number; lease?: IdempotencyLease }
   | { state: 'done'; fingerprint: string; createdAt: number; answer: IdempotentAnswer }
 
 /** What `begin` answers for an existing record (shared by every backend). */
 export function beginFrom(record: IdempotencyRecord, fingerprint: string): IdempotencyBegin {
   if (record.fingerprint !== fingerprint) return { state: 'reused' }
   return record.state === 'pending' ? { state: 'conflict' } : { state: 'replay', answer: record.answer }
+}
+
+/** A pending record whose lease ran out at `now`: its request was cut off. */
+export function isLapsed(record: IdempotencyRecord, now: number): record is Extract<IdempotencyRecord, { state: 'pending' }> & { lease: IdempotencyLease } {
+  return record.state === 'pending' && record.lease !== undefined && record.lease.until <= now
 }

@@ -142,6 +142,7 @@ export function playgroundScript(makeForms: typeof playgroundForms): void {
     }
     if (type === 'tool-input-delta') return event.inputTextDelta
     if (type === 'data-tool-log') return `${event.data.level}: ${event.data.message}${event.data.data === undefined ? '' : ` ${json(event.data.data)}`}`
+    if (type === 'data-tool-attempt') return `attempt ${event.data.attempt} of ${event.data.of}`
     if (type === 'data-tool-span') return `${event.data.name} ${event.data.phase}${event.data.durationMs === undefined ? '' : ` ${event.data.durationMs} ms`}${event.data.status ? ` ${event.data.status}` : ''}`
     if (Object.keys(rest).length === 0) return ''
     const line = json(rest)
@@ -164,7 +165,7 @@ export function playgroundScript(makeForms: typeof playgroundForms): void {
       else if (event.type === 'tool-output-error' || event.type === 'tool-input-error') status = 'failed'
       else if (event.type === 'tool-output-denied') status = 'declined'
       // An answer to approval is `tool-approval-response`, or its data part for AI SDK 6 readers.
-      else if (/^(data-)?tool-approval-response$/.test(event.type) || event.type === 'data-tool-resumed' || event.type === 'start') status = 'running'
+      else if (/^(data-)?tool-approval-response$/.test(event.type) || event.type === 'data-tool-resumed' || event.type === 'data-tool-attempt' || event.type === 'start') status = 'running'
     }
     return status
   }

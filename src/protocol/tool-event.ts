@@ -20,6 +20,15 @@ export interface LogData {
 }
 
 /**
+ * `data-tool-attempt`'s payload: a background run's attempt `attempt` of at most `of` begins
+ * (SPEC §12), so a replay shows where a retry began.
+ */
+export interface AttemptData {
+  attempt: number
+  of: number
+}
+
+/**
  * One event of a tool's lifecycle, in the AI SDK UI message stream's own shapes (SPEC §3), so
  * `useChat` and the AI SDK's stream readers read toolroute streams directly. `ToolDataEvent` is
  * any chunk a tool wrote with `writer.custom` (SPEC §8).
@@ -38,6 +47,7 @@ export type ToolEvent =
     }
   | { type: 'data-tool-resumed'; data: { runId: string; toolCallId: string; resumeData: unknown } }
   | { type: 'data-tool-log'; data: LogData }
+  | { type: 'data-tool-attempt'; data: AttemptData }
   | { type: 'data-tool-span'; data: SpanData }
   | { type: 'tool-output-available'; toolCallId: string; output: unknown; preliminary?: boolean }
   | { type: 'data-tool-output'; data: { toolCallId: string; output: unknown } }

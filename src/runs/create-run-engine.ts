@@ -6,6 +6,7 @@ import { runNotFound } from './authorize-run.ts'
 import { createStoredRuns } from './create-stored-runs.ts'
 import { createStepRunner } from './create-step-runner.ts'
 import { followRun } from './follow-run.ts'
+import { holdRunLease, type RunLease } from './hold-run-lease.ts'
 import { runBackgroundAttempt } from './run-background-attempt.ts'
 import { cancellation } from './run-cancellation.ts'
 import type { RunCaller, RunHost, RunSegment } from './run-host.ts'
@@ -37,6 +38,19 @@ export interface RunEngineOptions {
   defer?: Defer
   /** How far a run's event log may grow (default 10,000 events, 8 MiB): past them its step fails. */
   runLimits?: RunLimits
+  /**
+   * How long a running step's lease lasts unrenewed (default 30 s; renewed every third of it):
+   * past it, the run is taken as cut off by a crash and failed, or its next background attempt
+   * started (SPEC §12 "Crash recovery").
+   */
+  leaseMs?: number
+  /**
+   * This engine alone executes its runs (a Durable Object, which holds one run): a running run it
+   * is not executing is executed by nobody, whatever its lease says, so a sweep need not wait for
+   * the lease to run out. Elsewhere (Deno KV, several processes on one database) only a lapsed
+   * lease says so.
+   */
+  exclusive?: boolean
   /** When runs are driven from several processes (KV), followers also poll this often (ms). */
   pollMs?: number
   now?: () => number
@@ -87,15 +101,20 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
   // of an earlier step never reaches a later one.
   const stepStarts = new WeakMap<AbortController, number>()
 
-  /** Decides `action`, stores it as one compare-and-set, wakes followers, asks for the next sweep. */
-  async function apply(run: RunRecord, action: RunAction): Promise<Applied> {
+  /**
+   * Decides `action`, stores it as one compare-and-set (on `when` too, a lease's condition),
+   * wakes followers, asks for the next sweep.
+   */
+  async function apply(run: RunRecord, action: RunAction, when?: (stored: RunRecord) => boolean): Promise<Applied> {
     const at = now()
     const decided = transitionOf(run, action, at)
     if (!decided.ok) return { ok: false, run, error: decided.error }
-    const result = await store.transition(run.runId, decided.from, lifetime.stamp(decided.patch, at), decided.events)
+    const result = await store.transition(run.runId, decided.from, lifetime.stamp(decided.patch, at, decided.patch.status ?? run.status), decided.events, when)
     notifier.notify(run.runId)
     if (!result.ok) {
       if (result.reason === 'not-found') return { ok: false, error: runNotFound(run.runId) }
+      // A lease held elsewhere: looked at again when it ends.
+      if (when && result.run.status === 'running') await runs.schedule(result.run)
       // Lost the race: deciding again on the state another step left gives the refusal.
       const again = transitionOf(result.run, action, at)
       return { ok: false, run: result.run, error: again.ok ? runNotFound(run.runId) : again.error }
@@ -110,10 +129,26 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
     return applied
   }
   /** The engine's own step: the run after it, or where another step (a cancellation) left it. */
-  async function settle(run: RunRecord, outcome: ExecuteOutcome): Promise<RunRecord> {
-    const applied = await apply(run, { type: 'settle', outcome })
+  async function settle(run: RunRecord, outcome: ExecuteOutcome, when?: (stored: RunRecord) => boolean): Promise<RunRecord> {
+    const applied = await apply(run, { type: 'settle', outcome }, when)
     return applied.ok ? applied.run : (applied.run ?? run)
   }
+  /**
+   * Whether no other process executes a running run: its lease lapsed (on an exclusive engine,
+   * always; whether this one does is `running`'s to say).
+   */
+  const lapsed = (stored: RunRecord) => options.exclusive === true || lifetime.isLapsed(stored, now())
+  /** Holds `run`'s lease while its step executes; a lease lost aborts the step, which then stores nothing more. */
+  const holdLease = (run: RunRecord, controller: AbortController): RunLease =>
+    holdRunLease(
+      run,
+      lifetime.leaseMs / 3,
+      async (current, holds) => {
+        const renewed = await apply(current, { type: 'renew' }, holds)
+        return renewed.ok ? renewed.run : undefined
+      },
+      () => controller.abort(cancellation('The run was taken over: its lease lapsed')),
+    )
 
   /** The run a caller may see, as its lifetime has it now: gone past retention, expired past its time to live. */
   async function load(runId: string, caller: RunCaller): Promise<RunRecord> {
@@ -123,12 +158,12 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
     return expired.ok ? expired.run : (expired.run ?? run)
   }
 
-  function startStep(run: RunRecord, after: number, defer: Defer, work: (signal: AbortSignal) => Promise<RunRecord>): RunSegment {
+  function startStep(run: RunRecord, after: number, defer: Defer, work: (controller: AbortController) => Promise<RunRecord>): RunSegment {
     const controller = new AbortController()
     running.set(run.runId, controller)
     stepStarts.set(controller, after)
     const subscription = notifier.subscribe(run.runId)
-    const settled = work(controller.signal).finally(() => {
+    const settled = work(controller).finally(() => {
       if (running.get(run.runId) === controller) running.delete(run.runId)
       if (!subscription.taken) subscription.dispose()
     })
@@ -139,11 +174,15 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
     const after = (events[0]?.seq ?? 1) - 1
     return { run, events: followRun({ store, notifier }, run.runId, after), after, settled: Promise.resolve(run), abort() {} }
   }
-  /** A foreground step from `result`'s transition: watched by a sweep, executed here. */
+  /** A foreground step from `result`'s transition: executed here under its lease, which a sweep watches. */
   async function foreground(result: { run: RunRecord; events: SequencedEvent[] }, defer: Defer, resume?: ResumeState) {
-    if (options.schedule) await options.schedule(result.run.runId, lifetime.stepWatchAt(now()))
     const last = result.events.at(-1)!.seq
-    return startStep(result.run, result.events[0]!.seq - 1, defer, async (signal) => settle(result.run, await steps.execute(result.run, signal, resume, last)))
+    return startStep(result.run, result.events[0]!.seq - 1, defer, async (controller) => {
+      const lease = holdLease(result.run, controller)
+      const outcome = await steps.execute(result.run, controller.signal, resume, last)
+      await lease.release()
+      return settle(result.run, outcome, lease.holds)
+    })
   }
   /** Asks for `runBackground(runId)` soon: the object's alarm, or deferred in-process. */
   async function requeue(runId: string, defer: Defer) {
@@ -213,10 +252,14 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
     async sweep(runId) {
       const run = await store.get(runId)
       if (!run) return
-      if (run.status === 'running' && !running.has(runId)) {
+      if (run.status === 'running') {
+        // Executed here, its renewals late: looked at again soon.
+        if (running.has(runId)) return void (await options.schedule?.(runId, Math.max(lifetime.sweepAt(run) ?? 0, now() + lifetime.leaseMs / 3)))
+        // Held elsewhere: looked at again when its lease ends.
+        if (!lapsed(run)) return runs.schedule(run)
         if (run.background) return engine.runBackground(runId)
-        // A step whose object restarted mid-execution: nothing will finish it.
-        await apply(run, { type: 'interrupt', message: 'The run was interrupted before it finished' })
+        // A step whose process died mid-execution: nothing will finish it.
+        await apply(run, { type: 'interrupt', message: 'The run was interrupted before it finished' }, lapsed)
         return
       }
       if (lifetime.isGone(run, now())) return store.delete(runId)
@@ -226,11 +269,11 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
   }
   const attemptDeps = {
     tools,
-    now,
-    schedule: options.schedule,
+    lapsed,
+    holdLease,
     execute: (run: RunRecord, signal: AbortSignal) => steps.execute(run, signal),
-    apply: async (run: RunRecord, action: RunAction) => {
-      const applied = await apply(run, action)
+    apply: async (run: RunRecord, action: RunAction, when?: (stored: RunRecord) => boolean) => {
+      const applied = await apply(run, action, when)
       return applied.ok ? applied.run : undefined
     },
     settle,

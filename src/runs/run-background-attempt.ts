@@ -1,30 +1,34 @@
 import type { ExecuteOutcome } from '../runtime/execute-tool-call.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import { loadTool } from '../tool/load-tool.ts'
+import type { RunLease } from './hold-run-lease.ts'
 import type { RunRecord } from './run-record.ts'
 import type { RunAction } from './run-transitions.ts'
 
 const defaultBackgroundTimeoutMs = 10 * 60 * 1000
-/** Slack past an attempt's `timeoutMs` before the watchdog alarm declares it interrupted. */
-const watchdogGraceMs = 5_000
+
+type Condition = (stored: RunRecord) => boolean
 
 /** What one background attempt needs of the engine. */
 export interface BackgroundAttemptDeps {
   tools: ReadonlyMap<string, AnyTool>
-  now: () => number
-  schedule?: (runId: string, at: number) => void | Promise<void>
+  /** Whether no other process holds the run: the condition for starting an attempt. */
+  lapsed: Condition
+  /** Holds the run's lease while the attempt executes (a lease lost aborts `cancel`). */
+  holdLease(run: RunRecord, cancel: AbortController): RunLease
   execute(run: RunRecord, signal: AbortSignal): Promise<ExecuteOutcome>
   /** Applies an internal transition: the run after it, or `undefined` when another step got there first. */
-  apply(run: RunRecord, action: RunAction): Promise<RunRecord | undefined>
+  apply(run: RunRecord, action: RunAction, when?: Condition): Promise<RunRecord | undefined>
   /** Settles the step with its outcome: the run as it then is (the cancellation's, if one came first). */
-  settle(run: RunRecord, outcome: ExecuteOutcome): Promise<RunRecord>
+  settle(run: RunRecord, outcome: ExecuteOutcome, when?: Condition): Promise<RunRecord>
 }
 
 /**
  * One attempt of a background run; answers whether another attempt should follow. On Durable
- * Objects each attempt runs in its own alarm (an alarm handler's wall time is bounded), and a
- * watchdog alarm just past `timeoutMs` picks up an attempt whose object did not live to finish
- * it: that attempt counts, and the next one starts (or the run fails when none is left).
+ * Objects each attempt runs in its own alarm (an alarm handler's wall time is bounded). The
+ * attempt holds the run's lease while it executes; a lease that lapses (its process died) is
+ * found by the sweep at its end, and that attempt counts: the next one starts (or the run fails
+ * when none is left). Each attempt begins with `data-tool-attempt` in the log.
  */
 export async function runBackgroundAttempt(deps: BackgroundAttemptDeps, run: RunRecord, cancel: AbortController): Promise<'retry' | 'done'> {
   // A tool whose module cannot load fails in `execute`, as its calls do; its limits default here.
@@ -33,19 +37,20 @@ export async function runBackgroundAttempt(deps: BackgroundAttemptDeps, run: Run
   const maxRetries = tool?.background?.maxRetries ?? 0
   const attempts = (run.attempts ?? 0) + 1
   if (attempts > maxRetries + 1) {
-    await deps.apply(run, { type: 'interrupt', message: `The run was interrupted after ${run.attempts} attempt(s)` })
+    await deps.apply(run, { type: 'interrupt', message: `The run was interrupted after ${run.attempts} attempt(s)` }, deps.lapsed)
     return 'done'
   }
-  const current = await deps.apply(run, { type: 'start-attempt' })
+  const current = await deps.apply(run, { type: 'start-attempt', of: maxRetries + 1 }, deps.lapsed)
   if (!current) return 'done'
-  if (deps.schedule) await deps.schedule(run.runId, deps.now() + timeoutMs + watchdogGraceMs)
+  const lease = deps.holdLease(current, cancel)
   const outcome = await deps.execute(current, AbortSignal.any([cancel.signal, AbortSignal.timeout(timeoutMs)]))
+  await lease.release()
   if (outcome.status === 'failed' && attempts <= maxRetries && !cancel.signal.aborted) {
     // A compare-and-set, so a run cancelled meanwhile gets no event after its `finish`.
-    const logged = await deps.apply(run, { type: 'retry', message: `Attempt ${attempts} failed: ${outcome.error.message}; retrying` })
+    const logged = await deps.apply(current, { type: 'retry', message: `Attempt ${attempts} failed: ${outcome.error.message}; retrying` }, lease.holds)
     return logged ? 'retry' : 'done'
   }
-  const settled = await deps.settle(current, outcome)
+  const settled = await deps.settle(current, outcome, lease.holds)
   const callback = outcome.status === 'completed' ? tool?.background?.onComplete : outcome.status === 'failed' ? tool?.background?.onFailed : undefined
   if (callback && settled.status === outcome.status) {
     try {

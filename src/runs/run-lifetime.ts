@@ -1,44 +1,52 @@
 import { settledStatuses, waitingStatuses, type RunRecord } from './run-record.ts'
 
 export const defaultRunTtlMs = 24 * 60 * 60 * 1000
+/** How long a lease lasts unrenewed before its holder is taken to have crashed (SPEC §12); renewed every third of it. */
+export const defaultLeaseMs = 30_000
 
 /**
  * The times of a run's life: how long it may wait for a human (`ttlMs`), how long it is kept
- * once settled (`retentionMs`), and the one time each state next needs a sweep at. Pure: the
- * engine applies what it answers.
+ * once settled (`retentionMs`), how long the lease of a step at work lasts unrenewed
+ * (`leaseMs`), and the one time each state next needs a sweep at. Pure: the engine applies what
+ * it answers.
  */
 export interface RunLifetime {
   readonly ttlMs: number
   readonly retentionMs: number
-  /** A patch as stored at `now`: `updatedAt`, and a wait's deadline set (or dropped) when the status changes. */
-  stamp(patch: Partial<RunRecord>, now: number): Partial<RunRecord>
+  readonly leaseMs: number
+  /**
+   * A patch as stored at `now`, for a run whose status is then `status`: `updatedAt`; a wait's
+   * deadline set (or dropped) when the status changes; a running run's lease renewed (every
+   * transition of a step at work is a sign of life), dropped once it stops running.
+   */
+  stamp(patch: Partial<RunRecord>, now: number, status?: RunRecord['status']): Partial<RunRecord>
   /** A run as `open` stores it: a waiting run gets its deadline. */
   opened(run: RunRecord, now: number): RunRecord
   /** A waiting run whose time to live is over (it is to be `expired`). */
   isExpired(run: RunRecord, now: number): boolean
   /** A settled run past retention (it is gone, whether or not a sweep deleted it yet). */
   isGone(run: RunRecord, now: number): boolean
-  /** When the run next needs `sweep`: its expiry while it waits, its deletion once settled. */
+  /** A running run whose lease was not renewed in time: whoever executed it is gone (or it never began). */
+  isLapsed(run: RunRecord, now: number): boolean
+  /** When the run next needs `sweep`: its expiry while it waits, its lease's end while it runs, its deletion once settled. */
   sweepAt(run: RunRecord): number | undefined
-  /**
-   * The sweep of a step at work (`running`, foreground): a time to live from now, so a sweep
-   * elsewhere (Deno KV) never fails a step still at work, and a step whose process died fails
-   * within a TTL.
-   */
-  stepWatchAt(now: number): number
 }
 
 const iso = (ms: number) => new Date(ms).toISOString()
 
-export function createRunLifetime(options: { ttlMs?: number; retentionMs?: number } = {}): RunLifetime {
+export function createRunLifetime(options: { ttlMs?: number; retentionMs?: number; leaseMs?: number } = {}): RunLifetime {
   const ttlMs = options.ttlMs ?? defaultRunTtlMs
   const retentionMs = options.retentionMs ?? defaultRunTtlMs
+  const leaseMs = options.leaseMs ?? defaultLeaseMs
   return {
     ttlMs,
     retentionMs,
-    stamp(patch, now) {
-      if (patch.status === undefined) return { ...patch, updatedAt: iso(now) }
-      return { ...patch, updatedAt: iso(now), expiresAt: waitingStatuses.includes(patch.status) ? iso(now + ttlMs) : undefined }
+    leaseMs,
+    stamp(patch, now, status = patch.status) {
+      // A patch that names the lease (a retry gives it up) keeps what it says.
+      const lease = 'leaseUntil' in patch ? {} : status === 'running' ? { leaseUntil: iso(now + leaseMs) } : patch.status !== undefined ? { leaseUntil: undefined } : {}
+      if (patch.status === undefined) return { ...patch, updatedAt: iso(now), ...lease }
+      return { ...patch, updatedAt: iso(now), expiresAt: waitingStatuses.includes(patch.status) ? iso(now + ttlMs) : undefined, ...lease }
     },
     opened(run, now) {
       return waitingStatuses.includes(run.status) ? { ...run, expiresAt: iso(now + ttlMs) } : run
@@ -49,12 +57,13 @@ export function createRunLifetime(options: { ttlMs?: number; retentionMs?: numbe
     isGone(run, now) {
       return settledStatuses.includes(run.status) && Date.parse(run.updatedAt) + retentionMs <= now
     },
+    isLapsed(run, now) {
+      return run.status === 'running' && (run.leaseUntil === undefined || Date.parse(run.leaseUntil) <= now)
+    },
     sweepAt(run) {
       if (waitingStatuses.includes(run.status)) return run.expiresAt ? Date.parse(run.expiresAt) : undefined
+      if (run.status === 'running') return run.leaseUntil ? Date.parse(run.leaseUntil) : undefined
       return settledStatuses.includes(run.status) ? Date.parse(run.updatedAt) + retentionMs : undefined
-    },
-    stepWatchAt(now) {
-      return now + ttlMs
     },
   }
 }

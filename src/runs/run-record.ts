@@ -19,6 +19,11 @@ export interface RunRecord {
   updatedAt: string
   /** When a waiting run expires (ISO time). */
   expiresAt?: string
+  /**
+   * Until when the process executing a running run holds it (ISO time), renewed while it
+   * executes; past it, the run is taken as cut off by a crash (SPEC §12 "Crash recovery").
+   */
+  leaseUntil?: string
   input: unknown
   requestContext: Record<string, unknown>
   approvalId?: string
@@ -53,6 +58,7 @@ const fields: Record<keyof RunRecord, (value: unknown) => boolean> = {
   createdAt: isString,
   updatedAt: isString,
   expiresAt: optional(isString),
+  leaseUntil: optional(isString),
   input: () => true,
   requestContext: isObject,
   approvalId: optional(isString),

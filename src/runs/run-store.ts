@@ -22,9 +22,10 @@ export interface RunStore {
   get(runId: string): Promise<RunRecord | undefined>
   /**
    * Compare-and-set: applies `patch` and appends `events` only when the run's status is one of
-   * `from`, atomically. Exactly-once execution rests on this.
+   * `from` (and `when`, if given, holds of the stored run), atomically. Exactly-once execution
+   * rests on this; `when` is how a lease's holder and whoever finds it lapsed never both win.
    */
-  transition(runId: string, from: readonly RunStatus[], patch: Partial<RunRecord>, events?: readonly ToolEvent[]): Promise<TransitionResult>
+  transition(runId: string, from: readonly RunStatus[], patch: Partial<RunRecord>, events?: readonly ToolEvent[], when?: (run: RunRecord) => boolean): Promise<TransitionResult>
   /**
    * Appends events to an existing run, numbered after the last. With `limits`, a batch that would
    * take the log past one of them is refused whole (a `ToolrouteError` naming the limit; nothing of

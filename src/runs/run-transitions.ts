@@ -15,8 +15,13 @@ export type RunAction =
   | { type: 'settle'; outcome: ExecuteOutcome }
   /** Nothing executes the run any more (its process died, its attempts ran out). */
   | { type: 'interrupt'; message: string }
-  /** A background attempt begins: counted before it starts, so one cut short by a restart is not free. */
-  | { type: 'start-attempt' }
+  /**
+   * A background attempt of at most `of` begins: counted before it starts, so one cut short by a
+   * restart is not free, and marked in the log (`data-tool-attempt`).
+   */
+  | { type: 'start-attempt'; of: number }
+  /** The step at work is alive: its lease is renewed (the lifetime policy stamps it). */
+  | { type: 'renew' }
   /** A background attempt failed and another follows. */
   | { type: 'retry'; message: string }
 
@@ -94,11 +99,17 @@ export function transitionOf(run: RunRecord, action: RunAction, now: number): Ru
       const events: ToolEvent[] = [{ type: 'tool-output-error', toolCallId: run.toolCallId, errorText: action.message }, { type: 'finish', finishReason: 'error' }]
       return { ok: true, from: ['running'], patch: { status: 'failed', error: error.toJSON().error }, events }
     }
-    case 'start-attempt':
+    case 'start-attempt': {
       if (run.status !== 'running' || !run.background) return refused(refusal(run, 'running', 'attempted'))
-      return { ok: true, from: ['running'], patch: { attempts: (run.attempts ?? 0) + 1 }, events: [] }
+      const attempt = (run.attempts ?? 0) + 1
+      return { ok: true, from: ['running'], patch: { attempts: attempt }, events: [{ type: 'data-tool-attempt', data: { attempt, of: action.of } }] }
+    }
+    case 'renew':
+      if (run.status !== 'running') return refused(refusal(run, 'running', 'renewed'))
+      return { ok: true, from: ['running'], patch: {}, events: [] }
     case 'retry':
       if (run.status !== 'running') return refused(refusal(run, 'running', 'retried'))
-      return { ok: true, from: ['running'], patch: {}, events: [{ type: 'data-tool-log', data: { level: 'warn', message: action.message, time: new Date(now).toISOString() } }] }
+      // The attempt gives its lease up, so the next one starts at once, in whichever process.
+      return { ok: true, from: ['running'], patch: { leaseUntil: undefined }, events: [{ type: 'data-tool-log', data: { level: 'warn', message: action.message, time: new Date(now).toISOString() } }] }
   }
 }

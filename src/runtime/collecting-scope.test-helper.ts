@@ -17,6 +17,7 @@ const specFields: Record<Exclude<ToolEvent['type'], ToolDataType>, [string[], st
   'data-tool-suspended': [['data'], []],
   'data-tool-resumed': [['data'], []],
   'data-tool-log': [['data'], []],
+  'data-tool-attempt': [['data'], []],
   'data-tool-span': [['data'], []],
   'tool-output-available': [['toolCallId', 'output'], ['preliminary']],
   'data-tool-output': [['data'], []],

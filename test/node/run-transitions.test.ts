@@ -116,10 +116,15 @@ describe('transitionOf: the state machine, pure', () => {
     expect(interrupted.events).toEqual([{ type: 'tool-output-error', toolCallId: 'call_1', errorText: 'gone' }, { type: 'finish', finishReason: 'error' }])
     expect(allowed(transitionOf(run('approval-required'), { type: 'expire' }, at))).toMatchObject({ from: ['approval-required', 'suspended'], patch: { status: 'expired' }, events: [] })
     expect(transitionOf(run('completed'), { type: 'expire' }, at).ok).toBe(false)
-    expect(allowed(transitionOf(run('running', { background: true, attempts: 2 }), { type: 'start-attempt' }, at)).patch).toEqual({ attempts: 3 })
-    expect(transitionOf(run('running'), { type: 'start-attempt' }, at).ok).toBe(false)
+    const attempt = allowed(transitionOf(run('running', { background: true, attempts: 2 }), { type: 'start-attempt', of: 4 }, at))
+    expect(attempt).toMatchObject({ patch: { attempts: 3 }, events: [{ type: 'data-tool-attempt', data: { attempt: 3, of: 4 } }] })
+    expect(transitionOf(run('running'), { type: 'start-attempt', of: 1 }, at).ok).toBe(false)
     const retry = allowed(transitionOf(run('running', { background: true }), { type: 'retry', message: 'again' }, at))
     expect(retry.events).toEqual([{ type: 'data-tool-log', data: { level: 'warn', message: 'again', time: '2026-03-01T00:00:00.000Z' } }])
+    // A retry gives the lease up: the next attempt need not wait for it to run out.
+    expect(retry.patch).toEqual({ leaseUntil: undefined })
+    expect(allowed(transitionOf(run('running'), { type: 'renew' }, at))).toMatchObject({ from: ['running'], patch: {}, events: [] })
+    expect(transitionOf(run('failed'), { type: 'renew' }, at).ok).toBe(false)
     expect(transitionOf(run('cancelled'), { type: 'retry', message: 'again' }, at).ok).toBe(false)
   })
 
@@ -152,7 +157,7 @@ describe('run lifetime', () => {
   const lifetime = createRunLifetime({ ttlMs: 60_000, retentionMs: 120_000 })
   it('stamps the time, and a waiting state its deadline; leaving a wait drops it', () => {
     expect(lifetime.stamp({ status: 'suspended' }, at)).toEqual({ status: 'suspended', updatedAt: '2026-03-01T00:00:00.000Z', expiresAt: '2026-03-01T00:01:00.000Z' })
-    expect(lifetime.stamp({ status: 'running' }, at)).toEqual({ status: 'running', updatedAt: '2026-03-01T00:00:00.000Z', expiresAt: undefined })
+    expect(lifetime.stamp({ status: 'running' }, at)).toEqual({ status: 'running', updatedAt: '2026-03-01T00:00:00.000Z', expiresAt: undefined, leaseUntil: '2026-03-01T00:00:30.000Z' })
     expect(lifetime.stamp({ attempts: 1 }, at)).toEqual({ attempts: 1, updatedAt: '2026-03-01T00:00:00.000Z' })
     expect(lifetime.opened(run('approval-required'), at).expiresAt).toBe('2026-03-01T00:01:00.000Z')
     expect(lifetime.opened(run('running'), at).expiresAt).toBeUndefined()
@@ -166,7 +171,18 @@ describe('run lifetime', () => {
     expect(lifetime.sweepAt(done)).toBe(at + 120_000)
     expect(lifetime.sweepAt(run('running'))).toBeUndefined()
     expect(lifetime.isGone(run('approval-required'), at + 10 ** 9)).toBe(false)
-    expect(lifetime.stepWatchAt(at)).toBe(at + 60_000)
+  })
+  it('a running run holds a lease each of its transitions renews; its sweep is at the lease\'s end', () => {
+    const leased = createRunLifetime({ leaseMs: 30_000 })
+    const held = { ...run('running'), ...leased.stamp({ status: 'running' }, at) }
+    expect(held.leaseUntil).toBe('2026-03-01T00:00:30.000Z')
+    expect(leased.stamp({}, at + 10_000, 'running')).toMatchObject({ leaseUntil: '2026-03-01T00:00:40.000Z' })
+    expect(leased.stamp({ status: 'failed' }, at)).toMatchObject({ leaseUntil: undefined })
+    expect(leased.stamp({ leaseUntil: undefined }, at, 'running')).toEqual({ leaseUntil: undefined, updatedAt: '2026-03-01T00:00:00.000Z' })
+    expect(leased.sweepAt(held)).toBe(at + 30_000)
+    expect([leased.isLapsed(held, at + 29_999), leased.isLapsed(held, at + 30_000)]).toEqual([false, true])
+    expect(leased.isLapsed(run('running'), at)).toBe(true)
+    expect(leased.isLapsed({ ...held, status: 'completed' }, at + 10 ** 9)).toBe(false)
   })
 })
 

@@ -1,5 +1,6 @@
 import { DurableObject } from 'cloudflare:workers'
-import { defaultIdempotencyRetentionMs, type IdempotencyBegin, type IdempotentAnswer } from '../../idempotency/idempotency-store.ts'
+import { defaultIdempotencyRetentionMs, type IdempotencyBegin, type IdempotencyClaim, type IdempotencyLease, type IdempotentAnswer } from '../../idempotency/idempotency-store.ts'
+import { defaultLeaseMs } from '../../runs/run-lifetime.ts'
 import { createDurableObjectIdempotencyKey, type DurableObjectIdempotencyKey } from './durable-object-idempotency-key.ts'
 import { millisecondsOf } from './milliseconds-of.ts'
 
@@ -10,20 +11,26 @@ export interface IdempotencyObjectOptions {
    * replays.
    */
   retentionMs?: number
+  /** How long a first request's lease on its key lasts unrenewed (`leaseMs`, else the `TOOLROUTE_LEASE_MS` var, default 30 s). */
+  leaseMs?: number
+  /** Stores the failed run a call cut off by a crash leaves (`createWorker` opens it in the run's own object). */
+  onInterrupted?: (env: unknown, lease: IdempotencyLease) => Promise<void>
 }
 
 /** An idempotency key's Durable Object: the RPC methods its store calls, and its alarm. */
 export interface IdempotencyObject extends DurableObject {
   readonly key: DurableObjectIdempotencyKey
-  begin(fingerprint: string): Promise<IdempotencyBegin>
-  complete(fingerprint: string, answer: IdempotentAnswer): void
-  release(fingerprint: string): void
-  alarm(): void
+  begin(fingerprint: string, claim?: IdempotencyClaim): Promise<IdempotencyBegin>
+  renew(fingerprint: string): Promise<boolean>
+  complete(fingerprint: string, answer: IdempotentAnswer): Promise<void>
+  release(fingerprint: string): Promise<void>
+  alarm(): Promise<void>
 }
 
 /**
  * The Durable Object class that holds one idempotency key (`idFromName` of principal and key):
- * its record and the alarm that forgets it. Thin: the compare-and-set lives in the store.
+ * its record and the alarm that settles it when its request's lease lapses, and forgets it once its
+ * retention ends. Thin: the compare-and-set lives in the store.
  */
 // The return type is spelled out, as for the run object: the package's .d.ts cannot carry an
 // anonymous class extending DurableObject (its ctx and env are protected).
@@ -35,21 +42,26 @@ export function createIdempotencyObject(options: IdempotencyObjectOptions = {}):
       super(ctx, env as never)
       const vars = (env ?? {}) as Record<string, unknown>
       const retentionMs = millisecondsOf(options.retentionMs, vars.TOOLROUTE_RETENTION_MS) ?? defaultIdempotencyRetentionMs
-      this.key = createDurableObjectIdempotencyKey(ctx.storage, { retentionMs })
+      const leaseMs = millisecondsOf(options.leaseMs, vars.TOOLROUTE_LEASE_MS) ?? defaultLeaseMs
+      const { onInterrupted } = options
+      this.key = createDurableObjectIdempotencyKey(ctx.storage, { retentionMs, leaseMs, ...(onInterrupted ? { onInterrupted: (lease) => onInterrupted(env, lease) } : {}) })
     }
 
-    begin(fingerprint: string): Promise<IdempotencyBegin> {
-      return this.key.begin(fingerprint)
+    begin(fingerprint: string, claim?: IdempotencyClaim): Promise<IdempotencyBegin> {
+      return this.key.begin(fingerprint, claim)
     }
-    complete(fingerprint: string, answer: IdempotentAnswer): void {
-      this.key.complete(fingerprint, answer)
+    renew(fingerprint: string): Promise<boolean> {
+      return this.key.renew(fingerprint)
     }
-    release(fingerprint: string): void {
-      this.key.release(fingerprint)
+    complete(fingerprint: string, answer: IdempotentAnswer): Promise<void> {
+      return this.key.complete(fingerprint, answer)
+    }
+    release(fingerprint: string): Promise<void> {
+      return this.key.release(fingerprint)
     }
 
-    alarm(): void {
-      this.key.forget()
+    alarm(): Promise<void> {
+      return this.key.sweep()
     }
   }
 }

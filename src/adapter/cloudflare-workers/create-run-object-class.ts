@@ -21,6 +21,12 @@ export interface ToolRunObjectOptions {
   retentionMs?: number
   /** How far a run's event log may grow (default 10,000 events and 8 MiB of event data, SPEC §12). */
   runLimits?: RunLimits
+  /**
+   * How long a call's lease on its run and its key lasts unrenewed before the call is taken as
+   * cut off by a crash (default 30 s, renewed every third of it; SPEC §12); else the
+   * `TOOLROUTE_LEASE_MS` var. Shorter only to test crash recovery without waiting.
+   */
+  leaseMs?: number
 }
 
 /** What a run object hands the engine it runs: its own storage, alarm and `waitUntil`, and the config's times. */
@@ -29,6 +35,9 @@ export interface RunObjectEngineOptions {
   ttlMs?: number
   retentionMs?: number
   runLimits?: RunLimits
+  leaseMs?: number
+  /** One object holds one run, which no other process executes. */
+  exclusive: true
   schedule: (runId: string, at: number) => Promise<void>
   defer: Defer
 }
@@ -123,14 +132,17 @@ export function createRunObjectClass(
       const vars = (env ?? {}) as Record<string, unknown>
       const ttlMs = millisecondsOf(options.runTtlMs, vars.TOOLROUTE_RUN_TTL_MS)
       const retentionMs = millisecondsOf(options.retentionMs, vars.TOOLROUTE_RETENTION_MS)
+      const leaseMs = millisecondsOf(options.leaseMs, vars.TOOLROUTE_LEASE_MS)
       this.engine = engineOf({
         store: createDurableObjectRunStore(ctx.storage),
         ...(ttlMs !== undefined ? { ttlMs } : {}),
         ...(retentionMs !== undefined ? { retentionMs } : {}),
         ...(options.runLimits !== undefined ? { runLimits: options.runLimits } : {}),
+        ...(leaseMs !== undefined ? { leaseMs } : {}),
+        exclusive: true,
         // One object holds one run, and the run's state names the one time it next needs
-        // (expiry, retention, the next background attempt or its watchdog): each call replaces
-        // the object's single alarm.
+        // (expiry, retention, the next background attempt, the end of a running step's lease):
+        // each call replaces the object's single alarm.
         schedule: (_runId, at) => ctx.storage.setAlarm(at),
         defer: (work) => ctx.waitUntil(work.catch(() => {})),
       })

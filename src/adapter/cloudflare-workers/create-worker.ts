@@ -6,6 +6,7 @@ import { createNoRunHost } from '../../runs/create-no-run-host.ts'
 import type { RunHost } from '../../runs/run-host.ts'
 import { runStoreReasons } from '../../runs/run-store-reasons.ts'
 import type { IdempotencyStore } from '../../idempotency/idempotency-store.ts'
+import { interruptedRun } from '../../idempotency/interrupted-call.ts'
 import { LazyTools } from '../../tool/lazy-tools.ts'
 import { createIdempotencyObject } from './create-idempotency-object.ts'
 import { createDurableObjectIdempotencyStore } from './durable-object-idempotency-store.ts'
@@ -94,13 +95,14 @@ export function createWorker(
     if (!store) keyStores.set(namespace, (store = createDurableObjectIdempotencyStore(namespace)))
     return store
   }
+  // Inside an object there is no request: a run host function gets `{ env }`.
+  const objectRuns = (env: unknown): RunHost => (typeof config.runs === 'function' ? config.runs({ env }) : (config.runs ?? runsOf(env)))
   const mcpOptions = config.mcp === false ? undefined : typeof config.mcp === 'object' ? config.mcp : {}
   const mcp =
     mcpOptions &&
     mcpServer?.({
       tools,
-      // Inside a session object there is no request: a run host function gets `{ env }`.
-      runs: (env) => (typeof config.runs === 'function' ? config.runs({ env }) : (config.runs ?? runsOf(env))),
+      runs: objectRuns,
       sessionNamespace: (env) => binding(env, mcpSessionsBinding),
       mcp: mcpOptions,
       ...(config.storeRuns !== undefined ? { storeRuns: config.storeRuns } : {}),
@@ -143,7 +145,15 @@ export function createWorker(
     app,
     fetch,
     ToolRunObject: runStore ? runStore.ToolRunObject : (UnusedToolRunObject as unknown as WorkerRunStore['ToolRunObject']),
-    IdempotencyObject: createIdempotencyObject(config.retentionMs !== undefined ? { retentionMs: config.retentionMs } : {}),
+    IdempotencyObject: createIdempotencyObject({
+      ...(config.retentionMs !== undefined ? { retentionMs: config.retentionMs } : {}),
+      ...(config.leaseMs !== undefined ? { leaseMs: config.leaseMs } : {}),
+      // A keyed call cut off by a crash leaves its run failed, in the run's own object.
+      onInterrupted: async (env, lease) => {
+        const { run, events } = interruptedRun(lease, Date.now())
+        await objectRuns(env).open(run, events)
+      },
+    }),
     McpSessionObject: mcp ? mcp.McpSessionObject : (UnusedMcpSessionObject as unknown as WorkerMcp['McpSessionObject']),
   }
 }

@@ -1,60 +1,103 @@
 import { decodeIdempotencyRecord } from '../../idempotency/idempotency-record.ts'
-import { beginFrom, type IdempotencyBegin, type IdempotencyRecord, type IdempotentAnswer } from '../../idempotency/idempotency-store.ts'
+import { beginFrom, isLapsed, type IdempotencyBegin, type IdempotencyClaim, type IdempotencyLease, type IdempotencyRecord, type IdempotentAnswer } from '../../idempotency/idempotency-store.ts'
+import { settleInterrupted } from '../../idempotency/interrupted-call.ts'
 
 /** One key's record inside its own Durable Object (the object is named by principal and key). */
 export interface DurableObjectIdempotencyKey {
-  begin(fingerprint: string): Promise<IdempotencyBegin>
-  complete(fingerprint: string, answer: IdempotentAnswer): void
-  release(fingerprint: string): void
-  /** Drops the key, whatever its state: the retention is over (the alarm). */
-  forget(): void
+  begin(fingerprint: string, claim?: IdempotencyClaim): Promise<IdempotencyBegin>
+  renew(fingerprint: string): Promise<boolean>
+  complete(fingerprint: string, answer: IdempotentAnswer): Promise<void>
+  release(fingerprint: string): Promise<void>
+  /**
+   * The alarm: settles a pending key whose lease lapsed (its request was cut off), looks again
+   * at a lease's end while it is renewed, and drops the key once the retention is over.
+   */
+  sweep(): Promise<void>
 }
 
 /**
  * One idempotency key over a SQLite-backed Durable Object's storage.
  *
  * Key layout (SQLite table of the object): `idempotency (id INTEGER PRIMARY KEY CHECK (id = 1),
- * record TEXT)`: the one key's record as JSON. The alarm deletes it `retentionMs` after the first
- * request.
+ * record TEXT)`: the one key's record as JSON. The object's one alarm is due at the end of a
+ * pending key's lease, then at the end of its retention (`retentionMs` after the first request).
  *
- * `sql.exec` is synchronous and `begin` reads and writes before its first await, so it is a true
- * compare-and-set: of 50 racing requests with one key, only the first finds no record.
+ * `sql.exec` is synchronous and each method reads and writes before its first await, so each is
+ * a true compare-and-set: of 50 racing requests with one key, only the first finds no record,
+ * and a renewal and the alarm that finds the lease lapsed never both win.
  */
 export function createDurableObjectIdempotencyKey(
   storage: DurableObjectStorage,
-  options: { retentionMs: number; now?: () => number },
+  options: { retentionMs: number; leaseMs: number; now?: () => number; onInterrupted?: (lease: IdempotencyLease) => Promise<void> },
 ): DurableObjectIdempotencyKey {
   const { sql } = storage
   const now = options.now ?? Date.now
   sql.exec('CREATE TABLE IF NOT EXISTS idempotency (id INTEGER PRIMARY KEY CHECK (id = 1), record TEXT NOT NULL)')
-  const read = (): IdempotencyRecord | undefined => {
+  const stored = (): IdempotencyRecord | undefined => {
     const row = sql.exec<{ record: string }>('SELECT record FROM idempotency WHERE id = 1').toArray()[0]
-    if (!row) return undefined
-    const record = decodeIdempotencyRecord(JSON.parse(row.record))
-    // Past retention and the alarm not run yet: gone all the same.
-    return record.createdAt + options.retentionMs <= now() ? undefined : record
+    return row ? decodeIdempotencyRecord(JSON.parse(row.record)) : undefined
   }
   const write = (record: IdempotencyRecord) => sql.exec('INSERT OR REPLACE INTO idempotency (id, record) VALUES (1, ?)', JSON.stringify(record))
+  /** The record as it stands now: gone past retention (the alarm not run yet), settled once its lease lapsed. */
+  const read = (): { record: IdempotencyRecord | undefined; interrupted?: IdempotencyLease } => {
+    const record = stored()
+    if (!record || record.createdAt + options.retentionMs <= now()) return { record: undefined }
+    if (!isLapsed(record, now())) return { record }
+    const settled = settleInterrupted(record, record.lease)
+    write(settled)
+    return { record: settled, interrupted: record.lease }
+  }
+  /** The run a lapsed key leaves is opened after the write that settled the key (and the alarm moved on to the retention). */
+  const settled = async (interrupted: IdempotencyLease | undefined, record: IdempotencyRecord) => {
+    if (!interrupted) return
+    await storage.setAlarm(record.createdAt + options.retentionMs)
+    await options.onInterrupted?.(interrupted).catch((error) => console.error(`toolroute: the run of interrupted call ${interrupted.runId} could not be stored`, error))
+  }
   return {
-    async begin(fingerprint) {
-      const record = read()
-      if (record) return beginFrom(record, fingerprint)
+    async begin(fingerprint, claim) {
+      const { record, interrupted } = read()
+      if (record) {
+        await settled(interrupted, record)
+        return beginFrom(record, fingerprint)
+      }
       const createdAt = now()
       // Written before the first await: the claim is the compare-and-set.
-      write({ state: 'pending', fingerprint, createdAt })
-      await storage.setAlarm(createdAt + options.retentionMs)
-      return { state: 'new' }
+      if (!claim) {
+        write({ state: 'pending', fingerprint, createdAt })
+        await storage.setAlarm(createdAt + options.retentionMs)
+        return { state: 'new' }
+      }
+      write({ state: 'pending', fingerprint, createdAt, lease: { ...claim, until: createdAt + options.leaseMs } })
+      await storage.setAlarm(createdAt + options.leaseMs)
+      return { state: 'new', renewEveryMs: options.leaseMs / 3 }
     },
-    complete(fingerprint, answer) {
-      const record = read()
-      if (record?.state === 'pending' && record.fingerprint === fingerprint) write({ state: 'done', fingerprint, createdAt: record.createdAt, answer })
+    async renew(fingerprint) {
+      const { record, interrupted } = read()
+      if (record?.state !== 'pending' || record.fingerprint !== fingerprint || !record.lease) {
+        if (record) await settled(interrupted, record)
+        return false
+      }
+      // The alarm stays where it is: due at the old lease's end, it finds the lease renewed and moves on.
+      write({ ...record, lease: { ...record.lease, until: now() + options.leaseMs } })
+      return true
     },
-    release(fingerprint) {
-      const record = read()
+    async complete(fingerprint, answer) {
+      const { record, interrupted } = read()
+      if (record?.state === 'pending' && record.fingerprint === fingerprint) {
+        write({ state: 'done', fingerprint, createdAt: record.createdAt, answer })
+        if (record.lease) await storage.setAlarm(record.createdAt + options.retentionMs)
+      } else if (record) await settled(interrupted, record)
+    },
+    async release(fingerprint) {
+      const { record, interrupted } = read()
       if (record?.state === 'pending' && record.fingerprint === fingerprint) sql.exec('DELETE FROM idempotency')
+      else if (record) await settled(interrupted, record)
     },
-    forget() {
-      sql.exec('DELETE FROM idempotency')
+    async sweep() {
+      const { record, interrupted } = read()
+      if (!record) return void sql.exec('DELETE FROM idempotency')
+      if (interrupted) return settled(interrupted, record)
+      await storage.setAlarm(record.state === 'pending' && record.lease ? record.lease.until : record.createdAt + options.retentionMs)
     },
   }
 }

@@ -62,11 +62,11 @@ export function createDurableObjectRunStore(storage: DurableObjectStorage): RunS
     async get(runId) {
       return read(runId)
     },
-    async transition(runId: string, from: readonly RunStatus[], patch: Partial<RunRecord>, events: readonly ToolEvent[] = []): Promise<TransitionResult> {
+    async transition(runId: string, from: readonly RunStatus[], patch: Partial<RunRecord>, events: readonly ToolEvent[] = [], when?: (run: RunRecord) => boolean): Promise<TransitionResult> {
       return storage.transactionSync((): TransitionResult => {
         const run = read(runId)
         if (!run) return { ok: false, reason: 'not-found' }
-        if (!from.includes(run.status)) return { ok: false, reason: 'conflict', run }
+        if (!from.includes(run.status) || (when && !when(run))) return { ok: false, reason: 'conflict', run }
         const next = JSON.parse(JSON.stringify({ ...run, ...patch })) as RunRecord
         write(next)
         return { ok: true, run: next, events: insert(events) }

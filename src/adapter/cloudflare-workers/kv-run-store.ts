@@ -132,11 +132,11 @@ export function createKvRunStore(kv: KVNamespace, options: KvRunStoreOptions = {
     async get(runId) {
       return (await readRecord(runId))?.run
     },
-    transition(runId: string, from: readonly RunStatus[], patch: Partial<RunRecord>, events: readonly ToolEvent[] = []): Promise<TransitionResult> {
+    transition(runId: string, from: readonly RunStatus[], patch: Partial<RunRecord>, events: readonly ToolEvent[] = [], when?: (run: RunRecord) => boolean): Promise<TransitionResult> {
       return serialised(runId, async (): Promise<TransitionResult> => {
         const stored = await readRecord(runId)
         if (!stored) return { ok: false, reason: 'not-found' }
-        if (!from.includes(stored.run.status)) return { ok: false, reason: 'conflict', run: stored.run }
+        if (!from.includes(stored.run.status) || (when && !when(stored.run))) return { ok: false, reason: 'conflict', run: stored.run }
         // Through JSON, as every read will see it: a patch's `undefined` removes the field.
         const next = decodeRunRecord(JSON.parse(JSON.stringify({ ...stored.run, ...patch })))
         const written = await writeEvents(runId, await nextSeq(runId, stored.lastSeq), events)

@@ -115,11 +115,11 @@ export function createDenoKvRunStore(kv: Deno.Kv): RunStore {
       return (await snapshot(runId)).run
     },
 
-    async transition(runId: string, from: readonly RunStatus[], patch: Partial<RunRecord>, events: readonly ToolEvent[] = []): Promise<TransitionResult> {
+    async transition(runId: string, from: readonly RunStatus[], patch: Partial<RunRecord>, events: readonly ToolEvent[] = [], when?: (run: RunRecord) => boolean): Promise<TransitionResult> {
       for (let tries = 0; tries < maxTries; tries++) {
         const snap = await snapshot(runId)
         if (!snap.run) return { ok: false, reason: 'not-found' }
-        if (!from.includes(snap.run.status)) return { ok: false, reason: 'conflict', run: snap.run }
+        if (!from.includes(snap.run.status) || (when && !when(snap.run))) return { ok: false, reason: 'conflict', run: snap.run }
         // Through JSON, as every backend stores it: a patch key set to `undefined` is removed.
         const next = JSON.parse(JSON.stringify({ ...snap.run, ...patch })) as RunRecord
         const written = await commit(runId, snap, next, events)

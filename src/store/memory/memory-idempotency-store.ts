@@ -1,18 +1,24 @@
-import { beginFrom, defaultIdempotencyRetentionMs, type IdempotencyRecord, type IdempotencyStore } from '../../idempotency/idempotency-store.ts'
+import { beginFrom, defaultIdempotencyRetentionMs, isLapsed, type IdempotencyRecord, type IdempotencyStore } from '../../idempotency/idempotency-store.ts'
+import { settleInterrupted } from '../../idempotency/interrupted-call.ts'
+import { defaultLeaseMs } from '../../runs/run-lifetime.ts'
 
 export interface MemoryIdempotencyStoreOptions {
   /** How long a key is kept, from its first request (default 24 h). */
   retentionMs?: number
+  /** How long a first request's lease lasts unrenewed (default 30 s). */
+  leaseMs?: number
   now?: () => number
 }
 
 /**
  * Keys in a `Map`, for tests and single-process use (Node, the default app). Each method reads
  * and writes without an `await` in between, so in one process `begin` is a compare-and-set.
- * Expired keys are dropped when met, and swept once the map grows.
+ * Expired keys are dropped when met, and swept once the map grows; a lapsed lease is settled
+ * when met (a crash takes the map with it: it lapses only when the process stalls).
  */
 export function createMemoryIdempotencyStore(options: MemoryIdempotencyStoreOptions = {}): IdempotencyStore {
   const retentionMs = options.retentionMs ?? defaultIdempotencyRetentionMs
+  const leaseMs = options.leaseMs ?? defaultLeaseMs
   const now = options.now ?? Date.now
   const records = new Map<string, IdempotencyRecord>()
   let sweepAt = 1024
@@ -23,6 +29,11 @@ export function createMemoryIdempotencyStore(options: MemoryIdempotencyStoreOpti
       records.delete(name)
       return undefined
     }
+    if (record && isLapsed(record, now())) {
+      const settled = settleInterrupted(record, record.lease)
+      records.set(name, settled)
+      return settled
+    }
     return record
   }
   const sweep = () => {
@@ -31,13 +42,22 @@ export function createMemoryIdempotencyStore(options: MemoryIdempotencyStoreOpti
     sweepAt = Math.max(1024, records.size * 2)
   }
   return {
-    async begin(scope, fingerprint) {
+    async begin(scope, fingerprint, claim) {
       const name = nameOf(scope)
       const record = live(name)
       if (record) return beginFrom(record, fingerprint)
       sweep()
-      records.set(name, { state: 'pending', fingerprint, createdAt: now() })
-      return { state: 'new' }
+      const at = now()
+      if (!claim) records.set(name, { state: 'pending', fingerprint, createdAt: at })
+      else records.set(name, { state: 'pending', fingerprint, createdAt: at, lease: { ...claim, until: at + leaseMs } })
+      return claim ? { state: 'new', renewEveryMs: leaseMs / 3 } : { state: 'new' }
+    },
+    async renew(scope, fingerprint) {
+      const name = nameOf(scope)
+      const record = live(name)
+      if (record?.state !== 'pending' || record.fingerprint !== fingerprint || !record.lease) return false
+      records.set(name, { ...record, lease: { ...record.lease, until: now() + leaseMs } })
+      return true
     },
     async complete(scope, fingerprint, answer) {
       const name = nameOf(scope)

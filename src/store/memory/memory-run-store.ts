@@ -34,10 +34,10 @@ export function createMemoryRunStore(): RunStore {
       const entry = runs.get(runId)
       return entry ? copy(entry.run) : undefined
     },
-    async transition(runId: string, from: readonly RunStatus[], patch: Partial<RunRecord>, events: readonly ToolEvent[] = []): Promise<TransitionResult> {
+    async transition(runId: string, from: readonly RunStatus[], patch: Partial<RunRecord>, events: readonly ToolEvent[] = [], when?: (run: RunRecord) => boolean): Promise<TransitionResult> {
       const entry = runs.get(runId)
       if (!entry) return { ok: false, reason: 'not-found' }
-      if (!from.includes(entry.run.status)) return { ok: false, reason: 'conflict', run: copy(entry.run) }
+      if (!from.includes(entry.run.status) || (when && !when(entry.run))) return { ok: false, reason: 'conflict', run: copy(entry.run) }
       entry.run = { ...entry.run, ...copy(patch) }
       return { ok: true, run: copy(entry.run), events: push(entry, events) }
     },
