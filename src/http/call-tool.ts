@@ -55,6 +55,8 @@ export interface CallToolArgs {
    * call's JSON answer is then written straight into a `Response` (see `jsonAnswer`).
    */
   ownsContext?: boolean
+  /** The call's ids, when made before the call (an idempotent call claims its key with them). */
+  ids?: { runId: string; toolCallId: string }
   /** Told where the first step will end, as soon as it starts (an idempotent call records it). */
   onEnding?: (ending: Promise<FirstStepEnding>, ids: { runId: string; toolCallId: string }) => void
 }
@@ -68,8 +70,7 @@ export async function callTool(c: Context, args: CallToolArgs): Promise<Response
   const { tool } = args
   const sent = args.headers ?? c.req.raw.headers
   const mode = args.mode ?? responseModeOf(c, undefined, sent)
-  const runId = createRunId()
-  const toolCallId = sent.get(headerNames.toolCallId) || createToolCallId()
+  const { runId, toolCallId } = args.ids ?? callIdsOf(sent)
   const headers = { [headerNames.runId]: runId, [headerNames.toolCallId]: toolCallId }
   const log = new EventLog()
   const scope = new RequestCallScope(tool, { runId, toolCallId }, args.requestContext, log, c.req.raw)
@@ -124,6 +125,11 @@ export async function callTool(c: Context, args: CallToolArgs): Promise<Response
       if ((await Promise.race([ending, Promise.resolve(undefined)]))?.kind !== 'background') scope.callerLeft()
     },
   })
+}
+
+/** A new call's ids: a fresh run id, and the caller's tool call id if it sent one. */
+export function callIdsOf(headers: Headers): { runId: string; toolCallId: string } {
+  return { runId: createRunId(), toolCallId: headers.get(headerNames.toolCallId) || createToolCallId() }
 }
 
 /**

@@ -8,7 +8,7 @@ import type { ApprovalRequiredResult, CompletedResult, RunningResult, SuspendedR
 import type { FirstStepEnding } from '../runs/run-first-step.ts'
 import type { RunHost } from '../runs/run-host.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
-import { callTool, type CallToolArgs, type ResponseMode } from './call-tool.ts'
+import { callIdsOf, callTool, type CallToolArgs, type ResponseMode } from './call-tool.ts'
 import { sseResponse } from './sse-response.ts'
 import { headerNames } from '../protocol/header-names.ts'
 
@@ -17,7 +17,7 @@ export const idempotentReplayedHeader = headerNames.idempotentReplayed
 /** Stripe's limit; the IETF draft sets none. */
 const maxKeyLength = 255
 
-export interface IdempotentCallArgs extends Omit<CallToolArgs, 'source' | 'liveInput' | 'storeRuns' | 'onEnding' | 'principal'> {
+export interface IdempotentCallArgs extends Omit<CallToolArgs, 'source' | 'liveInput' | 'storeRuns' | 'onEnding' | 'principal' | 'ids'> {
   /** Known before anything runs: it scopes the key. */
   principal: string | null
   key: string
@@ -33,7 +33,9 @@ export interface IdempotentCallArgs extends Omit<CallToolArgs, 'source' | 'liveI
  * The first request with the key executes, with its run stored whatever the tool (an SSE repeat
  * replays the run's events); a repeat answers what the first answered, with `idempotent-replayed:
  * true`. A first request refused before anything ran (bad input) releases the key, and so does one
- * whose run could not be stored; one whose tool failed keeps its 5xx answer, as Stripe does.
+ * whose run could not be stored; one whose tool failed keeps its 5xx answer, as Stripe does. While
+ * it executes, the first request renews its lease on the key (SPEC §12): cut off by a crash, it
+ * stops, and the key's store settles the key as interrupted once the lease lapses.
  */
 export async function idempotentCall(c: Context, args: IdempotentCallArgs): Promise<Response> {
   const { key, store, tool, mode } = args
@@ -44,7 +46,8 @@ export async function idempotentCall(c: Context, args: IdempotentCallArgs): Prom
   if (!body) throw new ToolrouteError('PAYLOAD_TOO_LARGE', `Request body is larger than ${args.maxBytes} bytes`)
   const fingerprint = await fingerprintOf({ toolId: tool.id, principal: args.principal, requestContext: args.requestContext }, body)
   const scope: IdempotencyScope = { principal: args.principal, key }
-  const begun = await store.begin(scope, fingerprint)
+  const ids = callIdsOf(args.headers ?? args.request.headers)
+  const begun = await store.begin(scope, fingerprint, { ...ids, toolId: tool.id, principal: args.principal })
   switch (begun.state) {
     case 'conflict':
       throw new ToolrouteError('IDEMPOTENCY_CONFLICT', `A request with Idempotency-Key ${JSON.stringify(key)} is still being processed`)
@@ -53,14 +56,17 @@ export async function idempotentCall(c: Context, args: IdempotentCallArgs): Prom
     case 'replay':
       return replay(c, begun.answer, tool, mode, args.runs(), args.principal)
   }
+  const renewing = begun.renewEveryMs && store.renew ? renewKey(() => store.renew!(scope, fingerprint), begun.renewEveryMs) : undefined
   let recorded: Promise<void> = Promise.resolve()
-  const onEnding = (ending: Promise<FirstStepEnding>, ids: { runId: string; toolCallId: string }) => {
-    recorded = ending.then(
-      (end) => (end.kind === 'input-error' ? store.release(scope, fingerprint) : store.complete(scope, fingerprint, answerOf(end, ids, tool))),
-      () => store.release(scope, fingerprint),
-    )
+  const onEnding = (ending: Promise<FirstStepEnding>) => {
+    recorded = ending
+      .then(
+        (end) => (end.kind === 'input-error' ? store.release(scope, fingerprint) : store.complete(scope, fingerprint, answerOf(end, ids, tool))),
+        () => store.release(scope, fingerprint),
+      )
+      .finally(() => renewing?.stop())
   }
-  const calling = callTool(c, { ...args, source: { chunks: body.byteLength > 0 ? [body] : [], maxBytes: args.maxBytes }, storeRuns: 'all', liveInput: false, onEnding })
+  const calling = callTool(c, { ...args, ids, source: { chunks: body.byteLength > 0 ? [body] : [], maxBytes: args.maxBytes }, storeRuns: 'all', liveInput: false, onEnding })
   if (!mode.sse) {
     // A JSON repeat that arrives right after this answer must find it recorded.
     try {
@@ -73,6 +79,25 @@ export async function idempotentCall(c: Context, args: IdempotentCallArgs): Prom
   return calling
 }
 
+/**
+ * Renews a key's lease every `everyMs` until stopped, one renewal at a time; a renewal refused (the
+ * lease lapsed: this request was taken for dead, and the key now answers "interrupted") ends it.
+ */
+function renewKey(renew: () => Promise<boolean>, everyMs: number): { stop(): void } {
+  let renewing = false
+  const timer = setInterval(() => {
+    if (renewing) return
+    renewing = true
+    renew().then(
+      (held) => {
+        renewing = false
+        if (!held) clearInterval(timer)
+      },
+      () => (renewing = false),
+    )
+  }, everyMs)
+  return { stop: () => clearInterval(timer) }
+}
 
 /**
  * The JSON answer of a first step, as `jsonEnding` and the error handler write it (the same

@@ -18,8 +18,9 @@ globalThis.addEventListener('unload', () => {
 })
 
 let now = Date.now()
-defineIdempotencyStoreContract('Deno KV (memory)', () => createDenoKvIdempotencyStore(memoryKv, { now: () => now, retentionMs: 60_000 }), { test: (name, fn) => Deno.test(name, fn) }, {
+defineIdempotencyStoreContract('Deno KV (memory)', () => createDenoKvIdempotencyStore(memoryKv, { now: () => now, retentionMs: 60_000, leaseMs: 3_000 }), { test: (name, fn) => Deno.test(name, fn) }, {
   expire: () => void (now += 60_000),
+  lapse: () => void (now += 3_000),
 })
 defineIdempotencyStoreContract('Deno KV (file)', () => createDenoKvIdempotencyStore(fileKv), { test: (name, fn) => Deno.test(name, fn) })
 

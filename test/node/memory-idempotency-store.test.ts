@@ -4,5 +4,5 @@ import { createMemoryIdempotencyStore } from '../../src/store/memory/memory-idem
 import { defineIdempotencyStoreContract } from '../shared/idempotency-store-contract.ts'
 
 let now = Date.now()
-const store = createMemoryIdempotencyStore({ retentionMs: 60_000, now: () => now })
-defineIdempotencyStoreContract('memory', () => store, { test }, { expire: () => void (now += 60_000) })
+const store = createMemoryIdempotencyStore({ retentionMs: 60_000, leaseMs: 3_000, now: () => now })
+defineIdempotencyStoreContract('memory', () => store, { test }, { expire: () => void (now += 60_000), lapse: () => void (now += 3_000) })

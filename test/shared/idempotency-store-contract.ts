@@ -1,7 +1,7 @@
 // The one contract every IdempotencyStore backend passes: memory (Node), Durable Objects
 // (workerd), Deno KV (deno test). Framework-agnostic, like the RunStore contract: it takes the
 // runner's `test` and asserts with its own helpers.
-import type { IdempotencyScope, IdempotencyStore, IdempotentAnswer } from '../../src/idempotency/idempotency-store.ts'
+import type { IdempotencyClaim, IdempotencyScope, IdempotencyStore, IdempotentAnswer } from '../../src/idempotency/idempotency-store.ts'
 
 export interface ContractRunner {
   test: (name: string, fn: () => Promise<void>) => void
@@ -19,11 +19,14 @@ function equal(actual: unknown, expected: unknown, message: string): void {
 
 const answer = (body: unknown, status = 200): IdempotentAnswer => ({ status, body: JSON.stringify(body), runId: crypto.randomUUID(), toolCallId: 'call_1' })
 
+const claim = (principal: string | null = 'alice'): IdempotencyClaim => ({ runId: crypto.randomUUID(), toolCallId: 'call_1', toolId: 'slow-tool', principal })
+
 /**
  * Defines the contract's tests. `make` gives a store; each test uses keys of its own. Optional
- * `expire` makes the retention pass for a store whose clock the suite controls.
+ * `expire` makes the retention pass, and `lapse` a lease's time (not the retention), for a store
+ * whose clock the suite controls.
  */
-export function defineIdempotencyStoreContract(name: string, make: () => IdempotencyStore, runner: ContractRunner, options: { expire?: () => void } = {}): void {
+export function defineIdempotencyStoreContract(name: string, make: () => IdempotencyStore, runner: ContractRunner, options: { expire?: () => void; lapse?: () => void } = {}): void {
   const { test } = runner
   const scope = (principal: string | null = 'alice'): IdempotencyScope => ({ principal, key: `key-${crypto.randomUUID()}` })
 
@@ -96,6 +99,43 @@ export function defineIdempotencyStoreContract(name: string, make: () => Idempot
     equal(results.filter((result) => result.state === 'new').length, 1, 'new')
     equal(results.filter((result) => result.state === 'conflict').length, 49, 'conflicts')
   })
+
+  test(`${name}: a claimed key holds a lease its request renews while pending; renewal is refused once the key is not pending under that fingerprint`, async () => {
+    const store = make()
+    const key = scope()
+    const begun = await store.begin(key, 'f1', claim())
+    if (begun.state !== 'new' || !(begun.renewEveryMs! > 0)) throw new ContractError(`expected new with renewEveryMs, got ${JSON.stringify(begun)}`)
+    equal(await store.renew!(key, 'f1'), true, 'renewed while pending')
+    equal(await store.renew!(key, 'f2'), false, 'another fingerprint')
+    equal(await store.renew!(scope(), 'f1'), false, 'an unknown key')
+    await store.complete(key, 'f1', answer({ ok: true }))
+    equal(await store.renew!(key, 'f1'), false, 'after completion')
+  })
+
+  if (options.lapse) {
+    const lapse = options.lapse
+    test(`${name}: a lease not renewed lapses: the key answers EXECUTION_FAILED interrupted on every repeat, and its late renewal and completion lose`, async () => {
+      const store = make()
+      const key = scope()
+      const claimed = claim()
+      await store.begin(key, 'f1', claimed)
+      lapse()
+      const interrupted = { status: 500, body: JSON.stringify({ error: { code: 'EXECUTION_FAILED', message: 'The call was interrupted before it finished' } }), runId: claimed.runId, toolCallId: 'call_1' }
+      equal(await store.begin(key, 'f1'), { state: 'replay', answer: interrupted }, 'after the lapse')
+      equal(await store.renew!(key, 'f1'), false, 'a late renewal')
+      await store.complete(key, 'f1', answer({ late: true }))
+      equal(await store.begin(key, 'f1'), { state: 'replay', answer: interrupted }, 'a late completion changes nothing')
+      equal(await store.begin(key, 'f2'), { state: 'reused' }, 'another body')
+    })
+
+    test(`${name}: a lease renewed in time does not lapse`, async () => {
+      const store = make()
+      const key = scope()
+      await store.begin(key, 'f1', claim())
+      equal(await store.renew!(key, 'f1'), true, 'renewed')
+      equal(await store.begin(key, 'f1'), { state: 'conflict' }, 'still executing')
+    })
+  }
 
   if (options.expire) {
     const expire = options.expire

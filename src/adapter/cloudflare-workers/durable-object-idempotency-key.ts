@@ -10,7 +10,7 @@ export interface DurableObjectIdempotencyKey {
   release(fingerprint: string): Promise<void>
   /**
    * The alarm: settles a pending key whose lease lapsed (its request was cut off), looks again
-   * at a lease's end while it is renewed, and drops the key once the retention is over.
+   * at a lease's end while it is renewed, and otherwise drops the key (its retention is over).
    */
   sweep(): Promise<void>
 }
@@ -95,9 +95,10 @@ export function createDurableObjectIdempotencyKey(
     },
     async sweep() {
       const { record, interrupted } = read()
-      if (!record) return void sql.exec('DELETE FROM idempotency')
-      if (interrupted) return settled(interrupted, record)
-      await storage.setAlarm(record.state === 'pending' && record.lease ? record.lease.until : record.createdAt + options.retentionMs)
+      if (record && interrupted) return settled(interrupted, record)
+      // Only a leased pending key has an alarm before its retention's end: every other alarm is that end.
+      if (record?.state !== 'pending' || !record.lease) return void sql.exec('DELETE FROM idempotency')
+      await storage.setAlarm(record.lease.until)
     },
   }
 }

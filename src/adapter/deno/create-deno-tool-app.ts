@@ -8,7 +8,8 @@ import { toolRegistry } from '../../http/tool-registry.ts'
 import { createRunEngine, type RunEngine } from '../../runs/create-run-engine.ts'
 import type { RunStore } from '../../runs/run-store.ts'
 import { createDenoKvRunStore } from './deno-kv-run-store.ts'
-import { createDenoKvIdempotencyStore } from './deno-kv-idempotency-store.ts'
+import { createDenoKvIdempotencyStore, denoKvKeySweepPrefix } from './deno-kv-idempotency-store.ts'
+import { interruptedRun } from '../../idempotency/interrupted-call.ts'
 import { withRunIndex } from '../../runs/with-run-index.ts'
 import { createDenoKvRunIndex } from './create-deno-kv-run-index.ts'
 import { createDenoKvScheduler } from './create-deno-kv-scheduler.ts'
@@ -27,6 +28,12 @@ export interface DenoToolAppOptions extends Omit<ToolAppOptions, 'runs'> {
   ttlMs?: number
   /** How long a settled run is kept (default 24 h). */
   retentionMs?: number
+  /**
+   * How long a call's lease on its run and its key lasts unrenewed before the call is taken as
+   * cut off by a crash (default 30 s, renewed every third of it; SPEC §12). Shorter only to test
+   * crash recovery without waiting.
+   */
+  leaseMs?: number
   /**
    * Followers of a run also poll its events this often (default 1000 ms). Within a process a
    * change wakes them at once; polling covers changes made by another process on the same database.
@@ -51,7 +58,7 @@ export interface DenoToolApp {
  * Deno.serve(app.fetch)
  */
 export async function createDenoToolApp(options: DenoToolAppOptions): Promise<DenoToolApp> {
-  const { kv, queue = true, ttlMs, retentionMs, pollMs = 1000, ...appOptions } = options
+  const { kv, queue = true, ttlMs, retentionMs, leaseMs, pollMs = 1000, ...appOptions } = options
   const tools = toolRegistry(appOptions.tools)
   const store = createDenoKvRunStore(kv)
   const scheduler = queue ? createDenoKvScheduler(kv) : undefined
@@ -62,10 +69,22 @@ export async function createDenoToolApp(options: DenoToolAppOptions): Promise<De
     ...(ttlMs !== undefined ? { ttlMs } : {}),
     ...(retentionMs !== undefined ? { retentionMs } : {}),
     ...(appOptions.runLimits !== undefined ? { runLimits: appOptions.runLimits } : {}),
+    ...(leaseMs !== undefined ? { leaseMs } : {}),
     ...(scheduler ? { schedule: scheduler.schedule } : {}),
   })
-  await scheduler?.start((runId) => engine.sweep(runId))
-  // Keys in the same database, kept as long as the runs they replay.
-  const idempotency = appOptions.idempotency ?? createDenoKvIdempotencyStore(kv, retentionMs !== undefined ? { retentionMs } : {})
+  // Keys in the same database, kept as long as the runs they replay; a key whose call was cut off
+  // leaves its run failed.
+  const keys = createDenoKvIdempotencyStore(kv, {
+    ...(retentionMs !== undefined ? { retentionMs } : {}),
+    ...(leaseMs !== undefined ? { leaseMs } : {}),
+    ...(scheduler ? { schedule: scheduler.schedule } : {}),
+    onInterrupted: async (lease) => {
+      const { run, events } = interruptedRun(lease, Date.now())
+      await engine.open(run, events)
+    },
+  })
+  // One queue for both: a key's sweep is named apart from every run id (a UUID).
+  await scheduler?.start((id) => (id.startsWith(denoKvKeySweepPrefix) ? keys.sweep(id) : engine.sweep(id)))
+  const idempotency = appOptions.idempotency ?? keys
   return { app: createToolApp({ playgroundPage: loadPlaygroundPage, mcpHandler: createMcpHandler, jsonSchema: cfworkerJsonSchema, ...appOptions, runs: withRunIndex(engine, createDenoKvRunIndex(kv)), idempotency }), engine, store }
 }

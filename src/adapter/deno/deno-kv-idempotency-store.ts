@@ -1,5 +1,7 @@
 import { decodeIdempotencyRecord } from '../../idempotency/idempotency-record.ts'
-import { beginFrom, defaultIdempotencyRetentionMs, type IdempotencyRecord, type IdempotencyScope, type IdempotencyStore } from '../../idempotency/idempotency-store.ts'
+import { beginFrom, defaultIdempotencyRetentionMs, isLapsed, type IdempotencyLease, type IdempotencyRecord, type IdempotencyScope, type IdempotencyStore } from '../../idempotency/idempotency-store.ts'
+import { settleInterrupted } from '../../idempotency/interrupted-call.ts'
+import { defaultLeaseMs } from '../../runs/run-lifetime.ts'
 import { inlineChars, unlessBusy } from './kv-text.ts'
 
 /**
@@ -12,21 +14,48 @@ import { inlineChars, unlessBusy } from './kv-text.ts'
  *
  * Every entry is written with `expireIn` = the retention, so Deno KV forgets a key by itself.
  * `begin` is an atomic commit that checks the record is absent: of racing processes on one
- * database, one claims the key.
+ * database, one claims the key. A pending key's lease is renewed by a commit that checks the
+ * record is unchanged, and so is the settling of a lapsed one: the two never both win. A lapse is
+ * found by the sweep `schedule` asks for at the lease's end (the queue scheduler, which outlives
+ * the process), or by the next request with the key.
  */
 export const denoKvIdempotencyPrefix = ['toolroute', 'idempotency'] as const
 
 export interface DenoKvIdempotencyStoreOptions {
   retentionMs?: number
+  /** How long a first request's lease lasts unrenewed (default 30 s). */
+  leaseMs?: number
+  /** Asks for `sweep(id)` at a time (the Deno KV queue scheduler). */
+  schedule?: (id: string, at: number) => Promise<void>
+  /** Stores the failed run a call cut off by a crash leaves. */
+  onInterrupted?: (lease: IdempotencyLease) => Promise<void>
   now?: () => number
+}
+
+/** The ids this store schedules sweeps under: never a run id (a UUID). */
+export const denoKvKeySweepPrefix = 'idempotency:'
+
+/** The Deno KV key store, and the sweep its scheduled ids (`denoKvKeySweepPrefix`) run. */
+export interface DenoKvIdempotencyStore extends IdempotencyStore {
+  sweep(id: string): Promise<void>
 }
 
 type StoredRecord = IdempotencyRecord & { bodyParts?: { blob: string; parts: number } }
 
-export function createDenoKvIdempotencyStore(kv: Deno.Kv, options: DenoKvIdempotencyStoreOptions = {}): IdempotencyStore {
+export function createDenoKvIdempotencyStore(kv: Deno.Kv, options: DenoKvIdempotencyStoreOptions = {}): DenoKvIdempotencyStore {
   const retentionMs = options.retentionMs ?? defaultIdempotencyRetentionMs
+  const leaseMs = options.leaseMs ?? defaultLeaseMs
   const now = options.now ?? Date.now
-  const keyOf = (scope: IdempotencyScope): Deno.KvKey => [...denoKvIdempotencyPrefix, JSON.stringify([scope.principal, scope.key])]
+  const nameOf = (scope: IdempotencyScope) => JSON.stringify([scope.principal, scope.key])
+  const keyOf = (scope: IdempotencyScope): Deno.KvKey => [...denoKvIdempotencyPrefix, nameOf(scope)]
+  const watch = (name: string, at: number) => options.schedule?.(`${denoKvKeySweepPrefix}${name}`, at)
+  /** Settles a lapsed key as interrupted, if the record is still the one read; then stores the run it leaves. */
+  async function interrupt(key: Deno.KvKey, entry: Deno.KvEntryMaybe<unknown>, record: IdempotencyRecord & { state: 'pending'; lease: IdempotencyLease }): Promise<boolean> {
+    const settled = await unlessBusy(() => kv.atomic().check(entry).set(key, settleInterrupted(record, record.lease), { expireIn: expireIn(record) }).commit())
+    if (!settled.ok) return false
+    await options.onInterrupted?.(record.lease).catch((error) => console.error(`toolroute: the run of interrupted call ${record.lease.runId} could not be stored`, error))
+    return true
+  }
   const expireIn = (record: { createdAt: number }) => Math.max(1, record.createdAt + retentionMs - now())
 
   async function read(key: Deno.KvKey): Promise<{ entry: Deno.KvEntryMaybe<unknown>; record: IdempotencyRecord | undefined }> {
@@ -46,21 +75,45 @@ export function createDenoKvIdempotencyStore(kv: Deno.Kv, options: DenoKvIdempot
   }
 
   return {
-    async begin(scope, fingerprint) {
+    async begin(scope, fingerprint, claim) {
       const key = keyOf(scope)
       while (true) {
         const { entry, record } = await read(key)
+        if (record && isLapsed(record, now())) {
+          await interrupt(key, entry, record)
+          continue
+        }
         if (record) return beginFrom(record, fingerprint)
-        const claimed: IdempotencyRecord = { state: 'pending', fingerprint, createdAt: now() }
+        const createdAt = now()
+        const claimed: IdempotencyRecord = { state: 'pending', fingerprint, createdAt, ...(claim ? { lease: { ...claim, until: createdAt + leaseMs } } : {}) }
         const result = await unlessBusy(() => kv.atomic().check(entry).set(key, claimed, { expireIn: retentionMs }).commit())
-        if (result.ok) return { state: 'new' }
-        // Another process claimed it between the read and the commit: read what it wrote.
+        if (!result.ok) continue // Another process claimed it between the read and the commit: read what it wrote.
+        if (!claim) return { state: 'new' }
+        await watch(nameOf(scope), createdAt + leaseMs)
+        return { state: 'new', renewEveryMs: leaseMs / 3 }
       }
+    },
+    async renew(scope, fingerprint) {
+      const key = keyOf(scope)
+      const { entry, record } = await read(key)
+      if (record?.state !== 'pending' || record.fingerprint !== fingerprint || !record.lease || isLapsed(record, now())) return false
+      // The scheduled sweep stays where it is: due at the old lease's end, it finds the lease renewed and looks again later.
+      const renewed: IdempotencyRecord = { ...record, lease: { ...record.lease, until: now() + leaseMs } }
+      return (await unlessBusy(() => kv.atomic().check(entry).set(key, renewed, { expireIn: expireIn(record) }).commit())).ok
+    },
+    async sweep(id) {
+      const name = id.slice(denoKvKeySweepPrefix.length)
+      const key: Deno.KvKey = [...denoKvIdempotencyPrefix, name]
+      const { entry, record } = await read(key)
+      if (record?.state !== 'pending' || !record.lease) return
+      if (!isLapsed(record, now())) return void (await watch(name, record.lease.until))
+      if (!(await interrupt(key, entry, record))) await this.sweep(id)
     },
     async complete(scope, fingerprint, answer) {
       const key = keyOf(scope)
       const { entry, record } = await read(key)
-      if (record?.state !== 'pending' || record.fingerprint !== fingerprint) return
+      // A lapsed lease is no longer this request's: the sweep settles it as interrupted, as every store does.
+      if (record?.state !== 'pending' || record.fingerprint !== fingerprint || isLapsed(record, now())) return
       const done: StoredRecord = { state: 'done', fingerprint, createdAt: record.createdAt, answer }
       if (answer.body.length > inlineChars) {
         const blob = crypto.randomUUID()
@@ -80,7 +133,7 @@ export function createDenoKvIdempotencyStore(kv: Deno.Kv, options: DenoKvIdempot
     async release(scope, fingerprint) {
       const key = keyOf(scope)
       const { entry, record } = await read(key)
-      if (record?.state === 'pending' && record.fingerprint === fingerprint) await unlessBusy(() => kv.atomic().check(entry).delete(key).commit())
+      if (record?.state === 'pending' && record.fingerprint === fingerprint && !isLapsed(record, now())) await unlessBusy(() => kv.atomic().check(entry).delete(key).commit())
     },
   }
 }
