@@ -16,6 +16,8 @@ export async function freePort(): Promise<number> {
 export interface WranglerDev {
   url: string
   stop(): Promise<void>
+  /** Kills wrangler and its workerd processes at once (SIGKILL to the process group): a crash, not a shutdown. */
+  kill(): Promise<void>
 }
 
 /**
@@ -59,6 +61,16 @@ export async function startWranglerDev(options: { persistTo?: string; port?: num
   }
   return {
     url,
+    async kill() {
+      if (child.exitCode !== null || child.signalCode !== null) return
+      const exited = new Promise((resolve) => child.once('exit', resolve))
+      try {
+        process.kill(-child.pid!, 'SIGKILL')
+      } catch {
+        return
+      }
+      await exited
+    },
     async stop() {
       if (child.exitCode !== null) return
       const exited = new Promise((resolve) => child.once('exit', resolve))
