@@ -73,7 +73,7 @@ it('kill -9 mid-execute: the key answers interrupted, the approved step fails an
   server = await startWranglerDev({ persistTo, config })
 
   // A follower of the approved run, from before the crash's end: the run's alarm ends its stream.
-  const follower = readSse(await fetch(`${server.url}/runs/${waiting.runId}/events?view=raw`, { headers: owner }))
+  const follower = readSse(await fetch(`${server.url}/runs/${waiting.runId}/events?view=raw`, { headers: owner, signal: AbortSignal.timeout(30_000) }))
   const followed = await follower
   expect(followed.done).toBe(true)
   expect(followed.events.slice(-2)).toEqual([
