@@ -69,7 +69,7 @@ it('a background run cut short by a wrangler dev restart is retried by its alarm
   await new Promise((resolve) => setTimeout(resolve, 1000))
   await server.stop()
   server = await startWranglerDev({ persistTo, config })
-  // The attempt's watchdog alarm (timeoutMs 30 s + 5 s) picks the run up; its retry takes 5 s.
+  // The attempt's lease lapses (2 s, TOOLROUTE_LEASE_MS) and its alarm retries the run; the retry takes 5 s.
   const deadline = Date.now() + 90_000
   let run = await get(`/runs/${runId}`)
   while (run.body.status === 'running' && Date.now() < deadline) {
@@ -84,6 +84,7 @@ it('a background run cut short by a wrangler dev restart is retried by its alarm
   expect(text.match(/"type":"finish"/g)).toHaveLength(1)
   // Two attempts began: the restart really cut the first one short.
   expect(text.match(/report started/g)).toHaveLength(2)
+  expect(text.match(/"type":"data-tool-attempt","data":\{"attempt":\d,"of":2\}/g)).toEqual(['"type":"data-tool-attempt","data":{"attempt":1,"of":2}', '"type":"data-tool-attempt","data":{"attempt":2,"of":2}'])
 }, 150_000)
 
 it('MCP tasks (2025-11-25) outlive a wrangler dev restart: listed, read, cancelled and their results fetched by a new session', async () => {

@@ -29,7 +29,7 @@ afterAll(() => {
 })
 
 describe('faults: Durable Objects aborted mid-run', () => {
-  it('mid background attempt: the watchdog alarm retries it, the run completes once, the log replays whole', async () => {
+  it('mid background attempt: its alarm retries it, the run completes once, the log replays whole', async () => {
     const key = uniqueKey('evict-background')
     const { runId } = await start('gated-retry-background', { key }, { auth: 'alice' })
     await eventually(() => counter(`${key}:started`).count(), (count) => count >= 1)
@@ -37,8 +37,8 @@ describe('faults: Durable Objects aborted mid-run', () => {
     faults.injected += 1
     faults.runs += 1
     expect(await runOf(runId)).toMatchObject({ status: 'running' })
-    // The aborted attempt never finishes; its watchdog alarm (due later) is run now, and the
-    // retry it starts is let through.
+    // The aborted attempt never finishes; the alarm at its lease's end is run now (a run object
+    // executing nothing holds nothing, whatever the lease says), and the retry it starts is let through.
     const alarm = runDurableObjectAlarm(runObject(runId))
     await eventually(() => counter(`${key}:started`).count(), (count) => count >= 2)
     await counter(`${key}:gate:2`).increment()
