@@ -62,7 +62,8 @@ export function transitionOf(run: RunRecord, action: RunAction, now: number): Ru
         return { ok: false, error: new ToolrouteError('RUN_STATE_CONFLICT', `Approval ${action.approvalId} does not belong to run ${run.runId}`) }
       }
       const events: ToolEvent[] = [start(run), { type: 'tool-approval-response', approvalId: run.approvalId ?? '', approved: true }]
-      return { ok: true, from: callerSteps.approve.from, patch: { status: 'running' }, events }
+      // A background run's lease is taken by its first attempt, which may start at once anywhere.
+      return { ok: true, from: callerSteps.approve.from, patch: { status: 'running', ...(run.background ? { leaseUntil: undefined } : {}) }, events }
     }
     case 'decline': {
       const reason = action.reason !== undefined ? { reason: action.reason } : {}

@@ -123,6 +123,7 @@ describe('transitionOf: the state machine, pure', () => {
     expect(retry.events).toEqual([{ type: 'data-tool-log', data: { level: 'warn', message: 'again', time: '2026-03-01T00:00:00.000Z' } }])
     // A retry gives the lease up: the next attempt need not wait for it to run out.
     expect(retry.patch).toEqual({ leaseUntil: undefined })
+    expect(allowed(transitionOf(run('approval-required', { background: true }), { type: 'approve' }, at)).patch).toEqual({ status: 'running', leaseUntil: undefined })
     expect(allowed(transitionOf(run('running'), { type: 'renew' }, at))).toMatchObject({ from: ['running'], patch: {}, events: [] })
     expect(transitionOf(run('failed'), { type: 'renew' }, at).ok).toBe(false)
     expect(transitionOf(run('cancelled'), { type: 'retry', message: 'again' }, at).ok).toBe(false)
