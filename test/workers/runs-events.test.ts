@@ -123,12 +123,14 @@ describe('run events', () => {
       'tool-input-start',
       'tool-input-delta',
       'tool-input-available',
+      'data-tool-attempt',
       'data-tool-log',
       'data-tool-log',
       'tool-output-available',
       'finish',
     ])
-    expect(entries.map((entry) => entry.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 9])
+    expect(entries[4]!.event).toEqual({ type: 'data-tool-attempt', data: { attempt: 1, of: 1 } })
+    expect(entries.map((entry) => entry.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 10])
     expect((await sequenced(await runEvents(runId, { auth: 'alice' }))).entries).toEqual(entries)
   })
 
