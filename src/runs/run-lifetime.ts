@@ -1,8 +1,7 @@
+import { defaultLeaseMs } from './default-lease-ms.ts'
 import { settledStatuses, waitingStatuses, type RunRecord } from './run-record.ts'
 
 export const defaultRunTtlMs = 24 * 60 * 60 * 1000
-/** How long a lease lasts unrenewed before its holder is taken to have crashed (SPEC §12); renewed every third of it. */
-export const defaultLeaseMs = 30_000
 
 /**
  * The times of a run's life: how long it may wait for a human (`ttlMs`), how long it is kept

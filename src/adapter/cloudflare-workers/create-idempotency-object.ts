@@ -1,6 +1,6 @@
 import { DurableObject } from 'cloudflare:workers'
 import { defaultIdempotencyRetentionMs, type IdempotencyBegin, type IdempotencyClaim, type IdempotencyLease, type IdempotentAnswer } from '../../idempotency/idempotency-store.ts'
-import { defaultLeaseMs } from '../../runs/run-lifetime.ts'
+import { defaultLeaseMs } from '../../runs/default-lease-ms.ts'
 import { createDurableObjectIdempotencyKey, type DurableObjectIdempotencyKey } from './durable-object-idempotency-key.ts'
 import { millisecondsOf } from './milliseconds-of.ts'
 

@@ -1,7 +1,7 @@
 import { decodeIdempotencyRecord } from '../../idempotency/idempotency-record.ts'
 import { beginFrom, defaultIdempotencyRetentionMs, isLapsed, type IdempotencyLease, type IdempotencyRecord, type IdempotencyScope, type IdempotencyStore } from '../../idempotency/idempotency-store.ts'
 import { settleInterrupted } from '../../idempotency/interrupted-call.ts'
-import { defaultLeaseMs } from '../../runs/run-lifetime.ts'
+import { defaultLeaseMs } from '../../runs/default-lease-ms.ts'
 import { inlineChars, unlessBusy } from './kv-text.ts'
 
 /**

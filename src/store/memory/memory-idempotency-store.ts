@@ -1,6 +1,6 @@
 import { beginFrom, defaultIdempotencyRetentionMs, isLapsed, type IdempotencyRecord, type IdempotencyStore } from '../../idempotency/idempotency-store.ts'
 import { settleInterrupted } from '../../idempotency/interrupted-call.ts'
-import { defaultLeaseMs } from '../../runs/run-lifetime.ts'
+import { defaultLeaseMs } from '../../runs/default-lease-ms.ts'
 
 export interface MemoryIdempotencyStoreOptions {
   /** How long a key is kept, from its first request (default 24 h). */
