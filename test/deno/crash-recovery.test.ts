@@ -4,8 +4,8 @@
 // sweeps, not any request, settle the key as interrupted and leave its run failed, fail the
 // approved step (its follower gets the end), and start the background run's second attempt.
 import assert from 'node:assert/strict'
-import type { ToolEvent } from 'toolroute'
-import { readSse, sseMessages } from '../fixtures/read-sse.ts'
+import { eventually, stallThree } from '../fixtures/crash-probe.ts'
+import { readSse } from '../fixtures/read-sse.ts'
 import { repoRoot } from './harness.ts'
 
 const owner = { authorization: 'Bearer crash-owner' }
@@ -53,25 +53,6 @@ async function start(kvPath: string) {
   }
 }
 
-async function readUntil(response: Response, until: (event: ToolEvent) => boolean): Promise<void> {
-  const reader = sseMessages(response.body!).getReader()
-  for (let next = await reader.read(); !next.done; next = await reader.read()) {
-    if (next.value.data !== '[DONE]' && until(JSON.parse(next.value.data) as ToolEvent)) return
-  }
-  throw new Error('the stream ended first')
-}
-const stalled = (event: ToolEvent) => event.type === 'data-tool-log' && event.data.message === 'stalled'
-
-async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, withinMs = 30_000): Promise<T> {
-  const deadline = Date.now() + withinMs
-  let value = await read()
-  while (!check(value) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 250))
-    value = await read()
-  }
-  return value
-}
-
 Deno.test('Deno, kill -9 mid-execute: the key answers interrupted, the approved step fails and its follower gets the end, the background run is retried with its attempts marked', async () => {
   const dir = await Deno.makeTempDir({ prefix: 'toolroute-crash-' })
   const kvPath = `${dir}/runs.sqlite3`
@@ -83,14 +64,7 @@ Deno.test('Deno, kill -9 mid-execute: the key answers interrupted, the approved 
     return { status: response.status, body: (await response.json()) as { status?: string; error?: unknown; output?: unknown } }
   }
   try {
-    const key = `crash_${crypto.randomUUID()}`
-    const keyed = await post('/tools/stalled-call', { ms: 60_000 }, { 'idempotency-key': key, accept: 'text/event-stream' })
-    const keyedRunId = keyed.headers.get('x-run-id')!
-    await readUntil(keyed, stalled)
-    const waiting = (await (await post('/tools/stalled-approval', { ms: 60_000 })).json()) as { runId: string; approvalId: string }
-    await readUntil(await post(`/runs/${waiting.runId}/approve`, { approvalId: waiting.approvalId }, { accept: 'text/event-stream' }), stalled)
-    const background = (await (await post('/tools/stalled-report', { ms: 2000 })).json()) as { runId: string }
-    await readUntil(await fetch(`${server.url}/runs/${background.runId}/events`, { headers: owner }), stalled)
+    const { key, keyedRunId, waiting, background } = await stallThree(server.url, owner, 2000)
 
     await server.kill()
     server = await start(kvPath)

@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, expect, it } from 'vitest'
-import type { ToolEvent } from 'toolroute'
-import { readSse, sseMessages } from '../fixtures/read-sse.ts'
+import { eventually, stallThree, stalled } from '../fixtures/crash-probe.ts'
+import { readSse } from '../fixtures/read-sse.ts'
 import { startWranglerDev, type WranglerDev } from './wrangler-dev.ts'
 
 const persistTo = mkdtempSync(join(tmpdir(), 'toolroute-crash-'))
@@ -31,43 +31,11 @@ const getRun = async (runId: string) => {
   return { status: response.status, body: (await response.json()) as { status?: string; error?: unknown } }
 }
 
-/** Reads a live SSE response until an event passes `until`; the stream stays open (the kill cuts it). */
-async function readUntil(response: Response, until: (event: ToolEvent) => boolean): Promise<void> {
-  const reader = sseMessages(response.body!).getReader()
-  for (let next = await reader.read(); !next.done; next = await reader.read()) {
-    if (next.value.data !== '[DONE]' && until(JSON.parse(next.value.data) as ToolEvent)) return
-  }
-  throw new Error('the stream ended first')
-}
-const stalled = (event: ToolEvent) => event.type === 'data-tool-log' && event.data.message === 'stalled'
-
-/** Polls until `check` holds (an upper bound on the wait, never a timing assert). */
-async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, withinMs = 30_000): Promise<T> {
-  const deadline = Date.now() + withinMs
-  let value = await read()
-  while (!check(value) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 250))
-    value = await read()
-  }
-  return value
-}
-
 it('kill -9 mid-execute: the key answers interrupted, the approved step fails and its follower gets the end, the background run is retried with its attempts marked', async () => {
   server = await startWranglerDev({ persistTo, config })
 
-  // A keyed call, its tool at work in the request.
-  const key = `crash_${crypto.randomUUID()}`
-  const keyed = await post('/tools/stalled-call', { ms: 60_000 }, { 'idempotency-key': key, accept: 'text/event-stream' })
-  const keyedRunId = keyed.headers.get('x-run-id')!
-  await readUntil(keyed, stalled)
-
-  // An approved step, at work in its run's Durable Object.
-  const waiting = (await (await post('/tools/stalled-approval', { ms: 60_000 })).json()) as { runId: string; approvalId: string }
-  await readUntil(await post(`/runs/${waiting.runId}/approve`, { approvalId: waiting.approvalId }, { accept: 'text/event-stream' }), stalled)
-
-  // A background run, its first attempt at work (each attempt takes 3 s).
-  const background = (await (await post('/tools/stalled-report', { ms: 3000 })).json()) as { runId: string }
-  await readUntil(await fetch(`${server.url}/runs/${background.runId}/events`, { headers: owner }), stalled)
+  // A keyed call, an approved step and a background attempt (3 s each), all at work.
+  const { key, keyedRunId, waiting, background } = await stallThree(server.url, owner, 3000)
 
   await server.kill()
   server = await startWranglerDev({ persistTo, config })
