@@ -32,7 +32,7 @@ export type { RunRecord, RunStatus, RunView } from './runs/run-record.ts'
 export { createMemoryRunStore } from './store/memory/memory-run-store.ts'
 export { createEventProjector } from './events/create-event-projector.ts'
 export { encodeSseEvent, sseHeaders } from './protocol/encode-sse.ts'
-export type { IdempotencyStore, IdempotencyScope, IdempotencyBegin, IdempotentAnswer } from './idempotency/idempotency-store.ts'
+export type { IdempotencyStore, IdempotencyScope, IdempotencyBegin, IdempotencyClaim, IdempotentAnswer } from './idempotency/idempotency-store.ts'
 export { createMemoryIdempotencyStore }
 export { LazyTools } from './tool/lazy-tools.ts'
 export type { LazyToolsOptions } from './tool/lazy-tools.ts'
