@@ -67,6 +67,8 @@ export async function idempotentCall(c: Context, args: IdempotentCallArgs): Prom
       .finally(() => renewing?.stop())
   }
   const calling = callTool(c, { ...args, ids, source: { chunks: body.byteLength > 0 ? [body] : [], maxBytes: args.maxBytes }, storeRuns: 'all', liveInput: false, onEnding })
+  // A call that failed before its first step began has no ending to stop the renewals.
+  calling.catch(() => renewing?.stop())
   if (!mode.sse) {
     // A JSON repeat that arrives right after this answer must find it recorded.
     try {
