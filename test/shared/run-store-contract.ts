@@ -70,6 +70,7 @@ function fullRecord(runId: string): RunRecord {
     createdAt: at,
     updatedAt: at,
     expiresAt: '2026-01-03T03:04:05.678Z',
+    leaseUntil: '2026-01-02T03:04:35.678Z',
     input: { from: 'CDG', to: 'JFK', passengers: [{ name: 'Zoë', age: 31 }], note: null, flags: [true, false] },
     requestContext: { tenantId: 'acme', nested: { roles: ['admin'] } },
     approvalId: 'approval_00112233445566778899aabb',
@@ -168,6 +169,18 @@ export function defineRunStoreContract(name: string, makeStore: () => RunStore |
     equal(await store.transition(other, ['approval-required'], { status: 'running' }), { ok: false, reason: 'not-found' }, 'transition of another id')
     await store.delete(other)
     equal((await store.get(runId))?.status, 'approval-required', 'deleting another id leaves the run')
+  })
+
+  test('transition with a condition (a lease) applies only when it holds of the stored run, in the same compare-and-set', async (store, runId) => {
+    await store.create({ ...waitingRecord(runId), status: 'running', leaseUntil: 'lease-1' }, firstEvents(runId))
+    // The lease rides on the condition too, so a store driven over RPC (a function cannot cross) rebuilds it.
+    const holds = (lease: string) => Object.assign((run: RunRecord) => run.leaseUntil === lease, { leaseUntil: lease })
+    const lost = await store.transition(runId, ['running'], { leaseUntil: 'lease-2' }, [logEvent('late renewal')], holds('lease-0'))
+    ok(!lost.ok && lost.reason === 'conflict' && lost.run.leaseUntil === 'lease-1', 'a condition that fails is a conflict with the stored run')
+    const taken = await store.transition(runId, ['running'], { leaseUntil: 'lease-2' }, [logEvent('taken over')], holds('lease-1'))
+    ok(taken.ok && taken.run.leaseUntil === 'lease-2', 'a condition that holds applies the patch')
+    ok(!(await store.transition(runId, ['running'], { status: 'failed' }, [], holds('lease-1'))).ok, 'the old holder now loses')
+    equal((await store.events(runId, 0)).map((entry) => entry.event).slice(-1), [logEvent('taken over')], 'only the winner appended')
   })
 
   test('transition applies the patch and appends its events after the last', async (store, runId) => {

@@ -3,7 +3,7 @@ import { DurableObject } from 'cloudflare:workers'
 import type { RunStore } from '../../src/runs/run-store.ts'
 import { createDurableObjectRunStore } from '../../src/adapter/cloudflare-workers/durable-object-run-store.ts'
 
-type StoreMethod = 'create' | 'get' | 'transition' | 'append' | 'events' | 'size' | 'delete'
+type StoreMethod = 'create' | 'get' | 'transition' | 'append' | 'events' | 'size' | 'delete' | 'transitionHolding'
 
 /**
  * Hosts a real Durable Object run store; the contract suite drives it over RPC, so every call
@@ -15,6 +15,11 @@ export class RunStoreProbe extends DurableObject {
   /** A rejection crosses as `{ thrown }` (a rejected RPC would also be logged as uncaught). */
   async call(method: StoreMethod, args: unknown[]): Promise<{ value: unknown } | { thrown: string }> {
     try {
+      // A transition's condition cannot cross RPC: it comes as the lease it checks for.
+      if (method === 'transitionHolding') {
+        const [runId, from, patch, events, lease] = args as Parameters<RunStore['transition']>
+        return { value: await this.store.transition(runId, from, patch, events, (run) => run.leaseUntil === (lease as unknown as string)) }
+      }
       return { value: await (this.store[method] as (...values: unknown[]) => Promise<unknown>)(...args) }
     } catch (error) {
       return { thrown: error instanceof Error ? error.message : String(error) }

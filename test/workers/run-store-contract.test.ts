@@ -23,7 +23,8 @@ async function durableObjectStore(): Promise<RunStore> {
     exactlyOnce: await probe.exactlyOnce(),
     create: call('create'),
     get: call('get'),
-    transition: call('transition'),
+    transition: (runId: string, from: unknown, patch: unknown, events: unknown, when?: { leaseUntil?: string }) =>
+      when ? call('transitionHolding')(runId, from, patch, events, when.leaseUntil) : call('transition')(runId, from, patch, events),
     append: call('append'),
     events: call('events'),
     size: call('size'),
