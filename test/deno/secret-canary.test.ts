@@ -24,7 +24,7 @@ Deno.test('no validation message carries the secret, in any schema kind, view or
       const tool = `/tools/canary-${kind}`
       for (const view of ['', '?view=display', '?view=transcript', '?view=raw']) {
         // A body without Content-Length streams: with SSE, its refusal is a `tool-input-error` event.
-        const sse = view ? { accept: 'text/event-stream' } : {}
+        const sse: Record<string, string> = view ? { accept: 'text/event-stream' } : {}
         const refused = (status: number, text: string) => status === 400 || (status === 200 && text.includes('tool-input-error'))
         const input = await send('POST', tool + view, canaryFailing.input, sse)
         assert.ok(refused(input.response.status, input.text), `${kind}${view}: ${input.text}`)
