@@ -142,13 +142,13 @@ async function compileTools(root, deploy, entryFile) {
   if (problems.length > 0) return { problems, heading: 'the tools in tools/ cannot be served' }
 
   const config = probe.config?.default ?? {}
-  // Runs live in Durable Objects unless the config brings its own host: a tool that waits for a
-  // human (or runs in the background) needs the binding, so a missing one fails here, not at
-  // the first approval.
   const someToolWaits = routes.some(({ value }) => storedRunReason(value) !== undefined)
-  const needsRuns = config.runs === undefined && (config.storeRuns === 'all' || someToolWaits)
-  const bindingProblems = checkBindings(root, { needsRuns })
-  if (bindingProblems.length > 0) return { problems: bindingProblems, heading: 'wrangler.toml does not bind what the tools need' }
+  // Runs live in Durable Objects unless the config brings its own host, and so do idempotency
+  // keys unless it brings its own store (or ignores the header): a binding the Worker will use
+  // and the wrangler config lacks fails here, not at the first approval or keyed call.
+  const keepsRuns = config.runs === undefined && runStoreReasons(routes.map(({ value }) => value), config).length > 0
+  const bindingProblems = checkBindings(root, { needsRuns: keepsRuns, needsIdempotency: config.idempotency === undefined })
+  if (bindingProblems.length > 0) return { problems: bindingProblems, heading: 'the wrangler config does not bind what the Worker needs' }
 
   const importPath = (file, from = outDir) => JSON.stringify(relative(from, file).split('\\').join('/'))
   // Imports of the entry, which may sit in a folder of its own (toolroute deploy's deploy/worker.ts).
@@ -176,7 +176,6 @@ export type Tools = [${routes.map(({ module, exportName }) => `typeof ${module}[
   // `runs` of its own. Without it the Worker bundles no run engine (its ToolRunObject is an empty class).
   // When no tool waits, the only runs are calls stored settled (a key, storeRuns: 'all'), which are
   // only read back: the store of finished runs, without the engine's transitions and background attempts.
-  const keepsRuns = config.runs === undefined && runStoreReasons(routes.map(({ value }) => value), config).length > 0
   const runStore = keepsRuns && (someToolWaits ? 'workerRunStore' : 'workerFinishedRunStore')
   // And the JSON Schema validator (@cfworker/json-schema): only when a tool has a plain JSON Schema
   // (Zod, Valibot and ArkType validate themselves). Without it such a schema's check fails its call.

@@ -1,39 +1,61 @@
-import { existsSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
-import { wranglerTomlTables } from './wrangler-toml-tables.mjs'
+import { lineAt, readWranglerConfig } from './wrangler-config.mjs'
 
 /** The Durable Object bindings the generated entry serves, by binding name. */
 export const durableObjects = { TOOLROUTE_RUNS: 'ToolRunObject', TOOLROUTE_MCP: 'McpSessionObject', TOOLROUTE_IDEMPOTENCY: 'IdempotencyObject' }
 
-/** `[[durable_objects.bindings]]` of a wrangler.toml, each with the line its table starts on. */
-export function readBindings(text) {
-  return wranglerTomlTables(text)
-    .filter((table) => table.header === '[[durable_objects.bindings]]')
-    .map(({ line, fields }) => ({ line, name: fields.name, class_name: fields.class_name }))
+/** Why each binding may be needed, for the message that says it is missing. */
+const neededBy = {
+  TOOLROUTE_RUNS: 'runs of tools that require approval, suspend or run in the background, and of calls with an Idempotency-Key (set `runs` in toolroute.config.ts to keep them elsewhere)',
+  TOOLROUTE_IDEMPOTENCY: 'calls with an Idempotency-Key, which toolroute/client and toolroute/ai send on every call (or set `idempotency: false` in toolroute.config.ts to ignore the header)',
+}
+
+/** `durable_objects.bindings` of a parsed wrangler config, each with the line its name is on. */
+export function readBindings({ config, text }) {
+  const bindings = Array.isArray(config.durable_objects?.bindings) ? config.durable_objects.bindings : []
+  return bindings.map((binding) => ({ name: binding?.name, class_name: binding?.class_name, line: lineOf(text, binding?.name) }))
+}
+
+function lineOf(text, name) {
+  const at = typeof name === 'string' ? text.search(new RegExp(`["']${name}["']`)) : -1
+  return at === -1 ? undefined : lineAt(text, at)
+}
+
+/** What to add to the config file for a binding, in the file's own syntax. */
+function snippet(file, name) {
+  const className = durableObjects[name]
+  return file === 'wrangler.toml'
+    ? `[[durable_objects.bindings]]\n    name = "${name}"\n    class_name = "${className}"`
+    : `{ "name": "${name}", "class_name": "${className}" } in "durable_objects": { "bindings": [...] }`
 }
 
 /**
- * What wrangler.toml lacks for the tools it serves: a tool that waits for a human or runs in
- * the background keeps its run in the `TOOLROUTE_RUNS` Durable Object, so a missing binding is
- * a build error naming the file, not an `EXECUTION_FAILED` at the first approval. A binding
- * whose class is not the one the entry exports is wrong however the tools look.
- * (TOOLROUTE_MCP is optional: without it MCP is stateless. TOOLROUTE_IDEMPOTENCY too: without it a
- * call with an Idempotency-Key fails naming the binding.)
+ * What the project's wrangler config (wrangler.json, wrangler.jsonc or wrangler.toml) lacks for
+ * the Worker `toolroute build` writes: every binding it will use, named with the file, so a missing
+ * one is a build error and not an `EXECUTION_FAILED` at the first approval or keyed call. A
+ * binding whose class is not the one the entry exports is wrong whatever the tools are.
+ * (TOOLROUTE_MCP is optional: without it MCP is served statelessly.) No config file: nothing to check.
  */
-export function checkBindings(root, { needsRuns }) {
-  const file = join(root, 'wrangler.toml')
-  if (!existsSync(file)) return []
-  const bindings = readBindings(readFileSync(file, 'utf8'))
+export function checkBindings(root, { needsRuns, needsIdempotency }) {
+  let read
+  try {
+    read = readWranglerConfig(root)
+  } catch (error) {
+    return [error.message]
+  }
+  if (!read) return []
+  const bindings = readBindings(read)
   const problems = []
   for (const binding of bindings) {
     const expected = durableObjects[binding.name]
     if (expected && binding.class_name !== expected) {
-      problems.push(`wrangler.toml:${binding.line}: binding ${binding.name} must use class_name = "${expected}" (the class .toolroute/worker.ts exports), not ${JSON.stringify(binding.class_name ?? '')}`)
+      problems.push(`${read.file}${binding.line ? `:${binding.line}` : ''}: binding ${binding.name} must use class_name = "${expected}" (the class .toolroute/worker.ts exports), not ${JSON.stringify(binding.class_name ?? '')}`)
     }
   }
-  if (needsRuns && !bindings.some((binding) => binding.name === 'TOOLROUTE_RUNS')) {
+  const needed = [...(needsRuns ? ['TOOLROUTE_RUNS'] : []), ...(needsIdempotency ? ['TOOLROUTE_IDEMPOTENCY'] : [])]
+  for (const name of needed) {
+    if (bindings.some((binding) => binding.name === name)) continue
     problems.push(
-      `wrangler.toml: no [[durable_objects.bindings]] named TOOLROUTE_RUNS (class_name = "ToolRunObject", with a migration adding it to new_sqlite_classes): tools that require approval, suspend or run in the background keep their runs there (or set \`runs\` in toolroute.config.ts)`,
+      `${read.file}: no Durable Object binding ${name} (class_name = "${durableObjects[name]}", with a migration adding it to new_sqlite_classes), needed by ${neededBy[name]}. Add:\n    ${snippet(read.file, name)}`,
     )
   }
   return problems

@@ -1,17 +1,16 @@
 import { spawn } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { resolve } from 'node:path'
 import { buildTools } from './build-tools.mjs'
-import { wranglerTomlTables } from './wrangler-toml-tables.mjs'
+import { readWranglerConfig } from './wrangler-config.mjs'
 import { wranglerBin } from './wrangler-bin.mjs'
 
 /** The entry `toolroute build` writes, which wrangler.toml's `main` names (`toolroute init` writes it so). */
 const devEntry = resolve('/', '.toolroute/worker.ts')
 
-/** wrangler.toml's top-level `main`, relative to the project, if it has one. */
+/** The wrangler config's top-level `main`, relative to the project, if it has one. */
 function wranglerMain(root) {
-  const file = join(root, 'wrangler.toml')
-  return existsSync(file) ? wranglerTomlTables(readFileSync(file, 'utf8'))[0].fields.main || undefined : undefined
+  const main = readWranglerConfig(root)?.config.main
+  return typeof main === 'string' && main !== '' ? main : undefined
 }
 
 /**

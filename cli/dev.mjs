@@ -3,13 +3,17 @@ import { existsSync, mkdirSync, readdirSync, watch, writeFileSync } from 'node:f
 import { join, resolve } from 'node:path'
 import { buildTools } from './build-tools.mjs'
 import { sourceAliases } from './source-aliases.mjs'
+import { wranglerConfigFiles } from './wrangler-config.mjs'
 import { wranglerBin } from './wrangler-bin.mjs'
+
+/** A file at the project root whose change rebuilds: toolroute.config.ts or the wrangler config. */
+const isConfigFile = (name) => /^toolroute\.config\.[mc]?[tj]s$/.test(name) || wranglerConfigFiles.includes(name)
 
 /**
  * `toolroute dev`: builds, starts `wrangler dev`, and rebuilds once per save. toolroute watches
- * tools/ and the config itself, tells wrangler's [build] hook to do nothing (TOOLROUTE_BUILT=1)
- * and, after each build, touches .toolroute/dev/built, the one thing wrangler.toml's watch_dir
- * names. Wrangler watching tools/ itself ran its hook once per file event (an editor's save is
+ * tools/, toolroute.config.ts and the wrangler config itself, tells wrangler's [build] hook to do
+ * nothing (TOOLROUTE_BUILT=1) and, after each build, touches .toolroute/dev/built, the one thing
+ * wrangler.toml's watch_dir names. Wrangler watching tools/ itself ran its hook once per file event (an editor's save is
  * several) and, when the hook failed, held every request until the next good build. A failed
  * build here writes the 503 BUILD_FAILED entry instead, which wrangler then serves.
  */
@@ -56,7 +60,9 @@ export async function dev({ root, port, wranglerArgs = [] }) {
     if (existsSync(dir)) watchers.push(watchTree(dir, (name) => (!filter || filter(name)) && schedule()))
   }
   watchDir(join(root, 'tools'), (name) => !/\.(test|spec)\.[mc]?[tj]s$/.test(name))
-  watchDir(root, (name) => /^toolroute\.config\.[mc]?[tj]s$/.test(name))
+  // The config and the wrangler config too: a build that failed on a missing binding is served as
+  // 503 BUILD_FAILED until the next build, which the fix of wrangler.toml itself must start.
+  watchDir(root, (name) => isConfigFile(name))
   // In toolroute's own repository the framework's sources are part of what the build loads.
   if (Object.keys(sourceAliases()).length > 0) watchDir(resolve(import.meta.dirname, '..', 'src'), (name) => !/\.test(-d)?\.ts$/.test(name))
 

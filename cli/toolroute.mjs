@@ -1,7 +1,15 @@
 #!/usr/bin/env node
 // The `toolroute` command: init | build | dev | deploy. Exit status 0 on success, 1 on a build
 // error (the message names the file and line), 2 on a usage error.
-import { parseArgs } from 'node:util'
+import { nodeVersionProblem } from './node-version.mjs'
+
+// Before anything else: an old Node would otherwise get as far as wrangler, which refuses it late.
+const tooOld = nodeVersionProblem()
+if (tooOld) {
+  console.error(tooOld)
+  process.exit(1)
+}
+const { parseArgs } = await import('node:util')
 
 const usage = {
   main: `Usage: toolroute <command> [options]
@@ -10,8 +18,10 @@ Commands:
   init [dir]           write a new project (tools/, wrangler.toml, package.json) into dir (default .)
   build [--deploy]     compile tools/ and toolroute.config.ts into .toolroute/ (wrangler's [build] hook)
   dev [--port N]       build, serve with wrangler dev, rebuild on change
-  deploy [--dry-run]   build, then wrangler deploy
+  deploy [--dry-run] [--outdir D]
+                       build, then wrangler deploy
 
+Needs Node 22.12 or later.
 Run \`toolroute <command> --help\` for a command's options.`,
   init: `Usage: toolroute init [dir]
 
@@ -25,19 +35,25 @@ Evaluates every tool exported by a file in tools/ (and toolroute.config.ts, if p
 and writes the Worker entry .toolroute/worker.ts, the manifest (.toolroute/manifest.ts and
 manifest.json: descriptors, JSON Schemas, MCP list, OpenAPI; the Worker lists its tools from it
 and imports a tool's module on its first call) and .toolroute/tools.ts (every tool, and the
-Tools type), and checks wrangler.toml's Durable Object bindings. wrangler.toml's [build] runs it before every wrangler dev and deploy.
+Tools type), and checks that the wrangler config (wrangler.json, wrangler.jsonc or wrangler.toml)
+binds every Durable Object the Worker uses. wrangler.toml's [build] runs it before every wrangler dev and deploy.
 With --deploy (what toolroute deploy builds), the Worker carries the playground page only when
 toolroute.config.ts sets playground: true: a deployed Worker is not on localhost, where it is on by default.
 Exit status 1 when a tool does not build, with a message naming the file and line.`,
   dev: `Usage: toolroute dev [--port N] [-- <wrangler dev options>]
 
 Builds and serves the tools locally with wrangler dev (workerd, no account, no network) at
-http://localhost:8787 (or --port N), rebuilding on every save in tools/ and toolroute.config.ts.
-While a tool file does not build, every request answers 503 BUILD_FAILED with the error.`,
-  deploy: `Usage: toolroute deploy [--dry-run] [-- <wrangler deploy options>]
+http://localhost:8787 (or --port N), rebuilding on every save in tools/, toolroute.config.ts and
+the wrangler config (wrangler.json, wrangler.jsonc or wrangler.toml).
+While a tool file does not build, every request answers 503 BUILD_FAILED with the error.
+Everything after -- goes to wrangler dev (e.g. -- --ip 0.0.0.0).`,
+  deploy: `Usage: toolroute deploy [--dry-run] [--outdir D] [-- <wrangler deploy options>]
 
 Builds for deployment (toolroute build --deploy: the playground page only with playground: true),
-then runs wrangler deploy (with --dry-run: bundles without uploading, no account needed).
+then runs wrangler deploy, which uploads (after npx wrangler login).
+  --dry-run    bundle without uploading (no account needed)
+  --outdir D   write the bundle (worker.js and its source map) into D
+  -- ...       everything after -- goes to wrangler deploy (e.g. -- --env staging)
 When wrangler.toml's main is .toolroute/worker.ts, the deploy build goes to .toolroute/deploy/worker.ts
 instead, so a toolroute dev running meanwhile keeps its build. Exit status 1 when a tool does not build.`,
 }

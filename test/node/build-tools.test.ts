@@ -177,20 +177,52 @@ export const plain = createTool({
     expect(result.stderr).toMatch(/tools\/dots\.ts:\d+: failed to load: .*Tool "\.\.": id "\.\." can never be called/)
   })
 
-  it('fails when wrangler.toml lacks the runs binding a tool needs, and accepts it once bound', async () => {
+  it('fails when the wrangler config lacks a binding the Worker uses, naming each, and accepts it once bound', async () => {
     const approval = `import { createTool } from 'toolroute'\nimport { z } from 'zod'\nexport const del = createTool({ id: 'del', description: 'x', requireApproval: true, inputSchema: z.object({}), execute: async () => ({}) })\n`
     const unbound = project({ 'tools/del.ts': approval, 'tools/alpha.ts': tool('alpha', 'alpha-tool'), 'wrangler.toml': 'name = "x"\nmain = ".toolroute/worker.ts"\n' })
     const result = await buildTools(unbound)
     expect(result.code).toBe(1)
-    expect(result.stderr).toContain('wrangler.toml: no [[durable_objects.bindings]] named TOOLROUTE_RUNS')
-    // Without a tool that waits for a human, runs need no Durable Object.
-    const plain = await buildTools(project({ 'tools/alpha.ts': tool('alpha', 'alpha-tool'), 'wrangler.toml': 'name = "x"\n' }))
+    expect(result.stderr).toContain('wrangler.toml: no Durable Object binding TOOLROUTE_RUNS (class_name = "ToolRunObject"')
+    // Keyed calls (toolroute/client and toolroute/ai send a key on every call) need the keys' object.
+    expect(result.stderr).toContain('wrangler.toml: no Durable Object binding TOOLROUTE_IDEMPOTENCY (class_name = "IdempotencyObject"')
+    expect(result.stderr).toContain('[[durable_objects.bindings]]\n    name = "TOOLROUTE_IDEMPOTENCY"\n    class_name = "IdempotencyObject"')
+    // With the header ignored and no tool that waits for a human, runs need no Durable Object.
+    const ignoring = `import { defineConfig } from 'toolroute/workers'\nexport default defineConfig({ idempotency: false })\n`
+    const plain = await buildTools(project({ 'tools/alpha.ts': tool('alpha', 'alpha-tool'), 'toolroute.config.ts': ignoring, 'wrangler.toml': 'name = "x"\n' }))
+    expect(plain.stderr).toBe('')
     expect(plain.code).toBe(0)
-    const bound = `name = "x"\n\n[[durable_objects.bindings]]\nname = "TOOLROUTE_RUNS"\nclass_name = "ToolRunObject"\n`
-    expect((await buildTools(project({ 'tools/del.ts': approval, 'wrangler.toml': bound }))).code).toBe(0)
-    const misnamed = await buildTools(project({ 'tools/del.ts': approval, 'wrangler.toml': bound.replace('"ToolRunObject"', '"Runs"') }))
+    const runs = `\n[[durable_objects.bindings]]\nname = "TOOLROUTE_RUNS"\nclass_name = "ToolRunObject"\n`
+    const keys = `\n[[durable_objects.bindings]]\nname = "TOOLROUTE_IDEMPOTENCY" # keys\nclass_name = "IdempotencyObject"\n`
+    const keysOnly = await buildTools(project({ 'tools/del.ts': approval, 'wrangler.toml': `name = "x"\n${keys}` }))
+    expect(keysOnly.code).toBe(1)
+    expect(keysOnly.stderr).toContain('binding TOOLROUTE_RUNS')
+    expect(keysOnly.stderr).not.toContain('binding TOOLROUTE_IDEMPOTENCY')
+    expect((await buildTools(project({ 'tools/del.ts': approval, 'wrangler.toml': `name = "x"\n${runs}${keys}` }))).code).toBe(0)
+    const misnamed = await buildTools(project({ 'tools/del.ts': approval, 'wrangler.toml': `name = "x"\n${runs.replace('"ToolRunObject"', '"Runs"')}${keys}` }))
     expect(misnamed.code).toBe(1)
-    expect(misnamed.stderr).toContain('wrangler.toml:3: binding TOOLROUTE_RUNS must use class_name = "ToolRunObject"')
+    expect(misnamed.stderr).toContain('wrangler.toml:4: binding TOOLROUTE_RUNS must use class_name = "ToolRunObject"')
+    const broken = await buildTools(project({ 'tools/del.ts': approval, 'wrangler.toml': `name = "x"\n\n[[durable_objects.bindings]\n` }))
+    expect(broken.code).toBe(1)
+    expect(broken.stderr).toMatch(/wrangler\.toml:3: /)
+  }, 30_000)
+
+  it('reads wrangler.jsonc (comments, trailing commas) as wrangler does, before a wrangler.toml', async () => {
+    const approval = `import { createTool } from 'toolroute'\nimport { z } from 'zod'\nexport const del = createTool({ id: 'del', description: 'x', requireApproval: true, inputSchema: z.object({}), execute: async () => ({}) })\n`
+    const jsonc = (bindings: string) => `// what Cloudflare's templates write\n{\n  "name": "x",\n  "main": ".toolroute/worker.ts",\n  "durable_objects": {\n    "bindings": [\n${bindings}\n    ],\n  },\n}\n`
+    const runs = `      { "name": "TOOLROUTE_RUNS", "class_name": "ToolRunObject" }, // runs`
+    const keys = `      { "name": "TOOLROUTE_IDEMPOTENCY", "class_name": "IdempotencyObject" },`
+    // A wrangler.toml beside it is not what wrangler reads: its bindings do not count.
+    const fullToml = `name = "x"\n[[durable_objects.bindings]]\nname = "TOOLROUTE_RUNS"\nclass_name = "ToolRunObject"\n[[durable_objects.bindings]]\nname = "TOOLROUTE_IDEMPOTENCY"\nclass_name = "IdempotencyObject"\n`
+    const missing = await buildTools(project({ 'tools/del.ts': approval, 'wrangler.jsonc': jsonc(runs), 'wrangler.toml': fullToml }))
+    expect(missing.code).toBe(1)
+    expect(missing.stderr).toContain('wrangler.jsonc: no Durable Object binding TOOLROUTE_IDEMPOTENCY')
+    expect(missing.stderr).not.toContain('TOOLROUTE_RUNS')
+    expect((await buildTools(project({ 'tools/del.ts': approval, 'wrangler.jsonc': jsonc(`${runs}\n${keys}`) }))).code).toBe(0)
+    const wrong = await buildTools(project({ 'tools/del.ts': approval, 'wrangler.jsonc': jsonc(`${runs}\n${keys.replace('"IdempotencyObject"', '"Keys"')}`) }))
+    expect(wrong.stderr).toContain('wrangler.jsonc:8: binding TOOLROUTE_IDEMPOTENCY must use class_name = "IdempotencyObject"')
+    const broken = await buildTools(project({ 'tools/del.ts': approval, 'wrangler.jsonc': '{\n  "name": "x"\n  "main": 1\n}\n' }))
+    expect(broken.code).toBe(1)
+    expect(broken.stderr).toContain('wrangler.jsonc:3: CommaExpected')
   }, 30_000)
 
   it('passes the run store only when a call can reach a run and the config brings no runs of its own', async () => {
@@ -313,7 +345,7 @@ export const report = createTool({
   execute: async () => ({}),
 })
 `
-  const bound = `name = "x"\n\n[[durable_objects.bindings]]\nname = "TOOLROUTE_RUNS"\nclass_name = "ToolRunObject"\n`
+  const bound = `name = "x"\n\n[[durable_objects.bindings]]\nname = "TOOLROUTE_RUNS"\nclass_name = "ToolRunObject"\n\n[[durable_objects.bindings]]\nname = "TOOLROUTE_IDEMPOTENCY"\nclass_name = "IdempotencyObject"\n`
 
   it('holds what GET /tools/:toolId and MCP tools/list answer, as an app of the same tools computes them', async () => {
     const dir = project({

@@ -5,6 +5,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+// @ts-expect-error: plain ESM of the CLI, without types
+import { nodeVersionProblem } from '../../cli/node-version.mjs'
 
 const cli = resolve(import.meta.dirname, '../../cli/toolroute.mjs')
 const dirs: string[] = []
@@ -38,6 +40,29 @@ describe('toolroute', () => {
     expect(result.code).toBe(0)
     expect(result.stdout).toMatch(new RegExp(`^Usage: toolroute ${command}`))
     expect(existsSync(join(dir, 'package.json')) || existsSync(join(dir, '.toolroute'))).toBe(false)
+  })
+
+  it('deploy --help names every option it takes, --outdir included', async () => {
+    const { stdout } = await toolroute(['deploy', '--help'])
+    for (const option of ['--dry-run', '--outdir D', '-- <wrangler deploy options>']) expect(stdout).toContain(option)
+  })
+
+  it('refuses a Node older than 22.12 before anything else, saying how to get a current one', async () => {
+    for (const old of ['20.20.2', '22.11.0', '18.0.0']) expect(nodeVersionProblem(old)).toContain(`Node ${old} is too old`)
+    for (const current of ['22.12.0', '22.23.3', '24.0.0', '25.1.0']) expect(nodeVersionProblem(current)).toBeUndefined()
+    expect(nodeVersionProblem('20.20.2')).toMatch(/nvm install 22[\s\S]*npx -p node@22[\s\S]*npm install -D node@22/)
+    // The machine's own Node, where it is an old one (20 here and in CI): exit 1, nothing written.
+    const system = ['/usr/bin/node', '/usr/local/bin/node'].find((node) => existsSync(node))
+    if (!system) return
+    const version = await new Promise<string>((done) => execFile(system, ['-p', 'process.versions.node'], (_, out) => done(out.trim())))
+    if (!nodeVersionProblem(version)) return
+    const dir = tempDir()
+    const result = await new Promise<{ code: number; stderr: string }>((done) =>
+      execFile(system, [cli, 'init', 'x'], { cwd: dir }, (error, _, stderr) => done({ code: error ? Number(error.code) : 0, stderr })),
+    )
+    expect(result.code).toBe(1)
+    expect(result.stderr).toContain(`toolroute: Node ${version} is too old: toolroute and wrangler need Node 22.12 or later.`)
+    expect(existsSync(join(dir, 'x'))).toBe(false)
   })
 
   it('refuses unknown commands and options, and a --port that is not a number, with 2', async () => {

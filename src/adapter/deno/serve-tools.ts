@@ -14,7 +14,7 @@ export interface ServeToolsOptions extends Omit<DenoToolAppOptions, 'kv'> {
    * loopback `Host`s and `allowedHosts` (SPEC §5).
    */
   hostname?: string
-  /** Called once the server listens. */
+  /** Called once the server listens; by default it prints `toolroute: listening on <url>`. */
   onListen?: (address: { url: URL; hostname: string; port: number }) => void
 }
 
@@ -46,7 +46,8 @@ export async function serveTools(options: ServeToolsOptions): Promise<ToolServer
     const built = await createDenoToolApp({ servedLocally: loopback, ...appOptions, kv })
     const server = Deno.serve({ port, hostname, onListen() {} }, built.app.fetch)
     const url = new URL(`http://${server.addr.hostname.includes(':') ? `[${server.addr.hostname}]` : server.addr.hostname}:${server.addr.port}/`)
-    onListen?.({ url, hostname: server.addr.hostname, port: server.addr.port })
+    if (onListen) onListen({ url, hostname: server.addr.hostname, port: server.addr.port })
+    else console.log(`toolroute: listening on ${url.href} (GET ${url.href}tools lists the tools)`)
     return {
       ...built,
       kv,
