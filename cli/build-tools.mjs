@@ -147,7 +147,7 @@ async function compileTools(root, deploy, entryFile) {
   // keys unless it brings its own store (or ignores the header): a binding the Worker will use
   // and the wrangler config lacks fails here, not at the first approval or keyed call.
   const keepsRuns = config.runs === undefined && runStoreReasons(routes.map(({ value }) => value), config).length > 0
-  const bindingProblems = checkBindings(root, { needsRuns: keepsRuns, needsIdempotency: config.idempotency === undefined })
+  const bindingProblems = checkBindings(root, { needsRuns: keepsRuns, needsIdempotency: config.idempotency === undefined || config.idempotency === true })
   if (bindingProblems.length > 0) return { problems: bindingProblems, heading: 'the wrangler config does not bind what the Worker needs' }
 
   const importPath = (file, from = outDir) => JSON.stringify(relative(from, file).split('\\').join('/'))

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { existsSync, mkdirSync, readdirSync, watch, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, utimesSync, watch, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { buildTools } from './build-tools.mjs'
 import { sourceAliases } from './source-aliases.mjs'
@@ -8,6 +8,15 @@ import { wranglerBin } from './wrangler-bin.mjs'
 
 /** A file at the project root whose change rebuilds: toolroute.config.ts or the wrangler config. */
 const isConfigFile = (name) => /^toolroute\.config\.[mc]?[tj]s$/.test(name) || wranglerConfigFiles.includes(name)
+
+/**
+ * wrangler reads .dev.vars with its config, and rereads both only when the config file changes (a
+ * rebuild reloads the Worker, not its vars): touching the config makes a saved secret reach the tools.
+ */
+function touchWranglerConfig(root) {
+  const file = wranglerConfigFiles.map((name) => join(root, name)).find((path) => existsSync(path))
+  if (file) utimesSync(file, new Date(), new Date())
+}
 
 /**
  * `toolroute dev`: builds, starts `wrangler dev`, and rebuilds once per save. toolroute watches
@@ -63,6 +72,7 @@ export async function dev({ root, port, wranglerArgs = [] }) {
   // The config and the wrangler config too: a build that failed on a missing binding is served as
   // 503 BUILD_FAILED until the next build, which the fix of wrangler.toml itself must start.
   watchDir(root, (name) => isConfigFile(name))
+  watchers.push(watch(root, (_, name) => name === '.dev.vars' && existsSync(join(root, name)) && touchWranglerConfig(root)))
   // In toolroute's own repository the framework's sources are part of what the build loads.
   if (Object.keys(sourceAliases()).length > 0) watchDir(resolve(import.meta.dirname, '..', 'src'), (name) => !/\.test(-d)?\.ts$/.test(name))
 

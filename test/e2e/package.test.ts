@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { packedPackage } from './packed-package.ts'
 import { freePort } from './wrangler-dev.ts'
 
 const repo = resolve(import.meta.dirname, '../..')
@@ -78,15 +79,11 @@ const count = (text: string, needle: string) => text.split(needle).length - 1
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'toolroute-package-'))
-  // prepack builds dist/: the tarball holds compiled output, whatever the working tree has.
-  const packed = await run('npm', ['pack', '--pack-destination', work, '--silent'], repo)
-  expect(packed.stderr.match(/error/i) ? packed.stderr : '').toBe('')
-  expect(packed.code).toBe(0)
-  tarball = join(work, packed.stdout.trim().split('\n').pop()!)
-  // The tarball's own CLI writes the project (what `npx toolroute init` runs).
-  mkdirSync(join(work, 'unpacked'))
-  expect((await run('tar', ['xzf', tarball, '-C', join(work, 'unpacked')], work)).code).toBe(0)
-  const initialized = await run(process.execPath, [join(work, 'unpacked/package/cli/toolroute.mjs'), 'init', 'my-tools'], work)
+  // The tarball holds compiled output (prepack builds dist/), whatever the working tree has; its
+  // own CLI writes the project (what `npx toolroute init` runs).
+  const packed = await packedPackage()
+  tarball = packed.tarball
+  const initialized = await run(process.execPath, [packed.cli, 'init', 'my-tools'], work)
   expect(initialized.stderr).toBe('')
   expect(initialized.code).toBe(0)
   app = join(work, 'my-tools')
