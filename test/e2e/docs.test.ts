@@ -62,7 +62,7 @@ const standIns = [
   'localhost:8787 and localhost:8000 are those servers\' ports',
 ]
 
-const env = {
+const env: Record<string, string | undefined> = {
   ...process.env,
   CLOUDFLARE_CF_FETCH_ENABLED: 'false',
   WRANGLER_SEND_METRICS: 'false',
@@ -274,7 +274,7 @@ describe('toolroute dev re-reads the wrangler config', () => {
     const fixed = readFileSync(file, 'utf8')
     const get = async () => {
       const response = await fetch(`http://127.0.0.1:${ports.dev}/tools/greet`)
-      return { status: response.status, body: await response.json() }
+      return { status: response.status, body: (await response.json()) as { error: { code: string; message: string } } }
     }
     let before = { stamp: stamp(), reloads: reloads() }
     writeFileSync(file, fixed.replace(/\[\[durable_objects\.bindings\]\]\nname = "TOOLROUTE_IDEMPOTENCY"\nclass_name = "IdempotencyObject"\n/, ''))

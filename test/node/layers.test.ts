@@ -132,12 +132,9 @@ describe('the layering of src/ (ARCHITECTURE.md)', () => {
     expect(edges).toContainEqual({ from: 'client/tool-client-types.ts', to: 'protocol/call-result.ts', typeOnly: true })
   })
 
-  it('README Layout and ARCHITECTURE.md name every folder of src/, and the order here is the documents\' order', () => {
+  it('ARCHITECTURE.md names every folder of src/, and the order here is its order', () => {
     const folders = [...new Set(files.map(folderOf).filter((folder) => folder !== undefined))]
-    const readme = readFileSync('README.md', 'utf8')
-    const layout = readme.slice(readme.indexOf('## Layout'), readme.indexOf('```', readme.indexOf('## Layout') + 14))
     const architecture = readFileSync('ARCHITECTURE.md', 'utf8')
-    expect(folders.filter((folder) => !new RegExp(`(^|\\s)${folder}/`, 'm').test(layout))).toEqual([])
     expect(folders.filter((folder) => !architecture.includes(`| \`${folder}/\` |`))).toEqual([])
     const documented = [...architecture.matchAll(/^\| `([a-z-]+)\/` \|/gm)].map((match) => match[1])
     expect(documented).toEqual([...layers])
