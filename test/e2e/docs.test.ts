@@ -3,9 +3,10 @@
 // run in order (README.md first), their blocks in order (docs/README.md says how to write them):
 // - sh blocks run in bash; a `# …` comment right after a command is its expected stdout (`…` matches
 //   anything, blank lines do not count);
-// - a block whose first line names a file (`// tools/x.ts`, `# .dev.vars`) is written there, and taken
-//   back when its page ends; other ts blocks are written beside the project's files and run with node;
-//   each page's ts blocks are type-checked with the project's own tsc;
+// - a block whose first line names a file (`// tools/x.ts`, `# .dev.vars`) is written there (a tool
+//   stays for later pages, any other file is taken back when its page ends); other ts blocks are
+//   written beside the project's files and run with node; each page's ts blocks are type-checked
+//   with the project's own tsc;
 // - a block preceded by `<!-- not-run: <reason> -->` is skipped by name, with its reason listed.
 // What a test cannot run literally is stood in for, and listed in the output (`standIns` below).
 import { execFile } from 'node:child_process'
@@ -136,41 +137,41 @@ function watched(): string {
 const state = () => join(work, 'state')
 const devLog = () => (existsSync(join(state(), 'dev.log')) ? readFileSync(join(state(), 'dev.log'), 'utf8') : '')
 const stamp = () => (existsSync(join(project, '.toolroute/dev/built')) ? statSync(join(project, '.toolroute/dev/built')).mtimeMs : 0)
-const reloads = () => devLog().length
+
+const serving503 = () => readFileSync(join(project, '.toolroute/worker.ts'), 'utf8').includes('BUILD_FAILED')
 
 /**
- * After a change of what toolroute dev watches: its rebuilds (a block may change files twice, as
- * writing and then removing a broken tool does), then wrangler's reload of the last one. Settled once
- * a build has finished since the change, wrangler has reloaded after the last one, and the dev server
- * has printed nothing for a moment (a save's rebuild may still be under way when the first reload ends).
+ * After a change of what toolroute dev watches: a build since the change, then wrangler's reload of
+ * the last build. `failing` is what the change should end in: a project that builds (the default), or
+ * the 503 BUILD_FAILED entry. (A block that writes a broken tool and removes it again has settled only
+ * once a good build follows the broken one.)
  */
-async function settled(before: { stamp: number; reloads: number }) {
+async function settled(before: { stamp: number }, { failing = false } = {}) {
   if (!existsSync(join(state(), 'dev.pid'))) return
   const deadline = Date.now() + 90_000
-  let seen = `${stamp()} ${devLog().length}`
-  let quietSince = Date.now()
   while (Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 100))
-    const now = `${stamp()} ${devLog().length}`
-    if (now !== seen) (seen = now), (quietSince = Date.now())
     const log = devLog()
     const reloaded = log.lastIndexOf('Local server updated and ready') > log.lastIndexOf('restarting build')
-    if (stamp() !== before.stamp && reloaded && Date.now() - quietSince > 2000) return
+    if (stamp() !== before.stamp && serving503() === failing && reloaded) return
+    await new Promise((r) => setTimeout(r, 100))
   }
+  throw new Error(`toolroute dev did not settle within 90 s:\n${devLog().slice(-3000)}`)
 }
 
 async function runShell(block: Block, cwd: string): Promise<string> {
   const commands = commandsOf(block.code)
   const script = `${prelude}\ncd "${cwd}"\n${commands.map(({ command }) => `${standIn(command)}\nprintf '\\n${separator}\\n'`).join('\n')}\n`
-  const before = { files: watched(), stamp: stamp(), reloads: reloads() }
+  const before = { files: watched(), stamp: stamp() }
   const result = await run('bash', ['-c', script], cwd, { TOOLROUTE_CLI: (await packedPackage()).cli, TOOLROUTE_TARBALL: (await packedPackage()).tarball, DOCS_STATE: state(), DEV_PORT: String(ports.dev), INSPECTOR_PORT: String(ports.inspector), DENO_PORT: String(ports.deno) })
   const outputs = result.stdout.split(`\n${separator}\n`)
   const where = `${block.page}:${block.line}`
   expect(result.code, `${where} exited ${result.code}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}\n--- dev server\n${devLog().slice(-3000)}`).toBe(0)
   commands.forEach(({ command, expected }, index) => {
     if (expected.length === 0) return
-    const actual = outputs[index]!.replaceAll('\r', '').split('\n').filter((line) => line.trim() !== '').join('\n')
-    const pattern = expected.filter((line) => line.trim() !== '').map((line) => line.split('…').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[\\s\\S]*?')).join('\n')
+    const actual = `${outputs[index]!.replaceAll('\r', '').split('\n').filter((line) => line.trim() !== '').join('\n')}\n`
+    // `…` within a line matches anything; a line that is only `…` stands for any number of lines.
+    const escape = (line: string) => line.split('…').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[\\s\\S]*?')
+    const pattern = expected.filter((line) => line.trim() !== '').map((line) => (line.trim() === '…' ? '(?:[^\\n]*\\n)*?' : `${escape(line)}\\n`)).join('')
     expect(actual, `${where}: the output of ${command}`).toMatch(new RegExp(`^${pattern}$`))
   })
   if (watched() !== before.files) await settled(before)
@@ -226,10 +227,14 @@ for (const page of pages.filter((page) => blocks.get(page)!.length > 0)) {
         } else if (isFile(block)) {
           const file = fileOf(block)!
           const path = join(project, file)
-          if (!written.has(file)) written.set(file, existsSync(path) ? readFileSync(path, 'utf8') : undefined)
-          const before = { stamp: stamp(), reloads: reloads() }
+          const text = typescript.has(block.lang) ? `${block.code}\n` : `${block.code.split('\n').slice(1).join('\n')}\n`
+          const was = existsSync(path) ? readFileSync(path, 'utf8') : undefined
+          if (was === text) return // as toolroute init wrote it: nothing to rebuild
+          // A page's tools stay for the pages after it; what configures the project is taken back.
+          if (!file.startsWith('tools/') && !written.has(file)) written.set(file, was)
+          const before = { stamp: stamp() }
           mkdirSync(dirname(path), { recursive: true })
-          writeFileSync(path, typescript.has(block.lang) ? `${block.code}\n` : `${block.code.split('\n').slice(1).join('\n')}\n`)
+          writeFileSync(path, text)
           if (/^(tools\/|toolroute\.config\.|wrangler\.|\.dev\.vars$)/.test(file)) await settled(before)
         } else if (typescript.has(block.lang)) {
           const file = `docs-snippet-${page.replace(/\W+/g, '-')}-${block.line}.ts`
@@ -247,7 +252,8 @@ for (const page of pages.filter((page) => blocks.get(page)!.length > 0)) {
     if (checked.length > 0) {
       it(`${page}: its ts blocks type-check with the project's tsc`, async () => {
         const config = parseJsonc(readFileSync(join(project, 'tsconfig.json'), 'utf8'))
-        writeFileSync(join(project, 'tsconfig.docs.json'), JSON.stringify({ extends: './tsconfig.json', include: [...(config.include ?? []), ...snippets] }))
+        // Incremental: each page's check reuses what the pages before it checked.
+        writeFileSync(join(project, 'tsconfig.docs.json'), JSON.stringify({ extends: './tsconfig.json', compilerOptions: { incremental: true, tsBuildInfoFile: join(work, 'docs.tsbuildinfo') }, include: [...(config.include ?? []), ...snippets] }))
         const result = await run(join(project, 'node_modules/.bin/tsc'), ['--noEmit', '-p', 'tsconfig.docs.json'], project)
         expect(result.stdout + result.stderr).toBe('')
         expect(result.code).toBe(0)
@@ -257,7 +263,7 @@ for (const page of pages.filter((page) => blocks.get(page)!.length > 0)) {
     afterAll(async () => {
       if (!project) return
       stopServer('deno')
-      const before = { stamp: stamp(), reloads: reloads(), files: watched() }
+      const before = { stamp: stamp(), files: watched() }
       for (const [file, text] of written) (text === undefined ? rmSync(join(project, file), { force: true }) : writeFileSync(join(project, file), text))
       for (const file of [...snippets, 'tsconfig.docs.json']) rmSync(join(project, file), { force: true })
       if (watched() !== before.files) await settled(before)
@@ -276,15 +282,15 @@ describe('toolroute dev re-reads the wrangler config', () => {
       const response = await fetch(`http://127.0.0.1:${ports.dev}/tools/greet`)
       return { status: response.status, body: (await response.json()) as { error: { code: string; message: string } } }
     }
-    let before = { stamp: stamp(), reloads: reloads() }
+    let before = { stamp: stamp() }
     writeFileSync(file, fixed.replace(/\[\[durable_objects\.bindings\]\]\nname = "TOOLROUTE_IDEMPOTENCY"\nclass_name = "IdempotencyObject"\n/, ''))
     expect(readFileSync(file, 'utf8')).not.toContain('TOOLROUTE_IDEMPOTENCY"')
-    await settled(before)
+    await settled(before, { failing: true })
     const broken = await get()
     expect(broken.status).toBe(503)
     expect(broken.body.error.code).toBe('BUILD_FAILED')
     expect(broken.body.error.message).toContain('no Durable Object binding TOOLROUTE_IDEMPOTENCY')
-    before = { stamp: stamp(), reloads: reloads() }
+    before = { stamp: stamp() }
     writeFileSync(file, fixed)
     await settled(before)
     expect((await get()).status).toBe(200)
