@@ -256,9 +256,9 @@ function unownedCredentialOf(config) {
  * parses faster than the same object literal. The listings (each JSON Schema twice: the
  * descriptor and the MCP entry) are JSON text while small, parsed when a route first serves them: the
  * deployed bundle's own gzip compresses them with the rest (a part gzipped here would reach it as
- * base64, which no gzip shrinks: ~2.7 KiB of a one-tool Worker). A large part is gzipped on its own,
- * so that the Worker scans far less text at startup (a 2.8 MB string cost 1,000 tools ~200 ms), and
- * decoded on first use (BENCHMARKS §7).
+ * base64, which no gzip shrinks). A large part is gzipped on its own, so that the Worker scans far
+ * less text at startup (a multi-megabyte string of a thousand tools' listings slowed it measurably),
+ * and decoded on first use (BENCHMARKS.md, Worker startup).
  */
 /** A listing part's JSON text up to this length stays text in the manifest; a longer one is gzipped. */
 const packThreshold = 32 * 1024
