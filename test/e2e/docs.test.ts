@@ -3,8 +3,8 @@
 // run in order (README.md first), their blocks in order (docs/README.md says how to write them):
 // - sh blocks run in bash; a `# …` comment right after a command is its expected stdout (`…` matches
 //   anything, blank lines do not count);
-// - a block whose first line names a file (`// tools/x.ts`, `# .dev.vars`) is written there (a tool
-//   stays for later pages, any other file is taken back when its page ends); other ts blocks are
+// - a block whose first line names a file (`// tools/x.ts`, `# .dev.vars`) is written there, and taken
+//   back when its page ends; other ts blocks are
 //   written beside the project's files and run with node; each page's ts blocks are type-checked
 //   with the project's own tsc;
 // - a block preceded by `<!-- not-run: <reason> -->` is skipped by name, with its reason listed.
@@ -129,9 +129,12 @@ docs_serve() {
 }
 `
 
-/** The files `toolroute dev` rebuilds on, with their modification times: a change means a reload to wait for. */
+/**
+ * What `toolroute dev` rebuilds on, with modification times (a directory's too: a tool written and
+ * removed again within a block changes it): a change means a rebuild to wait for.
+ */
 function watched(): string {
-  const files = [...(existsSync(join(project, 'tools')) ? readdirSync(join(project, 'tools'), { recursive: true, encoding: 'utf8' }).map((file) => `tools/${file}`) : []), 'toolroute.config.ts', 'wrangler.toml', 'wrangler.jsonc', '.dev.vars']
+  const files = ['tools', ...(existsSync(join(project, 'tools')) ? readdirSync(join(project, 'tools'), { recursive: true, encoding: 'utf8' }).map((file) => `tools/${file}`) : []), 'toolroute.config.ts', 'wrangler.toml', 'wrangler.jsonc']
   return files.map((file) => (existsSync(join(project, file)) ? `${file}@${statSync(join(project, file)).mtimeMs}` : '')).join('\n')
 }
 const state = () => join(work, 'state')
@@ -139,20 +142,28 @@ const devLog = () => (existsSync(join(state(), 'dev.log')) ? readFileSync(join(s
 const stamp = () => (existsSync(join(project, '.toolroute/dev/built')) ? statSync(join(project, '.toolroute/dev/built')).mtimeMs : 0)
 
 const serving503 = () => readFileSync(join(project, '.toolroute/worker.ts'), 'utf8').includes('BUILD_FAILED')
+const restarts = () => devLog().split('restarting build').length
+const served = () => (existsSync(join(project, '.toolroute/manifest.json')) ? JSON.parse(readFileSync(join(project, '.toolroute/manifest.json'), 'utf8')).files : [])
+interface Before {
+  stamp: number
+  restarts: number
+  running: boolean
+}
+const now = (): Before => ({ stamp: stamp(), restarts: restarts(), running: existsSync(join(state(), 'dev.pid')) })
 
 /**
- * After a change of what toolroute dev watches: a build since the change, then wrangler's reload of
- * the last build. `failing` is what the change should end in: a project that builds (the default), or
- * the 503 BUILD_FAILED entry. (A block that writes a broken tool and removes it again has settled only
- * once a good build follows the broken one.)
+ * After a change of what toolroute dev watches: a build since the change (and, for a tool file
+ * written, one that serves it), wrangler's reload of the last build, and the state the change should
+ * end in: a project that builds (the default) or the 503 BUILD_FAILED entry. (A block that writes a
+ * broken tool and removes it again has settled only once a good build follows the broken one.)
  */
-async function settled(before: { stamp: number }, { failing = false } = {}) {
-  if (!existsSync(join(state(), 'dev.pid'))) return
+async function settled(before: Before, { failing = false, tool }: { failing?: boolean; tool?: string } = {}) {
+  if (!before.running) return
   const deadline = Date.now() + 90_000
   while (Date.now() < deadline) {
     const log = devLog()
-    const reloaded = log.lastIndexOf('Local server updated and ready') > log.lastIndexOf('restarting build')
-    if (stamp() !== before.stamp && serving503() === failing && reloaded) return
+    const reloaded = restarts() > before.restarts && log.lastIndexOf('Local server updated and ready') > log.lastIndexOf('restarting build')
+    if (stamp() !== before.stamp && reloaded && serving503() === failing && (!tool || served().includes(tool))) return
     await new Promise((r) => setTimeout(r, 100))
   }
   throw new Error(`toolroute dev did not settle within 90 s:\n${devLog().slice(-3000)}`)
@@ -161,7 +172,7 @@ async function settled(before: { stamp: number }, { failing = false } = {}) {
 async function runShell(block: Block, cwd: string): Promise<string> {
   const commands = commandsOf(block.code)
   const script = `${prelude}\ncd "${cwd}"\n${commands.map(({ command }) => `${standIn(command)}\nprintf '\\n${separator}\\n'`).join('\n')}\n`
-  const before = { files: watched(), stamp: stamp() }
+  const before = { ...now(), files: watched() }
   const result = await run('bash', ['-c', script], cwd, { TOOLROUTE_CLI: (await packedPackage()).cli, TOOLROUTE_TARBALL: (await packedPackage()).tarball, DOCS_STATE: state(), DEV_PORT: String(ports.dev), INSPECTOR_PORT: String(ports.inspector), DENO_PORT: String(ports.deno) })
   const outputs = result.stdout.split(`\n${separator}\n`)
   const where = `${block.page}:${block.line}`
@@ -230,12 +241,11 @@ for (const page of pages.filter((page) => blocks.get(page)!.length > 0)) {
           const text = typescript.has(block.lang) ? `${block.code}\n` : `${block.code.split('\n').slice(1).join('\n')}\n`
           const was = existsSync(path) ? readFileSync(path, 'utf8') : undefined
           if (was === text) return // as toolroute init wrote it: nothing to rebuild
-          // A page's tools stay for the pages after it; what configures the project is taken back.
-          if (!file.startsWith('tools/') && !written.has(file)) written.set(file, was)
-          const before = { stamp: stamp() }
+          if (!written.has(file)) written.set(file, was)
+          const before = now()
           mkdirSync(dirname(path), { recursive: true })
           writeFileSync(path, text)
-          if (/^(tools\/|toolroute\.config\.|wrangler\.|\.dev\.vars$)/.test(file)) await settled(before)
+          if (/^(tools\/|toolroute\.config\.|wrangler\.|\.dev\.vars$)/.test(file)) await settled(before, file.startsWith('tools/') ? { tool: file } : {})
         } else if (typescript.has(block.lang)) {
           const file = `docs-snippet-${page.replace(/\W+/g, '-')}-${block.line}.ts`
           snippets.push(file)
@@ -263,7 +273,7 @@ for (const page of pages.filter((page) => blocks.get(page)!.length > 0)) {
     afterAll(async () => {
       if (!project) return
       stopServer('deno')
-      const before = { stamp: stamp(), files: watched() }
+      const before = { ...now(), files: watched() }
       for (const [file, text] of written) (text === undefined ? rmSync(join(project, file), { force: true }) : writeFileSync(join(project, file), text))
       for (const file of [...snippets, 'tsconfig.docs.json']) rmSync(join(project, file), { force: true })
       if (watched() !== before.files) await settled(before)
@@ -282,7 +292,7 @@ describe('toolroute dev re-reads the wrangler config', () => {
       const response = await fetch(`http://127.0.0.1:${ports.dev}/tools/greet`)
       return { status: response.status, body: (await response.json()) as { error: { code: string; message: string } } }
     }
-    let before = { stamp: stamp() }
+    let before = now()
     writeFileSync(file, fixed.replace(/\[\[durable_objects\.bindings\]\]\nname = "TOOLROUTE_IDEMPOTENCY"\nclass_name = "IdempotencyObject"\n/, ''))
     expect(readFileSync(file, 'utf8')).not.toContain('TOOLROUTE_IDEMPOTENCY"')
     await settled(before, { failing: true })
@@ -290,7 +300,7 @@ describe('toolroute dev re-reads the wrangler config', () => {
     expect(broken.status).toBe(503)
     expect(broken.body.error.code).toBe('BUILD_FAILED')
     expect(broken.body.error.message).toContain('no Durable Object binding TOOLROUTE_IDEMPOTENCY')
-    before = { stamp: stamp() }
+    before = now()
     writeFileSync(file, fixed)
     await settled(before)
     expect((await get()).status).toBe(200)
