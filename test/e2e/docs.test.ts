@@ -53,6 +53,8 @@ const shell = new Set(['sh', 'bash', 'shell'])
 const typescript = new Set(['ts', 'typescript'])
 /** The file a block's first line names: `// tools/x.ts`, `# .dev.vars`. */
 const fileOf = (block: Block) => /^(?:\/\/|#)\s*((?:[\w.-]+\/)*[\w.-]+\.?[\w-]*)\s*$/.exec(block.code.split('\n')[0]!)?.[1]
+/** A snippet of Worker code (`toolroute/workers`, `cloudflare:workers`), which Node cannot run: type-checked only. */
+const workerdOnly = (block: Block) => typescript.has(block.lang) && !isFile(block) && /from ['"](toolroute\/workers|cloudflare:workers)['"]/.test(block.code)
 const isFile = (block: Block) => !shell.has(block.lang) && fileOf(block) !== undefined && /[./]/.test(fileOf(block)!)
 
 const standIns = [
@@ -61,6 +63,7 @@ const standIns = [
   '`npm run dev` starts toolroute dev in the background on a free port, waits until it answers, and stops it at the end',
   '`npx deno run … serve.ts` starts in the background on a free port (PORT), waits until it answers, and stops when its page ends',
   'localhost:8787 and localhost:8000 are those servers\' ports',
+  'a ts block that imports toolroute/workers or cloudflare:workers (Worker code, which only workerd runs) and names no file is type-checked, not run',
 ]
 
 const env: Record<string, string | undefined> = {
@@ -227,7 +230,7 @@ for (const page of pages.filter((page) => blocks.get(page)!.length > 0)) {
     const snippets: string[] = []
 
     for (const block of blocks.get(page)!) {
-      const name = `${page}:${block.line} ${block.lang || 'text'}${isFile(block) ? ` ${fileOf(block)}` : ''}`
+      const name = `${page}:${block.line} ${block.lang || 'text'}${isFile(block) ? ` ${fileOf(block)}` : workerdOnly(block) ? ' (type-checked only: it imports what runs in workerd alone)' : ''}`
       if (block.notRun) {
         it.skip(`${name} (not run: ${block.notRun})`, () => {})
         continue
@@ -250,6 +253,7 @@ for (const page of pages.filter((page) => blocks.get(page)!.length > 0)) {
           const file = `docs-snippet-${page.replace(/\W+/g, '-')}-${block.line}.ts`
           snippets.push(file)
           writeFileSync(join(project, file), `${rewrite(block.code)}\n`)
+          if (workerdOnly(block)) return // type-checked with its page
           const result = await run(process.execPath, [file], project)
           expect(result.code, `${page}:${block.line} exited ${result.code}\n${result.stdout}\n${result.stderr}`).toBe(0)
         } else {
