@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readdirSync, utimesSync, watch, writeFileSync } 
 import { join, resolve } from 'node:path'
 import { buildTools } from './build-tools.mjs'
 import { sourceAliases } from './source-aliases.mjs'
+import { devStamp } from './dev-build-current.mjs'
 import { wranglerConfigFiles } from './wrangler-config.mjs'
 import { wranglerBin } from './wrangler-bin.mjs'
 
@@ -21,7 +22,7 @@ function touchWranglerConfig(root) {
 /**
  * `toolroute dev`: builds, starts `wrangler dev`, and rebuilds once per save. toolroute watches
  * tools/, toolroute.config.ts and the wrangler config itself, tells wrangler's [build] hook to do
- * nothing (TOOLROUTE_BUILT=1) and, after each build, touches .toolroute/dev/built, the one thing
+ * nothing (TOOLROUTE_BUILT=dev: it only waits for a build newer than its inputs) and, after each build, touches .toolroute/dev/built, the one thing
  * wrangler.toml's watch_dir names. Wrangler watching tools/ itself ran its hook once per file event (an editor's save is
  * several) and, when the hook failed, held every request until the next good build. A failed
  * build here writes the 503 BUILD_FAILED entry instead, which wrangler then serves.
@@ -34,7 +35,7 @@ export async function dev({ root, port, wranglerArgs = [] }) {
   const built = async () => {
     await buildTools(root, { fallback: true })
     mkdirSync(stampDir, { recursive: true })
-    writeFileSync(join(stampDir, 'built'), `${new Date().toISOString()}\n`)
+    writeFileSync(devStamp(root), `${new Date().toISOString()}\n`)
   }
   await built()
 
@@ -80,7 +81,7 @@ export async function dev({ root, port, wranglerArgs = [] }) {
   const child = spawn(process.execPath, [wranglerBin(root), ...args], {
     cwd: root,
     stdio: 'inherit',
-    env: { ...process.env, TOOLROUTE_BUILT: '1' },
+    env: { ...process.env, TOOLROUTE_BUILT: 'dev' },
   })
   const stop = (signal) => {
     for (const watcher of watchers) watcher.close()

@@ -101,9 +101,11 @@ switch (command) {
     const { values, positionals } = parse('build', { deploy: { type: 'boolean' } }, rest)
     if (positionals.length > 1) fail(`build takes one directory, got ${positionals.join(' ')}\n\n${usage.build}`)
     const { buildTools } = await import('./build-tools.mjs')
-    // Under `toolroute dev`, toolroute dev itself builds (once per save) and wrangler's [build]
-    // hook has nothing left to do.
-    if (process.env.TOOLROUTE_BUILT === '1') process.exit(0)
+    // Under `toolroute deploy` and `toolroute dev`, they build themselves and wrangler's [build]
+    // hook has nothing left to do; under dev it waits for a build newer than the files it reads
+    // (wrangler runs it when its own config changes, then bundles at once).
+    if (process.env.TOOLROUTE_BUILT === 'dev') await (await import('./dev-build-current.mjs')).devBuildCurrent(positionals[0] ?? '.')
+    if (process.env.TOOLROUTE_BUILT === '1' || process.env.TOOLROUTE_BUILT === 'dev') process.exit(0)
     const { problems } = await buildTools(positionals[0] ?? '.', { deploy: values.deploy === true })
     process.exit(problems.length === 0 ? 0 : 1)
     break
