@@ -37,7 +37,10 @@ export function blocksOf(page: string, text: string): Block[] {
     if (end === -1) throw new Error(`${page}:${i + 1}: a code fence that never closes`)
     const marker = /^<!--\s*not-run(?::\s*(.*?))?\s*-->\s*$/.exec(lines[i - 1] ?? '')
     if (marker && !marker[1]) throw new Error(`${page}:${i}: not-run needs a reason: <!-- not-run: <reason> -->`)
-    blocks.push({ page, line: i + 1, lang: open[2]!.toLowerCase(), code: lines.slice(i + 1, end).join('\n'), ...(marker ? { notRun: marker[1]! } : {}) })
+    // `<!-- from: <file> -->`: the block is that file's code, which its own project's tests run.
+    const from = /^<!--\s*from:\s*(\S+)\s*-->\s*$/.exec(lines[i - 1] ?? '')?.[1]
+    const notRun = marker?.[1] ?? (from ? `a copy of ${from}, run by its own project's tests` : undefined)
+    blocks.push({ page, line: i + 1, lang: open[2]!.toLowerCase(), code: lines.slice(i + 1, end).join('\n'), ...(notRun ? { notRun } : {}) })
     i = end
   }
   return blocks
@@ -63,6 +66,8 @@ const standIns = [
   '`npm run dev` starts toolroute dev in the background on a free port, waits until it answers, and stops it at the end',
   '`npx deno run … serve.ts` starts in the background on a free port (PORT), waits until it answers, and stops when its page ends',
   'localhost:8787 and localhost:8000 are those servers\' ports',
+  'before a page\'s tsc, `npm run types` (wrangler types) runs once, as the project\'s `npm run check` does',
+  'a block after `<!-- from: <file> -->` is that file\'s code, run by its own tests: listed as not run',
   'a ts block that imports toolroute/workers or cloudflare:workers (Worker code, which only workerd runs) and names no file is type-checked, not run',
 ]
 
@@ -265,6 +270,8 @@ for (const page of pages.filter((page) => blocks.get(page)!.length > 0)) {
     const checked = blocks.get(page)!.filter((block) => !block.notRun && typescript.has(block.lang))
     if (checked.length > 0) {
       it(`${page}: its ts blocks type-check with the project's tsc`, async () => {
+        // As the project's `npm run check` does: its tsconfig names what `wrangler types` writes.
+        if (!existsSync(join(project, 'worker-configuration.d.ts'))) expect((await run('npm', ['run', 'types'], project)).code).toBe(0)
         const config = parseJsonc(readFileSync(join(project, 'tsconfig.json'), 'utf8'))
         // Incremental: each page's check reuses what the pages before it checked.
         writeFileSync(join(project, 'tsconfig.docs.json'), JSON.stringify({ extends: './tsconfig.json', compilerOptions: { incremental: true, tsBuildInfoFile: join(work, 'docs.tsbuildinfo') }, include: [...(config.include ?? []), ...snippets] }))
