@@ -64,6 +64,19 @@ keep_names = false
 "toolroute" = "${src}/index.ts"
 "toolroute/workers" = "${src}/workers.ts"
 "toolroute/server" = "${src}/server.ts"
+
+# What toolroute build checks a Worker binds (as toolroute init writes them): keyed calls store runs.
+[[durable_objects.bindings]]
+name = "TOOLROUTE_RUNS"
+class_name = "ToolRunObject"
+
+[[durable_objects.bindings]]
+name = "TOOLROUTE_IDEMPOTENCY"
+class_name = "IdempotencyObject"
+
+[[migrations]]
+tag = "v1"
+new_sqlite_classes = ["ToolRunObject", "IdempotencyObject"]
 `,
   )
   const started = performance.now()
