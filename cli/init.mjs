@@ -26,7 +26,7 @@ main = ".toolroute/worker.ts"
 compatibility_date = "2026-11-24"
 # Minified (a one-tool Zod Worker deploys at about half its size), with source maps uploaded so
 # stack traces in the dashboard stay readable. No keep_names: esbuild would wrap every closure a
-# call creates in a __name() call, ~10 µs a call on workerd.
+# call creates in a __name() call, paid on every call.
 minify = true
 upload_source_maps = true
 keep_names = false

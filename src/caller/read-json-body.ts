@@ -20,7 +20,7 @@ const drainLimits = 4
  * broken pipe (`fetch failed: EPIPE` in the load test), so a body up to a few limits is read
  * to its end first. Await it when it is one. `length` and `type` are the request's
  * `content-length` and `content-type` headers, which the caller has read: in workerd each read of
- * `request.headers` and each `get` on it is a call into the runtime (0.15–1 µs, by machine), so a route reads
+ * `request.headers` and each `get` on it is a call into the runtime, so a route reads
  * `request.headers` once and each header it needs once.
  */
 export function checkBodyHeaders(

@@ -134,8 +134,8 @@ export function callIdsOf(headers: Headers): { runId: string; toolCallId: string
 
 /**
  * The JSON answers of SPEC §2 for a call, an approval or a resume. The answers are written out
- * field by field: an object spread here made V8 build a slow object that took ~10 µs to create
- * and serialize, a tenth of a small call.
+ * field by field: an object spread here made V8 build a slow object, costly to create and
+ * serialize on a small call's path (BENCHMARKS.md, the isolate bench).
  */
 export function jsonEnding(
   c: Context,
@@ -171,8 +171,7 @@ export function jsonEnding(
 /**
  * The answer `c.json(body, status, headers)` writes, without Hono's `Headers`: for more than one
  * header, `c.json` builds a `Headers` and sets each (a call into the runtime apiece), where a
- * record given to `Response` is read in one, ~5 µs less per call in workerd (measured in one
- * isolate). Only for a context nothing else has touched: `c.json` also carries the headers a
+ * record given to `Response` is read in one (measured with the isolate bench, BENCHMARKS.md). Only for a context nothing else has touched: `c.json` also carries the headers a
  * middleware set with `c.header()` before, which this cannot see.
  */
 function jsonAnswer(body: unknown, status: number, runId: string, toolCallId: string): Response {

@@ -106,8 +106,8 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
   // A call's checks in the spec's order, then the call, in one handler: a route of one handler
   // takes Hono's fast path (no compose, no `next` and its promises per layer).
   app.post('/tools/:toolId', async (c) => {
-    // Read once: in workerd each read of `request.headers` is a call into the runtime (0.15–1 µs),
-    // and a call reads six of them.
+    // Read once: in workerd each read of `request.headers` is a call into the runtime, and a call
+    // reads six of them.
     const headers = c.req.raw.headers
     // A lazy tool's first call imports its module (a promise); every other call finds it at once.
     const found = loadTool(tools, c.req.param('toolId') ?? '')

@@ -4,7 +4,7 @@ import type { RunRecord } from './run-record.ts'
 /**
  * A run's input is stored once, in its record. A call's first step also carries it in its
  * events, twice: the body's text in `tool-input-delta`s and the parsed value in
- * `tool-input-available` (a 4 KiB input took 9 KiB beyond itself). So when those events hold
+ * `tool-input-available` (more than twice the input beyond itself). So when those events hold
  * exactly the record's input as JSON, they are stored as references to it, and rebuilt from the
  * record when read: a replay is byte for byte the stream it was. Anything else (a body with other
  * whitespace, an input the schema changed) is stored as it came.

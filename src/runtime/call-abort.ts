@@ -16,8 +16,8 @@ export function isAbortFailure(error: unknown): error is ToolrouteError {
 
 /**
  * The abort side of one call, free until used. In workerd an `AbortController`, a listener on
- * the request's signal and another to race `execute` cost ~15 µs, more than the rest of a small
- * call's checks, and most tools never read their signal. So the signal is made on first read
+ * the request's signal and another to race `execute` cost more than the rest of a small call's
+ * checks (BENCHMARKS.md, the isolate bench), and most tools never read their signal. So the signal is made on first read
  * (following `upstream` from then on), and the race against an abort is a plain promise.
  *
  * @example

@@ -10,8 +10,8 @@ export interface LazyToolsOptions {
   routes: readonly ToolRoute[]
   /**
    * The listings, or each part packed as `toolroute build` writes it (JSON text, or gzipped when
-   * large), decoded when first read: the Worker's startup then scans tens of KiB of text for 1,000
-   * tools' schemas instead of 2.8 MB, and `GET /tools` decodes the descriptors only (BENCHMARKS §7).
+   * large), decoded when first read: the Worker's startup then scans packed text instead of every
+   * tool's schemas as code, and `GET /tools` decodes the descriptors only (BENCHMARKS.md, startup).
    */
   listings: ToolListings | PackedToolListings
 }
