@@ -53,7 +53,7 @@ export function preview(value: unknown, limit = 200): string {
     const text = JSON.stringify(value, null, 2) ?? 'undefined'
     return text.length <= limit ? text : `${text.slice(0, limit)}... (truncated)`
   } catch {
-    return '[unserializable]'
+    return '[Unable to serialize data]'
   }
 }
 

@@ -15,12 +15,14 @@ describe('RequestContext', () => {
     expect(context.has('locale')).toBe(false)
   })
 
-  it('entries, keys, values, forEach, size and iteration', () => {
+  it('entries, keys, values, forEach and size; like Mastra\'s, the context itself is not iterable', () => {
     const context = new RequestContext({ a: 1, b: 'two' })
     expect([...context.entries()]).toEqual([['a', 1], ['b', 'two']])
     expect([...context.keys()]).toEqual(['a', 'b'])
     expect([...context.values()]).toEqual([1, 'two'])
-    expect([...context]).toEqual([['a', 1], ['b', 'two']])
+    // Mastra's RequestContext has no Symbol.iterator, and vitest compares iterables by constructor:
+    // an iterable context would fail Mastra's own `objectContaining({ requestContext })` assertions.
+    expect(Symbol.iterator in context).toBe(false)
     const seen: [string, unknown][] = []
     context.forEach((value, key) => seen.push([key, value]))
     expect(seen).toEqual([['a', 1], ['b', 'two']])

@@ -93,10 +93,6 @@ export class RequestContext<Values extends Record<string, any> = Record<string, 
     return this.#values.size
   }
 
-  [Symbol.iterator](): MapIterator<[string, unknown]> {
-    return this.#values.entries()
-  }
-
   /** A fresh plain-object copy of every value, for destructuring (`const { userId } = context.all`). */
   get all(): Values {
     return Object.fromEntries(this.#values) as Values

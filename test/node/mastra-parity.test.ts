@@ -373,6 +373,13 @@ describe.each([
         expect(execute).not.toHaveBeenCalled()
       })
 
+      it("execute's context holds a requestContext equal to the caller's, as Mastra's own tests assert it (objectContaining)", async () => {
+        const execute = vi.fn(async () => 'ok')
+        const requestContext = new RequestContext({ userId: 'u_1' })
+        await createTool({ id: 'ctx', description: 'x', requestContextSchema: z.object({ userId: z.string() }), execute }).execute({}, { requestContext })
+        expect(execute).toHaveBeenCalledWith({}, expect.objectContaining({ requestContext }))
+      })
+
       it("the message never shows a secret key's value", async () => {
         const tool = createTool({ id: 'secret', description: 'x', requestContextSchema: z.object({ apiKey: z.string().min(40) }), execute: async () => 'ok' })
         const result = await tool.execute({}, { requestContext: new RequestContext({ apiKey: 'sk-live-short' }) })
@@ -380,6 +387,12 @@ describe.each([
         expect(result.message).not.toContain('sk-live-short')
       })
     })
+  })
+
+  it("an output that JSON cannot write is shown as Mastra shows it: [Unable to serialize data]", async () => {
+    const tool = createTool({ id: 'big', description: 'x', outputSchema: z.object({ n: z.number() }), execute: async () => ({ n: 1n }) })
+    const result = await tool.execute({})
+    expect(result).toMatchObject({ error: true, message: expect.stringContaining('[Unable to serialize data]') })
   })
 
   describe('5. a Standard Schema without Standard JSON Schema', () => {
