@@ -33,7 +33,7 @@ export default defineConfig({
 `,
 }
 
-const project = fixtureProject('config', files)
+const project = fixtureProject('config', files, { idempotencyBinding: true })
 
 beforeAll(async () => {
   server = await project.start()

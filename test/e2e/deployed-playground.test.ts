@@ -8,8 +8,8 @@ import type { DirectWorkerd } from './direct-workerd.ts'
 import { fixtureProject } from './fixture-project.ts'
 
 const config = (options: string) => `import { defineConfig } from 'toolroute/workers'\nexport default defineConfig({ mcp: false${options} })\n`
-const unset = fixtureProject('deploy-no-page', { 'tools/greet.ts': greet.zod, 'toolroute.config.ts': config('') }, { deploy: true })
-const on = fixtureProject('deploy-page', { 'tools/greet.ts': greet.zod, 'toolroute.config.ts': config(', playground: true') }, { deploy: true })
+const unset = fixtureProject('deploy-no-page', { 'tools/greet.ts': greet.zod, 'toolroute.config.ts': config('') }, { deploy: true, idempotencyBinding: true })
+const on = fixtureProject('deploy-page', { 'tools/greet.ts': greet.zod, 'toolroute.config.ts': config(', playground: true') }, { deploy: true, idempotencyBinding: true })
 let servers: DirectWorkerd[] = []
 
 beforeAll(async () => {

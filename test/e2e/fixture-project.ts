@@ -20,7 +20,8 @@ export interface FixtureProject {
 
 /**
  * With `deploy`, wrangler.toml's [build] runs `toolroute build --deploy` (what `toolroute deploy` builds);
- * with `idempotencyBinding`, it binds the keys' object too.
+ * with `idempotencyBinding`, it binds the keys' object too, which `toolroute build` requires of a project
+ * whose calls honour `Idempotency-Key` (the default; only `idempotency: false` goes without).
  */
 export function fixtureProject(name: string, files: Record<string, string>, options: { deploy?: boolean; idempotencyBinding?: boolean } = {}): FixtureProject {
   // The keys' object, for a test of keyed calls (as `toolroute init` binds it).

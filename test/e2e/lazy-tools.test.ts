@@ -49,7 +49,7 @@ if (navigator.userAgent === 'Cloudflare-Workers') throw new Error('broken at loa
 `,
 }
 
-const project = fixtureProject('lazy', files)
+const project = fixtureProject('lazy', files, { idempotencyBinding: true })
 
 beforeAll(async () => {
   server = await project.start()

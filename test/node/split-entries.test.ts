@@ -201,7 +201,9 @@ describe('a Worker bundles only what its config and tools use', () => {
         // No [build] hook (toolroute deploy builds), and 'toolroute' is the sources, as in bench/bundle.bench.mjs.
         'wrangler.toml': `name = "deploy-fixture"\nmain = "${main}"\ncompatibility_date = "2026-11-24"\n\n[alias]\n${Object.entries({ ...sourceAliases(), ajv: stub, 'ajv-formats': stub })
           .map(([name, path]) => `${JSON.stringify(name)} = ${JSON.stringify(path)}`)
-          .join('\n')}\n`,
+          .join('\n')}\n` +
+          // The objects toolroute build checks a Worker binds (keyed calls store runs), as toolroute init writes them.
+          `\n[[durable_objects.bindings]]\nname = "TOOLROUTE_RUNS"\nclass_name = "ToolRunObject"\n\n[[durable_objects.bindings]]\nname = "TOOLROUTE_IDEMPOTENCY"\nclass_name = "IdempotencyObject"\n\n[[migrations]]\ntag = "v1"\nnew_sqlite_classes = ["ToolRunObject", "IdempotencyObject"]\n`,
       }
       for (const [name, text] of Object.entries(files)) {
         mkdirSync(dirname(join(dir, name)), { recursive: true })
