@@ -228,7 +228,7 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
   // of it, so a Worker without /mcp bundles no MCP SDK.
   if (options.mcp !== false && options.mcpHandler) {
     const mcp = options.mcpHandler({ tools, options: options, runs: hostFor })
-    app.on(['GET', 'POST', 'DELETE'], '/mcp', (c) => mcp(c))
+    app.on(['GET', 'POST', 'DELETE', 'PUT', 'PATCH'], '/mcp', (c) => mcp(c))
   }
   return app
 }

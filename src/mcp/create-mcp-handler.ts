@@ -71,7 +71,8 @@ export function createMcpHandler({ tools, options, runs }: McpHandlerOptions) {
     // GET serves only a session's reconnect to a call's stream it lost (Last-Event-ID): there is no
     // standalone stream, every server-to-client message belongs to a call.
     const resuming = method === 'GET' && sessionId !== undefined && c.req.header('last-event-id') !== undefined
-    if ((method === 'GET' && !resuming) || (method === 'DELETE' && sessionId === undefined)) {
+    // Other methods (PUT, PATCH) are no MCP transport's: 405, not the tool routes' 404.
+    if ((method !== 'GET' && method !== 'POST' && method !== 'DELETE') || (method === 'GET' && !resuming) || (method === 'DELETE' && sessionId === undefined)) {
       return jsonRpcError(405, -32000, 'Method not allowed: questions and notifications go out on each call\'s own response', { allow: 'POST, DELETE' })
     }
     const sessions = sessionsOf(c)

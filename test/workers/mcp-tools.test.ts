@@ -212,3 +212,13 @@ describe('notifications/cancelled (2025 leg)', () => {
     expect(await readProbe(key)).toContain('finished')
   })
 })
+
+describe('MCP methods no transport has', () => {
+  it('answers PUT and PATCH /mcp with 405, not a tool route\'s 404', async () => {
+    for (const method of ['PUT', 'PATCH']) {
+      const response = await SELF.fetch('http://tools.test/mcp', { method, headers: { 'content-type': 'application/json' }, body: '{}' })
+      expect(response.status).toBe(405)
+      expect(response.headers.get('allow')).toBe('POST, DELETE')
+    }
+  })
+})
