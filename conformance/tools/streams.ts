@@ -1,0 +1,79 @@
+import { createTool } from 'toolroute'
+import { z } from 'zod'
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(resolve, ms)
+    signal?.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true })
+  })
+
+/** tools-call-with-progress: three streamed values, each a notifications/progress. */
+export const testToolWithProgress = createTool({
+  id: 'test_tool_with_progress',
+  description: 'Tests tool that reports progress notifications',
+  inputSchema: z.object({}),
+  execute: async (_input, { writer }) => {
+    for (const step of [0, 50, 100]) {
+      await writer.write({ progress: step, total: 100, message: `Completed step ${step} of 100` })
+      if (step < 100) await sleep(50)
+    }
+    return 'Progress test completed'
+  },
+  toModelOutput: (output) => ({ type: 'text', value: output }),
+})
+
+/** tools-call-with-logging: three info logs, ~50ms apart (tool logs as MCP logging, issue #28 item 4). */
+export const testToolWithLogging = createTool({
+  id: 'test_tool_with_logging',
+  description: 'Tests tool that emits log messages during execution',
+  inputSchema: z.object({}),
+  execute: async () => {
+    console.info('Tool execution started')
+    await sleep(50)
+    console.info('Tool processing data')
+    await sleep(50)
+    console.info('Tool execution completed')
+    return 'Tool with logging executed successfully'
+  },
+  toModelOutput: (output) => ({ type: 'text', value: output }),
+})
+
+/** The tasks extension's task-supporting tool: sleeps `seconds`, settles to cancelled when cancelled. */
+export const slowCompute = createTool({
+  id: 'slow_compute',
+  description: 'Task-supporting: sleeps for `seconds` seconds, then answers',
+  inputSchema: z.object({ seconds: z.number().min(0).max(120), label: z.string().optional() }),
+  background: { enabled: true, timeoutMs: 180_000 },
+  execute: async ({ seconds, label }, { abortSignal }) => {
+    await sleep(seconds * 1000, abortSignal)
+    return `Computed ${label ?? 'result'} after ${seconds}s`
+  },
+  toModelOutput: (output) => ({ type: 'text', value: output }),
+})
+
+/** Task-supporting: always a tool execution error after about a second. */
+export const failingJob = createTool({
+  id: 'failing_job',
+  description: 'Task-supporting: fails with a tool error after about a second',
+  inputSchema: z.object({}).passthrough(),
+  background: { enabled: true, timeoutMs: 60_000 },
+  execute: async (_input, { abortSignal }) => {
+    await sleep(1000, abortSignal)
+    throw new Error('failing_job always fails')
+  },
+})
+
+/**
+ * Task-supporting: the suite wants a protocol-level failure. A toolroute tool cannot raise one (its
+ * errors are tool errors); its run timing out is the nearest, and the scenario reports what it gets.
+ */
+export const protocolErrorJob = createTool({
+  id: 'protocol_error_job',
+  description: 'Task-supporting: ends in a protocol error',
+  inputSchema: z.object({}).passthrough(),
+  background: { enabled: true, timeoutMs: 1000 },
+  execute: async (_input, { abortSignal }) => {
+    await sleep(5000, abortSignal)
+    return 'unreachable'
+  },
+})
