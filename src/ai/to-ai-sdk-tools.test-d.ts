@@ -3,7 +3,7 @@ import { MockLanguageModelV3 } from 'ai/test'
 import { describe, expectTypeOf, it } from 'vitest'
 import { z } from 'zod'
 import { createToolClient } from '../client/create-tool-client.ts'
-import { createTool } from '../tool/create-tool.ts'
+import { createTool } from '../runtime/create-tool.ts'
 import { toAiSdkTools, type PendingToolResult } from './to-ai-sdk-tools.ts'
 import type { AiSdkToolName } from './ai-sdk-tool-name.ts'
 

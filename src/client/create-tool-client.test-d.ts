@@ -1,6 +1,6 @@
 import { describe, expectTypeOf, it } from 'vitest'
 import { z } from 'zod'
-import { createTool } from '../tool/create-tool.ts'
+import { createTool } from '../runtime/create-tool.ts'
 import { createToolClient } from './create-tool-client.ts'
 import type { CallResult } from './tool-client-types.ts'
 import type { SequencedEvent } from '../protocol/tool-event.ts'

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
-import { createTool } from '../tool/create-tool.ts'
+import { createTool } from '../runtime/create-tool.ts'
 import { createEventProjector } from './create-event-projector.ts'
 import type { ToolEvent } from '../protocol/tool-event.ts'
 

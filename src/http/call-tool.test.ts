@@ -1,7 +1,7 @@
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { createTool } from '../tool/create-tool.ts'
+import { createTool } from '../runtime/create-tool.ts'
 // toolroute/server's createToolApp: the Hono app with its in-memory runs (a suspended or approval run is stored).
 import { createToolApp } from '../server.ts'
 

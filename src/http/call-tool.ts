@@ -1,15 +1,16 @@
 import type { Context } from 'hono'
 import { createEventProjector } from '../events/create-event-projector.ts'
-import type { ApprovalRequiredResult, CompletedResult, RunningResult, SuspendedResult } from '../protocol/call-result.ts'
 import type { SequencedEvent, ToolEventView } from '../protocol/tool-event.ts'
 import { toolEventViews } from '../protocol/tool-event.ts'
 import { uiMessageStreamDialectOf, type UiMessageStreamDialect } from '../protocol/ui-message-chunk.ts'
 import { createRunId, createToolCallId } from '../runtime/create-id.ts'
 import type { ToolInputSource } from '../runtime/receive-input.ts'
-import { runFirstStep, type FirstStepEnding, type StepPrincipal } from '../runs/run-first-step.ts'
+import { callJson } from '../runtime/call-json.ts'
+import type { CallEnding, CallIds, ToolCall } from '../runtime/start-call.ts'
+import { runKeeper, type StepPrincipal } from '../runs/run-keeper.ts'
+import type { RunRecord } from '../runs/run-record.ts'
 import type { RunHost } from '../runs/run-host.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
-import { EventLog } from '../events/event-log.ts'
 import { RequestCallScope } from './request-call-scope.ts'
 import { sseResponse } from './sse-response.ts'
 import { headerNames } from '../protocol/header-names.ts'
@@ -33,11 +34,9 @@ export function responseModeOf(c: Context, keepAliveMs?: number, headers: Header
 }
 
 export interface CallToolArgs {
-  tool: AnyTool
-  requestContext: Record<string, unknown>
-  /** What the caller sent, before the tool's schema: a stored run keeps it (see `FirstStep`). */
-  sentRequestContext: Record<string, unknown>
-  /** Who owns the run, if one is stored (asked then, when it is a function). */
+  /** The call, its request context checked (`startCall`). */
+  call: ToolCall
+  /** Who owns the run, if one is kept (asked then, when it is a function). */
   principal: StepPrincipal
   source: ToolInputSource
   runs: () => RunHost
@@ -56,9 +55,9 @@ export interface CallToolArgs {
    */
   ownsContext?: boolean
   /** The call's ids, when made before the call (an idempotent call claims its key with them). */
-  ids?: { runId: string; toolCallId: string }
+  ids?: CallIds
   /** Told where the first step will end, as soon as it starts (an idempotent call records it). */
-  onEnding?: (ending: Promise<FirstStepEnding>, ids: { runId: string; toolCallId: string }) => void
+  onEnding?: (ending: Promise<CallEnding<RunRecord>>, ids: CallIds) => void
 }
 
 /**
@@ -67,33 +66,27 @@ export interface CallToolArgs {
  * the run host with the events so far, so its log continues under the same ids.
  */
 export async function callTool(c: Context, args: CallToolArgs): Promise<Response> {
-  const { tool } = args
+  const { call } = args
+  const { tool } = call
   const sent = args.headers ?? c.req.raw.headers
   const mode = args.mode ?? responseModeOf(c, undefined, sent)
-  const { runId, toolCallId } = args.ids ?? callIdsOf(sent)
-  const headers = { [headerNames.runId]: runId, [headerNames.toolCallId]: toolCallId }
-  const log = new EventLog()
-  const scope = new RequestCallScope(tool, { runId, toolCallId }, args.requestContext, log, c.req.raw)
   // Only a stream waits on the input phase by itself; a JSON answer waits for the ending.
   let inputPhaseDone: (ok: boolean) => void = () => {}
   const inputPhase = mode.sse ? new Promise<boolean>((resolve) => (inputPhaseDone = resolve)) : undefined
-  const ending = runFirstStep({
-    scope,
-    log,
+  const { ids, log, scope, ending } = call.run({
+    ids: args.ids ?? callIdsOf(sent),
     source: args.source,
-    principal: args.principal,
-    requestContext: args.requestContext,
-    sentRequestContext: args.sentRequestContext,
-    runs: args.runs,
-    storeRuns: args.storeRuns,
-    held: scope.held,
+    keeper: runKeeper({ tool, runs: args.runs, storeRuns: args.storeRuns, principal: args.principal, sentRequestContext: call.sentRequestContext }),
+    scope: (ids, values, log) => new RequestCallScope(tool, ids, values, log, c.req.raw),
     onInput: (ok) => inputPhaseDone(ok),
   })
-  args.onEnding?.(ending, { runId, toolCallId })
+  const { runId, toolCallId } = ids
+  const headers = { [headerNames.runId]: runId, [headerNames.toolCallId]: toolCallId }
+  args.onEnding?.(ending, ids)
   if (!mode.sse) {
     // A JSON answer waits for the ending, so it leaves no work behind the response.
     try {
-      return jsonEnding(c, await ending, { runId, toolCallId }, headers, args.ownsContext === true)
+      return jsonEnding(c, await ending, ids, tool, headers, args.ownsContext === true)
     } finally {
       scope.abort.release()
     }
@@ -128,44 +121,24 @@ export async function callTool(c: Context, args: CallToolArgs): Promise<Response
 }
 
 /** A new call's ids: a fresh run id, and the caller's tool call id if it sent one. */
-export function callIdsOf(headers: Headers): { runId: string; toolCallId: string } {
+export function callIdsOf(headers: Headers): CallIds {
   return { runId: createRunId(), toolCallId: headers.get(headerNames.toolCallId) || createToolCallId() }
 }
 
 /**
- * The JSON answers of SPEC §2 for a call, an approval or a resume. The answers are written out
- * field by field: an object spread here made V8 build a slow object, costly to create and
- * serialize on a small call's path (BENCHMARKS.md, the isolate bench).
+ * A call's ending as its JSON answer (`callJson`), or thrown as its error, with the run's ids
+ * on the error's answer for a failed execution.
  */
-export function jsonEnding(
-  c: Context,
-  end: FirstStepEnding,
-  ids: { runId: string; toolCallId: string },
-  headers: Record<string, string>,
-  ownsContext = false,
-): Response {
-  const { runId, toolCallId } = ids
-  switch (end.kind) {
-    case 'input-error':
-      throw end.error
-    case 'approval-required':
-      return c.json({ runId, toolCallId, status: 'approval-required', approvalId: end.approvalId } satisfies ApprovalRequiredResult, 202, headers)
-    case 'background':
-      return c.json({ runId, toolCallId, status: 'running' } satisfies RunningResult, 202, headers)
-    case 'executed': {
-      const { outcome } = end
-      if (outcome.status === 'failed') {
-        c.header(headerNames.runId, runId)
-        c.header(headerNames.toolCallId, toolCallId)
-        throw outcome.error
-      }
-      if (outcome.status === 'suspended') {
-        return c.json({ runId, toolCallId, status: 'suspended', suspendPayload: outcome.suspendPayload, resumeSchema: resumeSchemaOf(c) } satisfies SuspendedResult, 202, headers)
-      }
-      const completed = { runId, toolCallId, status: 'completed', output: outcome.output, modelOutput: outcome.modelOutput } satisfies CompletedResult
-      return ownsContext ? jsonAnswer(completed, 200, runId, toolCallId) : c.json(completed, 200, headers)
+function jsonEnding(c: Context, end: CallEnding<RunRecord>, ids: CallIds, tool: AnyTool, headers: Record<string, string>, ownsContext: boolean): Response {
+  const json = callJson(ids, end, tool)
+  if (!json.ok) {
+    if (end.kind !== 'input-error') {
+      c.header(headerNames.runId, ids.runId)
+      c.header(headerNames.toolCallId, ids.toolCallId)
     }
+    throw json.error
   }
+  return ownsContext && json.status === 200 ? jsonAnswer(json.body, 200, ids.runId, ids.toolCallId) : c.json(json.body, json.status, headers)
 }
 
 /**
@@ -176,8 +149,4 @@ export function jsonEnding(
  */
 function jsonAnswer(body: unknown, status: number, runId: string, toolCallId: string): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', [headerNames.runId]: runId, [headerNames.toolCallId]: toolCallId } })
-}
-
-function resumeSchemaOf(c: Context): Record<string, unknown> | undefined {
-  return (c.get('tool') as AnyTool | undefined)?.schemas.resume?.jsonSchema
 }

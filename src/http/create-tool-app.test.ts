@@ -1,7 +1,7 @@
 import { bearerAuth } from 'hono/bearer-auth'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { createTool } from '../tool/create-tool.ts'
+import { createTool } from '../runtime/create-tool.ts'
 import { createToolApp } from './create-tool-app.ts'
 
 const tools = ['weather', 'stocks', 'news'].map((id) =>

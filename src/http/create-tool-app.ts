@@ -4,7 +4,7 @@ import { HTTPException } from 'hono/http-exception'
 import { ToolrouteError, toolNotFound } from '../errors/toolroute-error.ts'
 import { createNoRunHost } from '../runs/create-no-run-host.ts'
 import type { RunHost } from '../runs/run-host.ts'
-import { checkRequestContext } from '../runtime/validate-call.ts'
+import { startCall } from '../runtime/start-call.ts'
 import { defaultMaxInputBytes } from '../runtime/receive-input.ts'
 import { loadTool } from '../tool/load-tool.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
@@ -118,9 +118,9 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
     const resolving = resolveRequestContext(c, options, headers)
     const caller = resolving instanceof Promise ? await resolving : resolving
     const values = caller.requestContext
-    const checked = checkRequestContext(tool.id, tool.schemas.requestContext, values)
-    if (!checked.ok) throw checked.error
-    c.set('requestContext', checked.value)
+    const call = startCall(tool, values)
+    if (!call.ok) throw call.error
+    c.set('requestContext', call.requestContext)
     c.set('sentRequestContext', values)
     const length = headers.get('content-length') ?? undefined
     const refused = checkBodyHeaders(c, maxInputBytes, { required: true, length, type: headers.get('content-type') ?? undefined })
@@ -128,16 +128,14 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
     const mode = responseModeOf(c, options.keepAliveMs, headers)
     // One header read is all a call without a key pays (SPEC §9: it costs nothing extra).
     const key = idempotency === false ? undefined : (headers.get(headerNames.idempotencyKey) ?? undefined)
-    const requestContext = checked.value
+    const requestContext = call.requestContext
     if (key !== undefined) {
       return idempotentCall(c, {
         key,
         store: keysFor(c),
         request: c.req.raw,
         maxBytes: maxInputBytes,
-        tool,
-        requestContext,
-        sentRequestContext: values,
+        call,
         principal: await principalOf(c, options, requestContext, caller),
         runs: () => hostFor(c),
         defer: deferOf(c),
@@ -151,9 +149,7 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
     const principal = deferredPrincipalOf(c, options, requestContext, caller)
     const chunks = bodyChunks(c.req.raw, length)
     return callTool(c, {
-      tool,
-      requestContext,
-      sentRequestContext: values,
+      call,
       // Awaited only when it is a promise (a credential to hash, an async rule).
       principal: principal instanceof Promise ? await principal : principal,
       // A body read whole is one string: the array of its one chunk.

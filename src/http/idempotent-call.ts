@@ -4,8 +4,9 @@ import { ToolrouteError } from '../errors/toolroute-error.ts'
 import { createEventProjector } from '../events/create-event-projector.ts'
 import { fingerprintOf } from '../idempotency/fingerprint.ts'
 import type { IdempotencyScope, IdempotencyStore, IdempotentAnswer } from '../idempotency/idempotency-store.ts'
-import type { ApprovalRequiredResult, CompletedResult, RunningResult, SuspendedResult } from '../protocol/call-result.ts'
-import type { FirstStepEnding } from '../runs/run-first-step.ts'
+import { callJson } from '../runtime/call-json.ts'
+import type { CallEnding, CallIds } from '../runtime/start-call.ts'
+import type { RunRecord } from '../runs/run-record.ts'
 import type { RunHost } from '../runs/run-host.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import { callIdsOf, callTool, type CallToolArgs, type ResponseMode } from './call-tool.ts'
@@ -38,13 +39,14 @@ export interface IdempotentCallArgs extends Omit<CallToolArgs, 'source' | 'liveI
  * stops, and the key's store settles the key as interrupted once the lease lapses.
  */
 export async function idempotentCall(c: Context, args: IdempotentCallArgs): Promise<Response> {
-  const { key, store, tool, mode } = args
+  const { key, store, mode } = args
+  const { tool } = args.call
   if (key.length === 0 || key.length > maxKeyLength) {
     throw new ToolrouteError('IDEMPOTENCY_KEY_INVALID', `The Idempotency-Key header must be 1 to ${maxKeyLength} characters, got ${key.length}`)
   }
   const body = await readBodyBytes(args.request, args.maxBytes)
   if (!body) throw new ToolrouteError('PAYLOAD_TOO_LARGE', `Request body is larger than ${args.maxBytes} bytes`)
-  const fingerprint = await fingerprintOf({ toolId: tool.id, principal: args.principal, requestContext: args.requestContext }, body)
+  const fingerprint = await fingerprintOf({ toolId: tool.id, principal: args.principal, requestContext: args.call.requestContext }, body)
   const scope: IdempotencyScope = { principal: args.principal, key }
   const ids = callIdsOf(args.headers ?? args.request.headers)
   const begun = await store.begin(scope, fingerprint, { ...ids, toolId: tool.id, principal: args.principal })
@@ -58,7 +60,7 @@ export async function idempotentCall(c: Context, args: IdempotentCallArgs): Prom
   }
   const renewing = begun.renewEveryMs && store.renew ? renewKey(() => store.renew!(scope, fingerprint), begun.renewEveryMs) : undefined
   let recorded: Promise<void> = Promise.resolve()
-  const onEnding = (ending: Promise<FirstStepEnding>) => {
+  const onEnding = (ending: Promise<CallEnding<RunRecord>>) => {
     recorded = ending
       .then(
         (end) => (end.kind === 'input-error' ? store.release(scope, fingerprint) : store.complete(scope, fingerprint, answerOf(end, ids, tool))),
@@ -101,27 +103,11 @@ function renewKey(renew: () => Promise<boolean>, everyMs: number): { stop(): voi
   return { stop: () => clearInterval(timer) }
 }
 
-/**
- * The JSON answer of a first step, as `jsonEnding` and the error handler write it (the same
- * fields in the same order, so a replay is byte for byte the first answer).
- */
-export function answerOf(end: Exclude<FirstStepEnding, { kind: 'input-error' }>, ids: { runId: string; toolCallId: string }, tool: AnyTool): IdempotentAnswer {
-  const { runId, toolCallId } = ids
-  const answer = (status: number, value: unknown): IdempotentAnswer => ({ status, body: JSON.stringify(value), runId, toolCallId })
-  switch (end.kind) {
-    case 'approval-required':
-      return answer(202, { runId, toolCallId, status: 'approval-required', approvalId: end.approvalId } satisfies ApprovalRequiredResult)
-    case 'background':
-      return answer(202, { runId, toolCallId, status: 'running' } satisfies RunningResult)
-    case 'executed': {
-      const { outcome } = end
-      if (outcome.status === 'failed') return answer(outcome.error.status, outcome.error.toJSON())
-      if (outcome.status === 'suspended') {
-        return answer(202, { runId, toolCallId, status: 'suspended', suspendPayload: outcome.suspendPayload, resumeSchema: tool.schemas.resume?.jsonSchema } satisfies SuspendedResult)
-      }
-      return answer(200, { runId, toolCallId, status: 'completed', output: outcome.output, modelOutput: outcome.modelOutput } satisfies CompletedResult)
-    }
-  }
+/** What an ending answered (`callJson`, as the first request's answer or its error's), to replay. */
+export function answerOf(end: CallEnding<RunRecord>, ids: CallIds, tool: AnyTool): IdempotentAnswer {
+  const json = callJson(ids, end, tool)
+  const [status, body] = json.ok ? [json.status, json.body] : [json.error.status, json.error.toJSON()]
+  return { status, body: JSON.stringify(body), ...ids }
 }
 
 /** A repeat's answer: the first's JSON as it was, or its run's events from the first. */

@@ -1,7 +1,5 @@
 import type { Context } from 'hono'
-import type { ApprovalRequiredResult, CancelledResult, CompletedResult, DeclinedResult, RunningResult, SuspendedResult } from '../protocol/call-result.ts'
-import { ToolrouteError } from '../errors/toolroute-error.ts'
-import { defaultModelOutput } from '../runtime/model-output.ts'
+import { callJson } from '../runtime/call-json.ts'
 import { createEventProjector } from '../events/create-event-projector.ts'
 import type { RunRecord, RunView } from '../runs/run-record.ts'
 import type { RunSegment } from '../runs/run-host.ts'
@@ -12,40 +10,13 @@ import { deferOf } from '../caller/defer-of.ts'
 import { sseResponse } from './sse-response.ts'
 import { headerNames } from '../protocol/header-names.ts'
 
-function idsOf(run: RunRecord) {
-  return { runId: run.runId, toolCallId: run.toolCallId }
-}
-
-/**
- * The JSON answer for a run where a step left it (SPEC §2 "JSON responses"). A record written
- * before `modelOutput` or `approvalId` were kept still answers with every field the protocol names
- * (the same fallbacks the run engine uses).
- */
+/** The JSON answer for a run where a step left it (SPEC §2 "JSON responses", `callJson`). */
 export function runJson(c: Context, run: RunRecord, tool: AnyTool | undefined): Response {
-  const ids = idsOf(run)
   const headers = { [headerNames.runId]: run.runId, [headerNames.toolCallId]: run.toolCallId }
-  switch (run.status) {
-    case 'completed':
-      return c.json({ ...ids, status: 'completed', output: run.output, modelOutput: run.modelOutput ?? defaultModelOutput(run.output) } satisfies CompletedResult, 200, headers)
-    case 'declined':
-      return c.json({ ...ids, status: 'declined', reason: run.reason ?? null } satisfies DeclinedResult, 200, headers)
-    case 'approval-required':
-      return c.json({ ...ids, status: 'approval-required', approvalId: run.approvalId ?? '' } satisfies ApprovalRequiredResult, 202, headers)
-    case 'suspended':
-      return c.json({ ...ids, status: 'suspended', suspendPayload: run.suspendPayload, resumeSchema: tool?.schemas.resume?.jsonSchema } satisfies SuspendedResult, 202, headers)
-    case 'running':
-      return c.json({ ...ids, status: 'running' } satisfies RunningResult, 202, headers)
-    case 'cancelled':
-      return c.json({ ...ids, status: 'cancelled' } satisfies CancelledResult, 200, headers)
-    case 'expired':
-      throw new ToolrouteError('RUN_EXPIRED', `Run ${run.runId} expired`)
-    case 'failed': {
-      c.header(headerNames.runId, run.runId)
-      c.header(headerNames.toolCallId, run.toolCallId)
-      const error = run.error ?? { code: 'EXECUTION_FAILED' as const, message: 'The tool failed' }
-      throw new ToolrouteError(error.code, error.message, error.issues ? { issues: error.issues } : undefined)
-    }
-  }
+  const json = callJson(run, run, tool)
+  if (json.ok) return c.json(json.body, json.status, headers)
+  if (run.status === 'failed') for (const [name, value] of Object.entries(headers)) c.header(name, value)
+  throw json.error
 }
 
 /** The caller left: the step stops, and an abort that travels to the run's object outlives the request. */

@@ -1,4 +1,4 @@
-import { isTool } from '../tool/create-tool.ts'
+import { isTool } from '../tool/is-tool.ts'
 import { LazyTools } from '../tool/lazy-tools.ts'
 import { mcpToolName } from '../tool/mcp-tool-name.ts'
 import type { AnyTool } from '../tool/tool-types.ts'

@@ -3,11 +3,8 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 // @ts-types="@modelcontextprotocol/sdk/types"
 import { ErrorCode, McpError, type CallToolRequest, type CallToolResult, type CreateTaskResult } from '@modelcontextprotocol/sdk/types.js'
 import { ToolrouteError } from '../errors/toolroute-error.ts'
-import type { ToolEvent } from '../protocol/tool-event.ts'
-import { EventLog } from '../events/event-log.ts'
-import { EventCallScope } from '../runtime/event-call-scope.ts'
-import { createRunId, createToolCallId } from '../runtime/create-id.ts'
-import { checkRequestContext } from '../runtime/validate-call.ts'
+import { startCall } from '../runtime/start-call.ts'
+import { runKeeper } from '../runs/run-keeper.ts'
 import type { RunHost } from '../runs/run-host.ts'
 import { isBackgroundTool } from '../tool/is-background-tool.ts'
 import type { McpServerDeps } from './mcp-server-deps.ts'
@@ -50,49 +47,34 @@ export async function callMcpTool(server: Server, deps: McpServerDeps, params: C
   if (asTask && !isBackgroundTool(tool)) throw new McpError(ErrorCode.MethodNotFound, `Tool ${params.name} does not support task-augmented calls (it is not a background tool)`)
   const caller = readCaller(extra.requestInfo?.headers)
   if (caller.error) return refuse(asTask, new ToolrouteError(caller.error.code, caller.error.message))
-  const context = checkRequestContext(tool.id, tool.schemas.requestContext, caller.requestContext)
-  if (!context.ok) return refuse(asTask, context.error)
+  const call = startCall(tool, caller.requestContext)
+  if (!call.ok) return refuse(asTask, call.error)
 
-  const ids = { runId: createRunId(), toolCallId: createToolCallId() }
-  const log = new EventLog()
   const progressToken = params._meta?.progressToken
   const progress = progressToken !== undefined ? createProgressSender((notification) => extra.sendNotification(notification as never), progressToken) : undefined
-  const emit = progress
-    ? (event: ToolEvent) => {
-        log.push(event)
-        progress(event)
-      }
-    : log.push
   // One host for the call: the step stores the run, then the same host finishes it.
   let host: RunHost | undefined
   // With a progress token, what later steps of the run stream (after an answer) is progress too.
   const runs = () => (host ??= progress ? tapRunEvents(deps.runs(), progress) : deps.runs())
   const waiting = () => sessionWaitingContext(server, deps, extra, tool, runs(), caller.principal)
-  const scope = new EventCallScope(tool, ids, context.value, emit, {
-    // An MCP call has no live reader but its progress notifications: a transient chunk goes there only.
-    ...(progress ? { emitTransient: progress } : {}),
-    signal: extra.signal,
-    mcp: { elicitation: { sendRequest: (request) => waiting().elicit(request) }, extra: extra as unknown as Record<string, unknown> },
-  })
-
-  const step = {
-    scope,
-    log,
+  const running = call.run({
     source: { input: params.arguments ?? {} },
-    principal: caller.principal,
-    requestContext: context.value,
-    sentRequestContext: caller.requestContext,
-    runs,
-    storeRuns: deps.storeRuns,
     // A task keeps its call's token on its run: its progress goes out on tasks/result (task-progress.ts).
-    ...(asTask && progressToken !== undefined ? { progressToken } : {}),
-  }
+    keeper: runKeeper({ tool, runs, storeRuns: deps.storeRuns, principal: caller.principal, sentRequestContext: call.sentRequestContext, progressToken: asTask ? progressToken : undefined }),
+    ...(progress ? { tap: progress } : {}),
+    extras: {
+      // An MCP call has no live reader but its progress notifications: a transient chunk goes there only.
+      ...(progress ? { emitTransient: progress } : {}),
+      signal: extra.signal,
+      mcp: { elicitation: { sendRequest: (request) => waiting().elicit(request) }, extra: extra as unknown as Record<string, unknown> },
+    },
+  })
   // A task (2025-11-25): the call answers as soon as the run is stored; tasks/* follow it from there.
   if (asTask) {
-    const result = await mcpFirstStep(step, async (run): Promise<CreateTaskResult> => ({ task: toMcpTask(run, deps.basePath) }))
+    const result = await mcpFirstStep(running, async (run): Promise<CreateTaskResult> => ({ task: toMcpTask(run, deps.basePath) }))
     if ('task' in result) return result
     // Invalid input (or a run that could not be stored): no task was created.
     throw new McpError(ErrorCode.InvalidParams, (result.content[0] as { text?: string } | undefined)?.text ?? 'The task could not be created', result._meta?.['toolroute/error'])
   }
-  return mcpFirstStep(step, (run) => finishWaitingRun(waiting(), run))
+  return mcpFirstStep(running, (run) => finishWaitingRun(waiting(), run))
 }

@@ -1,9 +1,7 @@
 import { acceptedContent, CLIENT_CAPABILITIES_META_KEY, inputRequired, type CallToolResult, type ClientCapabilities, type InputRequiredResult, type RequestStateCodec, type ServerContext } from '@modelcontextprotocol/server'
 import { ToolrouteError } from '../errors/toolroute-error.ts'
-import { EventLog } from '../events/event-log.ts'
-import { EventCallScope } from '../runtime/event-call-scope.ts'
-import { createRunId, createToolCallId } from '../runtime/create-id.ts'
-import { checkRequestContext } from '../runtime/validate-call.ts'
+import { startCall } from '../runtime/start-call.ts'
+import { runKeeper } from '../runs/run-keeper.ts'
 import type { RunHost } from '../runs/run-host.ts'
 import type { RunRecord } from '../runs/run-record.ts'
 import type { AnyTool, ElicitResult } from '../tool/tool-types.ts'
@@ -100,31 +98,29 @@ export async function callModernMcpTool(deps: ModernMcpDeps, tool: AnyTool, para
   }
 
   if (caller.error) return errorResult(new ToolrouteError(caller.error.code, caller.error.message)) as CallToolResult
-  const context = checkRequestContext(tool.id, tool.schemas.requestContext, caller.requestContext)
-  if (!context.ok) return errorResult(context.error) as CallToolResult
-  const ids = { runId: createRunId(), toolCallId: createToolCallId() }
+  const call = startCall(tool, caller.requestContext)
+  if (!call.ok) return errorResult(call.error) as CallToolResult
   const sink: ProgressSink = {}
   attach(sink, ctx)
-  const call = deps.parked.start(async (ask, signal) => {
-    const log = new EventLog()
-    const emit = (event: ToolEvent) => {
-      log.push(event)
-      sink.send?.(event)
-    }
-    const scope = new EventCallScope(tool, ids, context.value, emit, {
-      emitTransient: (event) => sink.send?.(event),
-      signal,
-      // 2026-07-28 has no server-to-client requests: the question becomes this call's
-      // `input_required` result, and the execution waits (parked) for the retry's answer.
-      mcp: { elicitation: { sendRequest: ask }, extra: ctx as unknown as Record<string, unknown> },
+  const parked = deps.parked.start(async (ask, signal) => {
+    const running = call.run({
+      source: { input: params.arguments ?? {} },
+      keeper: runKeeper({ tool, runs, storeRuns: deps.storeRuns, principal: caller.principal, sentRequestContext: call.sentRequestContext }),
+      tap: (event) => sink.send?.(event),
+      extras: {
+        emitTransient: (event) => sink.send?.(event),
+        signal,
+        // 2026-07-28 has no server-to-client requests: the question becomes this call's
+        // `input_required` result, and the execution waits (parked) for the retry's answer.
+        mcp: { elicitation: { sendRequest: ask }, extra: ctx as unknown as Record<string, unknown> },
+      },
     })
-    const step = { scope, log, source: { input: params.arguments ?? {} }, principal: caller.principal, requestContext: context.value, sentRequestContext: caller.requestContext, runs, storeRuns: deps.storeRuns }
-    return (await mcpFirstStep(step, (run) => settle(deps, ctx, answers, run))) as ModernResult
+    return (await mcpFirstStep(running, (run) => settle(deps, ctx, answers, run))) as ModernResult
   }, sink)
   // The caller cancelling before the call asks anything stops it; once it waits for an answer,
   // this request is over and only the retry (or the wait's timeout) decides.
-  const turn = await ParkedCalls.turnFor(call, ctx.mcpReq.signal)
-  if (turn.kind === 'asked') deps.defer(call.execution)
+  const turn = await ParkedCalls.turnFor(parked, ctx.mcpReq.signal)
+  if (turn.kind === 'asked') deps.defer(parked.execution)
   return turnResult(deps, ctx, turn)
 }
 

@@ -2,7 +2,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { ToolrouteError, errorMessage } from '../errors/toolroute-error.ts'
 import type { RunRecord } from '../runs/run-record.ts'
-import { runFirstStep, type FirstStep } from '../runs/run-first-step.ts'
+import type { RunningCall } from '../runtime/start-call.ts'
 import { completedResult, errorResult } from './mcp-tool-result.ts'
 
 /** A failure of the run host or store (a run approved over HTTP meanwhile, an expired run) as an `isError` result. */
@@ -17,10 +17,10 @@ export function failureResult(error: unknown, ids?: { runId: string; toolCallId:
  * generation's own policy: a 2025 session asks through elicitation (or, for a task, answers with
  * the task), 2026-07-28 answers `input_required`.
  */
-export async function mcpFirstStep<R>(step: FirstStep, waiting: (run: RunRecord) => Promise<R>): Promise<R | CallToolResult> {
-  const ids = { runId: step.scope.runId, toolCallId: step.scope.toolCallId }
+export async function mcpFirstStep<R>(call: RunningCall<RunRecord, unknown>, waiting: (run: RunRecord) => Promise<R>): Promise<R | CallToolResult> {
+  const { ids } = call
   try {
-    const ending = await runFirstStep(step)
+    const ending = await call.ending
     switch (ending.kind) {
       case 'input-error':
         return errorResult(ending.error, ids)

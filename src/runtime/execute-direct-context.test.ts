@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
-import { createTool } from '../tool/create-tool.ts'
+import { createTool } from './create-tool.ts'
 import { RequestContext } from '../tool/request-context.ts'
 import { recordingObserve, silenceConsole } from './execute-direct.test-helper.ts'
 

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
-import { createTool } from '../tool/create-tool.ts'
+import { createTool } from './create-tool.ts'
 
 // SPEC §8 on a direct `tool.execute()`: no server, no stream.
 describe('direct calls: writer and async generator execute', () => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
-import { createTool } from '../tool/create-tool.ts'
+import { createTool } from './create-tool.ts'
 
 // `tool.execute()` (Mastra's direct call), part 3: abortSignal, suspend and resume. Part 1 (input,
 // request context, output) is execute-direct.test.ts, part 2 (hooks, the context) execute-direct-context.test.ts.

@@ -1,7 +1,7 @@
 /** What the direct-call tests share: a weather tool with a spy, a recording `observe`, a quiet console. */
 import { vi } from 'vitest'
 import { z } from 'zod'
-import { createTool } from '../tool/create-tool.ts'
+import { createTool } from './create-tool.ts'
 import type { ToolObserve } from '../tool/tool-types.ts'
 
 export function silenceConsole() {

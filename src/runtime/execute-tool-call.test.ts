@@ -2,7 +2,7 @@
 // `toModelOutput` and `needsApproval`. One file over ~300 lines on purpose: one lifecycle, read top to bottom.
 import { describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
-import { createTool } from '../tool/create-tool.ts'
+import { createTool } from './create-tool.ts'
 import { collectingScope } from './collecting-scope.test-helper.ts'
 import { CallAbort } from './call-abort.ts'
 import { executeToolCall, needsApproval } from './execute-tool-call.ts'

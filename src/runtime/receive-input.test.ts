@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { createTool } from '../tool/create-tool.ts'
+import { createTool } from './create-tool.ts'
 import { receiveInput, type ReceivedInput } from './receive-input.ts'
 import type { Checked } from './validate-call.ts'
 import { collectingScope } from './collecting-scope.test-helper.ts'

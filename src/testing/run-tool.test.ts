@@ -2,7 +2,7 @@
 // node project and, unchanged, in the workers project (workerd).
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { createTool } from '../tool/create-tool.ts'
+import { createTool } from '../runtime/create-tool.ts'
 import { bookFlight } from '../../tools/book-flight.ts'
 import { deleteFile } from '../../tools/delete-file.ts'
 import { generateReport } from '../../tools/generate-report.ts'

@@ -1,14 +1,11 @@
 import { ToolrouteError, errorMessage } from '../errors/toolroute-error.ts'
-import { EventLog } from '../events/event-log.ts'
 import type { ErrorBody } from '../protocol/error-codes.ts'
 import type { RunStatus } from '../protocol/call-result.ts'
 import type { ToolEvent } from '../protocol/tool-event.ts'
-import { createRunId, createToolCallId } from '../runtime/create-id.ts'
-import { EventCallScope } from '../runtime/event-call-scope.ts'
-import { checkRequestContext } from '../runtime/validate-call.ts'
+import { startCall } from '../runtime/start-call.ts'
 import type { RunSegment } from '../runs/run-host.ts'
 import type { RunRecord } from '../runs/run-record.ts'
-import { runFirstStep } from '../runs/run-first-step.ts'
+import { runKeeper } from '../runs/run-keeper.ts'
 import { createMemoryRunHost } from '../store/memory/create-memory-run-host.ts'
 import type { AnyTool, InferToolInput, InferToolOutput, Tool } from '../tool/tool-types.ts'
 
@@ -54,37 +51,26 @@ export async function runTool<T extends AnyTool>(tool: T, input: InferToolInput<
   const events: ToolEvent[] = []
   const failed = (error: unknown): RunToolResult<T> => ({ status: 'failed', error: toError(error), events })
   const sent = (options.requestContext ?? {}) as Record<string, unknown>
-  const context = checkRequestContext(tool.id, tool.schemas.requestContext, sent)
-  if (!context.ok) return failed(context.error)
+  const call = startCall(tool, sent)
+  if (!call.ok) return failed(call.error)
 
   const host = createMemoryRunHost(new Map([[tool.id, tool]]))
-  const log = new EventLog()
-  // As over HTTP, `data-tool-suspended` waits until its run is stored (request-call-scope.ts).
-  const held: ToolEvent[] = []
-  const emit = (event: ToolEvent) => void (event.type === 'data-tool-suspended' ? held.push(event) : log.push(event))
-  const scope = new EventCallScope(tool, { runId: createRunId(), toolCallId: createToolCallId() }, context.value, emit, {
-    emitTransient: (event) => log.pushTransient(event),
+  const running = call.run({
+    source: { chunks: [JSON.stringify(input) ?? ''] },
+    keeper: runKeeper({ tool, runs: () => host, storeRuns: 'stateful', principal: null, sentRequestContext: sent }),
+    // As over HTTP, `data-tool-suspended` waits until its run is stored (request-call-scope.ts).
+    holdSuspended: true,
   })
   const seen = { events, last: 0 }
-  const reading = collect(log.read(), seen)
-  const ending = await runFirstStep({
-    scope,
-    log,
-    source: { chunks: [JSON.stringify(input) ?? ''] },
-    principal: null,
-    requestContext: context.value,
-    sentRequestContext: sent,
-    runs: () => host,
-    storeRuns: 'stateful',
-    held,
-  }).catch((error: unknown) => ({ kind: 'thrown' as const, error }))
+  const reading = collect(running.log.read(), seen)
+  const ending = await running.ending.catch((error: unknown) => ({ kind: 'thrown' as const, error }))
   await reading
   if (ending.kind === 'thrown' || ending.kind === 'input-error') return failed(ending.error)
   if (ending.kind === 'executed' && !ending.run) {
     const { outcome } = ending
     return outcome.status === 'completed' ? { status: 'completed', output: outcome.output as InferToolOutput<T>, events } : failed(outcome.status === 'failed' ? outcome.error : undefined)
   }
-  const runId = scope.runId
+  const { runId } = running.ids
   /** One later step of the run, as its route runs it: its events, then where the run ended (a background run, once settled). */
   const step = async (start: Promise<RunSegment>): Promise<RunRecord> => {
     const segment = await start

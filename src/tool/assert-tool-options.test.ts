@@ -1,7 +1,7 @@
 import * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { createTool } from './create-tool.ts'
+import { createTool } from '../runtime/create-tool.ts'
 
 const base = { id: 'my-tool', description: 'Does a thing', inputSchema: z.object({}) }
 // Definition errors are the point here, so options go in untyped.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { collectTools, isToolModuleFile } from './collect-tools.ts'
-import { createTool } from './create-tool.ts'
+import { createTool } from '../runtime/create-tool.ts'
 
 const tool = (id: string) => createTool({ id, description: 'A tool', execute: async () => ({}) })
 

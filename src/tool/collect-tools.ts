@@ -1,5 +1,5 @@
 import { maxToolIdLength } from './assert-tool-options.ts'
-import { isTool } from './create-tool.ts'
+import { isTool } from './is-tool.ts'
 import { mcpToolName } from './mcp-tool-name.ts'
 import type { AnyTool } from './tool-types.ts'
 

@@ -8,7 +8,7 @@ import { z } from 'zod'
 import type { RequestContext } from './request-context.ts'
 import type { ToolModelOutput } from '../protocol/model-output.ts'
 import type { ValidationError } from '../schema/format-validation-errors.ts'
-import { createTool } from './create-tool.ts'
+import { createTool } from '../runtime/create-tool.ts'
 import type { InferToolInput, InferToolOutput } from './tool-types.ts'
 
 type Input = { location: string; days: number }

@@ -3,10 +3,11 @@ import { type } from 'arktype'
 import * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { createTool, isTool } from './create-tool.ts'
+import { createTool } from '../runtime/create-tool.ts'
+import { isTool } from './is-tool.ts'
 import { cfworkerJsonSchema } from '../schema/cfworker-json-schema.ts'
 import { setJsonSchemaValidator } from '../schema/json-schema-validator.ts'
-import { Tool } from './tool.ts'
+import { Tool } from '../runtime/tool.ts'
 
 // Plain JSON Schemas below: checked as outside Workers, where `import 'toolroute'` registers the validator.
 setJsonSchemaValidator(cfworkerJsonSchema)

@@ -1,5 +1,5 @@
 import { errorMessage, ToolrouteError } from '../errors/toolroute-error.ts'
-import { isTool } from './create-tool.ts'
+import { isTool } from './is-tool.ts'
 import type { PackedToolListings, ToolListings, ToolRoute } from './tool-manifest.ts'
 import type { AnyTool } from './tool-types.ts'
 

@@ -2,7 +2,7 @@ import { describe, expectTypeOf, it } from 'vitest'
 import { z } from 'zod'
 import { isToolDataEvent, type ToolDataEvent, type ToolEvent } from '../protocol/tool-event.ts'
 import type { ValidationError } from '../schema/format-validation-errors.ts'
-import { createTool } from './create-tool.ts'
+import { createTool } from '../runtime/create-tool.ts'
 import type { InferToolOutput, ToolCustomChunk, ToolStream } from './tool-types.ts'
 
 type Draft = { text: string; done: boolean }

@@ -3,7 +3,7 @@
 // place among the stored events, and is never stored.
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { createTool } from '../../src/tool/create-tool.ts'
+import { createTool } from '../../src/runtime/create-tool.ts'
 import { createRunEngine } from '../../src/runs/create-run-engine.ts'
 import type { RunRecord } from '../../src/runs/run-record.ts'
 import { isToolDataEvent, type SequencedEvent } from '../../src/protocol/tool-event.ts'

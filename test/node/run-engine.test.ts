@@ -3,7 +3,7 @@
 // exactly-once execution and cancellation.
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { createTool } from '../../src/tool/create-tool.ts'
+import { createTool } from '../../src/runtime/create-tool.ts'
 import { createRunEngine, type RunEngineOptions } from '../../src/runs/create-run-engine.ts'
 import type { RunRecord } from '../../src/runs/run-record.ts'
 import type { AnyTool } from '../../src/tool/tool-types.ts'

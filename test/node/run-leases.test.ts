@@ -5,7 +5,7 @@
 // The clock is the test's; renewals run on fake timers.
 import { afterEach, beforeEach, expect, it, vi } from 'vitest'
 import { z } from 'zod'
-import { createTool } from '../../src/tool/create-tool.ts'
+import { createTool } from '../../src/runtime/create-tool.ts'
 import { createRunEngine } from '../../src/runs/create-run-engine.ts'
 import type { RunRecord } from '../../src/runs/run-record.ts'
 import type { AnyTool } from '../../src/tool/tool-types.ts'

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createToolApp } from '../../src/server.ts'
-import { createTool } from '../../src/tool/create-tool.ts'
+import { createTool } from '../../src/runtime/create-tool.ts'
 import { resolveRunLimits } from '../../src/runs/run-limits.ts'
 import type { RunView } from '../../src/protocol/call-result.ts'
 

@@ -1,7 +1,7 @@
 // withRunIndex over the real run engine and memory store: what tasks/list reads.
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { createTool } from '../../src/tool/create-tool.ts'
+import { createTool } from '../../src/runtime/create-tool.ts'
 import { createRunEngine } from '../../src/runs/create-run-engine.ts'
 import { createMemoryRunIndex } from '../../src/runs/create-memory-run-index.ts'
 import { withRunIndex } from '../../src/runs/with-run-index.ts'

@@ -1,5 +1,5 @@
 import type { ToolrouteError } from '../errors/toolroute-error.ts'
-import { isAbortFailure } from '../runtime/call-abort.ts'
+import { isAbortFailure } from './call-abort.ts'
 
 /**
  * Writes where a tool's `execute` threw to the server's log (`wrangler dev`'s terminal, Workers

@@ -1,8 +1,8 @@
 import { compileSchema } from '../schema/compile-schema.ts'
 import type { SchemaLike } from '../schema/standard-schema.ts'
 import type { ValidationError } from '../schema/format-validation-errors.ts'
-import { executeDirect } from '../runtime/execute-direct.ts'
-import { assertToolOptions } from './assert-tool-options.ts'
+import { executeDirect } from './execute-direct.ts'
+import { assertToolOptions } from '../tool/assert-tool-options.ts'
 import {
   toolMarker,
   type CompiledToolSchemas,
@@ -10,7 +10,7 @@ import {
   type SchemaOutput,
   type Tool as ToolShape,
   type ToolOptions,
-} from './tool-types.ts'
+} from '../tool/tool-types.ts'
 
 /** Output type a tool's `execute` must return: the output schema's input, or anything. */
 export type ExecuteResult<TOut> = [TOut] extends [undefined] ? unknown : SchemaInput<TOut> | ValidationError | void

@@ -1,11 +1,11 @@
 import * as v from 'valibot'
 import { describe, expectTypeOf, it } from 'vitest'
 import { z } from 'zod'
-import { RequestContext } from './request-context.ts'
+import { RequestContext } from '../tool/request-context.ts'
 import type { ValidationError } from '../schema/format-validation-errors.ts'
 import { createTool } from './create-tool.ts'
 import { Tool } from './tool.ts'
-import type { AgentToolContext, InferToolInput, InferToolOutput } from './tool-types.ts'
+import type { AgentToolContext, InferToolInput, InferToolOutput } from '../tool/tool-types.ts'
 
 describe('new Tool(options)', () => {
   it('infers the same types as createTool', () => {

@@ -1,5 +1,5 @@
 import type { SchemaLike } from '../schema/standard-schema.ts'
-import { toolMarker, type Tool as ToolShape, type ToolOptions } from './tool-types.ts'
+import type { ToolOptions } from '../tool/tool-types.ts'
 import { Tool, type ExecuteResult, type ToolOf } from './tool.ts'
 
 /**
@@ -28,9 +28,4 @@ export function createTool<
   options: ToolOptions<TId, TIn, TOut, TSuspend, TResume, TContext, TResult>,
 ): ToolOf<TId, TIn, TOut, TSuspend, TResume, TContext, TResult> {
   return new Tool(options)
-}
-
-/** Whether a value is a tool made by `createTool` (works across bundle copies). */
-export function isTool(value: unknown): value is ToolShape {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[toolMarker] === true
 }

@@ -1,0 +1,70 @@
+import { ToolrouteError } from '../errors/toolroute-error.ts'
+import type { ErrorBody } from '../protocol/error-codes.ts'
+import type { CallResult, RunIds, RunStatus } from '../protocol/call-result.ts'
+import type { ToolModelOutput } from '../protocol/model-output.ts'
+import type { AnyTool } from '../tool/tool-types.ts'
+import { defaultModelOutput } from './model-output.ts'
+import type { CallEnding } from './start-call.ts'
+
+/** Where a call or a run stands: a stored run, an execution's outcome, a kept call's state. */
+export interface CallState {
+  status: RunStatus
+  output?: unknown
+  modelOutput?: ToolModelOutput
+  approvalId?: string
+  suspendPayload?: unknown
+  reason?: string | null
+  error?: ToolrouteError | ErrorBody['error']
+}
+
+/** SPEC §2's JSON answer and its status, or the error the answer is. */
+export type CallJson = { ok: true; status: 200 | 202; body: CallResult } | { ok: false; error: ToolrouteError }
+
+const running = { status: 'running' } as const
+
+/**
+ * The JSON answer of SPEC §2 for a call's ending or a run as stored, the one function behind a
+ * call's answer, an idempotency record (a replay is byte for byte the first answer) and the answer
+ * of a run's later step. A record written before `modelOutput` or `approvalId` were kept still
+ * answers with every field the protocol names. The bodies are written field by field: an object
+ * spread made V8 build a slow object on a small call's path (BENCHMARKS.md, the isolate bench).
+ */
+export function callJson(ids: RunIds, from: CallEnding<unknown> | CallState, tool: AnyTool | undefined): CallJson {
+  const state = 'kind' in from ? stateOf(from) : from
+  if (!state) return { ok: false, error: (from as { error: ToolrouteError }).error }
+  const { runId, toolCallId } = ids
+  switch (state.status) {
+    case 'completed':
+      return { ok: true, status: 200, body: { runId, toolCallId, status: 'completed', output: state.output, modelOutput: state.modelOutput ?? defaultModelOutput(state.output) } }
+    case 'approval-required':
+      return { ok: true, status: 202, body: { runId, toolCallId, status: 'approval-required', approvalId: state.approvalId ?? '' } }
+    case 'suspended':
+      return { ok: true, status: 202, body: { runId, toolCallId, status: 'suspended', suspendPayload: state.suspendPayload, resumeSchema: tool?.schemas.resume?.jsonSchema } }
+    case 'running':
+      return { ok: true, status: 202, body: { runId, toolCallId, status: 'running' } }
+    case 'declined':
+      return { ok: true, status: 200, body: { runId, toolCallId, status: 'declined', reason: state.reason ?? null } }
+    case 'cancelled':
+      return { ok: true, status: 200, body: { runId, toolCallId, status: 'cancelled' } }
+    case 'expired':
+      return { ok: false, error: new ToolrouteError('RUN_EXPIRED', `Run ${runId} expired`) }
+    case 'failed': {
+      const error = state.error ?? { code: 'EXECUTION_FAILED' as const, message: 'The tool failed' }
+      return { ok: false, error: ToolrouteError.isInstance(error) ? error : new ToolrouteError(error.code, error.message, error.issues ? { issues: error.issues } : undefined) }
+    }
+  }
+}
+
+/** An ending's state; none for invalid input, which is its error. */
+function stateOf(ending: CallEnding<unknown>): CallState | undefined {
+  switch (ending.kind) {
+    case 'input-error':
+      return undefined
+    case 'approval-required':
+      return { status: 'approval-required', approvalId: ending.approvalId }
+    case 'background':
+      return running
+    case 'executed':
+      return ending.outcome
+  }
+}

@@ -1,0 +1,186 @@
+import { errorMessage, type ToolrouteError } from '../errors/toolroute-error.ts'
+import { EventLog } from '../events/event-log.ts'
+import type { ErrorBody } from '../protocol/error-codes.ts'
+import type { ToolEvent } from '../protocol/tool-event.ts'
+import { isBackgroundTool } from '../tool/is-background-tool.ts'
+import type { AnyTool } from '../tool/tool-types.ts'
+import { createRunId, createToolCallId, randomHex } from './create-id.ts'
+import { EventCallScope, type EventCallExtras } from './event-call-scope.ts'
+import { executeToolCall, finishOf, needsApproval, type ExecuteOutcome } from './execute-tool-call.ts'
+import { logExecutionFailure } from './log-execution-failure.ts'
+import type { ToolModelOutput } from './model-output.ts'
+import { receiveInput, type ToolInputSource } from './receive-input.ts'
+import type { ToolCallScope } from './tool-call-scope.ts'
+import { checkRequestContext } from './validate-call.ts'
+
+export interface CallIds {
+  runId: string
+  toolCallId: string
+}
+
+/** Where a call stands when it is kept: what its run records of the first step. */
+export type KeptState =
+  | { status: 'approval-required'; approvalId: string; background?: true }
+  | { status: 'running'; background: true; attempts: 0 }
+  | { status: 'suspended'; suspendPayload: unknown }
+  | { status: 'completed'; output: unknown; modelOutput: ToolModelOutput }
+  | { status: 'failed'; error: ErrorBody['error'] }
+
+/**
+ * Where a call is kept when it must be: a run that waits (approval, background, suspended), or
+ * every call when `keepAll`. The runs service is passed in by whoever starts the call
+ * (`runs/run-keeper.ts`): this file stores nothing itself. `R` is the kept run.
+ */
+export interface CallKeeper<R> {
+  keepAll: boolean
+  /** Why a call that must be kept cannot be, asked before any hook runs (an app that keeps no runs). */
+  refusal(): unknown
+  /** Keeps the call, with its events so far. */
+  keep(ids: CallIds, input: unknown, state: KeptState, events: ToolEvent[]): Promise<R>
+}
+
+/** How the first step of a call ended; `run` is the call as kept, when it was. */
+export type CallEnding<R> =
+  | { kind: 'input-error'; error: ToolrouteError }
+  | { kind: 'approval-required'; approvalId: string; run: R }
+  | { kind: 'background'; run: R }
+  | { kind: 'executed'; outcome: ExecuteOutcome; run?: R }
+
+/** A scope a surface brings: `held` are events kept back until the run they name is kept (`data-tool-suspended`). */
+export type CallScope = ToolCallScope & { held?: ToolEvent[] }
+
+export interface CallPhases<R, S extends CallScope> {
+  source: ToolInputSource
+  keeper: CallKeeper<R>
+  /** Made before the call (an idempotent call claims its key with them); else new ones. */
+  ids?: CallIds
+  /**
+   * The surface's own scope (HTTP's request scope); else an `EventCallScope` over the log, with
+   * `extras` (a transient chunk goes to the log's live readers unless `extras` says where).
+   */
+  scope?: (ids: CallIds, requestContext: Record<string, unknown>, log: EventLog) => S
+  extras?: EventCallExtras
+  /** Sees every event the default scope emits, after the log (MCP's progress notifications). */
+  tap?: (event: ToolEvent) => void
+  /**
+   * The default scope holds `data-tool-suspended` back until the run it names is kept, as HTTP's
+   * does, so a caller acting on it at once never meets RUN_NOT_FOUND.
+   */
+  holdSuspended?: boolean
+  /** Told as soon as the input phase ends, before any approval or execution. */
+  onInput?: (ok: boolean) => void
+}
+
+/** A call under way: its ids, its log (closed at the ending), its scope, and where it will end. */
+export interface RunningCall<R, S> {
+  ids: CallIds
+  log: EventLog
+  scope: S
+  ending: Promise<CallEnding<R>>
+}
+
+/**
+ * A call whose request context passed its tool's schema. `requestContext` is what the call's
+ * rules read; `sentRequestContext` what the caller sent, which a kept run stores (a later step
+ * parses it again, so a codec or a transform gives `execute` the same values, applied once).
+ */
+export class ToolCall {
+  declare readonly ok: true
+  declare readonly tool: AnyTool
+  declare readonly requestContext: Record<string, unknown>
+  declare readonly sentRequestContext: Record<string, unknown>
+
+  constructor(tool: AnyTool, requestContext: Record<string, unknown>, sentRequestContext: Record<string, unknown>) {
+    this.ok = true
+    this.tool = tool
+    this.requestContext = requestContext
+    this.sentRequestContext = sentRequestContext
+  }
+
+  /**
+   * The rest of the call, in this order: input phase, the approval rule, then a background
+   * hand-off or `execute` and its suspension. A call that must be kept is kept through the
+   * keeper with the events so far, so its log goes on under the same ids. Events go to the log,
+   * which ends with `finish` however the call ends; a failure to keep rejects the ending, after
+   * `tool-output-error` and `finish`.
+   */
+  run<R, S extends CallScope = EventCallScope>(phases: CallPhases<R, S>): RunningCall<R, S> {
+    const ids = phases.ids ?? { runId: createRunId(), toolCallId: createToolCallId() }
+    const log = new EventLog()
+    const { tap } = phases
+    const held: ToolEvent[] | undefined = phases.holdSuspended ? [] : undefined
+    const push = held ? (event: ToolEvent) => void (event.type === 'data-tool-suspended' ? held.push(event) : log.push(event)) : log.push
+    const emit = tap ? (event: ToolEvent) => (push(event), tap(event)) : push
+    const scope = phases.scope ? phases.scope(ids, this.requestContext, log) : (new EventCallScope(this.tool, ids, this.requestContext, emit, { emitTransient: (event) => log.pushTransient(event), ...phases.extras }) as CallScope as S)
+    return { ids, log, scope, ending: runPhases(this.tool, ids, log, scope, held ?? scope.held, phases) }
+  }
+}
+
+/**
+ * Starts a call of `tool` with the request context its caller sent: the first check of every
+ * call, on every surface (HTTP, MCP, the Mastra route, a run's later step, `tool.execute()`).
+ * A context the tool's `requestContextSchema` refuses is the failure, as `checkRequestContext` made it.
+ */
+export function startCall(tool: AnyTool, sent: Record<string, unknown>): ToolCall | { ok: false; error: ToolrouteError } {
+  const checked = checkRequestContext(tool.id, tool.schemas.requestContext, sent)
+  return checked.ok ? new ToolCall(tool, checked.value, sent) : checked
+}
+
+async function runPhases<R>(tool: AnyTool, ids: CallIds, log: EventLog, scope: CallScope, held: ToolEvent[] | undefined, phases: CallPhases<R, CallScope>): Promise<CallEnding<R>> {
+  const { keeper, onInput } = phases
+  const { runId, toolCallId } = ids
+  let input: unknown
+  /** Keeps the call with the events so far plus `last`, then adds `last` to the log. */
+  const keep = async (state: KeptState, last: ToolEvent[]): Promise<R> => {
+    const run = await keeper.keep(ids, input, state, [...log.events, ...last])
+    last.forEach(log.push)
+    return run
+  }
+  try {
+    log.push({ type: 'start', messageMetadata: { runId, toolCallId } })
+    // A call kept whatever happens, by an app that keeps none: refused before any hook runs.
+    const refused = keeper.keepAll ? keeper.refusal() : undefined
+    if (refused) throw refused
+    // Awaited only when the input phase has something to wait for (hooks, a body still arriving).
+    const receiving = receiveInput(scope, phases.source)
+    const received = receiving instanceof Promise ? await receiving : receiving
+    onInput?.(received.ok)
+    if (!received.ok) {
+      log.push({ type: 'finish', finishReason: 'error' })
+      return { kind: 'input-error', error: received.error }
+    }
+    input = received.value.value
+    // Awaited only for a rule that is a function: most tools decide once, at definition.
+    if (typeof tool.requireApproval === 'boolean' ? tool.requireApproval : await needsApproval(scope, input)) {
+      const approvalId = `approval_${randomHex(12)}`
+      const run = await keep({ status: 'approval-required', approvalId, ...(isBackgroundTool(tool) ? { background: true as const } : {}) }, [
+        { type: 'tool-approval-request', approvalId, toolCallId },
+        { type: 'finish', finishReason: 'other' },
+      ])
+      return { kind: 'approval-required', approvalId, run }
+    }
+    if (isBackgroundTool(tool)) return { kind: 'background', run: await keep({ status: 'running', background: true, attempts: 0 }, []) }
+    const outcome = await executeToolCall(scope, input)
+    if (outcome.status === 'failed') logExecutionFailure(tool.id, runId, outcome.error)
+    const finish = finishOf(outcome)
+    if (outcome.status === 'suspended') {
+      const run = await keep({ status: 'suspended', suspendPayload: outcome.suspendPayload }, [...(held?.splice(0) ?? []), finish])
+      return { kind: 'executed', outcome, run }
+    }
+    if (keeper.keepAll) {
+      const settled: KeptState =
+        outcome.status === 'completed' ? { status: 'completed', output: outcome.output, modelOutput: outcome.modelOutput } : { status: 'failed', error: outcome.error.toJSON().error }
+      return { kind: 'executed', outcome, run: await keep(settled, [finish]) }
+    }
+    log.push(finish)
+    return { kind: 'executed', outcome }
+  } catch (error) {
+    // The call could not be kept (or a hook of ours broke): the stream still ends properly.
+    onInput?.(false)
+    log.push({ type: 'tool-output-error', toolCallId, errorText: errorMessage(error) })
+    log.push({ type: 'finish', finishReason: 'error' })
+    throw error
+  } finally {
+    log.close()
+  }
+}
