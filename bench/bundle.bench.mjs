@@ -48,8 +48,6 @@ tag = "v1"
 new_sqlite_classes = ["ToolRunObject", "McpSessionObject", "IdempotencyObject"]
 
 [alias]
-"ajv" = "${join(root, 'src/mcp/ajv-unavailable.ts')}"
-"ajv-formats" = "${join(root, 'src/mcp/ajv-unavailable.ts')}"
 "toolroute" = "${join(root, 'src/index.ts')}"
 "toolroute/tools" = "${join(root, 'src/tools.ts')}"
 "toolroute/workers" = "${join(root, 'src/workers.ts')}"

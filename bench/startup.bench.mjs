@@ -59,8 +59,6 @@ compatibility_date = "2026-11-24"
 keep_names = false
 
 [alias]
-"ajv" = "${src}/mcp/ajv-unavailable.ts"
-"ajv-formats" = "${src}/mcp/ajv-unavailable.ts"
 "toolroute" = "${src}/index.ts"
 "toolroute/workers" = "${src}/workers.ts"
 "toolroute/server" = "${src}/server.ts"

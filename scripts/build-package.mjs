@@ -3,17 +3,14 @@
 // sources' .ts specifiers rewritten to .js), run by `prepack` so `npm pack` always holds compiled
 // output. The repository itself keeps running on the sources (tests, `npm run dev`, Deno).
 //
-// Three steps beyond tsc:
-// - The MCP SDK's server imports Ajv for a default validator that cannot run on Workers (it
-//   compiles schemas with new Function); toolroute always passes the cfworker validator. The SDK
-//   modules toolroute uses are bundled once into dist/vendor/mcp/ with Ajv replaced by a stub, so
-//   a project's Worker never bundles Ajv (~290 KB) and never needs a wrangler.toml alias for it.
+// Two steps beyond tsc (the MCP SDK v2 is an ordinary dependency: its `workerd` export condition
+// picks a validator that generates no code, so nothing of it is vendored or stubbed):
 // - toolroute/deno is compiled in a second program against Deno's own types (`deno types`).
 // - The playground's browser code is reprinted without the sources' comments (see the end).
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { dirname, join, relative, resolve } from 'node:path'
-import { build, transform } from 'esbuild'
+import { join, relative, resolve } from 'node:path'
+import { transform } from 'esbuild'
 
 const root = resolve(import.meta.dirname, '..')
 const dist = join(root, 'dist')
@@ -45,50 +42,12 @@ writeFileSync(
 )
 run(process.execPath, [tsc, '-p', join(work, 'tsconfig.deno.json'), '--noCheck'])
 
-// The MCP SDK modules toolroute imports at run time, bundled with Ajv stubbed out. Their own
-// dependencies stay bundled too, but zod and @cfworker/json-schema remain imports: the app has
-// one copy of each.
-const sdk = '@modelcontextprotocol/sdk/'
-const vendored = {
-  'server/index.js': 'server-index',
-  'server/webStandardStreamableHttp.js': 'web-standard-streamable-http',
-  'types.js': 'types',
-  'validation/cfworker': 'cfworker',
-}
-const vendorDir = join(dist, 'vendor/mcp')
-const stub = join(root, 'src/mcp/ajv-unavailable.ts')
-await build({
-  entryPoints: Object.fromEntries(Object.entries(vendored).map(([path, name]) => [name, `${sdk}${path}`])),
-  absWorkingDir: root,
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'neutral',
-  mainFields: ['module', 'main'],
-  outdir: vendorDir,
-  alias: { ajv: stub, 'ajv-formats': stub },
-  external: ['zod', 'zod/*', '@cfworker/json-schema'],
-  logLevel: 'warning',
-})
-
-// Point the compiled modules at the vendored SDK, and the declarations at .js files (the
-// sources import with .ts specifiers, which tsc keeps in .d.ts).
+// Point the declarations at .js files (the sources import with .ts specifiers, which tsc keeps in .d.ts).
 const files = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? files(join(dir, entry.name)) : [join(dir, entry.name)]))
 for (const file of files(dist)) {
-  if (file.startsWith(vendorDir)) continue
+  if (!file.endsWith('.d.ts')) continue
   const text = readFileSync(file, 'utf8')
-  let next = text
-  if (file.endsWith('.d.ts')) {
-    next = text.replace(/((?:from|import)\s*\(?\s*['"])(\.\.?\/[^'"]+)\.ts(['"])/g, '$1$2.js$3')
-  } else if (file.endsWith('.js')) {
-    next = text.replace(/(from\s*['"])@modelcontextprotocol\/sdk\/([^'"]+)(['"])/g, (match, before, path, after) => {
-      const name = vendored[path]
-      if (!name) throw new Error(`${relative(root, file)} imports ${sdk}${path}, which scripts/build-package.mjs does not vendor`)
-      let target = relative(dirname(file), join(vendorDir, `${name}.js`)).split('\\').join('/')
-      if (!target.startsWith('.')) target = `./${target}`
-      return `${before}${target}${after}`
-    })
-  }
+  const next = text.replace(/((?:from|import)\s*\(?\s*['"])(\.\.?\/[^'"]+)\.ts(['"])/g, '$1$2.js$3')
   if (next !== text) writeFileSync(file, next)
 }
 // The playground's browser code ships as the text of its functions (`toString()`): tsc keeps the

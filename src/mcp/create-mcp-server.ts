@@ -1,10 +1,4 @@
-// @ts-types="@modelcontextprotocol/sdk/server/index"
-import { Server } from '@modelcontextprotocol/sdk/server/index.js'
-// @ts-types="@modelcontextprotocol/sdk/types"
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
-import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker'
-import type { RunHost } from '../runs/run-host.ts'
-import type { AnyTool } from '../tool/tool-types.ts'
+import { Server, isTaskAugmentedRequestParams, type JSONRPCRequest, type Result, type ServerContext } from '@modelcontextprotocol/server'
 import { callMcpTool } from './call-mcp-tool.ts'
 import type { McpServerDeps } from './mcp-server-deps.ts'
 import { serveMcpTasks, mcpTasksCapability } from './serve-mcp-tasks.ts'
@@ -17,18 +11,31 @@ export const defaultServerInfo = { name: 'toolroute', version: '0.1.0' }
 /** Five minutes: a human answers a form; an evicted session object loses a pending question anyway. */
 export const defaultElicitationTimeoutMs = 5 * 60 * 1000
 
-// The SDK's default validator (Ajv) compiles schemas with `new Function`, which Workers forbid.
-const jsonSchemaValidator = new CfWorkerJsonSchemaValidator()
+type Handler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>
 
 /**
- * A low-level MCP `Server` serving `tools/list` and `tools/call` for a tool registry. The
- * listing is computed once per registry; calls run on toolroute's executor (`callMcpTool`), and a
- * background tool's runs are tasks (`serveMcpTasks`).
+ * SDK v2 serves no 2025-11-25 tasks, and its `tools/call` check refuses a task-augmented call's
+ * answer (a `CreateTaskResult` has no `content`). Such a call skips that check: its result is
+ * built from the run by `toMcpTask`. Every other call keeps the SDK's.
+ */
+class TaskServer extends Server {
+  protected override _wrapHandler(method: string, handler: Handler): Handler {
+    const checked = super._wrapHandler(method, handler)
+    if (method !== 'tools/call') return checked
+    return (request, ctx) => (isTaskAugmentedRequestParams(request.params) && request.params.task !== undefined ? handler(request, ctx) : checked(request, ctx))
+  }
+}
+
+/**
+ * An MCP `Server` (SDK v2) serving a 2025 connection's `tools/list` and `tools/call` for a tool
+ * registry. The listing is computed once per registry; calls run on toolroute's one call
+ * (`callMcpTool`), and a background tool's runs are tasks (`serveMcpTasks`). The SDK picks its
+ * JSON Schema validator by runtime (`workerd`: cfworker, no code generation).
  */
 export function createMcpServer(deps: McpServerDeps): Server {
-  const server = new Server(deps.serverInfo, { capabilities: { tools: {}, tasks: mcpTasksCapability }, jsonSchemaValidator })
-  server.setRequestHandler(ListToolsRequestSchema, () => mcpToolIndex(deps.tools).taskList())
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) => callMcpTool(server, deps, request.params, extra))
+  const server = new TaskServer(deps.serverInfo, { capabilities: { tools: {}, tasks: mcpTasksCapability } })
+  server.setRequestHandler('tools/list', () => mcpToolIndex(deps.tools).taskList() as never)
+  server.setRequestHandler('tools/call', (request, ctx) => callMcpTool(server, deps, request.params, ctx) as never)
   // Per server, so per session: what each task's progress has sent (task-progress.ts).
   serveMcpTasks(server, deps, createTaskProgress())
   return server

@@ -1,5 +1,4 @@
-// @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server'
 import { createMcpServer, type McpServerDeps } from './create-mcp-server.ts'
 import { createMemoryEventStore } from './memory-event-store.ts'
 
@@ -23,6 +22,19 @@ export interface McpSession {
 const internalUrl = 'https://session.toolroute.internal/mcp'
 
 /**
+ * An `initialize` whose `elicitation` capability is empty, as the form capability it means
+ * (MCP 2025-11-25: "an empty object is equivalent to declaring support for form mode only",
+ * which 2025-06-18 clients, the v1 SDK's among them, send). SDK v2 reads only `elicitation.form`
+ * and would refuse every question to such a client.
+ */
+function withFormElicitation(body: unknown): unknown {
+  const message = body as { method?: unknown; params?: { capabilities?: { elicitation?: unknown } } } | undefined
+  const elicitation = message?.method === 'initialize' ? message.params?.capabilities?.elicitation : undefined
+  if (typeof elicitation !== 'object' || elicitation === null || Object.keys(elicitation).length > 0) return body
+  return { ...message, params: { ...message!.params, capabilities: { ...message!.params!.capabilities, elicitation: { form: {} } } } }
+}
+
+/**
  * A session in SSE mode: a call's response is an event stream, so a tool's question
  * (elicitation) goes out on it and the client's answer, a later POST, reaches this transport.
  * JSON responses cannot carry such questions (the SDK drops them).
@@ -40,7 +52,7 @@ export async function createMcpSession(sessionId: string, deps: McpServerDeps): 
   return {
     sessionId,
     async handle(request, body) {
-      const response = await transport.handleRequest(request, body === undefined ? undefined : { parsedBody: body })
+      const response = await transport.handleRequest(request, body === undefined ? undefined : { parsedBody: withFormElicitation(body) })
       // The SDK aborts a cancelled call but, as the spec asks, sends no response for it, so its
       // stream would stay open on keep-alives: close it once the cancel has been handled.
       const cancelled = (body as { method?: unknown; params?: { requestId?: unknown } } | undefined)
@@ -51,7 +63,7 @@ export async function createMcpSession(sessionId: string, deps: McpServerDeps): 
     },
     async restore(initialize) {
       const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }
-      const replayed = await transport.handleRequest(new Request(internalUrl, { method: 'POST', headers, body: '{}' }), { parsedBody: initialize })
+      const replayed = await transport.handleRequest(new Request(internalUrl, { method: 'POST', headers, body: '{}' }), { parsedBody: withFormElicitation(initialize) })
       // Read to its end: the stream closes once the server has answered, capabilities recorded.
       await replayed.text()
       if (!replayed.ok) throw new Error(`The saved initialize of MCP session ${sessionId} was refused (${replayed.status})`)

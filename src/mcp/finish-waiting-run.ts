@@ -1,5 +1,4 @@
-// @ts-types="@modelcontextprotocol/sdk/types"
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import type { CallToolResult } from '@modelcontextprotocol/server'
 import { ToolrouteError } from '../errors/toolroute-error.ts'
 import { createEventProjector } from '../events/create-event-projector.ts'
 import type { RunRecord } from '../runs/run-record.ts'

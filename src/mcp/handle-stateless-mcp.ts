@@ -1,5 +1,4 @@
-// @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server'
 import { createMcpServer, type McpServerDeps } from './create-mcp-server.ts'
 import { readCaller } from './mcp-caller.ts'
 import { taskResultOf, wantsProgress } from './read-mcp-body.ts'

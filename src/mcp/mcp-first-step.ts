@@ -1,5 +1,4 @@
-// @ts-types="@modelcontextprotocol/sdk/types"
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import type { CallToolResult } from '@modelcontextprotocol/server'
 import { ToolrouteError, errorMessage } from '../errors/toolroute-error.ts'
 import type { RunRecord } from '../runs/run-record.ts'
 import type { RunningCall } from '../runtime/start-call.ts'

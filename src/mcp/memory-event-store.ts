@@ -1,5 +1,4 @@
-// @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
-import type { EventStore } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
+import type { EventStore } from '@modelcontextprotocol/server'
 
 /** How many messages a session keeps for replay, across its streams (oldest dropped first). */
 const maxEvents = 500

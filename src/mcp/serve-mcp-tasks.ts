@@ -1,22 +1,12 @@
-// @ts-types="@modelcontextprotocol/sdk/server/index"
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
-// @ts-types="@modelcontextprotocol/sdk/types"
-import {
-  CancelTaskRequestSchema,
-  ErrorCode,
-  GetTaskPayloadRequestSchema,
-  GetTaskRequestSchema,
-  ListTasksRequestSchema,
-  McpError,
-  RELATED_TASK_META_KEY,
-} from '@modelcontextprotocol/sdk/types.js'
+import { ProtocolError, ProtocolErrorCode, RELATED_TASK_META_KEY, type Server, type ServerContext } from '@modelcontextprotocol/server'
+import { z } from 'zod'
 import { ToolrouteError } from '../errors/toolroute-error.ts'
 import type { RunHost } from '../runs/run-host.ts'
 import { settledStatuses, type RunRecord } from '../runs/run-record.ts'
 import { finishWaitingRun, followToEnd } from './finish-waiting-run.ts'
 import { readCaller } from './mcp-caller.ts'
 import type { McpServerDeps } from './mcp-server-deps.ts'
-import { sessionWaitingContext, type McpRequestExtra } from './session-waiting-context.ts'
+import { sessionWaitingContext } from './session-waiting-context.ts'
 import type { TaskProgress } from './task-progress.ts'
 import { toMcpTask } from './to-mcp-task.ts'
 import { hasTool, toolOfRun } from '../tool/load-tool.ts'
@@ -24,7 +14,12 @@ import { hasTool, toolOfRun } from '../tool/load-tool.ts'
 /** The `tasks` capability of a 2025-11-25 server: tasks for `tools/call`, listed and cancellable. */
 export const mcpTasksCapability = { list: {}, cancel: {}, requests: { tools: { call: {} } } }
 
-const notFound = (taskId: string) => new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId}`)
+const notFound = (taskId: string) => new ProtocolError(ProtocolErrorCode.InvalidParams, `Task not found: ${taskId}`)
+
+// SDK v2 types the 2025-11-25 task methods but serves none of them: they are registered as methods
+// of toolroute's own, with their params checked here.
+const taskParams = { params: z.object({ taskId: z.string() }).loose() }
+const listParams = { params: z.object({ cursor: z.string().optional() }).loose().optional() }
 
 /**
  * `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel` (MCP 2025-11-25) over the app's run
@@ -35,10 +30,10 @@ const notFound = (taskId: string) => new McpError(ErrorCode.InvalidParams, `Task
  * Durable Object it runs in.
  */
 export function serveMcpTasks(server: Server, deps: McpServerDeps, progress: TaskProgress): void {
-  const callerOf = (extra: McpRequestExtra) => ({ principal: readCaller(extra.requestInfo?.headers).principal })
-  const load = async (runs: RunHost, taskId: string, extra: McpRequestExtra): Promise<RunRecord> => {
+  const callerOf = (ctx: ServerContext) => ({ principal: readCaller(ctx.http?.req?.headers).principal })
+  const load = async (runs: RunHost, taskId: string, ctx: ServerContext): Promise<RunRecord> => {
     try {
-      const { run } = await runs.get(taskId, callerOf(extra))
+      const { run } = await runs.get(taskId, callerOf(ctx))
       if (!run.background || !hasTool(deps.tools, run.toolId)) throw notFound(taskId)
       return run
     } catch (error) {
@@ -47,42 +42,42 @@ export function serveMcpTasks(server: Server, deps: McpServerDeps, progress: Tas
     }
   }
 
-  server.setRequestHandler(GetTaskRequestSchema, async (request, extra) => toMcpTask(await load(deps.runs(), request.params.taskId, extra), deps.basePath))
+  server.setRequestHandler('tasks/get', taskParams, async (params, ctx) => toMcpTask(await load(deps.runs(), params.taskId, ctx), deps.basePath))
 
   // Blocks until the run settles; a run waiting for a person asks this request's client (2025
   // sessions with elicitation), else its result names the run and the HTTP route that answers it.
   // A task whose call carried a progress token gets what the run streams as progress meanwhile,
   // on this request (task-progress.ts).
-  server.setRequestHandler(GetTaskPayloadRequestSchema, async (request, extra) => {
+  server.setRequestHandler('tasks/result', taskParams, async (params, ctx) => {
     const host = deps.runs()
-    const run = await load(host, request.params.taskId, extra)
-    const runs = progress.tap(run, host, (notification) => extra.sendNotification(notification as never))
-    const { principal } = callerOf(extra)
-    const context = sessionWaitingContext(server, deps, extra, await toolOfRun(deps.tools, run), runs, principal)
+    const run = await load(host, params.taskId, ctx)
+    const runs = progress.tap(run, host, (notification) => ctx.mcpReq.notify(notification as never))
+    const { principal } = callerOf(ctx)
+    const context = sessionWaitingContext(server, deps, ctx, await toolOfRun(deps.tools, run), runs, principal)
     // Values streamed before this request are sent first (a run that settled or waits replays and ends).
     const current = runs === host || run.status === 'running' ? run : await followToEnd(context, run)
     const result = await finishWaitingRun(context, current)
     return { ...result, _meta: { ...result._meta, [RELATED_TASK_META_KEY]: { taskId: run.runId } } }
   })
 
-  server.setRequestHandler(ListTasksRequestSchema, async (request, extra) => {
+  server.setRequestHandler('tasks/list', listParams, async (params, ctx) => {
     const runs = deps.runs()
     if (!runs.list) return { tasks: [] }
-    const page = await runs.list(callerOf(extra), request.params?.cursor !== undefined ? { cursor: request.params.cursor } : {})
+    const page = await runs.list(callerOf(ctx), params?.cursor !== undefined ? { cursor: params.cursor } : {})
     const tasks = page.runs.filter((run) => run.background && hasTool(deps.tools, run.toolId)).map((run) => toMcpTask(run, deps.basePath))
     return { tasks, ...(page.nextCursor !== undefined ? { nextCursor: page.nextCursor } : {}) }
   })
 
   // The run's cancel (the same compare-and-set as POST /runs/:runId/cancel): a running attempt is aborted.
-  server.setRequestHandler(CancelTaskRequestSchema, async (request, extra) => {
+  server.setRequestHandler('tasks/cancel', taskParams, async (params, ctx) => {
     const runs = deps.runs()
-    const run = await load(runs, request.params.taskId, extra)
-    if (settledStatuses.includes(run.status)) throw new McpError(ErrorCode.InvalidParams, `Cannot cancel task in terminal status: ${toMcpTask(run, deps.basePath).status}`)
+    const run = await load(runs, params.taskId, ctx)
+    if (settledStatuses.includes(run.status)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Cannot cancel task in terminal status: ${toMcpTask(run, deps.basePath).status}`)
     try {
-      return toMcpTask(await runs.cancel(run.runId, callerOf(extra)), deps.basePath)
+      return toMcpTask(await runs.cancel(run.runId, callerOf(ctx)), deps.basePath)
     } catch (error) {
       // Settled meanwhile (the run finished as the cancel arrived).
-      if (ToolrouteError.isInstance(error) && error.code === 'RUN_STATE_CONFLICT') throw new McpError(ErrorCode.InvalidParams, error.message)
+      if (ToolrouteError.isInstance(error) && error.code === 'RUN_STATE_CONFLICT') throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message)
       throw error
     }
   })

@@ -1,20 +1,16 @@
-// @ts-types="@modelcontextprotocol/sdk/server/index"
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import type { Server, ServerContext } from '@modelcontextprotocol/server'
 import type { RunHost } from '../runs/run-host.ts'
 import type { AnyTool, ElicitRequestParams, ElicitResult } from '../tool/tool-types.ts'
 import type { WaitingRunContext } from './finish-waiting-run.ts'
 import type { McpServerDeps } from './mcp-server-deps.ts'
 
-/** The SDK's `extra` of a request handler (signal, ids, request info, sendRequest…). */
-export type McpRequestExtra = Parameters<Parameters<Server['setRequestHandler']>[1]>[1]
-
 /**
  * How a 2025 request (a `tools/call`, a `tasks/result`) finishes a waiting run: questions go to
  * the client as elicitation when it declared forms. `relatedRequestId` sends them on this
- * request's own response stream: without it the SDK uses the standalone GET stream, and drops
- * the question when none is open.
+ * request's own response stream: without it (as the context's own `elicitInput` sends them) the
+ * SDK uses the standalone GET stream, which toolroute does not open, and the question is lost.
  */
-export function sessionWaitingContext(server: Server, deps: McpServerDeps, extra: McpRequestExtra, tool: AnyTool, runs: RunHost, principal: string | null): WaitingRunContext {
+export function sessionWaitingContext(server: Server, deps: McpServerDeps, ctx: ServerContext, tool: AnyTool, runs: RunHost, principal: string | null): WaitingRunContext {
   return {
     tool,
     runs,
@@ -22,11 +18,7 @@ export function sessionWaitingContext(server: Server, deps: McpServerDeps, extra
     basePath: deps.basePath,
     canElicit: Boolean(server.getClientCapabilities()?.elicitation?.form),
     elicit: (request: ElicitRequestParams): Promise<ElicitResult> =>
-      server.elicitInput({ ...request, mode: 'form' } as never, {
-        relatedRequestId: extra.requestId,
-        timeout: deps.elicitationTimeoutMs,
-        signal: extra.signal,
-      }) as Promise<ElicitResult>,
-    signal: extra.signal,
+      server.elicitInput({ ...request, mode: 'form' } as never, { relatedRequestId: ctx.mcpReq.id, timeout: deps.elicitationTimeoutMs, signal: ctx.mcpReq.signal }) as Promise<ElicitResult>,
+    signal: ctx.mcpReq.signal,
   }
 }

@@ -1,7 +1,4 @@
-// @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
-import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
-// @ts-types="@modelcontextprotocol/sdk/types"
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
+import type { JSONRPCMessage, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server'
 
 import { sha256Hex } from '../runtime/sha256-hex.ts'
 
@@ -68,7 +65,7 @@ export class StatelessCalls {
     for (const call of [...calls]) {
       // A stateless transport takes one request only: the cancel goes to the server as a message
       // the transport received (the Transport contract's `onmessage`), and the SDK aborts the call.
-      call.transport.onmessage?.(body as JSONRPCMessage, { requestInfo: { headers: Object.fromEntries(request.headers) } } as never)
+      call.transport.onmessage?.(body as JSONRPCMessage, { request })
       call.transport.closeSSEStream(requestId)
       call.end()
     }

@@ -1,5 +1,4 @@
-// @ts-types="@modelcontextprotocol/sdk/types"
-import { RELATED_TASK_META_KEY } from '@modelcontextprotocol/sdk/types.js'
+import { RELATED_TASK_META_KEY } from '@modelcontextprotocol/server'
 import type { RunHost } from '../runs/run-host.ts'
 import { settledStatuses, type RunRecord } from '../runs/run-record.ts'
 import { createProgressSender, type ProgressNotification } from './create-progress-sender.ts'

@@ -1,5 +1,4 @@
-// @ts-types="@modelcontextprotocol/sdk/types"
-import type { ContentBlock } from '@modelcontextprotocol/sdk/types.js'
+import type { ContentBlock } from '@modelcontextprotocol/server'
 import type { ToolModelOutput, ToolModelOutputPart } from '../protocol/model-output.ts'
 
 const text = (value: string): ContentBlock => ({ type: 'text', text: value })

@@ -1,5 +1,4 @@
-// @ts-types="@modelcontextprotocol/sdk/types"
-import type { Task } from '@modelcontextprotocol/sdk/types.js'
+import type { Task } from '@modelcontextprotocol/server'
 import type { RunRecord } from '../runs/run-record.ts'
 import { runRoute } from './mcp-tool-result.ts'
 

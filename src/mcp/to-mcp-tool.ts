@@ -1,5 +1,4 @@
-// @ts-types="@modelcontextprotocol/sdk/types"
-import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js'
+import type { Tool as McpTool } from '@modelcontextprotocol/server'
 import type { JSONSchemaObject } from '../schema/compile-schema.ts'
 import { mcpToolName } from '../tool/mcp-tool-name.ts'
 import { errorMessage, ToolrouteError } from '../errors/toolroute-error.ts'

@@ -1,5 +1,4 @@
-// @ts-types="@modelcontextprotocol/sdk/types"
-import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js'
+import type { Tool as McpTool } from '@modelcontextprotocol/server'
 import type { ToolDescriptor } from '../protocol/tool-descriptor.ts'
 
 /**
