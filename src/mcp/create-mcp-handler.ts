@@ -9,6 +9,7 @@ import type { AnyTool } from '../tool/tool-types.ts'
 import { withCaller } from './mcp-caller.ts'
 import { isLegacyRequest } from '@modelcontextprotocol/server'
 import { checkJsonRpc } from './check-json-rpc.ts'
+import { legacyVersionOf } from './legacy-version.ts'
 import { checkMcpOrigin } from './check-mcp-origin.ts'
 import { createMemoryMcpSessions } from './create-memory-mcp-sessions.ts'
 import { createModernMcpHandler, peekCallKey, questionStateCodecFor } from './create-modern-mcp-handler.ts'
@@ -98,7 +99,7 @@ export function createMcpHandler({ tools, options, runs }: McpHandlerOptions) {
       if (isCall && sessions?.call) return sessions.call(peekCallKey(read.body) ?? crypto.randomUUID(), { request, text: read.text, body: read.body, initialize: false, caller, deps })
       return modern.fetch(request, { ...deps(), requestState: codecOf(c), defer: deferOf(c) }, read.body)
     }
-    const invalid = checkJsonRpc(read.body)
+    const invalid = checkJsonRpc(read.body, legacyVersionOf(c.req.raw.headers, read.body))
     if (invalid) return invalid
     const message = { request, text: read.text, body: read.body, caller, deps }
     if (sessionId !== undefined) {

@@ -2,6 +2,7 @@ import { Server, isTaskAugmentedRequestParams, type JSONRPCRequest, type Result,
 import { callMcpTool } from './call-mcp-tool.ts'
 import type { McpServerDeps } from './mcp-server-deps.ts'
 import { serveMcpTasks, mcpTasksCapability } from './serve-mcp-tasks.ts'
+import { hasTasks } from './legacy-version.ts'
 import { createTaskProgress } from './task-progress.ts'
 import { mcpToolIndex } from './to-mcp-tool.ts'
 
@@ -28,15 +29,19 @@ class TaskServer extends Server {
 
 /**
  * An MCP `Server` (SDK v2) serving a 2025 connection's `tools/list` and `tools/call` for a tool
- * registry. The listing is computed once per registry; calls run on toolroute's one call
- * (`callMcpTool`), and a background tool's runs are tasks (`serveMcpTasks`). The SDK picks its
- * JSON Schema validator by runtime (`workerd`: cfworker, no code generation).
+ * registry, at `version` (the revision the connection speaks). The listing is computed once per
+ * registry; calls run on toolroute's one call (`callMcpTool`), and from 2025-11-25 a background
+ * tool's runs are tasks (`serveMcpTasks`): older revisions have none, so they are neither
+ * announced nor served there. The SDK picks its JSON Schema validator by runtime (`workerd`:
+ * cfworker, no code generation).
  */
-export function createMcpServer(deps: McpServerDeps): Server {
-  const server = new TaskServer(deps.serverInfo, { capabilities: { tools: {}, tasks: mcpTasksCapability } })
-  server.setRequestHandler('tools/list', () => mcpToolIndex(deps.tools).taskList() as never)
+export function createMcpServer(deps: McpServerDeps, version: string): Server {
+  const tasks = hasTasks(version)
+  const server = new TaskServer(deps.serverInfo, { capabilities: { tools: {}, ...(tasks ? { tasks: mcpTasksCapability } : {}) } })
+  const index = mcpToolIndex(deps.tools)
+  server.setRequestHandler('tools/list', () => (tasks ? index.taskList() : index.list()) as never)
   server.setRequestHandler('tools/call', (request, ctx) => callMcpTool(server, deps, request.params, ctx) as never)
   // Per server, so per session: what each task's progress has sent (task-progress.ts).
-  serveMcpTasks(server, deps, createTaskProgress())
+  if (tasks) serveMcpTasks(server, deps, createTaskProgress())
   return server
 }

@@ -1,5 +1,6 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server'
 import { createMcpServer, type McpServerDeps } from './create-mcp-server.ts'
+import { legacyVersionOf } from './legacy-version.ts'
 import { createMemoryEventStore } from './memory-event-store.ts'
 
 /** How long a client waits before it reconnects to a stream it lost (the priming event's `retry`). */
@@ -37,10 +38,11 @@ function withFormElicitation(body: unknown): unknown {
 /**
  * A session in SSE mode: a call's response is an event stream, so a tool's question
  * (elicitation) goes out on it and the client's answer, a later POST, reaches this transport.
- * JSON responses cannot carry such questions (the SDK drops them).
+ * JSON responses cannot carry such questions (the SDK drops them). `initialize` is the request
+ * that opens (or opened) the session: its revision decides what the server offers.
  */
-export async function createMcpSession(sessionId: string, deps: McpServerDeps): Promise<McpSession> {
-  const server = createMcpServer(deps)
+export async function createMcpSession(sessionId: string, deps: McpServerDeps, initialize: unknown): Promise<McpSession> {
+  const server = createMcpServer(deps, legacyVersionOf(new Headers(), initialize))
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: () => sessionId,
     // Resumable streams: a priming event (id, retry) opens each, and a client that lost one

@@ -75,7 +75,7 @@ export function createMemoryMcpSessions(options: MemoryMcpSessionsOptions = {}):
     async handle(sessionId, { request, body, initialize, caller, deps }) {
       if (initialize) {
         if (sessions.has(sessionId)) return sessionNotFound()
-        const session = await createMcpSession(sessionId, deps())
+        const session = await createMcpSession(sessionId, deps(), body)
         const response = await session.handle(request, body)
         // Room is made once the session exists, with nothing awaited before it is kept: initializes
         // sent all at once cannot each see room that the others then take.

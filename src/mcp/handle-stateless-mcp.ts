@@ -1,5 +1,6 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server'
 import { createMcpServer, type McpServerDeps } from './create-mcp-server.ts'
+import { legacyVersionOf } from './legacy-version.ts'
 import { readCaller } from './mcp-caller.ts'
 import { taskResultOf, wantsProgress } from './read-mcp-body.ts'
 import { taskSendsProgress } from './task-progress.ts'
@@ -19,7 +20,7 @@ export async function handleStatelessMcp(deps: McpServerDeps, request: Request, 
   if (cancelKey !== undefined && (await calls.cancel(cancelKey, request, body, cancelled!))) {
     return new Response(null, { status: 202 })
   }
-  const server = createMcpServer(deps)
+  const server = createMcpServer(deps, legacyVersionOf(request.headers, body))
   const task = taskResultOf(body)
   const streamed = wantsProgress(body) || (task !== undefined && (await taskSendsProgress(deps.runs(), task, principal)))
   const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: !streamed })

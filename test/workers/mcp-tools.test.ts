@@ -167,6 +167,53 @@ describe('JSON-RPC errors at /mcp, with the codes the spec gives them', () => {
   })
 })
 
+describe('MCP 2025 requests, as each revision has them', () => {
+  const post = (body: unknown, version?: string) =>
+    SELF.fetch('http://tools.test/mcp', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(version ? { 'mcp-protocol-version': version } : {}) },
+      body: JSON.stringify(body),
+    })
+  const initialize = (protocolVersion: string) => ({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } })
+
+  it('refuses a JSON-RPC batch from 2025-06-18 (which removed them) and a batched initialize at any revision; 2025-03-26 still has batches', async () => {
+    const list = { jsonrpc: '2.0', id: 2, method: 'tools/list' }
+    for (const version of ['2025-11-25', '2025-06-18']) {
+      const batch = await post([list], version)
+      expect(batch.status).toBe(400)
+      expect(await batch.json()).toMatchObject({ error: { code: -32600, message: expect.stringContaining('batches') } })
+    }
+    const batchedInitialize = await post([initialize('2025-03-26')])
+    expect(batchedInitialize.status).toBe(400)
+    expect(await batchedInitialize.json()).toMatchObject({ id: 1, error: { code: -32600, message: expect.stringContaining('initialize') } })
+    const old = await post([list, { ...list, id: 3 }], '2025-03-26')
+    expect(old.status).toBe(200)
+    expect(await old.json()).toEqual([2, 3].map((id) => expect.objectContaining({ id, result: expect.objectContaining({ tools: expect.any(Array) }) })))
+  })
+
+  it('announces tasks (and lists taskSupport) only from 2025-11-25, and serves tasks/* only there', async () => {
+    const capabilities = async (version: string) => ((await (await post(initialize(version))).json()) as { result: { capabilities: Record<string, unknown> } }).result.capabilities
+    expect(await capabilities('2025-11-25')).toHaveProperty('tasks')
+    for (const version of ['2025-06-18', '2025-03-26', '2024-11-05']) expect(await capabilities(version)).not.toHaveProperty('tasks')
+    const listed = async (version: string) => ((await (await post({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, version)).json()) as { result: { tools: { name: string; execution?: unknown }[] } }).result.tools
+    expect((await listed('2025-11-25')).find((tool) => tool.name === 'generate-report')?.execution).toEqual({ taskSupport: 'optional' })
+    expect((await listed('2025-06-18')).find((tool) => tool.name === 'generate-report')).not.toHaveProperty('execution')
+    const get = await post({ jsonrpc: '2.0', id: 3, method: 'tasks/get', params: { taskId: crypto.randomUUID() } }, '2025-06-18')
+    expect(await get.json()).toMatchObject({ id: 3, error: { code: -32601 } })
+  })
+
+  it('-32602 in a sentence for arguments that are not an object, and protocol errors without a library prefix', async () => {
+    for (const args of [[1, 2], 'text', 7, null]) {
+      const response = await post({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'weather-tool', arguments: args } }, '2025-11-25')
+      const body = (await response.json()) as { error: { code: number; message: string } }
+      expect(body.error).toEqual({ code: -32602, message: 'Invalid params: tools/call "arguments" must be an object of named arguments' })
+    }
+    const unknown = await post({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'no-such-tool', arguments: {} } }, '2025-11-25')
+    const body = (await unknown.json()) as { error: { code: number; message: string } }
+    expect(body.error).toMatchObject({ code: -32602, message: 'Unknown tool: no-such-tool' })
+  })
+})
+
 describe('notifications/cancelled (2025 leg)', () => {
   /** Starts a long `abort-recorder` call, cancels it from the client: it is aborted, never finished. */
   async function expectCancelAborts(client: Awaited<ReturnType<typeof connectMcp>>['client'], key: string) {

@@ -166,7 +166,7 @@ export function createMcpSessionObject(options: McpSessionObjectOptions): new (c
 
     async #open(sessionId: string, request: Request, body: unknown, principal: string | null): Promise<Response> {
       if (this.#session || (await this.#saved())) return jsonRpcError(400, -32600, 'Invalid Request: Server already initialized')
-      const opening = createMcpSession(sessionId, this.#deps)
+      const opening = createMcpSession(sessionId, this.#deps, body)
       this.#session = opening
       const response = await (await opening).handle(request, body)
       if (!response.ok) {
@@ -179,7 +179,7 @@ export function createMcpSessionObject(options: McpSessionObjectOptions): new (c
     }
 
     async #restore(sessionId: string, saved: SavedSession): Promise<McpSession> {
-      const session = await createMcpSession(sessionId, this.#deps)
+      const session = await createMcpSession(sessionId, this.#deps, saved.initialize)
       await session.restore(saved.initialize)
       return session
     }
