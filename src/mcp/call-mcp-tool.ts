@@ -3,9 +3,10 @@ import { ToolrouteError } from '../errors/toolroute-error.ts'
 import { startCall } from '../runtime/start-call.ts'
 import { runKeeper } from '../runs/run-keeper.ts'
 import type { RunHost } from '../runs/run-host.ts'
+import type { RunRecord } from '../runs/run-record.ts'
 import { isBackgroundTool } from '../tool/is-background-tool.ts'
 import type { McpServerDeps } from './mcp-server-deps.ts'
-import { finishWaitingRun } from './finish-waiting-run.ts'
+import { cancelAbandoned, finishWaitingRun } from './finish-waiting-run.ts'
 import { mcpFirstStep } from './mcp-first-step.ts'
 import { readCaller } from './mcp-caller.ts'
 import { createProgressSender } from './create-progress-sender.ts'
@@ -71,5 +72,8 @@ export async function callMcpTool(server: Server, deps: McpServerDeps, params: C
     // Invalid input (or a run that could not be stored): no task was created.
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, (result.content[0] as { text?: string } | undefined)?.text ?? 'The task could not be created', result._meta?.['toolroute/error'])
   }
-  return mcpFirstStep(running, (run) => finishWaitingRun(waiting(), run))
+  let stored: RunRecord | undefined
+  const result = await mcpFirstStep(running, (run) => finishWaitingRun(waiting(), (stored = run)))
+  await cancelAbandoned({ runs: runs(), principal: caller.principal, signal: ctx.mcpReq.signal }, stored)
+  return result
 }

@@ -23,8 +23,9 @@ function attach(sink: ProgressSink, ctx: ServerContext): void {
   const token = (ctx.mcpReq._meta as { progressToken?: string | number } | undefined)?.progressToken
   sink.send = token !== undefined ? createProgressSender((notification) => ctx.mcpReq.notify(notification), token) : undefined
 }
-import { answerApproval, answerResume, approvalQuestion, followToEnd, resumeQuestion, shown, type AnswerContext } from './finish-waiting-run.ts'
+import { answerApproval, answerResume, approvalQuestion, cancelAbandoned, followToEnd, resumeQuestion, shown, type AnswerContext } from './finish-waiting-run.ts'
 import { readCaller } from './mcp-caller.ts'
+import { tapRunEvents } from './tap-run-events.ts'
 import { errorResult, settledResult, waitingResult } from './mcp-tool-result.ts'
 import { failureResult, mcpFirstStep } from './mcp-first-step.ts'
 
@@ -60,8 +61,12 @@ export type ModernResult = CallToolResult | InputRequiredResult
  */
 export async function callModernMcpTool(deps: ModernMcpDeps, tool: AnyTool, params: { arguments?: Record<string, unknown> }, ctx: ServerContext): Promise<ModernResult> {
   const caller = readCaller(ctx.http?.req?.headers)
+  // This request's progress (its `progressToken`, if any); a parked call keeps it for its retries.
+  const sink: ProgressSink = {}
+  attach(sink, ctx)
   let host: RunHost | undefined
-  const runs = () => (host ??= deps.runs())
+  // What later steps stream (a followed background run, an answered approval) is progress too, as under 2025.
+  const runs = () => (host ??= tapRunEvents(deps.runs(), (event) => sink.send?.(event)))
   const answers: AnswerContext = { tool, get runs() { return runs() }, principal: caller.principal, signal: ctx.mcpReq.signal }
 
   // Verified by the SDK's seam (the codec's `verify`) before this handler runs.
@@ -100,8 +105,6 @@ export async function callModernMcpTool(deps: ModernMcpDeps, tool: AnyTool, para
   if (caller.error) return errorResult(new ToolrouteError(caller.error.code, caller.error.message)) as CallToolResult
   const call = startCall(tool, caller.requestContext)
   if (!call.ok) return errorResult(call.error) as CallToolResult
-  const sink: ProgressSink = {}
-  attach(sink, ctx)
   const parked = deps.parked.start(async (ask, signal) => {
     const running = call.run({
       source: { input: params.arguments ?? {} },
@@ -147,7 +150,11 @@ async function settle(deps: ModernMcpDeps, ctx: ServerContext, answers: AnswerCo
   let current = run
   if (current.status === 'running') {
     current = await followToEnd(answers, current)
-    if (current.status === 'running') return waiting(deps, current)
+    if (current.status === 'running') {
+      // Followed until the client dropped the request: a plain call's run has no one left to read it.
+      await cancelAbandoned(answers, current)
+      return waiting(deps, current)
+    }
   }
   if (current.status === 'approval-required' || current.status === 'suspended') return ask(deps, ctx, current)
   return (await settledResult(current)) as CallToolResult

@@ -158,6 +158,21 @@ export async function followToEnd(context: Pick<WaitingRunContext, 'runs' | 'pri
 }
 
 /**
+ * The run of a plain `tools/call` whose request was cancelled (`notifications/cancelled`, or a
+ * 2026-07-28 client that dropped the request): nobody will read its result, so it is cancelled
+ * rather than left to run (a background attempt is aborted) or to wait for an answer. A task's run
+ * is not: its `tasks/result` may be cancelled while the task goes on (`tasks/cancel` ends it).
+ */
+export async function cancelAbandoned(context: Pick<WaitingRunContext, 'runs' | 'principal' | 'signal'>, run: RunRecord | undefined): Promise<void> {
+  if (!run || !context.signal.aborted) return
+  try {
+    await context.runs.cancel(run.runId, { principal: context.principal })
+  } catch {
+    // Settled meanwhile (RUN_STATE_CONFLICT), or its store is gone: nothing is left running.
+  }
+}
+
+/**
  * Takes a stored run that waits (for approval, for input) or runs in the background to its end
  * within the MCP call: the user is asked through elicitation when the client supports it, and the
  * answers go through the run host, the same compare-and-set path as the HTTP routes, so the run

@@ -94,10 +94,11 @@ describe('a Worker bundles only what its config and tools use', () => {
     // Zod validates itself: no JSON Schema validator, and the entry passes none.
     expect(carries(off.inputs, 'JSON Schema validator')).toEqual([])
     expect(off.entry).not.toContain('workerJsonSchema')
-    // The check can see MCP: the same app with MCP on carries both SDKs.
+    // The check can see MCP: the same app with MCP on carries SDK v2, and only it (#28: one stack).
     const on = await bundleApp('zod', {})
-    expect(carries(on.inputs, 'MCP SDK').some((path) => path.includes('@modelcontextprotocol/sdk/'))).toBe(true)
     expect(carries(on.inputs, 'MCP SDK').some((path) => path.includes('@modelcontextprotocol/server/'))).toBe(true)
+    expect(carries(on.inputs, 'MCP SDK').filter((path) => path.includes('@modelcontextprotocol/sdk/'))).toEqual([])
+    expect(on.inputs.filter((path) => /node_modules\/ajv/.test(path))).toEqual([])
     expect(carries(on.inputs, 'src/mcp').length).toBeGreaterThan(0)
   }, 60_000)
 
