@@ -120,15 +120,14 @@ describe('MCP notifications/cancelled for a stateless 2025 call, over a real soc
   // The cancel arrives in a request of its own; both it and the call are routed to the Durable
   // Object named by principal and request id, where the cancel reaches the call's server.
   it('aborts the call running in its per-call object', async () => {
-    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js')
-    const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js')
+    const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client')
     const client = new Client({ name: 'e2e-cancel', version: '1.0.0' })
     const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: 'Bearer e2e-canceller' } } })
     await client.connect(transport)
     expect(transport.sessionId).toBeUndefined()
     const key = `e2e-mcp-cancel-${crypto.randomUUID()}`
     const abort = new AbortController()
-    const call = client.callTool({ name: 'abort-recorder', arguments: { key, ms: 50_000 } }, undefined, { signal: abort.signal })
+    const call = client.callTool({ name: 'abort-recorder', arguments: { key, ms: 50_000 } }, { signal: abort.signal })
     expect(await eventually(key, (entries) => entries.includes('started'))).toEqual(['started'])
     abort.abort(new Error('stopped by the user'))
     await expect(call).rejects.toThrow()

@@ -94,9 +94,9 @@ describe('a Worker bundles only what its config and tools use', () => {
     // Zod validates itself: no JSON Schema validator, and the entry passes none.
     expect(carries(off.inputs, 'JSON Schema validator')).toEqual([])
     expect(off.entry).not.toContain('workerJsonSchema')
-    // The check can see MCP: the same app with MCP on carries both SDKs.
+    // The check can see MCP: the same app with MCP on carries the SDK (v2's server package; whether
+    // the v1 package is in it too is the server's business, #28 item 1, not this check's).
     const on = await bundleApp('zod', {})
-    expect(carries(on.inputs, 'MCP SDK').some((path) => path.includes('@modelcontextprotocol/sdk/'))).toBe(true)
     expect(carries(on.inputs, 'MCP SDK').some((path) => path.includes('@modelcontextprotocol/server/'))).toBe(true)
     expect(carries(on.inputs, 'src/mcp').length).toBeGreaterThan(0)
   }, 60_000)
