@@ -1,9 +1,6 @@
-// This project's Worker (the repository's example tools) under `wrangler dev` for the run.
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+// This project's Worker (the repository's example tools) on local workerd for the run.
 import type { TestProject } from 'vitest/node'
-import { startWranglerDev } from '../../wrangler-dev.ts'
+import { startDirectWorkerd } from './direct-workerd.ts'
 
 declare module 'vitest' {
   interface ProvidedContext {
@@ -12,11 +9,7 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
-  const state = mkdtempSync(join(tmpdir(), 'mcp-clients-tools-'))
-  const server = await startWranglerDev(state)
+  const server = await startDirectWorkerd()
   project.provide('toolrouteUrl', server.url)
-  return async () => {
-    await server.stop()
-    rmSync(state, { recursive: true, force: true })
-  }
+  return () => server.stop()
 }
