@@ -8,7 +8,7 @@ import { askName } from '../fixtures/mcp-tools.ts'
 import { bookFlight } from '../../tools/book-flight.ts'
 import { deleteFile } from '../../tools/delete-file.ts'
 import { indexRepository } from '../../tools/index-repository.ts'
-import { legacyTasks, recordProgress } from '../fixtures/legacy-mcp-tasks.ts'
+import { legacyTasks, newProgressToken, recordProgress } from '../fixtures/legacy-mcp-tasks.ts'
 
 // createToolApp under Node keeps MCP sessions in this process's memory: one process serves
 // every request of a session, so elicitation works without Durable Objects. The client is the
@@ -185,7 +185,7 @@ describe('MCP task progress on the in-memory run engine (Node)', () => {
     const transport = new StreamableHTTPClientTransport(new URL('http://node.test/mcp'), { fetch: async (url, init) => tasksApp.fetch(new Request(url, init)) })
     clients.push(client)
     await client.connect(transport)
-    const progressToken = `task-progress-${crypto.randomUUID()}`
+    const progressToken = newProgressToken()
     const received = recordProgress(client)
     const task = await legacyTasks(client).create('index-repository', { repository: 'r', files, delayMs: 30 }, { progressToken })
     const result = await legacyTasks(client).result(task.taskId)

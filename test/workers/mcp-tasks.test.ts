@@ -5,7 +5,7 @@ import { SELF } from 'cloudflare:test'
 import { afterEach, describe, expect, it } from 'vitest'
 import { Client as ModernClient, ProtocolError, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client'
 import { closeAll, connectMcp, mcpUrl, textOf } from './mcp-client.ts'
-import { legacyTasks, recordProgress, type ProgressSeen } from '../fixtures/legacy-mcp-tasks.ts'
+import { legacyTasks, newProgressToken, recordProgress, type ProgressSeen } from '../fixtures/legacy-mcp-tasks.ts'
 import { getRun as fetchRun } from './run-client.ts'
 
 const getRun = async (runId: string, options: { auth: string }) => ({ body: (await (await fetchRun(runId, options)).json()) as Record<string, unknown> })
@@ -19,8 +19,8 @@ const bob = { authorization: 'Bearer bob-tasks' }
 type McpClient = Awaited<ReturnType<typeof connectMcp>>['client']
 
 /** A task-augmented tools/call; with `progressToken`, its call carries that token. */
-const createTask = (client: McpClient, args: Record<string, unknown>, name = 'generate-report', progressToken?: string) =>
-  legacyTasks(client).create(name, args, progressToken ? { progressToken } : {})
+const createTask = (client: McpClient, args: Record<string, unknown>, name = 'generate-report', progressToken?: number) =>
+  legacyTasks(client).create(name, args, progressToken !== undefined ? { progressToken } : {})
 
 describe('MCP tasks (2025-11-25)', () => {
   it('lists a background tool with execution.taskSupport, and declares the tasks capability', async () => {
@@ -182,7 +182,7 @@ describe('MCP task progress (2025-11-25): the call\'s progressToken stays the ta
    * progress token of its own; `seen()` is every progress the client got under that token.
    */
   const progressTask = async (client: McpClient, delayMs: number) => {
-    const progressToken = `task-progress-${crypto.randomUUID()}`
+    const progressToken = newProgressToken()
     const received = recordProgress(client)
     const task = await createTask(client, { repository: 'toolroute', files, delayMs }, 'index-repository', progressToken)
     return { task, seen: () => received.filter((progress) => progress.progressToken === progressToken) }
