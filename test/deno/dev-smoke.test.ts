@@ -2,10 +2,7 @@
 // run, resume a suspended run, a background run, MCP tools/list, and runs that survive a
 // restart of the server.
 import assert from 'node:assert/strict'
-// @ts-types="@modelcontextprotocol/sdk/client/index"
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-// @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { readSse, typesOf } from '../fixtures/read-sse.ts'
 import { startDevServer } from './dev-server.ts'
 import { exampleTools, repoRoot } from './harness.ts'

@@ -116,19 +116,43 @@ describe('a chunked body past maxInputBytes over real HTTP', () => {
   })
 })
 
+describe('MCP 2026-07-28: the SDK v2 client aborting its call, over a real socket', () => {
+  // Under 2026-07-28 there is no notifications/cancelled: the client aborts the call's HTTP request,
+  // and the Worker learns it as a disconnect (on local workerd, only when it next writes to the
+  // response, as for the SSE callers above).
+  // TODO(#28): today the tool is not aborted (it would run its 50 s and finish): issue #28,
+  // "Cancelling does not stop the tool". Drop `.fails` once a 2026 client abort reaches the call.
+  it.fails('aborts the call: the tool sees its abortSignal abort, and never finishes', async () => {
+    const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client')
+    const client = new Client({ name: 'e2e-modern-cancel', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } })
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: 'Bearer e2e-modern-canceller' } } }))
+    expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28')
+    const key = `e2e-modern-cancel-${crypto.randomUUID()}`
+    const abort = new AbortController()
+    const call = client.callTool({ name: 'abort-recorder', arguments: { key, ms: 50_000 } }, { signal: abort.signal })
+    expect(await eventually(key, (entries) => entries.includes('started'))).toEqual(['started'])
+    abort.abort(new Error('stopped by the user'))
+    await expect(call).rejects.toThrow()
+    const entries = await eventually(key, (seen) => seen.length > 1, 25_000)
+    expect(entries[0]).toBe('started')
+    expect(entries[1]).toMatch(/^aborted/)
+    expect(entries).not.toContain('finished')
+    await client.close()
+  }, 40_000)
+})
+
 describe('MCP notifications/cancelled for a stateless 2025 call, over a real socket', () => {
   // The cancel arrives in a request of its own; both it and the call are routed to the Durable
   // Object named by principal and request id, where the cancel reaches the call's server.
   it('aborts the call running in its per-call object', async () => {
-    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js')
-    const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js')
+    const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client')
     const client = new Client({ name: 'e2e-cancel', version: '1.0.0' })
     const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: 'Bearer e2e-canceller' } } })
     await client.connect(transport)
     expect(transport.sessionId).toBeUndefined()
     const key = `e2e-mcp-cancel-${crypto.randomUUID()}`
     const abort = new AbortController()
-    const call = client.callTool({ name: 'abort-recorder', arguments: { key, ms: 50_000 } }, undefined, { signal: abort.signal })
+    const call = client.callTool({ name: 'abort-recorder', arguments: { key, ms: 50_000 } }, { signal: abort.signal })
     expect(await eventually(key, (entries) => entries.includes('started'))).toEqual(['started'])
     abort.abort(new Error('stopped by the user'))
     await expect(call).rejects.toThrow()

@@ -2,8 +2,7 @@
 // tool's module on that tool's first call (SPEC §11). A fixture project whose modules record, at
 // their top level, that they were evaluated, and one whose module throws when loaded on workerd
 // (it built fine in Node), is bundled by `wrangler deploy --dry-run`, as a deploy would, and served.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { DirectWorkerd } from './direct-workerd.ts'
 import { fixtureProject } from './fixture-project.ts'

@@ -2,13 +2,11 @@ import { afterEach, describe, expect, inject, it } from 'vitest'
 import { createMCPClient, ElicitationRequestSchema, type MCPClient } from '@ai-sdk/mcp'
 
 type ClientCapabilities = NonNullable<Parameters<typeof createMCPClient>[0]['capabilities']>
-import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js'
+import { Client, StreamableHTTPClientTransport, type ElicitResult } from '@modelcontextprotocol/client'
 
 // MCP against a real `wrangler dev` (local workerd, Durable Objects for runs and sessions),
-// over real HTTP, with the official SDK client and the AI SDK's MCP client.
+// over real HTTP, with the official SDK (v2) client at 2025-11-25 and at 2026-07-28, and the AI
+// SDK's MCP client. (The v1 SDK client is driven in examples/mcp-clients.)
 const mcpUrl = () => new URL('/mcp', inject('baseUrl'))
 const closers: (() => Promise<unknown>)[] = []
 afterEach(async () => {
@@ -16,17 +14,19 @@ afterEach(async () => {
 })
 
 async function sdkClient(answer?: () => ElicitResult) {
+  // The default handshake: `initialize` at 2025-11-25.
   const client = new Client({ name: 'e2e', version: '1.0.0' }, { capabilities: answer ? { elicitation: {} } : {} })
-  if (answer) client.setRequestHandler(ElicitRequestSchema, async () => answer())
+  if (answer) client.setRequestHandler('elicitation/create', async () => answer())
   const transport = new StreamableHTTPClientTransport(mcpUrl())
   closers.push(() => client.close())
   await client.connect(transport)
   return { client, transport }
 }
 
-describe('MCP over wrangler dev, official SDK client', () => {
+describe('MCP 2025-11-25 over wrangler dev, the SDK v2 client', () => {
   it('lists the tools of tools/ with their metadata and calls one', async () => {
     const { client } = await sdkClient()
+    expect(client.getNegotiatedProtocolVersion()).toBe('2025-11-25')
     const { tools } = await client.listTools()
     const deleteFile = tools.find((tool) => tool.name === 'delete-file')
     expect(deleteFile).toMatchObject({ title: 'Delete file', annotations: { destructiveHint: true }, _meta: { category: 'filesystem' } })
@@ -93,13 +93,13 @@ describe("MCP over wrangler dev, the AI SDK's MCP client", () => {
 
 describe('MCP 2026-07-28 over wrangler dev, the SDK v2 client', () => {
   async function modernClient(answer?: () => { action: 'accept'; content: Record<string, string | number | boolean> }) {
-    const client = new ModernClient(
+    const client = new Client(
       { name: 'e2e-modern', version: '1.0.0' },
       { capabilities: answer ? { elicitation: { form: {} } } : {}, versionNegotiation: { mode: 'auto' } },
     )
     if (answer) client.setRequestHandler('elicitation/create', async () => answer())
     closers.push(() => client.close())
-    await client.connect(new ModernTransport(mcpUrl()))
+    await client.connect(new StreamableHTTPClientTransport(mcpUrl()))
     return client
   }
 

@@ -89,17 +89,15 @@ it('a background run cut short by a wrangler dev restart is retried by its alarm
 
 it('MCP tasks (2025-11-25) outlive a wrangler dev restart: listed, read, cancelled and their results fetched by a new session', async () => {
   server ??= await startWranglerDev({ persistTo, config })
-  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js')
-  const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js')
-  const { CallToolResultSchema, CreateTaskResultSchema } = await import('@modelcontextprotocol/sdk/types.js')
+  const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client')
+  const { legacyTasks } = await import('../fixtures/legacy-mcp-tasks.ts')
   const connect = async () => {
     const client = new Client({ name: 'restart-test', version: '1.0.0' })
     await client.connect(new StreamableHTTPClientTransport(new URL(`${server!.url}/mcp`), { requestInit: { headers: owner } }))
     return client
   }
   const before = await connect()
-  const create = async (month: string, delayMs: number) =>
-    (await before.request({ method: 'tools/call', params: { name: 'generate-report', arguments: { month, delayMs }, task: {} } }, CreateTaskResultSchema)).task
+  const create = (month: string, delayMs: number) => legacyTasks(before).create('generate-report', { month, delayMs }, { task: {} })
   const quick = await create('2026-01', 0)
   const slow = await create('2026-02', 5000)
   await before.close()
@@ -108,13 +106,13 @@ it('MCP tasks (2025-11-25) outlive a wrangler dev restart: listed, read, cancell
   server = await startWranglerDev({ persistTo, config })
 
   const after = await connect()
-  const listed = (await after.experimental.tasks.listTasks()).tasks.map((task) => task.taskId)
+  const listed = (await legacyTasks(after).list()).tasks.map((task) => task.taskId)
   expect(listed).toEqual(expect.arrayContaining([quick.taskId, slow.taskId]))
   expect(listed.indexOf(slow.taskId)).toBeLessThan(listed.indexOf(quick.taskId))
-  const result = await after.experimental.tasks.getTaskResult(quick.taskId, CallToolResultSchema)
+  const result = await legacyTasks(after).result(quick.taskId)
   expect(result.structuredContent).toEqual({ month: '2026-01', rows: 31 })
-  expect(await after.experimental.tasks.getTask(quick.taskId)).toMatchObject({ status: 'completed' })
-  expect(await after.experimental.tasks.cancelTask(slow.taskId)).toMatchObject({ taskId: slow.taskId, status: 'cancelled' })
+  expect(await legacyTasks(after).get(quick.taskId)).toMatchObject({ status: 'completed' })
+  expect(await legacyTasks(after).cancel(slow.taskId)).toMatchObject({ taskId: slow.taskId, status: 'cancelled' })
   expect(await get(`/runs/${slow.taskId}`)).toMatchObject({ status: 200, body: { status: 'cancelled' } })
   await after.close()
 }, 120_000)

@@ -3,8 +3,7 @@
 // next step in another registry, as a Durable Object would), and fails only that tool's calls
 // when its module throws.
 import { gzipSync } from 'node:zlib'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { createTool, type AnyTool } from 'toolroute'
 import { createMemoryRunStore, createRunEngine, createToolApp, LazyTools } from 'toolroute/server'
 import { afterEach, describe, expect, it, vi } from 'vitest'

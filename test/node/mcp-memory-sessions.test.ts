@@ -1,7 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { CallToolResultSchema, CreateTaskResultSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js'
+import { Client, StreamableHTTPClientTransport, type ElicitResult } from '@modelcontextprotocol/client'
 import { z } from 'zod'
 import { createTool } from 'toolroute'
 import { createToolApp } from 'toolroute/server'
@@ -10,18 +8,21 @@ import { askName } from '../fixtures/mcp-tools.ts'
 import { bookFlight } from '../../tools/book-flight.ts'
 import { deleteFile } from '../../tools/delete-file.ts'
 import { indexRepository } from '../../tools/index-repository.ts'
+import { legacyTasks, newProgressToken, recordProgress } from '../fixtures/legacy-mcp-tasks.ts'
 
 // createToolApp under Node keeps MCP sessions in this process's memory: one process serves
-// every request of a session, so elicitation works without Durable Objects.
+// every request of a session, so elicitation works without Durable Objects. The client is the
+// official SDK (v2) client at its default 2025-11-25 handshake.
 const app = createToolApp({ tools: [askName, deleteFile, bookFlight] })
 const clients: Client[] = []
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => client.close()))
 })
 
-async function connect(answers: Record<string, unknown>[], headers: Record<string, string> = {}) {
+type FormAnswer = NonNullable<ElicitResult['content']>
+async function connect(answers: FormAnswer[], headers: Record<string, string> = {}) {
   const client = new Client({ name: 'node-test', version: '1.0.0' }, { capabilities: { elicitation: {} } })
-  client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: answers.shift() ?? {} }))
+  client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: answers.shift() ?? {} }))
   const transport = new StreamableHTTPClientTransport(new URL('http://node.test/mcp'), {
     fetch: async (url, init) => app.fetch(new Request(url, init)),
     requestInit: { headers },
@@ -184,14 +185,12 @@ describe('MCP task progress on the in-memory run engine (Node)', () => {
     const transport = new StreamableHTTPClientTransport(new URL('http://node.test/mcp'), { fetch: async (url, init) => tasksApp.fetch(new Request(url, init)) })
     clients.push(client)
     await client.connect(transport)
-    const seen: { progress: number; message?: string }[] = []
-    const { task } = await client.request(
-      { method: 'tools/call', params: { name: 'index-repository', arguments: { repository: 'r', files, delayMs: 30 }, task: { ttl: 60_000 } } },
-      CreateTaskResultSchema,
-      { onprogress: (progress) => void seen.push(progress) },
-    )
-    const result = await client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)
+    const progressToken = newProgressToken()
+    const received = recordProgress(client)
+    const task = await legacyTasks(client).create('index-repository', { repository: 'r', files, delayMs: 30 }, { progressToken })
+    const result = await legacyTasks(client).result(task.taskId)
     expect(result.structuredContent).toEqual({ repository: 'r', indexed: 2, tokens: 90 })
+    const seen = received.filter((progress) => progress.progressToken === progressToken)
     const written = seen.map((progress) => JSON.parse(progress.message!)).filter((value) => 'file' in value)
     expect(written).toEqual([
       { file: 'a.ts', indexed: 1, total: 2 },

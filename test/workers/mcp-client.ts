@@ -1,8 +1,5 @@
 import { SELF } from 'cloudflare:test'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { ElicitRequestSchema, type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/sdk/types.js'
-import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker'
+import { Client, StreamableHTTPClientTransport, type ElicitRequestFormParams, type ElicitResult } from '@modelcontextprotocol/client'
 
 export const mcpUrl = 'http://tools.test/mcp'
 
@@ -15,26 +12,26 @@ export async function closeAll(): Promise<void> {
 
 export interface ConnectOptions {
   /** Declares elicitation and answers each question with this (the user, in a real client). */
-  elicitation?: (params: ElicitRequest['params']) => ElicitResult | Promise<ElicitResult>
+  elicitation?: (params: ElicitRequestFormParams) => ElicitResult | Promise<ElicitResult>
   headers?: Record<string, string>
   fetch?: (url: string | URL, init?: RequestInit) => Promise<Response>
   url?: string
 }
 
-/** The official SDK client, over the test Worker (SELF), as Claude Desktop or the Inspector would connect. */
+/**
+ * The official SDK (v2) client over the test Worker (SELF), speaking 2025-11-25 (its default
+ * `initialize` handshake, as Claude Desktop or the Inspector connect today).
+ */
 export async function connectMcp(options: ConnectOptions = {}) {
-  const client = new Client(
-    { name: 'toolroute-test', version: '1.0.0' },
-    // Client-side output validation needs the cfworker validator inside workerd too.
-    { capabilities: options.elicitation ? { elicitation: {} } : {}, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() },
-  )
+  const client = new Client({ name: 'toolroute-test', version: '1.0.0' }, { capabilities: options.elicitation ? { elicitation: {} } : {} })
   // Form questions (the only kind toolroute asks), as the client received them.
   const questions: { message: string; requestedSchema?: Record<string, unknown> }[] = []
   if (options.elicitation) {
     const answer = options.elicitation
-    client.setRequestHandler(ElicitRequestSchema, async (request) => {
-      questions.push(request.params)
-      return answer(request.params)
+    client.setRequestHandler('elicitation/create', async (request) => {
+      const params = request.params as ElicitRequestFormParams
+      questions.push(params)
+      return answer(params)
     })
   }
   const transport = new StreamableHTTPClientTransport(new URL(options.url ?? mcpUrl), {

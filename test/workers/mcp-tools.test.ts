@@ -218,7 +218,7 @@ describe('notifications/cancelled (2025 leg)', () => {
   /** Starts a long `abort-recorder` call, cancels it from the client: it is aborted, never finished. */
   async function expectCancelAborts(client: Awaited<ReturnType<typeof connectMcp>>['client'], key: string) {
     const abort = new AbortController()
-    const call = client.callTool({ name: 'abort-recorder', arguments: { key, ms: 20_000 } }, undefined, { signal: abort.signal })
+    const call = client.callTool({ name: 'abort-recorder', arguments: { key, ms: 20_000 } }, { signal: abort.signal })
     expect(await eventually(() => readProbe(key), (entries) => entries.includes('started'))).toContain('started')
     abort.abort(new Error('the user stopped it'))
     await expect(call).rejects.toThrow()

@@ -4,7 +4,6 @@
 // The limits are small in one Worker (the LIMITED_RUNS objects, test/workers/worker.ts) and the
 // real defaults in the other (one run of ~8 MiB, written as fast as the object stores it).
 import { env } from 'cloudflare:workers'
-import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createWorker, workerRunStore } from 'toolroute/workers'
 import type { ToolEvent } from 'toolroute'
@@ -12,6 +11,7 @@ import type { RunView } from 'toolroute/server'
 import { readSse } from '../fixtures/read-sse.ts'
 import { eventually, origin } from './http-client.ts'
 import { closeAll, connectMcp } from './mcp-client.ts'
+import { legacyTasks } from '../fixtures/legacy-mcp-tasks.ts'
 import { as, counter, entriesOf, getRun, runAction, runEvents, sequenced, start, uniqueKey } from './run-client.ts'
 import { limitedRunLimits, runFixtureTools } from './run-fixture-tools.ts'
 
@@ -137,9 +137,9 @@ describe('a large run at the real default limits stays readable everywhere', () 
     expect(await replay(await runEvents(runId, { auth: 'alice', lastEventId: entries.length }))).toEqual([])
 
     const { client } = await connectMcp({ headers: as('alice') })
-    expect(await client.experimental.tasks.getTask(runId)).toMatchObject({ taskId: runId, status: 'failed' })
-    const result = await client.experimental.tasks.getTaskResult(runId, CallToolResultSchema)
+    expect(await legacyTasks(client).get(runId)).toMatchObject({ taskId: runId, status: 'failed' })
+    const result = await legacyTasks(client).result(runId)
     expect(result.isError).toBe(true)
-    expect((await client.experimental.tasks.listTasks()).tasks.map((task) => task.taskId)).toContain(runId)
+    expect((await legacyTasks(client).list()).tasks.map((task) => task.taskId)).toContain(runId)
   }, 120_000)
 })

@@ -10,6 +10,7 @@ import { z } from 'zod'
 import { createTool } from 'toolroute'
 import { createWorker, workerFinishedRunStore, workerMcpServer, workerRunStore } from 'toolroute/workers'
 import { closeAll, connectMcp } from './mcp-client.ts'
+import { legacyTasks } from '../fixtures/legacy-mcp-tasks.ts'
 
 const ctx = { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext
 const bindings = env as unknown as Record<string, DurableObjectNamespace>
@@ -242,7 +243,7 @@ describe('a Worker whose tools never wait, with the store of finished runs', () 
       expect(called.status).toBe(200)
       const workerEnv = { ...bindings, TOOLROUTE_MCP: undefined, TOOLROUTE_RUNS: runs }
       const { client } = await connectMcp({ headers: { authorization }, fetch: async (url, init) => worker.fetch(new Request(url, init), workerEnv, ctx) })
-      expect([kind, await client.experimental.tasks.listTasks()]).toEqual([kind, { tasks: [] }])
+      expect([kind, await legacyTasks(client).list()]).toEqual([kind, { tasks: [] }])
       // The run is there all the same.
       expect([kind, (await fetch('GET', `/runs/${called.headers.get('x-run-id')}`, { headers: { authorization } })).status]).toEqual([kind, 200])
     }
