@@ -133,9 +133,7 @@ describe('cancelling a call from the v1 client (notifications/cancelled)', () =>
     expect(Date.now() - cancelledAt).toBeLessThan(1000)
   })
 
-  // TODO(#28): the server does not yet abort a plain call's run on cancel (issue #28, "Cancelling
-  // does not stop the tool"): the run goes on to `completed`. Drop `.fails` once it is fixed.
-  it.fails('the run of the cancelled call is cancelled, not completed', async () => {
+  it('the run of the cancelled call is cancelled, not completed', async () => {
     const { call, runId, headers } = await cancelPlainCall(`v1-cancel-run-${crypto.randomUUID()}`)
     await call.catch(() => {})
     // Past the tool's 3 s: had the run gone on, it would be `completed` by now.
