@@ -37,7 +37,6 @@ async function bundleApp(
     writeFileSync(join(dir, name), text)
   }
   await promisify(execFile)(process.execPath, [join(repo, 'cli/toolroute.mjs'), 'build', ...(target === 'deploy' ? ['--deploy'] : []), dir], { cwd: repo })
-  const stub = join(repo, 'src/mcp/ajv-unavailable.ts')
   const result = await build({
     entryPoints: [join(dir, '.toolroute/worker.ts')],
     bundle: true,
@@ -49,7 +48,7 @@ async function bundleApp(
     mainFields: ['module', 'main'],
     conditions: ['workerd', 'worker', 'import'],
     external: ['cloudflare:*', 'node:*'],
-    alias: { ...sourceAliases(), ajv: stub, 'ajv-formats': stub },
+    alias: sourceAliases(),
     outdir: join(dir, 'out'),
     logLevel: 'silent',
   })
@@ -193,14 +192,13 @@ describe('a Worker bundles only what its config and tools use', () => {
     const deployed = async (config: Record<string, unknown>, main = '.toolroute/worker.ts') => {
       const dir = join(tmpRoot, `deploy-${process.pid}-${Math.random().toString(36).slice(2)}`)
       created.push(dir)
-      const stub = join(repo, 'src/mcp/ajv-unavailable.ts')
       const files = {
         'tools/greet.ts': greet.zod,
         'toolroute.config.ts': `import { defineConfig } from 'toolroute/workers'\nexport default defineConfig(${JSON.stringify(config)})\n`,
         // A hand-written entry serving the generated one (wrangler.toml's `main` is then not .toolroute/worker.ts).
         'src/worker.ts': `export { default, ToolRunObject, McpSessionObject, IdempotencyObject } from '../.toolroute/worker.ts'\n`,
         // No [build] hook (toolroute deploy builds), and 'toolroute' is the sources, as in bench/bundle.bench.mjs.
-        'wrangler.toml': `name = "deploy-fixture"\nmain = "${main}"\ncompatibility_date = "2026-11-24"\n\n[alias]\n${Object.entries({ ...sourceAliases(), ajv: stub, 'ajv-formats': stub })
+        'wrangler.toml': `name = "deploy-fixture"\nmain = "${main}"\ncompatibility_date = "2026-11-24"\n\n[alias]\n${Object.entries(sourceAliases())
           .map(([name, path]) => `${JSON.stringify(name)} = ${JSON.stringify(path)}`)
           .join('\n')}\n` +
           // The objects toolroute build checks a Worker binds (keyed calls store runs), as toolroute init writes them.
