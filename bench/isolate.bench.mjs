@@ -8,7 +8,10 @@
 // `--against <checkout>` adds another checkout's example Worker as a third contender, both as copies
 // that share nothing with the bare route (isolate-against.mjs): what a change saves, per call.
 //
-// node bench/run.mjs isolate [--rounds 150] [--calls 500] [--against <checkout>] [--json]
+// `--scenario mcp` compares a 2026-07-28 `tools/call` at `/mcp` with a bare SDK v2 createMcpHandler
+// server calling the same execute (bench/isolate/bare-mcp-worker.ts) instead.
+//
+// node bench/run.mjs isolate [--rounds 150] [--calls 500] [--scenario json|mcp] [--against <checkout>] [--json]
 // node bench/run.mjs isolate --profile [--calls 20000] [--app toolroute|bare]
 import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -29,7 +32,9 @@ const asJson = args.includes('--json')
 const log = (...parts) => (asJson ? undefined : console.log(...parts))
 
 const against = option('--against', undefined)
-const apps = against ? ['toolroute', 'before', 'bare'] : ['toolroute', 'bare']
+const scenario = option('--scenario', 'json')
+const baseline = scenario === 'mcp' ? 'bare-mcp' : 'bare'
+const apps = against ? ['toolroute', 'before', baseline] : ['toolroute', baseline]
 log(`bundling (wrangler deploy --dry-run${profile ? ', not minified' : ' --minify'})…`)
 buildTools()
 const config = against ? prepareAgainst(against) : join(here, 'isolate/wrangler.toml')
@@ -40,7 +45,7 @@ const inspectorPort = 9300 + Math.floor(Math.random() * 600)
 const miniflare = new Miniflare(convertV4MiniflareOptions({ cf: false, ...(profile ? { inspectorPort } : {}), workers: [{ ...workerOptions, name: 'isolate', rootPath: outdir, modules: true, scriptPath }] }))
 
 async function sample(app, count) {
-  const response = await miniflare.dispatchFetch(`http://bench/?app=${app}&calls=${count}`)
+  const response = await miniflare.dispatchFetch(`http://bench/?app=${app}&calls=${count}&scenario=${scenario}`)
   if (response.status !== 200) throw new Error(`${app}: ${response.status} ${await response.text()}`)
   await response.text()
 }
@@ -73,17 +78,18 @@ async function compare() {
     report[app].wallUs = p25(samples[app].wall)
     if (cpuNs) report[app].cpuUs = p25(samples[app].cpu)
   }
-  report.ratioWall = report.bare.wallUs / report.toolroute.wallUs
-  if (cpuNs) report.ratioCpu = report.bare.cpuUs / report.toolroute.cpuUs
-  saveResult('isolate', { ...report, samples })
+  report.ratioWall = report[baseline].wallUs / report.toolroute.wallUs
+  if (cpuNs) report.ratioCpu = report[baseline].cpuUs / report.toolroute.cpuUs
+  saveResult(scenario === 'mcp' ? 'isolate-mcp' : 'isolate', { ...report, samples })
   if (asJson) return console.log(JSON.stringify(report, null, 2))
-  const row = (label, key) => `  ${label.padEnd(22)} ${report.toolroute[key].toFixed(1).padStart(9)} ${report.bare[key].toFixed(1).padStart(9)}   ${(report.toolroute[key] - report.bare[key]).toFixed(1).padStart(6)} µs   ${(report.bare[key] / report.toolroute[key]).toFixed(2)}×`
-  console.log(`\nPOST /tools/weather-tool in one isolate (${rounds} rounds × ${calls} calls, 25th percentile)`)
+  const row = (label, key) => `  ${label.padEnd(22)} ${report.toolroute[key].toFixed(1).padStart(9)} ${report[baseline][key].toFixed(1).padStart(9)}   ${(report.toolroute[key] - report[baseline][key]).toFixed(1).padStart(6)} µs   ${(report[baseline][key] / report.toolroute[key]).toFixed(2)}×`
+  const what = scenario === 'mcp' ? 'a 2026-07-28 tools/call of weather-tool at /mcp (bare: SDK v2 createMcpHandler)' : 'POST /tools/weather-tool'
+  console.log(`\n${what} in one isolate (${rounds} rounds × ${calls} calls, 25th percentile)`)
   console.log('  per call               toolroute      bare    toolroute − bare   bare ÷ toolroute')
   console.log(row('wall time', 'wallUs'))
   if (cpuNs) console.log(row('workerd CPU time', 'cpuUs'))
   if (!against) return
-  const versus = (key) => `  ${key === 'wallUs' ? 'wall time' : 'workerd CPU time'}: this ${report.toolroute[key].toFixed(1)}, before ${report.before[key].toFixed(1)} µs a call (this − before ${(report.toolroute[key] - report.before[key]).toFixed(1)} µs); bare ÷ before ${(report.bare[key] / report.before[key]).toFixed(2)}×`
+  const versus = (key) => `  ${key === 'wallUs' ? 'wall time' : 'workerd CPU time'}: this ${report.toolroute[key].toFixed(1)}, before ${report.before[key].toFixed(1)} µs a call (this − before ${(report.toolroute[key] - report.before[key]).toFixed(1)} µs); bare ÷ before ${(report[baseline][key] / report.before[key]).toFixed(2)}×`
   console.log(`\nagainst ${against} (both copies of their checkout, in the same isolate):`)
   console.log(versus('wallUs'))
   if (cpuNs) console.log(versus('cpuUs'))
