@@ -6,7 +6,7 @@ import { readCaller } from './mcp-caller.ts'
 import { ToolrouteError } from '../errors/toolroute-error.ts'
 import { errorResult } from './mcp-tool-result.ts'
 import { findMcpTool, mcpToolIndex } from './to-mcp-tool.ts'
-import { bodyDeclaresTasks, serveModernTasks } from './serve-modern-tasks.ts'
+import { bodyDeclaresTasks, serveModernTasks, taskRequiredRefusal } from './serve-modern-tasks.ts'
 
 /** How long a question asked under 2026-07-28 may wait for its answer (the run itself waits longer, for HTTP). */
 const questionTtlSeconds = 60 * 60
@@ -80,6 +80,8 @@ export function createModernMcpHandler(serverInfo: { name: string; version: stri
         const tool = await findMcpTool(deps.tools, request.params.name)
         if (ToolrouteError.isInstance(tool)) return errorResult(tool) as never
         if (!tool) throw new ProtocolError(-32602, `Unknown tool: ${request.params.name}`)
+        const refusal = taskRequiredRefusal(tool, ctx)
+        if (refusal) throw refusal
         // A task (`resultType: "task"`) is a tools/call answer the SDK passes through as it is.
         return callModernMcpTool(deps, tool, request.params, ctx) as Promise<CallToolResult>
       })

@@ -10,7 +10,7 @@ import { ToolrouteError } from '../errors/toolroute-error.ts'
 import type { RunHost, RunSegment } from '../runs/run-host.ts'
 import { settledStatuses, type RunRecord } from '../runs/run-record.ts'
 import { hasTool } from '../tool/load-tool.ts'
-import type { ElicitResult } from '../tool/tool-types.ts'
+import type { AnyTool, ElicitResult } from '../tool/tool-types.ts'
 import { readCaller } from './mcp-caller.ts'
 import type { McpServerDeps } from './mcp-server-deps.ts'
 import { questionKeyOf, tasksExtensionId, toDetailedModernTask, toModernTask, type ModernTask } from './to-modern-task.ts'
@@ -35,6 +35,14 @@ export function requestDeclaresTasks(ctx: ServerContext): boolean {
 /** The error of SEP-2575 for a request that needs a capability its client did not declare. */
 export function tasksRequired(what: string): ProtocolError {
   return new MissingRequiredClientCapabilityError({ requiredCapabilities: { extensions: { [tasksExtensionId]: {} } } }, `${what} needs the ${tasksExtensionId} extension: declare it in the request's client capabilities`)
+}
+
+/**
+ * The refusal of a call of a tool whose calls must be tasks (`mcp.taskSupport: 'required'`) from a
+ * client that does not declare the extension, before anything runs; `undefined` for any other call.
+ */
+export function taskRequiredRefusal(tool: AnyTool, ctx: ServerContext): ProtocolError | undefined {
+  return tool.mcp?.taskSupport === 'required' && !requestDeclaresTasks(ctx) ? tasksRequired(`A call of ${tool.id}`) : undefined
 }
 
 /** A `tools/call` answered with a task (SEP-2663 `CreateTaskResult`): flat, no result, no question. */

@@ -30,13 +30,20 @@ export type DetailedModernTask = ModernTask & {
 }
 
 /**
- * Where a run's failure is not the tool's: the host gave up on it (a crash, an attempt cut off, a
- * question nobody answered). SEP-2663 reserves `failed` for such protocol-level failures; what the
- * tool itself raised is a tool error (SPEC §5: an `isError` result), so the task is `completed`.
+ * What the host says of an attempt it gave up on: cut off by a crash (run-background-attempt.ts,
+ * create-run-engine.ts) or by the tool's `background.timeoutMs` (the abort of `AbortSignal.timeout`).
+ */
+const hostGaveUp = /^The run was interrupted|^The operation was aborted due to timeout/
+
+/**
+ * Where a run's failure is not the tool's: the host gave up on it (a crash, an attempt past its
+ * time, a question nobody answered). SEP-2663 reserves `failed` for such protocol-level failures;
+ * what the tool itself raised is a tool error (SPEC §5: an `isError` result), so that task is
+ * `completed` with the result a plain call would have answered.
  */
 function hostFailure(run: RunRecord): { code: number; message: string; data?: unknown } | undefined {
   if (run.status === 'expired') return { code: -32603, message: 'The run expired before anyone answered', data: { code: 'RUN_EXPIRED' } }
-  if (run.status === 'failed' && run.error && /^The run was interrupted/.test(run.error.message)) {
+  if (run.status === 'failed' && run.error && hostGaveUp.test(run.error.message)) {
     return { code: -32603, message: run.error.message, data: { code: run.error.code } }
   }
   return undefined
