@@ -200,6 +200,34 @@ describe('MCP tasks extension (2026-07-28, ext-tasks requester)', () => {
     await execution.cancel()
   })
 
+  it("a tool's own failure is a completed task whose result isError; an attempt the host gave up on (timeoutMs) is a failed task", async () => {
+    const { session, seen } = await connectTasks({ headers: as('alice-modern-tasks') })
+    const failing = await session.callTool('flaky-background', { key: uniqueKey('task-tool-error'), failures: 5 })
+    const { outcome } = await failing.settle()
+    expect(outcome.status).toBe('completed')
+    expect(outcome.status === 'completed' && outcome.result).toMatchObject({ isError: true })
+    const timedOut = await session.callTool('timeout-background', { key: uniqueKey('task-host-failure') })
+    const ended = await timedOut.settle()
+    expect(ended.outcome.status).toBe('failed')
+    const got = seen.filter((entry) => entry.method === 'tasks/get').at(-1)!.result as Record<string, unknown>
+    expect(got).toMatchObject({ status: 'failed', error: { code: -32603, message: expect.stringMatching(/timeout/) } })
+    expect(got).not.toHaveProperty('result')
+  })
+
+  it("a tool whose calls must be tasks (mcp.taskSupport: 'required') refuses a client without the extension (-32021), before it runs", async () => {
+    const key = uniqueKey('task-required')
+    const plain = new Client(clientInfo, { capabilities: {}, versionNegotiation: { mode: 'auto' } })
+    await plain.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { fetch: (url, init) => SELF.fetch(url, init) }))
+    open.push(plain)
+    await expect(plain.callTool({ name: 'required-task-background', arguments: { key } })).rejects.toMatchObject({ code: -32021 })
+    expect(await counter(key).count()).toBe(0)
+    const { session } = await connectTasks()
+    const execution = await session.callTool('required-task-background', { key })
+    expect(execution.kind).toBe('task')
+    const { outcome } = await execution.settle()
+    expect(outcome.status === 'completed' && outcome.result).toMatchObject({ structuredContent: { executions: 1 } })
+  })
+
   it('without the extension declared, tasks/* answer -32021 and a background tool is followed to its end', async () => {
     const post = (method: string, params: Record<string, unknown>) =>
       SELF.fetch(mcpUrl, {

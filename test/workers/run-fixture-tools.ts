@@ -142,6 +142,17 @@ export const suspendingBackground = createTool({
   },
 })
 
+/** Background, and its calls must be tasks under 2026-07-28 (`mcp.taskSupport: 'required'`). */
+export const requiredTaskBackground = createTool({
+  id: 'required-task-background',
+  description: 'Runs in the background; 2026-07-28 clients must call it as a task',
+  inputSchema: z.object({ key: z.string() }),
+  outputSchema: z.object({ executions: z.number() }),
+  background: { enabled: true, timeoutMs: 10_000, maxRetries: 0 },
+  mcp: { taskSupport: 'required' },
+  execute: async ({ key }) => ({ executions: await counter(key).increment() }),
+})
+
 /** Needs approval, then waits at gate 1 (in the foreground: the approve request streams it). */
 export const gatedApproval = createTool({
   id: 'gated-approval',
@@ -295,4 +306,4 @@ export const burstApproval = createTool({
 /** The limits of the LIMITED_RUNS objects (test/workers/worker.ts), small so a test reaches them at once. */
 export const limitedRunLimits = { maxEvents: 60, maxEventBytes: 48 * 1024 }
 
-export const runFixtureTools = [floodBackground, burstApproval, contextCodecApproval, countedQuestions, countedCall, gatedRetryBackground, countedApproval, countedSuspend, multiRound, flakyBackground, timeoutBackground, gatedBackground, approvedBackground, approvalTransform, gatedApproval, suspendingBackground]
+export const runFixtureTools = [floodBackground, burstApproval, contextCodecApproval, countedQuestions, countedCall, gatedRetryBackground, countedApproval, countedSuspend, multiRound, flakyBackground, timeoutBackground, gatedBackground, approvedBackground, approvalTransform, gatedApproval, suspendingBackground, requiredTaskBackground]
