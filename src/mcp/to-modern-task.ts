@@ -3,8 +3,8 @@ import type { RunRecord } from '../runs/run-record.ts'
 import { toolOfRun } from '../tool/load-tool.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import { approvalQuestion, resumeQuestion } from './finish-waiting-run.ts'
-import { settledResult } from './mcp-tool-result.ts'
-import { taskPollIntervalMs, taskStatusOf, toMcpTask } from './to-mcp-task.ts'
+import { runRoute, settledResult } from './mcp-tool-result.ts'
+import { taskPollIntervalMs, taskStatusOf } from './to-mcp-task.ts'
 
 /** The extension's id (SEP-2663), under `capabilities.extensions` and a request's client capabilities. */
 export const tasksExtensionId = 'io.modelcontextprotocol/tasks'
@@ -62,14 +62,21 @@ export function modernTaskStatusOf(run: RunRecord): ModernTaskStatus {
  */
 export function toModernTask(run: RunRecord, basePath: string): ModernTask {
   const status = modernTaskStatusOf(run)
-  const { ttl, statusMessage } = toMcpTask(run, basePath)
+  const statusMessage =
+    run.status === 'approval-required'
+      ? `Waiting for approval: answer inputRequests with tasks/update, or POST ${runRoute(basePath, run.runId, 'approve')}`
+      : run.status === 'suspended'
+        ? `Suspended, waiting for input: answer inputRequests with tasks/update, or POST ${runRoute(basePath, run.runId, 'resume')}`
+        : status === 'failed'
+          ? hostFailure(run)?.message
+          : undefined
   return {
     taskId: run.runId,
     status,
-    ...(statusMessage !== undefined && status !== 'completed' ? { statusMessage: statusMessage.replace('tasks/result asks for it', 'tasks/get asks for it') } : {}),
+    ...(statusMessage !== undefined ? { statusMessage } : {}),
     createdAt: run.createdAt,
     lastUpdatedAt: run.updatedAt,
-    ttlMs: typeof ttl === 'number' && ttl > 0 ? Math.round(ttl) : null,
+    ttlMs: run.expiresAt ? Math.max(0, Date.parse(run.expiresAt) - Date.parse(run.createdAt)) || null : null,
     ...(status === 'working' || status === 'input_required' ? { pollIntervalMs: taskPollIntervalMs } : {}),
   }
 }
