@@ -114,9 +114,9 @@ export function serveModernTasks(server: Server, deps: McpServerDeps & { defer: 
   // repeated answer); an answer the run refuses (a resume failing `resumeSchema`) is -32602, and
   // the question stays, so the requester may answer it again.
   server.setRequestHandler('tasks/update', { params: taskParams }, async (params, ctx) => {
+    const { runs, run, principal } = await open('tasks/update', params, ctx)
     const responses = ctx.mcpReq.inputResponses as Record<string, unknown> | undefined
     if (!isObject(responses)) throw new ProtocolError(-32602, 'Invalid params for tasks/update: inputResponses must be an object')
-    const { runs, run, principal } = await open('tasks/update', params, ctx)
     const key = questionKeyOf(run)
     const answer = key !== undefined && Object.hasOwn(responses, key) ? elicitAnswerOf(responses[key]) : undefined
     if (!answer || answer.action === 'cancel') return {} as never
