@@ -51,12 +51,16 @@ export const slowCompute = createTool({
   toModelOutput: (output) => ({ type: 'text', value: output }),
 })
 
-/** Task-supporting: always a tool execution error after about a second. */
+/**
+ * Task-supporting: always a tool execution error after about a second (a `completed` task whose
+ * result is `isError`). Its calls must be tasks: a client without the extension gets -32021.
+ */
 export const failingJob = createTool({
   id: 'failing_job',
   description: 'Task-supporting: fails with a tool error after about a second',
   inputSchema: z.object({}).passthrough(),
   background: { enabled: true, timeoutMs: 60_000 },
+  mcp: { taskSupport: 'required' },
   execute: async (_input, { abortSignal }) => {
     await sleep(1000, abortSignal)
     throw new Error('failing_job always fails')
@@ -65,7 +69,7 @@ export const failingJob = createTool({
 
 /**
  * Task-supporting: the suite wants a protocol-level failure. A toolroute tool cannot raise one (its
- * errors are tool errors); its run timing out is the nearest, and the scenario reports what it gets.
+ * errors are tool errors); the host giving up on its attempt (past `timeoutMs`) is one: a `failed` task.
  */
 export const protocolErrorJob = createTool({
   id: 'protocol_error_job',
@@ -76,4 +80,38 @@ export const protocolErrorJob = createTool({
     await sleep(5000, abortSignal)
     return 'unreachable'
   },
+})
+
+/** Task-supporting: one question (a suspension asking for `confirm`), then done once it is answered. */
+export const confirmDelete = createTool({
+  id: 'confirm_delete',
+  description: 'Task-supporting: asks to confirm deleting a file, then deletes it (or not)',
+  inputSchema: z.object({ filename: z.string() }),
+  suspendSchema: z.object({ message: z.string() }),
+  resumeSchema: z.object({ confirm: z.boolean() }),
+  background: { enabled: true, timeoutMs: 60_000 },
+  execute: async ({ filename }, { resumeData, suspend }) => {
+    if (!resumeData) return suspend({ message: `Delete ${filename}?` })
+    return resumeData.confirm ? `Deleted ${filename}` : `Kept ${filename}`
+  },
+  toModelOutput: (output) => ({ type: 'text', value: output }),
+})
+
+/**
+ * Task-supporting: the suite wants two questions pending at once. A waiting toolroute run asks one
+ * (its resume form), so this asks for both answers in that one form, and the partial-fulfillment
+ * check reports what it gets.
+ */
+export const multiInput = createTool({
+  id: 'multi_input',
+  description: 'Task-supporting: asks for a name and a confirmation',
+  inputSchema: z.object({}).passthrough(),
+  suspendSchema: z.object({ message: z.string() }),
+  resumeSchema: z.object({ name: z.string(), confirm: z.boolean() }),
+  background: { enabled: true, timeoutMs: 60_000 },
+  execute: async (_input, { resumeData, suspend }) => {
+    if (!resumeData) return suspend({ message: 'Your name, and do you confirm?' })
+    return `${resumeData.name}: ${resumeData.confirm ? 'confirmed' : 'not confirmed'}`
+  },
+  toModelOutput: (output) => ({ type: 'text', value: output }),
 })

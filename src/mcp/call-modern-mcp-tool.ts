@@ -10,6 +10,7 @@ import type { McpServerDeps } from './mcp-server-deps.ts'
 import { ParkedCalls, type CallTurn } from './parked-calls.ts'
 import { createProgressSender } from './create-progress-sender.ts'
 import type { ToolEvent } from '../protocol/tool-event.ts'
+import { createTaskResult, requestDeclaresTasks } from './serve-modern-tasks.ts'
 
 /**
  * Where a call's streamed values go as `notifications/progress`: to the request that currently
@@ -50,7 +51,7 @@ export interface ModernMcpDeps extends McpServerDeps {
   callKey?: string
 }
 
-export type ModernResult = CallToolResult | InputRequiredResult
+export type ModernResult = CallToolResult | InputRequiredResult | ReturnType<typeof createTaskResult>
 
 /**
  * `tools/call` under 2026-07-28, on the same executor and run host as HTTP and 2025 MCP. A run
@@ -147,6 +148,8 @@ async function turnResult(deps: ModernMcpDeps, ctx: ServerContext, turn: CallTur
 
 /** Where a run stands after a step: its result, a question (input_required), or a background run followed to its end. */
 async function settle(deps: ModernMcpDeps, ctx: ServerContext, answers: AnswerContext, run: RunRecord): Promise<ModernResult> {
+  // A background run is a task for a client of the tasks extension: answered at once, driven with tasks/*.
+  if (run.background && run.status !== 'completed' && requestDeclaresTasks(ctx)) return createTaskResult(run, deps.basePath)
   let current = run
   if (current.status === 'running') {
     current = await followToEnd(answers, current)

@@ -1,4 +1,4 @@
-import { ProtocolError, Server, createMcpHandler, createRequestStateCodec, type RequestStateCodec, type ServerContext, type Tool } from '@modelcontextprotocol/server'
+import { ProtocolError, Server, createMcpHandler, type CallToolResult, createRequestStateCodec, type RequestStateCodec, type ServerContext, type Tool } from '@modelcontextprotocol/server'
 import { callModernMcpTool, type ModernMcpDeps, type ModernResult, type QuestionState } from './call-modern-mcp-tool.ts'
 import { ParkedCalls } from './parked-calls.ts'
 import type { McpServerDeps } from './mcp-server-deps.ts'
@@ -6,6 +6,7 @@ import { readCaller } from './mcp-caller.ts'
 import { ToolrouteError } from '../errors/toolroute-error.ts'
 import { errorResult } from './mcp-tool-result.ts'
 import { findMcpTool, mcpToolIndex } from './to-mcp-tool.ts'
+import { bodyDeclaresTasks, serveModernTasks, taskRequiredRefusal } from './serve-modern-tasks.ts'
 
 /** How long a question asked under 2026-07-28 may wait for its answer (the run itself waits longer, for HTTP). */
 const questionTtlSeconds = 60 * 60
@@ -63,7 +64,7 @@ export function createModernMcpHandler(serverInfo: { name: string; version: stri
   const parked = new ParkedCalls<ModernResult>(questionTimeoutMs, launch)
   // The SDK builds one server per request through this factory: the request's own deps (its run
   // host comes from the Hono context) travel with the Request object it was handed.
-  const depsOf = new WeakMap<Request, ModernMcpDeps>()
+  const depsOf = new WeakMap<Request, ModernMcpDeps & { body: unknown }>()
   const handler = createMcpHandler(
     ({ requestInfo }) => {
       const deps = requestInfo ? depsOf.get(requestInfo) : undefined
@@ -73,12 +74,16 @@ export function createModernMcpHandler(serverInfo: { name: string; version: stri
         requestState: { verify: (state, ctx) => deps.requestState.verify(state, ctx) },
       })
       server.setRequestHandler('tools/list', () => mcpToolIndex(deps.tools).list() as Promise<{ tools: Tool[] }>)
+      serveModernTasks(server, deps, bodyDeclaresTasks(deps.body))
       server.setRequestHandler('tools/call', async (request, ctx) => {
         // A tool whose module fails to load answers as a failed call, not a protocol error.
         const tool = await findMcpTool(deps.tools, request.params.name)
         if (ToolrouteError.isInstance(tool)) return errorResult(tool) as never
         if (!tool) throw new ProtocolError(-32602, `Unknown tool: ${request.params.name}`)
-        return callModernMcpTool(deps, tool, request.params, ctx)
+        const refusal = taskRequiredRefusal(tool, ctx)
+        if (refusal) throw refusal
+        // A task (`resultType: "task"`) is a tools/call answer the SDK passes through as it is.
+        return callModernMcpTool(deps, tool, request.params, ctx) as Promise<CallToolResult>
       })
       return server
     },
@@ -86,7 +91,7 @@ export function createModernMcpHandler(serverInfo: { name: string; version: stri
   )
   return {
     fetch(request: Request, deps: McpServerDeps & Pick<ModernMcpDeps, 'requestState' | 'defer' | 'callKey'>, parsedBody: unknown): Promise<Response> {
-      depsOf.set(request, { ...deps, parked })
+      depsOf.set(request, { ...deps, parked, body: parsedBody })
       return handler.fetch(request, { parsedBody })
     },
   }

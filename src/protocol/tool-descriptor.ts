@@ -15,6 +15,12 @@ export interface ToolAnnotations {
 export interface ToolMcpOptions {
   annotations?: ToolAnnotations
   _meta?: Record<string, unknown>
+  /**
+   * A background tool's calls under 2026-07-28 are tasks for a client of the tasks extension, and
+   * are followed to their end in the call for any other (`'optional'`, the default). `'required'`
+   * refuses a call from a client that does not declare the extension (-32021) instead.
+   */
+  taskSupport?: 'optional' | 'required'
 }
 
 /** What a descriptor says of a background tool: the plain-data part of its `background` option. */

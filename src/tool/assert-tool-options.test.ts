@@ -118,4 +118,10 @@ describe('createTool() fails at definition, naming the tool', () => {
     expect(define({ ...base, mcp: 'readonly' })).toThrow('Tool "my-tool": mcp must be an object ({ annotations, _meta })')
     expect(define({ ...base, providerOptions: null })).toThrow('Tool "my-tool": providerOptions must be an object keyed by provider')
   })
+
+  it('mcp.taskSupport other than "optional" or "required", or "required" on a tool that does not run in the background', () => {
+    expect(define({ ...base, mcp: { taskSupport: 'always' } })).toThrow('Tool "my-tool": mcp.taskSupport must be "optional" or "required"')
+    expect(define({ ...base, mcp: { taskSupport: 'required' } })).toThrow('Tool "my-tool": mcp.taskSupport "required" needs a background tool (background: { enabled: true })')
+    expect(define({ ...base, mcp: { taskSupport: 'required' }, background: { enabled: true } })).not.toThrow()
+  })
 })

@@ -77,6 +77,10 @@ export function assertToolOptions(options: Record<string, any>): void {
     if (!valid) fail('inputExamples must be an array of { input: object }')
   }
   if (options.mcp !== undefined && (typeof options.mcp !== 'object' || options.mcp === null)) fail('mcp must be an object ({ annotations, _meta })')
+  const taskSupport = options.mcp?.taskSupport
+  if (taskSupport !== undefined && taskSupport !== 'optional' && taskSupport !== 'required') fail('mcp.taskSupport must be "optional" or "required"')
+  // Only a background tool's call is a task: on any other the option could never apply.
+  if (taskSupport === 'required' && !(background?.enabled === true && background.defaultDisposition !== 'foreground')) fail('mcp.taskSupport "required" needs a background tool (background: { enabled: true })')
   if (options.providerOptions !== undefined && (typeof options.providerOptions !== 'object' || options.providerOptions === null)) {
     fail('providerOptions must be an object keyed by provider')
   }

@@ -127,6 +127,32 @@ export const approvedBackground = createTool({
   execute: async ({ key }) => ({ executions: await counter(key).increment() }),
 })
 
+/** Background, then suspends for an answer (a 2026-07-28 task that waits for input); counts each resumed execution. */
+export const suspendingBackground = createTool({
+  id: 'suspending-background',
+  description: 'Runs in the background, asks a question, then counts its resumed execution',
+  inputSchema: z.object({ key: z.string() }),
+  outputSchema: z.object({ answer: z.string(), executions: z.number() }),
+  suspendSchema: z.object({ question: z.string() }),
+  resumeSchema: z.object({ answer: z.string().regex(/^[a-z]+$/) }),
+  background: { enabled: true, timeoutMs: 10_000, maxRetries: 0 },
+  execute: async ({ key }, { resumeData, suspend }) => {
+    if (!resumeData) return suspend({ question: 'Which colour?' })
+    return { answer: resumeData.answer, executions: await counter(key).increment() }
+  },
+})
+
+/** Background, and its calls must be tasks under 2026-07-28 (`mcp.taskSupport: 'required'`). */
+export const requiredTaskBackground = createTool({
+  id: 'required-task-background',
+  description: 'Runs in the background; 2026-07-28 clients must call it as a task',
+  inputSchema: z.object({ key: z.string() }),
+  outputSchema: z.object({ executions: z.number() }),
+  background: { enabled: true, timeoutMs: 10_000, maxRetries: 0 },
+  mcp: { taskSupport: 'required' },
+  execute: async ({ key }) => ({ executions: await counter(key).increment() }),
+})
+
 /** Needs approval, then waits at gate 1 (in the foreground: the approve request streams it). */
 export const gatedApproval = createTool({
   id: 'gated-approval',
@@ -280,4 +306,4 @@ export const burstApproval = createTool({
 /** The limits of the LIMITED_RUNS objects (test/workers/worker.ts), small so a test reaches them at once. */
 export const limitedRunLimits = { maxEvents: 60, maxEventBytes: 48 * 1024 }
 
-export const runFixtureTools = [floodBackground, burstApproval, contextCodecApproval, countedQuestions, countedCall, gatedRetryBackground, countedApproval, countedSuspend, multiRound, flakyBackground, timeoutBackground, gatedBackground, approvedBackground, approvalTransform, gatedApproval]
+export const runFixtureTools = [floodBackground, burstApproval, contextCodecApproval, countedQuestions, countedCall, gatedRetryBackground, countedApproval, countedSuspend, multiRound, flakyBackground, timeoutBackground, gatedBackground, approvedBackground, approvalTransform, gatedApproval, suspendingBackground, requiredTaskBackground]

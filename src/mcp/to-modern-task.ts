@@ -1,0 +1,107 @@
+import { inputRequired, type CallToolResult } from '@modelcontextprotocol/server'
+import type { RunRecord } from '../runs/run-record.ts'
+import { toolOfRun } from '../tool/load-tool.ts'
+import type { AnyTool } from '../tool/tool-types.ts'
+import { approvalQuestion, resumeQuestion } from './finish-waiting-run.ts'
+import { runRoute, settledResult } from './mcp-tool-result.ts'
+import { taskPollIntervalMs, taskStatusOf } from './to-mcp-task.ts'
+
+/** The extension's id (SEP-2663), under `capabilities.extensions` and a request's client capabilities. */
+export const tasksExtensionId = 'io.modelcontextprotocol/tasks'
+
+export type ModernTaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled'
+
+/** A task as the 2026-07-28 extension names its fields (`ttlMs`, `pollIntervalMs`: the unit in the name). */
+export interface ModernTask {
+  taskId: string
+  status: ModernTaskStatus
+  statusMessage?: string
+  createdAt: string
+  lastUpdatedAt: string
+  ttlMs: number | null
+  pollIntervalMs?: number
+}
+
+/** What `tasks/get` answers: the task, with its question, result or error inlined by status. */
+export type DetailedModernTask = ModernTask & {
+  inputRequests?: Record<string, ReturnType<typeof inputRequired.elicit>>
+  result?: CallToolResult & { resultType: 'complete' }
+  error?: { code: number; message: string; data?: unknown }
+}
+
+/**
+ * What the host says of an attempt it gave up on: cut off by a crash (run-background-attempt.ts,
+ * create-run-engine.ts) or by the tool's `background.timeoutMs` (the abort of `AbortSignal.timeout`).
+ */
+const hostGaveUp = /^The run was interrupted|^The operation was aborted due to timeout/
+
+/**
+ * Where a run's failure is not the tool's: the host gave up on it (a crash, an attempt past its
+ * time, a question nobody answered). SEP-2663 reserves `failed` for such protocol-level failures;
+ * what the tool itself raised is a tool error (SPEC §5: an `isError` result), so that task is
+ * `completed` with the result a plain call would have answered.
+ */
+function hostFailure(run: RunRecord): { code: number; message: string; data?: unknown } | undefined {
+  if (run.status === 'expired') return { code: -32603, message: 'The run expired before anyone answered', data: { code: 'RUN_EXPIRED' } }
+  if (run.status === 'failed' && run.error && hostGaveUp.test(run.error.message)) {
+    return { code: -32603, message: run.error.message, data: { code: run.error.code } }
+  }
+  return undefined
+}
+
+/** A run's status as the extension's: as 2025-11-25's (to-mcp-task.ts), but a tool's own failure or a decline is a `completed` task whose result says so. */
+export function modernTaskStatusOf(run: RunRecord): ModernTaskStatus {
+  if (run.status === 'failed' || run.status === 'declined') return hostFailure(run) ? 'failed' : 'completed'
+  return taskStatusOf(run)
+}
+
+/**
+ * A background run as a 2026-07-28 task: the task id is the run id, its times the run's. `ttlMs`
+ * is how long a waiting run waits for its answer (`null` otherwise: the run store's retention,
+ * which outlives it, decides how long a settled run is kept).
+ */
+export function toModernTask(run: RunRecord, basePath: string): ModernTask {
+  const status = modernTaskStatusOf(run)
+  const statusMessage =
+    run.status === 'approval-required'
+      ? `Waiting for approval: answer inputRequests with tasks/update, or POST ${runRoute(basePath, run.runId, 'approve')}`
+      : run.status === 'suspended'
+        ? `Suspended, waiting for input: answer inputRequests with tasks/update, or POST ${runRoute(basePath, run.runId, 'resume')}`
+        : status === 'failed'
+          ? hostFailure(run)?.message
+          : undefined
+  return {
+    taskId: run.runId,
+    status,
+    ...(statusMessage !== undefined ? { statusMessage } : {}),
+    createdAt: run.createdAt,
+    lastUpdatedAt: run.updatedAt,
+    ttlMs: run.expiresAt ? Math.max(0, Date.parse(run.expiresAt) - Date.parse(run.createdAt)) || null : null,
+    ...(status === 'working' || status === 'input_required' ? { pollIntervalMs: taskPollIntervalMs } : {}),
+  }
+}
+
+/**
+ * The key of the question a waiting run asks in `inputRequests`. A requester answers each key once
+ * (the official one keeps a ledger of them), so every new question gets a new key: a run that
+ * suspends again is asked under the time of its new suspension.
+ */
+export function questionKeyOf(run: RunRecord): string | undefined {
+  if (run.status === 'approval-required') return `approval-${run.approvalId ?? run.runId}`
+  if (run.status === 'suspended') return `resume-${Date.parse(run.updatedAt)}`
+  return undefined
+}
+
+/** The task with what its status carries: the waiting run's question, the settled run's result, or the host's failure. */
+export async function toDetailedModernTask(tools: ReadonlyMap<string, AnyTool>, run: RunRecord, basePath: string): Promise<DetailedModernTask> {
+  const task = toModernTask(run, basePath)
+  if (task.status === 'input_required') {
+    const tool = await toolOfRun(tools, run)
+    const question = run.status === 'approval-required' ? await approvalQuestion(tool, run) : await resumeQuestion(tool, run)
+    // A resume form that no elicitation schema can express: the run waits for HTTP (its statusMessage says where).
+    return { ...task, inputRequests: question ? { [questionKeyOf(run)!]: inputRequired.elicit(question as Parameters<typeof inputRequired.elicit>[0]) } : {} }
+  }
+  if (task.status === 'completed') return { ...task, result: { ...((await settledResult(run)) as CallToolResult), resultType: 'complete' } }
+  if (task.status === 'failed') return { ...task, error: hostFailure(run)! }
+  return task
+}

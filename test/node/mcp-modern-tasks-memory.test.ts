@@ -1,0 +1,94 @@
+// The 2026-07-28 tasks extension on the in-process run host (createToolApp under Node, as under
+// Deno): the same tasks/get, tasks/update and tasks/cancel over runs held in this process's memory,
+// driven by the official requester (@modelcontextprotocol/ext-tasks).
+import { afterEach, describe, expect, it } from 'vitest'
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
+import { createTaskSessionFromClient, type RawClientDispatch } from '@modelcontextprotocol/ext-tasks/client'
+import { z } from 'zod'
+import { createTool } from 'toolroute'
+import { createToolApp } from 'toolroute/server'
+
+let executions = 0
+const askColour = createTool({
+  id: 'ask-colour',
+  description: 'Runs in the background, asks for a colour, then answers with it',
+  inputSchema: z.object({}),
+  outputSchema: z.object({ colour: z.string() }),
+  suspendSchema: z.object({ question: z.string() }),
+  resumeSchema: z.object({ colour: z.string() }),
+  background: { enabled: true, timeoutMs: 10_000 },
+  execute: async (_input, { resumeData, suspend }) => {
+    if (!resumeData) return suspend({ question: 'Which colour?' })
+    executions++
+    return { colour: resumeData.colour }
+  },
+})
+const waitForAbort = createTool({
+  id: 'wait-for-abort',
+  description: 'Runs in the background until it is cancelled',
+  inputSchema: z.object({}),
+  background: { enabled: true, timeoutMs: 10_000 },
+  execute: (_input, { abortSignal }) => new Promise((_resolve, reject) => abortSignal.addEventListener('abort', () => reject(abortSignal.reason), { once: true })),
+})
+
+const app = createToolApp({ tools: [askColour, waitForAbort] })
+const url = 'http://node.test/mcp'
+const tasksExtension = 'io.modelcontextprotocol/tasks'
+const clientInfo = { name: 'node-tasks-test', version: '1.0.0' }
+const clientCapabilities = { elicitation: { form: {} }, extensions: { [tasksExtension]: {} } }
+
+const open: { close(): Promise<void> }[] = []
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((item) => item.close().catch(() => {})))
+})
+
+function rawDispatch(headers: Record<string, string>): RawClientDispatch {
+  let id = 0
+  return async (request, options) => {
+    const message = request as { method: string; params?: { name?: string; taskId?: string } }
+    const name = message.method === 'tools/call' ? message.params?.name : message.params?.taskId
+    const sent = new Headers({ 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': message.method, ...headers })
+    if (name !== undefined) sent.set('mcp-name', name)
+    for (const [header, value] of Object.entries(options?.context?.headers ?? {})) sent.set(header, value)
+    const response = await app.fetch(new Request(url, { method: 'POST', headers: sent, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, ...message }) }))
+    const text = await response.text()
+    const body = JSON.parse(text.startsWith('{') ? text : (text.match(/^data: (.*)$/m)?.[1] ?? 'null')) as { result?: never; error?: never }
+    return body.error ? { kind: 'error', error: body.error } : { kind: 'result', result: body.result! }
+  }
+}
+
+async function connectTasks(headers: Record<string, string>, answer?: Record<string, unknown>) {
+  const client = new Client(clientInfo, { capabilities: clientCapabilities, versionNegotiation: { mode: 'auto' } })
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { fetch: async (input, init) => app.fetch(new Request(input, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers)), ...headers } })) }))
+  open.push(client)
+  const session = createTaskSessionFromClient(client, {
+    endpointId: 'node-test',
+    rawDispatch: rawDispatch(headers),
+    v2RequestFraming: { protocolVersion: '2026-07-28', clientInfo, clientCapabilities },
+    ...(answer ? { onInputRequest: async () => ({ action: 'accept', content: answer }) as never } : {}),
+  })
+  open.push(session)
+  return session
+}
+
+describe('MCP tasks extension on the in-process run host (Node)', () => {
+  it('a suspended background run is a task answered through tasks/update: it resumes once and completes', async () => {
+    const session = await connectTasks({ authorization: 'Bearer node-alice' }, { colour: 'teal' })
+    const execution = await session.callTool('ask-colour', {})
+    expect(execution.kind).toBe('task')
+    const { outcome } = await execution.settle()
+    expect(outcome.status === 'completed' && outcome.result).toMatchObject({ structuredContent: { colour: 'teal' } })
+    expect(executions).toBe(1)
+  })
+
+  it("tasks/cancel stops a working task, and another principal's task is not found", async () => {
+    const alice = await connectTasks({ authorization: 'Bearer node-alice' })
+    const execution = await alice.callTool('wait-for-abort', {})
+    if (execution.kind !== 'task') throw new Error('expected a task')
+    const bob = await connectTasks({ authorization: 'Bearer node-bob' })
+    await expect(bob.task(execution.handle.taskId).snapshot()).rejects.toMatchObject({ code: -32602 })
+    await execution.cancel()
+    const { outcome } = await execution.settle()
+    expect(outcome.status).toBe('cancelled')
+  })
+})
