@@ -1,4 +1,4 @@
-import { acceptedContent, CLIENT_CAPABILITIES_META_KEY, inputRequired, type CallToolResult, type ClientCapabilities, type InputRequiredResult, type RequestStateCodec, type ServerContext } from '@modelcontextprotocol/server'
+import { acceptedContent, inputRequired, type CallToolResult, type InputRequiredResult, type RequestStateCodec, type ServerContext } from '@modelcontextprotocol/server'
 import { ToolrouteError } from '../errors/toolroute-error.ts'
 import { startCall } from '../runtime/start-call.ts'
 import { runKeeper } from '../runs/run-keeper.ts'
@@ -25,6 +25,7 @@ function attach(sink: ProgressSink, ctx: ServerContext): void {
   sink.send = token !== undefined ? createProgressSender((notification) => ctx.mcpReq.notify(notification), token) : undefined
 }
 import { answerApproval, answerResume, approvalQuestion, cancelAbandoned, followToEnd, resumeQuestion, shown, type AnswerContext } from './finish-waiting-run.ts'
+import { answersForms } from './answers-forms.ts'
 import { readCaller } from './mcp-caller.ts'
 import { tapRunEvents } from './tap-run-events.ts'
 import { errorResult, settledResult, waitingResult } from './mcp-tool-result.ts'
@@ -116,7 +117,8 @@ export async function callModernMcpTool(deps: ModernMcpDeps, tool: AnyTool, para
         signal,
         // 2026-07-28 has no server-to-client requests: the question becomes this call's
         // `input_required` result, and the execution waits (parked) for the retry's answer.
-        mcp: { elicitation: { sendRequest: ask }, extra: ctx as unknown as Record<string, unknown> },
+        // A client that declares no form elicitation could never answer: the tool gets the error at once.
+        mcp: { elicitation: { sendRequest: answersForms(ctx.mcpReq.envelope) ? ask : cannotAsk }, extra: ctx as unknown as Record<string, unknown> },
       },
     })
     return (await mcpFirstStep(running, (run) => settle(deps, ctx, answers, run))) as ModernResult
@@ -126,6 +128,10 @@ export async function callModernMcpTool(deps: ModernMcpDeps, tool: AnyTool, para
   const turn = await ParkedCalls.turnFor(parked, ctx.mcpReq.signal)
   if (turn.kind === 'asked') deps.defer(parked.execution)
   return turnResult(deps, ctx, turn)
+}
+
+function cannotAsk(): Promise<never> {
+  return Promise.reject(new Error('The MCP client declared no form elicitation: it cannot answer questions'))
 }
 
 /** The answer a retry carries for toolroute's one question (`answer`); no answer counts as cancel. */
@@ -152,12 +158,14 @@ async function settle(deps: ModernMcpDeps, ctx: ServerContext, answers: AnswerCo
   if (run.background && run.status !== 'completed' && requestDeclaresTasks(ctx)) return createTaskResult(run, deps.basePath)
   let current = run
   if (current.status === 'running') {
-    current = await followToEnd(answers, current)
-    if (current.status === 'running') {
-      // Followed until the client dropped the request: a plain call's run has no one left to read it.
-      await cancelAbandoned(answers, current)
-      return waiting(deps, current)
+    try {
+      current = await followToEnd(answers, current)
+    } finally {
+      // Followed until the client dropped the request: a plain call's run has no one left to read
+      // it. Kept alive past the request (`waitUntil`), which the runtime no longer serves.
+      if (ctx.mcpReq.signal.aborted) deps.defer(cancelAbandoned(answers, current))
     }
+    if (current.status === 'running') return waiting(deps, current)
   }
   if (current.status === 'approval-required' || current.status === 'suspended') return ask(deps, ctx, current)
   return (await settledResult(current)) as CallToolResult
@@ -168,9 +176,7 @@ async function settle(deps: ModernMcpDeps, ctx: ServerContext, answers: AnswerCo
  * the request declares no form elicitation (the SDK refuses to send it such a question: -32021).
  */
 async function ask(deps: ModernMcpDeps, ctx: ServerContext, run: RunRecord, problem = ''): Promise<ModernResult> {
-  // A bare `elicitation: {}` is form support (the rule before elicitation had modes), as the SDK reads it.
-  const elicitation = (ctx.mcpReq.envelope?.[CLIENT_CAPABILITIES_META_KEY as never] as ClientCapabilities | undefined)?.elicitation
-  if (!elicitation || (!elicitation.form && Object.keys(elicitation).length > 0)) return waiting(deps, run)
+  if (!answersForms(ctx.mcpReq.envelope)) return waiting(deps, run)
   const tool = await toolOfRun(deps.tools, run)
   const question = run.status === 'approval-required' ? await approvalQuestion(tool, run) : await resumeQuestion(tool, run, problem)
   if (!question) return waiting(deps, run)

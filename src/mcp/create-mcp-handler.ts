@@ -8,6 +8,7 @@ import type { AnyTool } from '../tool/tool-types.ts'
 // initialiser call, and would then meet `ZodLazy is not a constructor` at startup.
 import { withCaller } from './mcp-caller.ts'
 import { isLegacyRequest } from '@modelcontextprotocol/server'
+import { callAnswersForms } from './answers-forms.ts'
 import { checkJsonRpc } from './check-json-rpc.ts'
 import { legacyVersionOf } from './legacy-version.ts'
 import { checkMcpOrigin } from './check-mcp-origin.ts'
@@ -95,8 +96,14 @@ export function createMcpHandler({ tools, options, runs }: McpHandlerOptions) {
     const caller = await resolveMcpCaller(c, options, opening ?? sessionId)
     const request = withCaller(c.req.raw, caller, read.text)
     if (!legacy) {
+      // A call that may park on a question mid-execute runs where its retry will land (a Durable
+      // Object per call on Workers): a retry naming one, or a call whose client can answer forms.
+      // Any other call runs here: it is never parked, and a run it stores is any isolate's to answer.
       const isCall = (read.body as { method?: unknown } | null)?.method === 'tools/call'
-      if (isCall && sessions?.call) return sessions.call(peekCallKey(read.body) ?? crypto.randomUUID(), { request, text: read.text, body: read.body, initialize: false, caller, deps })
+      const callKey = isCall ? peekCallKey(read.body) : undefined
+      if (isCall && sessions?.call && (callKey !== undefined || callAnswersForms(read.body))) {
+        return sessions.call(callKey ?? crypto.randomUUID(), { request, text: read.text, body: read.body, initialize: false, caller, deps })
+      }
       return modern.fetch(request, { ...deps(), requestState: codecOf(c), defer: deferOf(c) }, read.body)
     }
     const invalid = checkJsonRpc(read.body, legacyVersionOf(c.req.raw.headers, read.body))

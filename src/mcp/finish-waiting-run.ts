@@ -154,6 +154,8 @@ async function askResume(context: WaitingRunContext, run: RunRecord): Promise<Ru
 export async function followToEnd(context: Pick<WaitingRunContext, 'runs' | 'principal' | 'signal'>, run: RunRecord): Promise<RunRecord> {
   const caller = { principal: context.principal }
   for await (const _ of await context.runs.follow(run.runId, { ...caller, after: 0, signal: context.signal }));
+  // A request its client dropped does no more I/O of its own (on Workers it would never settle): the run as last known.
+  if (context.signal.aborted) return run
   return (await context.runs.get(run.runId, caller)).run
 }
 

@@ -44,7 +44,8 @@ export function withCaller(request: Request, caller: McpCaller, body: string | u
   // Header values are bytes: the JSON is percent-encoded so any Unicode in the context survives.
   headers.set(mcpCallerHeader, encodeURIComponent(JSON.stringify(caller)))
   for (const [name, value] of Object.entries(extra)) headers.set(name, value)
-  return new Request(request.url, { method: request.method, headers, ...(body !== undefined ? { body } : {}) })
+  // The client's signal goes with it: the SDK aborts a call whose request the client dropped.
+  return new Request(request.url, { method: request.method, headers, signal: request.signal, ...(body !== undefined ? { body } : {}) })
 }
 
 /** The caller of a request, from its headers (a `Headers` or the SDK's lower-cased record). */

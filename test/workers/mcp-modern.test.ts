@@ -126,6 +126,13 @@ describe('MCP 2026-07-28 (SDK v2 client)', () => {
     expect(await counter(`${key}:started`).count()).toBe(1)
   })
 
+  it('a client that declares no elicitation is never asked mid-execute: the tool gets the error at once, not -32021', async () => {
+    const { client } = await connect()
+    const result = await client.callTool({ name: 'ask-name', arguments: {} })
+    expect(result.isError).toBe(true)
+    expect(textOf(result)).toContain('cannot answer questions')
+  })
+
   it('the example confirm-order tool asks and places the order over 2026-07-28', async () => {
     const { client } = await connect({ answer: () => ({ action: 'accept', content: { confirm: true, quantity: 3 } }) })
     const result = await client.callTool({ name: 'confirm-order', arguments: { item: 'Tea', quantity: 1 } })
