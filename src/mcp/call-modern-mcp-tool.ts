@@ -24,7 +24,7 @@ function attach(sink: ProgressSink, ctx: ServerContext): void {
   const token = (ctx.mcpReq._meta as { progressToken?: string | number } | undefined)?.progressToken
   sink.send = token !== undefined ? createProgressSender((notification) => ctx.mcpReq.notify(notification), token) : undefined
 }
-import { answerApproval, answerResume, approvalQuestion, cancelAbandoned, followToEnd, resumeQuestion, shown, type AnswerContext } from './finish-waiting-run.ts'
+import { answerApproval, answerResume, approvalQuestion, cancelAbandoned, followToEnd, maxResumeAttempts, resumeQuestion, shown, type AnswerContext } from './finish-waiting-run.ts'
 import { answersForms } from './answers-forms.ts'
 import { readCaller } from './mcp-caller.ts'
 import { tapRunEvents } from './tap-run-events.ts'
@@ -35,7 +35,7 @@ import { failureResult, mcpFirstStep } from './mcp-first-step.ts'
 export const answerKey = 'answer'
 
 /** What a sealed `requestState` names: the durable run a question belongs to, or a call parked on its question. */
-export type QuestionState = ({ runId: string } | { questionId: string }) & { callKey?: string }
+export type QuestionState = ({ runId: string; asked?: number } | { questionId: string }) & { callKey?: string }
 
 /** What the modern leg needs beyond a 2025 server's deps. */
 export interface ModernMcpDeps extends McpServerDeps {
@@ -95,7 +95,8 @@ export async function callModernMcpTool(deps: ModernMcpDeps, tool: AnyTool, para
       }
       if (run.status === 'suspended') {
         const next = await answerResume(answers, run, given)
-        if (next && 'problem' in next) return ask(deps, ctx, run, next.problem)
+        // Asked again while the answers fail resumeSchema, up to the bound; then the run waits for HTTP.
+        if (next && 'problem' in next) return (state.asked ?? 1) < maxResumeAttempts ? ask(deps, ctx, run, next.problem, (state.asked ?? 1) + 1) : waiting(deps, run)
         return next ? await settle(deps, ctx, answers, next) : waiting(deps, run)
       }
       return await settle(deps, ctx, answers, run)
@@ -175,14 +176,14 @@ async function settle(deps: ModernMcpDeps, ctx: ServerContext, answers: AnswerCo
  * The run's question as an `input_required` result, or the HTTP routes when no form can ask it or
  * the request declares no form elicitation (the SDK refuses to send it such a question: -32021).
  */
-async function ask(deps: ModernMcpDeps, ctx: ServerContext, run: RunRecord, problem = ''): Promise<ModernResult> {
+async function ask(deps: ModernMcpDeps, ctx: ServerContext, run: RunRecord, problem = '', asked = 1): Promise<ModernResult> {
   if (!answersForms(ctx.mcpReq.envelope)) return waiting(deps, run)
   const tool = await toolOfRun(deps.tools, run)
   const question = run.status === 'approval-required' ? await approvalQuestion(tool, run) : await resumeQuestion(tool, run, problem)
   if (!question) return waiting(deps, run)
   return inputRequired({
     inputRequests: { [answerKey]: inputRequired.elicit(question as Parameters<typeof inputRequired.elicit>[0]) },
-    requestState: await deps.requestState.mint({ runId: run.runId, ...(deps.callKey ? { callKey: deps.callKey } : {}) }, ctx),
+    requestState: await deps.requestState.mint({ runId: run.runId, ...(asked > 1 ? { asked } : {}), ...(deps.callKey ? { callKey: deps.callKey } : {}) }, ctx),
   })
 }
 

@@ -21,8 +21,8 @@ export interface WaitingRunContext {
 
 /** How many questions one call may ask before it hands the run over to HTTP (a tool that keeps suspending). */
 const maxQuestions = 5
-/** How many times a resume form is asked again after its answer failed `resumeSchema`. */
-const maxResumeAttempts = 3
+/** How many times a resume form is asked (in all) while its answers fail `resumeSchema`, in either generation. */
+export const maxResumeAttempts = 3
 
 const approvalSchema: ElicitationSchema = {
   type: 'object',

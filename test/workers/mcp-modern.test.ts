@@ -115,6 +115,17 @@ describe('MCP 2026-07-28 (SDK v2 client)', () => {
     expect(await counter(key).count()).toBe(1)
   })
 
+  it('asks a resume form again while its answers fail resumeSchema, three times in all, then names the run to resume over HTTP', async () => {
+    const { client, questions } = await connect({ answer: () => ({ action: 'accept', content: { seat: 'window please' } }) })
+    const result = await client.callTool({ name: 'book-flight', arguments: { from: 'LIS', to: 'FAO' } })
+    expect(questions).toHaveLength(3)
+    expect(questions[2]!.message).toContain('The last answer was not accepted')
+    expect(result.isError).toBe(true)
+    const run = (result._meta as { 'toolroute/run': { runId: string; status: string } })['toolroute/run']
+    expect(run.status).toBe('suspended')
+    expect(textOf(result)).toContain(run.runId)
+  })
+
   it('a question asked mid-execute is input_required; each retry answers it and nothing before it runs again', async () => {
     const key = uniqueKey('modern-questions')
     const { client, questions } = await connect({
