@@ -50,16 +50,24 @@ export interface ModernMcpDeps extends McpServerDeps {
    * into every question's state, so the retry reaches the object where the call waits.
    */
   callKey?: string
+  /**
+   * Whether this request's client can answer a form (default: its 2026-07-28 envelope says so).
+   * A 2025 connection says it once, at `initialize`: its server knows.
+   */
+  answersForms?: (ctx: ServerContext) => boolean
 }
 
 export type ModernResult = CallToolResult | InputRequiredResult | ReturnType<typeof createTaskResult>
 
 /**
- * `tools/call` under 2026-07-28, on the same executor and run host as HTTP and 2025 MCP. A run
- * that waits for a person (approval, suspension) becomes an `input_required` result: its question
- * as an elicitation form, its `requestState` a sealed `{ runId, principal }`. The client's retry
- * answers that run (approve, decline, resume: the run host's compare-and-set), so the tool runs
- * once and nothing before the question runs again.
+ * `tools/call` in every MCP version, on the same call and run host as HTTP. A run that waits for a
+ * person (approval, suspension) or a question asked mid-`execute` becomes an `input_required`
+ * result: its question as an elicitation form, its `requestState` a sealed `{ runId }` or
+ * `{ questionId }`. Under 2026-07-28 the client answers it and retries; on a 2025 connection the
+ * SDK's legacy shim asks it as a real `elicitation/create` and re-enters this handler with the
+ * answer. Either way the answer goes to the run (approve, decline, resume: the run host's
+ * compare-and-set) or to the parked call, so the tool runs once and nothing before the question
+ * runs again. (A 2025 task-augmented call is a task: `callMcpTool`.)
  */
 export async function callModernMcpTool(deps: ModernMcpDeps, tool: AnyTool, params: { arguments?: Record<string, unknown> }, ctx: ServerContext): Promise<ModernResult> {
   const caller = readCaller(ctx.http?.req?.headers)
@@ -119,7 +127,7 @@ export async function callModernMcpTool(deps: ModernMcpDeps, tool: AnyTool, para
         // 2026-07-28 has no server-to-client requests: the question becomes this call's
         // `input_required` result, and the execution waits (parked) for the retry's answer.
         // A client that declares no form elicitation could never answer: the tool gets the error at once.
-        mcp: { elicitation: { sendRequest: answersForms(ctx.mcpReq.envelope) ? ask : cannotAsk }, extra: ctx as unknown as Record<string, unknown> },
+        mcp: { elicitation: { sendRequest: formsOf(deps, ctx) ? ask : cannotAsk }, extra: ctx as unknown as Record<string, unknown> },
       },
     })
     return (await mcpFirstStep(running, (run) => settle(deps, ctx, answers, run))) as ModernResult
@@ -130,6 +138,8 @@ export async function callModernMcpTool(deps: ModernMcpDeps, tool: AnyTool, para
   if (turn.kind === 'asked') deps.defer(parked.execution)
   return turnResult(deps, ctx, turn)
 }
+
+const formsOf = (deps: ModernMcpDeps, ctx: ServerContext): boolean => (deps.answersForms ? deps.answersForms(ctx) : answersForms(ctx.mcpReq.envelope))
 
 function cannotAsk(): Promise<never> {
   return Promise.reject(new Error('The MCP client declared no form elicitation: it cannot answer questions'))
@@ -177,7 +187,7 @@ async function settle(deps: ModernMcpDeps, ctx: ServerContext, answers: AnswerCo
  * the request declares no form elicitation (the SDK refuses to send it such a question: -32021).
  */
 async function ask(deps: ModernMcpDeps, ctx: ServerContext, run: RunRecord, problem = '', asked = 1): Promise<ModernResult> {
-  if (!answersForms(ctx.mcpReq.envelope)) return waiting(deps, run)
+  if (!formsOf(deps, ctx)) return waiting(deps, run)
   const tool = await toolOfRun(deps.tools, run)
   const question = run.status === 'approval-required' ? await approvalQuestion(tool, run) : await resumeQuestion(tool, run, problem)
   if (!question) return waiting(deps, run)

@@ -1,10 +1,16 @@
 import { Server, isTaskAugmentedRequestParams, type JSONRPCRequest, type Result, type ServerContext } from '@modelcontextprotocol/server'
-import { callMcpTool } from './call-mcp-tool.ts'
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server'
+import { ToolrouteError } from '../errors/toolroute-error.ts'
+import { callMcpTask } from './call-mcp-task.ts'
+import { callModernMcpTool, type ModernMcpDeps, type ModernResult } from './call-modern-mcp-tool.ts'
+import { questionStateCodecFor } from './create-modern-mcp-handler.ts'
+import { errorResult } from './mcp-tool-result.ts'
+import { ParkedCalls } from './parked-calls.ts'
 import type { McpServerDeps } from './mcp-server-deps.ts'
 import { serveMcpTasks, mcpTasksCapability } from './serve-mcp-tasks.ts'
 import { hasTasks } from './legacy-version.ts'
 import { createTaskProgress } from './task-progress.ts'
-import { mcpToolIndex } from './to-mcp-tool.ts'
+import { findMcpTool, mcpToolIndex } from './to-mcp-tool.ts'
 
 export type { McpServerDeps } from './mcp-server-deps.ts'
 
@@ -29,18 +35,46 @@ class TaskServer extends Server {
 
 /**
  * An MCP `Server` (SDK v2) serving a 2025 connection's `tools/list` and `tools/call` for a tool
- * registry, at `version` (the revision the connection speaks). The listing is computed once per
- * registry; calls run on toolroute's one call (`callMcpTool`), and from 2025-11-25 a background
- * tool's runs are tasks (`serveMcpTasks`): older revisions have none, so they are neither
- * announced nor served there. The SDK picks its JSON Schema validator by runtime (`workerd`:
- * cfworker, no code generation).
+ * registry, at `version` (the revision the connection speaks). A plain call is the 2026-07-28
+ * handler's (`callModernMcpTool`): its questions come back as `input_required`, which the SDK's
+ * legacy shim asks as real `elicitation/create` requests on this connection and answers by
+ * re-entering the handler, so a question is written once for both generations. The shim's rounds
+ * never leave this process, so their `requestState` is sealed with this isolate's key unless the
+ * app set one. From 2025-11-25 a background tool's runs are tasks (`callMcpTask`,
+ * `serveMcpTasks`); older revisions have none, so they are neither announced nor served there.
+ * The SDK picks its JSON Schema validator by runtime (`workerd`: cfworker, no code generation).
  */
 export function createMcpServer(deps: McpServerDeps, version: string): Server {
   const tasks = hasTasks(version)
-  const server = new TaskServer(deps.serverInfo, { capabilities: { tools: {}, ...(tasks ? { tasks: mcpTasksCapability } : {}) } })
+  const codec = questionStateCodecFor(deps.requestStateKey)
+  const server = new TaskServer(deps.serverInfo, {
+    capabilities: { tools: {}, ...(tasks ? { tasks: mcpTasksCapability } : {}) },
+    requestState: { verify: (state, ctx) => codec.verify(state, ctx) },
+    inputRequired: { roundTimeoutMs: deps.elicitationTimeoutMs },
+  })
+  const plain: ModernMcpDeps = {
+    ...deps,
+    requestState: codec,
+    parked: new ParkedCalls<ModernResult>(deps.elicitationTimeoutMs),
+    // The connection's request stays open while the shim asks: nothing needs to outlive it.
+    defer: (work) => void work.catch(() => {}),
+    answersForms: () => Boolean(server.getClientCapabilities()?.elicitation?.form),
+  }
   const index = mcpToolIndex(deps.tools)
   server.setRequestHandler('tools/list', () => (tasks ? index.taskList() : index.list()) as never)
-  server.setRequestHandler('tools/call', (request, ctx) => callMcpTool(server, deps, request.params, ctx) as never)
+  server.setRequestHandler('tools/call', async (request, ctx) => {
+    const { params } = request
+    const tool = await findMcpTool(deps.tools, params.name)
+    // MCP lists an unknown tool among invalid params (a protocol error), not as a tool's failure.
+    if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${params.name}`)
+    const asTask = tasks && params.task !== undefined
+    // A tool whose module cannot load fails its calls, as any tool's error (a task's, as a protocol error).
+    if (ToolrouteError.isInstance(tool)) {
+      if (asTask) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${tool.code}: ${tool.message}`, tool.toJSON().error)
+      return errorResult(tool) as never
+    }
+    return (asTask ? callMcpTask(deps, tool, params, ctx) : callModernMcpTool(plain, tool, params, ctx)) as never
+  })
   // Per server, so per session: what each task's progress has sent (task-progress.ts).
   if (tasks) serveMcpTasks(server, deps, createTaskProgress())
   return server
