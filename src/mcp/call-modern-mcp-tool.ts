@@ -31,11 +31,14 @@ import { tapRunEvents } from './tap-run-events.ts'
 import { errorResult, settledResult, waitingResult } from './mcp-tool-result.ts'
 import { failureResult, mcpFirstStep } from './mcp-first-step.ts'
 
-/** The one key of the questions toolroute asks in an `input_required` result. */
+/** The key of toolroute's questions in an `input_required` result (a tool may name its own: `sendRequest(q, { key })`). */
 export const answerKey = 'answer'
 
-/** What a sealed `requestState` names: the durable run a question belongs to, or a call parked on its question. */
-export type QuestionState = ({ runId: string; asked?: number } | { questionId: string }) & { callKey?: string }
+/**
+ * What a sealed `requestState` names: the durable run a question belongs to, or a call parked on
+ * its question (and the key the tool gave that question, when not `answer`).
+ */
+export type QuestionState = ({ runId: string; asked?: number } | { questionId: string; key?: string }) & { callKey?: string }
 
 /** What the modern leg needs beyond a 2025 server's deps. */
 export interface ModernMcpDeps extends McpServerDeps {
@@ -75,7 +78,7 @@ export async function callModernMcpTool(deps: ModernMcpDeps, tool: AnyTool, para
   const state = ctx.mcpReq.requestState<QuestionState>()
   if (state && 'questionId' in state) {
     // The answer to a question asked mid-execute: the call waits for it in this isolate.
-    const next = deps.parked.answer(state.questionId, answerOf(ctx))
+    const next = deps.parked.answer(state.questionId, answerOf(ctx, state.key))
     if (next) attach(next.shared as ProgressSink, ctx)
     if (!next) {
       const error = new ToolrouteError('EXECUTION_FAILED', `The call of ${tool.id} that asked this question is no longer waiting (it timed out, or ran on another instance); call the tool again`)
@@ -135,11 +138,11 @@ function cannotAsk(): Promise<never> {
   return Promise.reject(new Error('The MCP client declared no form elicitation: it cannot answer questions'))
 }
 
-/** The answer a retry carries for toolroute's one question (`answer`); no answer counts as cancel. */
-function answerOf(ctx: ServerContext): ElicitResult {
-  const content = acceptedContent(ctx.mcpReq.inputResponses, answerKey)
+/** The answer a retry carries for the question it answers (`key`, default `answer`); no answer counts as cancel. */
+function answerOf(ctx: ServerContext, key = answerKey): ElicitResult {
+  const content = acceptedContent(ctx.mcpReq.inputResponses, key)
   if (content) return { action: 'accept', content: content as ElicitResult['content'] }
-  const given = ctx.mcpReq.inputResponses?.[answerKey] as { action?: unknown } | undefined
+  const given = ctx.mcpReq.inputResponses?.[key] as { action?: unknown } | undefined
   return { action: given?.action === 'decline' ? 'decline' : 'cancel' }
 }
 
@@ -148,8 +151,8 @@ async function turnResult(deps: ModernMcpDeps, ctx: ServerContext, turn: CallTur
   if (turn.kind === 'done') return turn.value
   if (turn.kind === 'failed') return failure(turn.error, { runId: '', toolCallId: '' })
   return inputRequired({
-    inputRequests: { [answerKey]: inputRequired.elicit(turn.question as Parameters<typeof inputRequired.elicit>[0]) },
-    requestState: await deps.requestState.mint({ questionId: turn.questionId, ...(deps.callKey ? { callKey: deps.callKey } : {}) }, ctx),
+    inputRequests: { [turn.key ?? answerKey]: inputRequired.elicit(turn.question as Parameters<typeof inputRequired.elicit>[0]) },
+    requestState: await deps.requestState.mint({ questionId: turn.questionId, ...(turn.key ? { key: turn.key } : {}), ...(deps.callKey ? { callKey: deps.callKey } : {}) }, ctx),
   })
 }
 

@@ -208,6 +208,19 @@ export const countedQuestions = createTool({
   },
 })
 
+/** Asks one question mid-execute under a key it names (`user_name`), not toolroute's default `answer`. */
+export const keyedQuestion = createTool({
+  id: 'keyed-question',
+  description: 'Asks a name under the inputRequests key user_name',
+  inputSchema: z.object({}),
+  outputSchema: z.object({ greeting: z.string() }),
+  execute: async (_input, { mcp }) => {
+    const question = { message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } }
+    const answer = await mcp!.elicitation.sendRequest(question, { key: 'user_name' })
+    return { greeting: answer.action === 'accept' ? `Hello, ${String(answer.content?.name)}!` : `(${answer.action})` }
+  },
+})
+
 /** Stateless: counts each execution under `key`; fails after counting when `fail` is set; waits at gate 1 when `gated`. */
 export const countedCall = createTool({
   id: 'counted-call',
@@ -306,4 +319,4 @@ export const burstApproval = createTool({
 /** The limits of the LIMITED_RUNS objects (test/workers/worker.ts), small so a test reaches them at once. */
 export const limitedRunLimits = { maxEvents: 60, maxEventBytes: 48 * 1024 }
 
-export const runFixtureTools = [floodBackground, burstApproval, contextCodecApproval, countedQuestions, countedCall, gatedRetryBackground, countedApproval, countedSuspend, multiRound, flakyBackground, timeoutBackground, gatedBackground, approvedBackground, approvalTransform, gatedApproval, suspendingBackground, requiredTaskBackground]
+export const runFixtureTools = [floodBackground, burstApproval, contextCodecApproval, countedQuestions, keyedQuestion, countedCall, gatedRetryBackground, countedApproval, countedSuspend, multiRound, flakyBackground, timeoutBackground, gatedBackground, approvedBackground, approvalTransform, gatedApproval, suspendingBackground, requiredTaskBackground]
