@@ -15,6 +15,9 @@ import { errorResult } from './mcp-tool-result.ts'
 import { sessionWaitingContext } from './session-waiting-context.ts'
 import { toMcpTask } from './to-mcp-task.ts'
 import { findMcpTool } from './to-mcp-tool.ts'
+import { createMcpLogSender } from './mcp-logging.ts'
+import { mcpToolName } from '../tool/mcp-tool-name.ts'
+import type { ToolEvent } from '../protocol/tool-event.ts'
 
 /**
  * A refusal before any run exists: an `isError` result for a plain call; for a task-augmented one
@@ -48,16 +51,19 @@ export async function callMcpTool(server: Server, deps: McpServerDeps, params: C
 
   const progressToken = params._meta?.progressToken
   const progress = progressToken !== undefined ? createProgressSender((notification) => ctx.mcpReq.notify(notification as never), progressToken) : undefined
+  // A tool's logs (observe.log) as notifications/message on this call's stream, at the session's level (#28 item 4).
+  const log = createMcpLogSender(mcpToolName(tool.id), (message) => ctx.mcpReq.log(message.level, message.data, message.logger))
+  const tap = (event: ToolEvent) => (progress?.(event), log(event))
   // One host for the call: the step stores the run, then the same host finishes it.
   let host: RunHost | undefined
-  // With a progress token, what later steps of the run stream (after an answer) is progress too.
-  const runs = () => (host ??= progress ? tapRunEvents(deps.runs(), progress) : deps.runs())
+  // What later steps of the run stream (after an answer) is progress and logs too.
+  const runs = () => (host ??= tapRunEvents(deps.runs(), tap))
   const waiting = () => sessionWaitingContext(server, deps, ctx, tool, runs(), caller.principal)
   const running = call.run({
     source: { input: params.arguments ?? {} },
     // A task keeps its call's token on its run: its progress goes out on tasks/result (task-progress.ts).
     keeper: runKeeper({ tool, runs, storeRuns: deps.storeRuns, principal: caller.principal, sentRequestContext: call.sentRequestContext, progressToken: asTask ? progressToken : undefined }),
-    ...(progress ? { tap: progress } : {}),
+    tap,
     extras: {
       // An MCP call has no live reader but its progress notifications: a transient chunk goes there only.
       ...(progress ? { emitTransient: progress } : {}),

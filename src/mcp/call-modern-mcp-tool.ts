@@ -11,18 +11,25 @@ import { ParkedCalls, type CallTurn } from './parked-calls.ts'
 import { createProgressSender } from './create-progress-sender.ts'
 import type { ToolEvent } from '../protocol/tool-event.ts'
 import { createTaskResult, requestDeclaresTasks } from './serve-modern-tasks.ts'
+import { createMcpLogSender } from './mcp-logging.ts'
+import { mcpToolName } from '../tool/mcp-tool-name.ts'
 
 /**
- * Where a call's streamed values go as `notifications/progress`: to the request that currently
- * waits on the call (its first request, then each retry), with that request's `progressToken`.
+ * Where a call's streamed values go as `notifications/progress`, and its logs as
+ * `notifications/message`: to the request that currently waits on the call (its first request,
+ * then each retry), with that request's `progressToken` and log level (`ctx.mcpReq.log` sends
+ * only at or above the `_meta…/logLevel` the request names, nothing without one).
  */
 interface ProgressSink {
+  logger: string
   send?: (event: ToolEvent) => void
+  log?: (event: ToolEvent) => void
 }
 
 function attach(sink: ProgressSink, ctx: ServerContext): void {
   const token = (ctx.mcpReq._meta as { progressToken?: string | number } | undefined)?.progressToken
   sink.send = token !== undefined ? createProgressSender((notification) => ctx.mcpReq.notify(notification), token) : undefined
+  sink.log = createMcpLogSender(sink.logger, (message) => ctx.mcpReq.log(message.level, message.data, message.logger))
 }
 import { answerApproval, answerResume, approvalQuestion, cancelAbandoned, followToEnd, maxResumeAttempts, resumeQuestion, shown, type AnswerContext } from './finish-waiting-run.ts'
 import { answersForms } from './answers-forms.ts'
@@ -66,12 +73,12 @@ export type ModernResult = CallToolResult | InputRequiredResult | ReturnType<typ
  */
 export async function callModernMcpTool(deps: ModernMcpDeps, tool: AnyTool, params: { arguments?: Record<string, unknown> }, ctx: ServerContext): Promise<ModernResult> {
   const caller = readCaller(ctx.http?.req?.headers)
-  // This request's progress (its `progressToken`, if any); a parked call keeps it for its retries.
-  const sink: ProgressSink = {}
+  // This request's progress (its `progressToken`, if any) and logs; a parked call keeps it for its retries.
+  const sink: ProgressSink = { logger: mcpToolName(tool.id) }
   attach(sink, ctx)
   let host: RunHost | undefined
-  // What later steps stream (a followed background run, an answered approval) is progress too, as under 2025.
-  const runs = () => (host ??= tapRunEvents(deps.runs(), (event) => sink.send?.(event)))
+  // What later steps stream (a followed background run, an answered approval) is progress and logs too, as under 2025.
+  const runs = () => (host ??= tapRunEvents(deps.runs(), (event) => (sink.send?.(event), sink.log?.(event))))
   const answers: AnswerContext = { tool, get runs() { return runs() }, principal: caller.principal, signal: ctx.mcpReq.signal }
 
   // Verified by the SDK's seam (the codec's `verify`) before this handler runs.
@@ -115,7 +122,7 @@ export async function callModernMcpTool(deps: ModernMcpDeps, tool: AnyTool, para
     const running = call.run({
       source: { input: params.arguments ?? {} },
       keeper: runKeeper({ tool, runs, storeRuns: deps.storeRuns, principal: caller.principal, sentRequestContext: call.sentRequestContext }),
-      tap: (event) => sink.send?.(event),
+      tap: (event) => (sink.send?.(event), sink.log?.(event)),
       extras: {
         emitTransient: (event) => sink.send?.(event),
         signal,

@@ -5,6 +5,7 @@ import { serveMcpTasks, mcpTasksCapability } from './serve-mcp-tasks.ts'
 import { hasTasks } from './legacy-version.ts'
 import { createTaskProgress } from './task-progress.ts'
 import { mcpToolIndex } from './to-mcp-tool.ts'
+import { mcpLoggingCapability } from './mcp-logging.ts'
 
 export type { McpServerDeps } from './mcp-server-deps.ts'
 
@@ -37,7 +38,8 @@ class TaskServer extends Server {
  */
 export function createMcpServer(deps: McpServerDeps, version: string): Server {
   const tasks = hasTasks(version)
-  const server = new TaskServer(deps.serverInfo, { capabilities: { tools: {}, ...(tasks ? { tasks: mcpTasksCapability } : {}) } })
+  // Logging: the SDK serves logging/setLevel, and a call's logs go out at the level the session set (mcp-logging.ts).
+  const server = new TaskServer(deps.serverInfo, { capabilities: { tools: {}, ...(tasks ? { tasks: mcpTasksCapability } : {}), ...mcpLoggingCapability } })
   const index = mcpToolIndex(deps.tools)
   server.setRequestHandler('tools/list', () => (tasks ? index.taskList() : index.list()) as never)
   server.setRequestHandler('tools/call', (request, ctx) => callMcpTool(server, deps, request.params, ctx) as never)

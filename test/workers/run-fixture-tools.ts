@@ -208,6 +208,19 @@ export const countedQuestions = createTool({
   },
 })
 
+/** Logs once at each of observe.log's levels, then answers (MCP logging tests). */
+export const loggedSteps = createTool({
+  id: 'logged-steps',
+  description: 'Logs at every level',
+  inputSchema: z.object({}),
+  outputSchema: z.object({ logged: z.number() }),
+  execute: async (_input, { observe }) => {
+    const levels = ['debug', 'info', 'warn', 'error', 'fatal'] as const
+    for (const level of levels) observe.log(level, `step at ${level}`, { level })
+    return { logged: levels.length }
+  },
+})
+
 /** Asks one question mid-execute under a key it names (`user_name`), not toolroute's default `answer`. */
 export const keyedQuestion = createTool({
   id: 'keyed-question',
@@ -319,4 +332,4 @@ export const burstApproval = createTool({
 /** The limits of the LIMITED_RUNS objects (test/workers/worker.ts), small so a test reaches them at once. */
 export const limitedRunLimits = { maxEvents: 60, maxEventBytes: 48 * 1024 }
 
-export const runFixtureTools = [floodBackground, burstApproval, contextCodecApproval, countedQuestions, keyedQuestion, countedCall, gatedRetryBackground, countedApproval, countedSuspend, multiRound, flakyBackground, timeoutBackground, gatedBackground, approvedBackground, approvalTransform, gatedApproval, suspendingBackground, requiredTaskBackground]
+export const runFixtureTools = [floodBackground, burstApproval, contextCodecApproval, countedQuestions, keyedQuestion, loggedSteps, countedCall, gatedRetryBackground, countedApproval, countedSuspend, multiRound, flakyBackground, timeoutBackground, gatedBackground, approvedBackground, approvalTransform, gatedApproval, suspendingBackground, requiredTaskBackground]
