@@ -160,3 +160,16 @@ export const testStreamingElicitation = createTool({
   },
   toModelOutput: (output) => ({ type: 'text', value: output }),
 })
+
+/**
+ * server-stateless (2026-07-28): a tool that cannot work without sampling; a request that does not
+ * declare it is refused with -32021 naming `sampling`, before the tool runs.
+ */
+export const testMissingCapability = createTool({
+  id: 'test_missing_capability',
+  description: 'Needs the client to declare sampling',
+  inputSchema: z.object({}).passthrough(),
+  mcp: { requiredClientCapabilities: { sampling: {} } },
+  execute: async () => 'The client declared sampling',
+  toModelOutput: (output) => ({ type: 'text', value: output }),
+})

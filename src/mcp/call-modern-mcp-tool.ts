@@ -1,4 +1,4 @@
-import { acceptedContent, inputRequired, type CallToolResult, type InputRequiredResult, type RequestStateCodec, type ServerContext } from '@modelcontextprotocol/server'
+import { acceptedContent, CLIENT_CAPABILITIES_META_KEY, inputRequired, MissingRequiredClientCapabilityError, type CallToolResult, type InputRequiredResult, type RequestStateCodec, type ServerContext } from '@modelcontextprotocol/server'
 import { ToolrouteError } from '../errors/toolroute-error.ts'
 import { startCall } from '../runtime/start-call.ts'
 import { runKeeper } from '../runs/run-keeper.ts'
@@ -72,6 +72,10 @@ export type ModernResult = CallToolResult | InputRequiredResult | ReturnType<typ
  * once and nothing before the question runs again.
  */
 export async function callModernMcpTool(deps: ModernMcpDeps, tool: AnyTool, params: { arguments?: Record<string, unknown> }, ctx: ServerContext): Promise<ModernResult> {
+  // A tool that cannot work without a capability the request does not declare (`mcp.requiredClientCapabilities`).
+  const declared = (ctx.mcpReq.envelope?.[CLIENT_CAPABILITIES_META_KEY as never] ?? {}) as Record<string, unknown>
+  const missing = Object.entries(tool.mcp?.requiredClientCapabilities ?? {}).filter(([name]) => declared[name] === undefined)
+  if (missing.length > 0) throw new MissingRequiredClientCapabilityError({ requiredCapabilities: Object.fromEntries(missing) })
   const caller = readCaller(ctx.http?.req?.headers)
   // This request's progress (its `progressToken`, if any) and logs; a parked call keeps it for its retries.
   const sink: ProgressSink = { logger: mcpToolName(tool.id) }

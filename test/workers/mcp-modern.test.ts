@@ -159,6 +159,22 @@ describe('MCP 2026-07-28 (SDK v2 client)', () => {
     expect(misfiled.result.structuredContent).toEqual({ greeting: '(cancel)' })
   })
 
+  it('a tool that requires a client capability the request does not declare is refused with -32021 (HTTP 400) before it runs', async () => {
+    const key = uniqueKey('modern-capability')
+    const call = (capabilities: Record<string, unknown>) => {
+      const init = modernToolCall('needs-sampling', { key })
+      const body = JSON.parse(init.body as string)
+      body.params._meta['io.modelcontextprotocol/clientCapabilities'] = capabilities
+      return SELF.fetch(mcpUrl, { ...init, body: JSON.stringify(body) })
+    }
+    const refused = await call({ elicitation: { form: {} } })
+    expect(refused.status).toBe(400)
+    expect(await jsonRpcAnswer(refused)).toMatchObject({ id: 7, error: { code: -32021, data: { requiredCapabilities: { sampling: {} } } } })
+    expect(await counter(key).count()).toBe(0)
+    const served = await jsonRpcAnswer(await call({ sampling: {} }))
+    expect(served.result.structuredContent).toEqual({ executions: 1 })
+  })
+
   it('the example confirm-order tool asks and places the order over 2026-07-28', async () => {
     const { client } = await connect({ answer: () => ({ action: 'accept', content: { confirm: true, quantity: 3 } }) })
     const result = await client.callTool({ name: 'confirm-order', arguments: { item: 'Tea', quantity: 1 } })

@@ -208,6 +208,16 @@ export const countedQuestions = createTool({
   },
 })
 
+/** Cannot work without sampling (mcp.requiredClientCapabilities): counts each execution under `key`. */
+export const needsSampling = createTool({
+  id: 'needs-sampling',
+  description: 'Needs the client to declare sampling',
+  inputSchema: z.object({ key: z.string() }),
+  outputSchema: z.object({ executions: z.number() }),
+  mcp: { requiredClientCapabilities: { sampling: {} } },
+  execute: async ({ key }) => ({ executions: await counter(key).increment() }),
+})
+
 /** Logs once at each of observe.log's levels, then answers (MCP logging tests). */
 export const loggedSteps = createTool({
   id: 'logged-steps',
@@ -332,4 +342,4 @@ export const burstApproval = createTool({
 /** The limits of the LIMITED_RUNS objects (test/workers/worker.ts), small so a test reaches them at once. */
 export const limitedRunLimits = { maxEvents: 60, maxEventBytes: 48 * 1024 }
 
-export const runFixtureTools = [floodBackground, burstApproval, contextCodecApproval, countedQuestions, keyedQuestion, loggedSteps, countedCall, gatedRetryBackground, countedApproval, countedSuspend, multiRound, flakyBackground, timeoutBackground, gatedBackground, approvedBackground, approvalTransform, gatedApproval, suspendingBackground, requiredTaskBackground]
+export const runFixtureTools = [floodBackground, burstApproval, contextCodecApproval, countedQuestions, keyedQuestion, loggedSteps, needsSampling, countedCall, gatedRetryBackground, countedApproval, countedSuspend, multiRound, flakyBackground, timeoutBackground, gatedBackground, approvedBackground, approvalTransform, gatedApproval, suspendingBackground, requiredTaskBackground]
