@@ -95,8 +95,13 @@ function record(label, { passed, why }) {
 
 async function conformanceApp() {
   const { startDirectWorkerd } = await import('../test/e2e/direct-workerd.ts')
+  // Built as `toolroute dev` builds: a bare build is served locally (SPEC §5: it answers only
+  // loopback Hosts, which dns-rebinding-protection checks). startDirectWorkerd bundles with
+  // `wrangler deploy --dry-run`, whose [build] hook would rebuild it as a deployed Worker (no Host
+  // check); TOOLROUTE_BUILT=1 makes that hook keep this build, as toolroute dev and deploy do.
   execFileSync(process.execPath, [join(repo, 'cli/toolroute.mjs'), 'build', 'conformance'], { cwd: repo, stdio: 'ignore' })
-  const server = await startDirectWorkerd('conformance/wrangler.toml')
+  process.env.TOOLROUTE_BUILT = '1'
+  const server = await startDirectWorkerd('conformance/wrangler.toml').finally(() => delete process.env.TOOLROUTE_BUILT)
   const url = `${server.url}/mcp`
   console.log(`== conformance app on workerd: ${url}`)
   try {

@@ -11,13 +11,16 @@ function needMcp<T>(mcp: T | undefined): T {
   return mcp
 }
 
-/** input-required-result-basic-elicitation (and the suite's re-ask, tampering and validation checks). */
+/**
+ * input-required-result-basic-elicitation (and the suite's re-ask, tampering and validation
+ * checks): the suite wants the question under the key `user_name`.
+ */
 export const testInputRequiredResultElicitation = createTool({
   id: 'test_input_required_result_elicitation',
   description: 'Asks the user for a name (InputRequiredResult), then greets them',
   inputSchema: z.object({}).passthrough(),
   execute: async (_input, { mcp }) => {
-    const answer = await needMcp(mcp).elicitation.sendRequest(ask('What is your name?', { name: { type: 'string' } }))
+    const answer = await needMcp(mcp).elicitation.sendRequest(ask('What is your name?', { name: { type: 'string' } }), { key: 'user_name' })
     return `Hello, ${String(answer.content?.name ?? 'stranger')}!`
   },
   toModelOutput: (output) => ({ type: 'text', value: output }),
@@ -73,5 +76,100 @@ export const testElicitation = createTool({
     })
     return `User response: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`
   },
+  toModelOutput: (output) => ({ type: 'text', value: output }),
+})
+
+/** elicitation-sep1034-defaults (2025 sessions): a form whose every primitive field has a default. */
+export const testElicitationSep1034Defaults = createTool({
+  id: 'test_elicitation_sep1034_defaults',
+  description: 'Asks a form with default values for every primitive type (SEP-1034)',
+  inputSchema: z.object({}).passthrough(),
+  execute: async (_input, { mcp }) => {
+    const answer = await needMcp(mcp).elicitation.sendRequest({
+      message: 'Please review your details (defaults are filled in)',
+      requestedSchema: {
+        type: 'object',
+        properties: {
+          name: { type: 'string', description: 'User name', default: 'John Doe' },
+          age: { type: 'integer', description: 'User age', default: 30 },
+          score: { type: 'number', description: 'User score', default: 95.5 },
+          status: { type: 'string', description: 'User status', enum: ['active', 'inactive', 'pending'], default: 'active' },
+          verified: { type: 'boolean', description: 'Verification status', default: true },
+        },
+        required: [],
+      },
+    })
+    return `Elicitation completed: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`
+  },
+  toModelOutput: (output) => ({ type: 'text', value: output }),
+})
+
+/** elicitation-sep1330-enums (2025 sessions): the five enum shapes of SEP-1330 in one form. */
+export const testElicitationSep1330Enums = createTool({
+  id: 'test_elicitation_sep1330_enums',
+  description: 'Asks a form with every enum variant (SEP-1330)',
+  inputSchema: z.object({}).passthrough(),
+  execute: async (_input, { mcp }) => {
+    const answer = await needMcp(mcp).elicitation.sendRequest({
+      message: 'Please pick your options',
+      requestedSchema: {
+        type: 'object',
+        properties: {
+          untitledSingle: { type: 'string', enum: ['option1', 'option2', 'option3'] },
+          titledSingle: {
+            type: 'string',
+            oneOf: [
+              { const: 'value1', title: 'First Option' },
+              { const: 'value2', title: 'Second Option' },
+              { const: 'value3', title: 'Third Option' },
+            ],
+          },
+          legacyEnum: { type: 'string', enum: ['opt1', 'opt2', 'opt3'], enumNames: ['Option One', 'Option Two', 'Option Three'] },
+          untitledMulti: { type: 'array', items: { type: 'string', enum: ['option1', 'option2', 'option3'] } },
+          titledMulti: {
+            type: 'array',
+            items: {
+              anyOf: [
+                { const: 'value1', title: 'First Choice' },
+                { const: 'value2', title: 'Second Choice' },
+                { const: 'value3', title: 'Third Choice' },
+              ],
+            },
+          },
+        },
+        required: [],
+      },
+    })
+    return `Elicitation completed: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`
+  },
+  toModelOutput: (output) => ({ type: 'text', value: output }),
+})
+
+/**
+ * server-stateless (2026-07-28): a call that streams a value, then asks; its response stream must
+ * carry only the `input_required` result (and notifications), never a request of its own.
+ */
+export const testStreamingElicitation = createTool({
+  id: 'test_streaming_elicitation',
+  description: 'Streams a value, then asks the user a question',
+  inputSchema: z.object({}).passthrough(),
+  execute: async (_input, { mcp, writer }) => {
+    await writer.write('Preparing the question')
+    const answer = await needMcp(mcp).elicitation.sendRequest(ask('What is your name?', { name: { type: 'string' } }))
+    return `Hello, ${String(answer.content?.name ?? 'stranger')}!`
+  },
+  toModelOutput: (output) => ({ type: 'text', value: output }),
+})
+
+/**
+ * server-stateless (2026-07-28): a tool that cannot work without sampling; a request that does not
+ * declare it is refused with -32021 naming `sampling`, before the tool runs.
+ */
+export const testMissingCapability = createTool({
+  id: 'test_missing_capability',
+  description: 'Needs the client to declare sampling',
+  inputSchema: z.object({}).passthrough(),
+  mcp: { requiredClientCapabilities: { sampling: {} } },
+  execute: async () => 'The client declared sampling',
   toModelOutput: (output) => ({ type: 'text', value: output }),
 })

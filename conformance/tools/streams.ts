@@ -22,18 +22,30 @@ export const testToolWithProgress = createTool({
   toModelOutput: (output) => ({ type: 'text', value: output }),
 })
 
-/** tools-call-with-logging: three info logs, ~50ms apart (tool logs as MCP logging, issue #28 item 4). */
+/** tools-call-with-logging: three info logs, ~50ms apart, each a notifications/message (issue #28 item 4). */
 export const testToolWithLogging = createTool({
   id: 'test_tool_with_logging',
   description: 'Tests tool that emits log messages during execution',
   inputSchema: z.object({}),
-  execute: async () => {
-    console.info('Tool execution started')
+  execute: async (_input, { observe }) => {
+    observe.log('info', 'Tool execution started')
     await sleep(50)
-    console.info('Tool processing data')
+    observe.log('info', 'Tool processing data')
     await sleep(50)
-    console.info('Tool execution completed')
+    observe.log('info', 'Tool execution completed')
     return 'Tool with logging executed successfully'
+  },
+  toModelOutput: (output) => ({ type: 'text', value: output }),
+})
+
+/** server-stateless (2026-07-28): logs, which a request without `_meta…/logLevel` must not receive. */
+export const testLoggingTool = createTool({
+  id: 'test_logging_tool',
+  description: 'Logs at every level, then answers',
+  inputSchema: z.object({}).passthrough(),
+  execute: async (_input, { observe }) => {
+    for (const level of ['debug', 'info', 'warn', 'error'] as const) observe.log(level, `A ${level} message`)
+    return 'Logged'
   },
   toModelOutput: (output) => ({ type: 'text', value: output }),
 })

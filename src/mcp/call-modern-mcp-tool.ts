@@ -1,4 +1,4 @@
-import { acceptedContent, inputRequired, type CallToolResult, type InputRequiredResult, type RequestStateCodec, type ServerContext } from '@modelcontextprotocol/server'
+import { acceptedContent, CLIENT_CAPABILITIES_META_KEY, inputRequired, MissingRequiredClientCapabilityError, type CallToolResult, type InputRequiredResult, type RequestStateCodec, type ServerContext } from '@modelcontextprotocol/server'
 import { ToolrouteError } from '../errors/toolroute-error.ts'
 import { startCall } from '../runtime/start-call.ts'
 import { runKeeper } from '../runs/run-keeper.ts'
@@ -11,18 +11,25 @@ import { ParkedCalls, type CallTurn } from './parked-calls.ts'
 import { createProgressSender } from './create-progress-sender.ts'
 import type { ToolEvent } from '../protocol/tool-event.ts'
 import { createTaskResult, requestDeclaresTasks } from './serve-modern-tasks.ts'
+import { createMcpLogSender } from './mcp-logging.ts'
+import { mcpToolName } from '../tool/mcp-tool-name.ts'
 
 /**
- * Where a call's streamed values go as `notifications/progress`: to the request that currently
- * waits on the call (its first request, then each retry), with that request's `progressToken`.
+ * Where a call's streamed values go as `notifications/progress`, and its logs as
+ * `notifications/message`: to the request that currently waits on the call (its first request,
+ * then each retry), with that request's `progressToken` and log level (`ctx.mcpReq.log` sends
+ * only at or above the `_meta…/logLevel` the request names, nothing without one).
  */
 interface ProgressSink {
+  logger: string
   send?: (event: ToolEvent) => void
+  log?: (event: ToolEvent) => void
 }
 
 function attach(sink: ProgressSink, ctx: ServerContext): void {
   const token = (ctx.mcpReq._meta as { progressToken?: string | number } | undefined)?.progressToken
   sink.send = token !== undefined ? createProgressSender((notification) => ctx.mcpReq.notify(notification), token) : undefined
+  sink.log = createMcpLogSender(sink.logger, (message) => ctx.mcpReq.log(message.level, message.data, message.logger))
 }
 import { answerApproval, answerResume, approvalQuestion, cancelAbandoned, followToEnd, maxResumeAttempts, resumeQuestion, shown, type AnswerContext } from './finish-waiting-run.ts'
 import { answersForms } from './answers-forms.ts'
@@ -31,11 +38,14 @@ import { tapRunEvents } from './tap-run-events.ts'
 import { errorResult, settledResult, waitingResult } from './mcp-tool-result.ts'
 import { failureResult, mcpFirstStep } from './mcp-first-step.ts'
 
-/** The one key of the questions toolroute asks in an `input_required` result. */
+/** The key of toolroute's questions in an `input_required` result (a tool may name its own: `sendRequest(q, { key })`). */
 export const answerKey = 'answer'
 
-/** What a sealed `requestState` names: the durable run a question belongs to, or a call parked on its question. */
-export type QuestionState = ({ runId: string; asked?: number } | { questionId: string }) & { callKey?: string }
+/**
+ * What a sealed `requestState` names: the durable run a question belongs to, or a call parked on
+ * its question (and the key the tool gave that question, when not `answer`).
+ */
+export type QuestionState = ({ runId: string; asked?: number } | { questionId: string; key?: string }) & { callKey?: string }
 
 /** What the modern leg needs beyond a 2025 server's deps. */
 export interface ModernMcpDeps extends McpServerDeps {
@@ -70,20 +80,24 @@ export type ModernResult = CallToolResult | InputRequiredResult | ReturnType<typ
  * runs again. (A 2025 task-augmented call is a task: `callMcpTool`.)
  */
 export async function callModernMcpTool(deps: ModernMcpDeps, tool: AnyTool, params: { arguments?: Record<string, unknown> }, ctx: ServerContext): Promise<ModernResult> {
+  // A tool that cannot work without a capability the request does not declare (`mcp.requiredClientCapabilities`).
+  const declared = (ctx.mcpReq.envelope?.[CLIENT_CAPABILITIES_META_KEY as never] ?? {}) as Record<string, unknown>
+  const missing = Object.entries(tool.mcp?.requiredClientCapabilities ?? {}).filter(([name]) => declared[name] === undefined)
+  if (missing.length > 0) throw new MissingRequiredClientCapabilityError({ requiredCapabilities: Object.fromEntries(missing) })
   const caller = readCaller(ctx.http?.req?.headers)
-  // This request's progress (its `progressToken`, if any); a parked call keeps it for its retries.
-  const sink: ProgressSink = {}
+  // This request's progress (its `progressToken`, if any) and logs; a parked call keeps it for its retries.
+  const sink: ProgressSink = { logger: mcpToolName(tool.id) }
   attach(sink, ctx)
   let host: RunHost | undefined
-  // What later steps stream (a followed background run, an answered approval) is progress too, as under 2025.
-  const runs = () => (host ??= tapRunEvents(deps.runs(), (event) => sink.send?.(event)))
+  // What later steps stream (a followed background run, an answered approval) is progress and logs too, as under 2025.
+  const runs = () => (host ??= tapRunEvents(deps.runs(), (event) => (sink.send?.(event), sink.log?.(event))))
   const answers: AnswerContext = { tool, get runs() { return runs() }, principal: caller.principal, signal: ctx.mcpReq.signal }
 
   // Verified by the SDK's seam (the codec's `verify`) before this handler runs.
   const state = ctx.mcpReq.requestState<QuestionState>()
   if (state && 'questionId' in state) {
     // The answer to a question asked mid-execute: the call waits for it in this isolate.
-    const next = deps.parked.answer(state.questionId, answerOf(ctx))
+    const next = deps.parked.answer(state.questionId, answerOf(ctx, state.key))
     if (next) attach(next.shared as ProgressSink, ctx)
     if (!next) {
       const error = new ToolrouteError('EXECUTION_FAILED', `The call of ${tool.id} that asked this question is no longer waiting (it timed out, or ran on another instance); call the tool again`)
@@ -120,7 +134,7 @@ export async function callModernMcpTool(deps: ModernMcpDeps, tool: AnyTool, para
     const running = call.run({
       source: { input: params.arguments ?? {} },
       keeper: runKeeper({ tool, runs, storeRuns: deps.storeRuns, principal: caller.principal, sentRequestContext: call.sentRequestContext }),
-      tap: (event) => sink.send?.(event),
+      tap: (event) => (sink.send?.(event), sink.log?.(event)),
       extras: {
         emitTransient: (event) => sink.send?.(event),
         signal,
@@ -145,11 +159,11 @@ function cannotAsk(): Promise<never> {
   return Promise.reject(new Error('The MCP client declared no form elicitation: it cannot answer questions'))
 }
 
-/** The answer a retry carries for toolroute's one question (`answer`); no answer counts as cancel. */
-function answerOf(ctx: ServerContext): ElicitResult {
-  const content = acceptedContent(ctx.mcpReq.inputResponses, answerKey)
+/** The answer a retry carries for the question it answers (`key`, default `answer`); no answer counts as cancel. */
+function answerOf(ctx: ServerContext, key = answerKey): ElicitResult {
+  const content = acceptedContent(ctx.mcpReq.inputResponses, key)
   if (content) return { action: 'accept', content: content as ElicitResult['content'] }
-  const given = ctx.mcpReq.inputResponses?.[answerKey] as { action?: unknown } | undefined
+  const given = ctx.mcpReq.inputResponses?.[key] as { action?: unknown } | undefined
   return { action: given?.action === 'decline' ? 'decline' : 'cancel' }
 }
 
@@ -158,8 +172,8 @@ async function turnResult(deps: ModernMcpDeps, ctx: ServerContext, turn: CallTur
   if (turn.kind === 'done') return turn.value
   if (turn.kind === 'failed') return failure(turn.error, { runId: '', toolCallId: '' })
   return inputRequired({
-    inputRequests: { [answerKey]: inputRequired.elicit(turn.question as Parameters<typeof inputRequired.elicit>[0]) },
-    requestState: await deps.requestState.mint({ questionId: turn.questionId, ...(deps.callKey ? { callKey: deps.callKey } : {}) }, ctx),
+    inputRequests: { [turn.key ?? answerKey]: inputRequired.elicit(turn.question as Parameters<typeof inputRequired.elicit>[0]) },
+    requestState: await deps.requestState.mint({ questionId: turn.questionId, ...(turn.key ? { key: turn.key } : {}), ...(deps.callKey ? { callKey: deps.callKey } : {}) }, ctx),
   })
 }
 

@@ -11,6 +11,7 @@ import { serveMcpTasks, mcpTasksCapability } from './serve-mcp-tasks.ts'
 import { hasTasks } from './legacy-version.ts'
 import { createTaskProgress } from './task-progress.ts'
 import { findMcpTool, mcpToolIndex } from './to-mcp-tool.ts'
+import { mcpLoggingCapability } from './mcp-logging.ts'
 
 export type { McpServerDeps } from './mcp-server-deps.ts'
 
@@ -48,7 +49,8 @@ export function createMcpServer(deps: McpServerDeps, version: string): Server {
   const tasks = hasTasks(version)
   const codec = questionStateCodecFor(deps.requestStateKey)
   const server = new TaskServer(deps.serverInfo, {
-    capabilities: { tools: {}, ...(tasks ? { tasks: mcpTasksCapability } : {}) },
+    // Logging: the SDK serves logging/setLevel, and a call's logs go out at the level the session set (mcp-logging.ts).
+    capabilities: { tools: {}, ...(tasks ? { tasks: mcpTasksCapability } : {}), ...mcpLoggingCapability },
     requestState: { verify: (state, ctx) => codec.verify(state, ctx) },
     inputRequired: { roundTimeoutMs: deps.elicitationTimeoutMs },
   })

@@ -7,6 +7,8 @@ import { ToolrouteError } from '../errors/toolroute-error.ts'
 import { errorResult } from './mcp-tool-result.ts'
 import { findMcpTool, mcpToolIndex } from './to-mcp-tool.ts'
 import { bodyDeclaresTasks, serveModernTasks, taskRequiredRefusal } from './serve-modern-tasks.ts'
+import { mcpLoggingCapability } from './mcp-logging.ts'
+import { refuseMcpParamHeaders } from './check-mcp-param-headers.ts'
 
 /** How long a question asked under 2026-07-28 may wait for its answer (the run itself waits longer, for HTTP). */
 const questionTtlSeconds = 60 * 60
@@ -70,7 +72,8 @@ export function createModernMcpHandler(serverInfo: { name: string; version: stri
       const deps = requestInfo ? depsOf.get(requestInfo) : undefined
       if (!deps) throw new Error('toolroute: an MCP request reached the modern leg without its deps')
       const server = new Server(serverInfo, {
-        capabilities: { tools: {} },
+        // Logging: a request that names `_meta…/logLevel` gets its tool's logs (mcp-logging.ts).
+        capabilities: { tools: {}, ...mcpLoggingCapability },
         requestState: { verify: (state, ctx) => deps.requestState.verify(state, ctx) },
       })
       server.setRequestHandler('tools/list', () => mcpToolIndex(deps.tools).list() as Promise<{ tools: Tool[] }>)
@@ -90,9 +93,9 @@ export function createModernMcpHandler(serverInfo: { name: string; version: stri
     { legacy: 'reject' },
   )
   return {
-    fetch(request: Request, deps: McpServerDeps & Pick<ModernMcpDeps, 'requestState' | 'defer' | 'callKey'>, parsedBody: unknown): Promise<Response> {
+    async fetch(request: Request, deps: McpServerDeps & Pick<ModernMcpDeps, 'requestState' | 'defer' | 'callKey'>, parsedBody: unknown): Promise<Response> {
       depsOf.set(request, { ...deps, parked, body: parsedBody })
-      return handler.fetch(request, { parsedBody })
+      return (await refuseMcpParamHeaders(request, deps.tools, parsedBody)) ?? handler.fetch(request, { parsedBody })
     },
   }
 }

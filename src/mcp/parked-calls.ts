@@ -1,10 +1,10 @@
-import type { ElicitRequestParams, ElicitResult } from '../tool/tool-types.ts'
+import type { ElicitOptions, ElicitRequestParams, ElicitResult } from '../tool/tool-types.ts'
 
 /** Where a running call stands: it finished with a value, or it asks a question and waits. */
 export type CallTurn<T> =
   | { kind: 'done'; value: T }
   | { kind: 'failed'; error: unknown }
-  | { kind: 'asked'; questionId: string; question: ElicitRequestParams }
+  | { kind: 'asked'; questionId: string; question: ElicitRequestParams; key?: string }
 
 interface Parked<T> {
   /** What the call's requests share (the call's progress sink). */
@@ -45,11 +45,11 @@ export class ParkedCalls<T> {
    * question; `execution` settles when the call ends (keep it alive past the response with
    * `waitUntil`). `signal` is the call's own, aborted when a parked call times out.
    */
-  start(run: (ask: (question: ElicitRequestParams) => Promise<ElicitResult>, signal: AbortSignal) => Promise<T>, shared?: unknown): { turn: Promise<CallTurn<T>>; execution: Promise<void>; abort: AbortController } {
+  start(run: (ask: (question: ElicitRequestParams, options?: ElicitOptions) => Promise<ElicitResult>, signal: AbortSignal) => Promise<T>, shared?: unknown): { turn: Promise<CallTurn<T>>; execution: Promise<void>; abort: AbortController } {
     const abort = new AbortController()
     let turn!: (value: CallTurn<T>) => void
     let waiting = new Promise<CallTurn<T>>((resolve) => (turn = resolve))
-    const ask = (question: ElicitRequestParams) =>
+    const ask = (question: ElicitRequestParams, options?: ElicitOptions) =>
       new Promise<ElicitResult>((resolve) => {
         const questionId = crypto.randomUUID()
         const timer = setTimeout(() => {
@@ -62,7 +62,7 @@ export class ParkedCalls<T> {
           answer: resolve,
           next: () => (waiting = new Promise<CallTurn<T>>((resolveTurn) => (turn = resolveTurn))),
         })
-        turn({ kind: 'asked', questionId, question })
+        turn({ kind: 'asked', questionId, question, ...(options?.key ? { key: options.key } : {}) })
       })
     let finished!: () => void
     const execution = new Promise<void>((resolve) => (finished = resolve))

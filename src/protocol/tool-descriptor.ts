@@ -21,6 +21,12 @@ export interface ToolMcpOptions {
    * refuses a call from a client that does not declare the extension (-32021) instead.
    */
   taskSupport?: 'optional' | 'required'
+  /**
+   * Client capabilities the tool cannot work without (`{ elicitation: {} }`): a 2026-07-28 call
+   * whose request does not declare one of them is refused with `-32021` (HTTP 400, naming what is
+   * missing) before the tool runs, as SEP-2575 asks of a server that needs an undeclared capability.
+   */
+  requiredClientCapabilities?: Record<string, Record<string, unknown>>
 }
 
 /** What a descriptor says of a background tool: the plain-data part of its `background` option. */

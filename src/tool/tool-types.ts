@@ -93,9 +93,18 @@ export interface ElicitResult {
   [key: string]: unknown
 }
 
+/** How a question is asked, beside its `elicitation/create` params. */
+export interface ElicitOptions {
+  /**
+   * The question's key in a 2026-07-28 `input_required` result's `inputRequests` (and so in the
+   * client's `inputResponses`): default `answer`. A 2025 session asks by request and has no keys.
+   */
+  key?: string
+}
+
 /** MCP-side context, present when a tool is called over MCP. */
 export interface McpToolContext {
-  elicitation: { sendRequest: (request: ElicitRequestParams) => Promise<ElicitResult> }
+  elicitation: { sendRequest: (request: ElicitRequestParams, options?: ElicitOptions) => Promise<ElicitResult> }
   extra: Record<string, unknown>
 }
 

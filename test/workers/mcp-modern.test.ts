@@ -144,6 +144,37 @@ describe('MCP 2026-07-28 (SDK v2 client)', () => {
     expect(textOf(result)).toContain('cannot answer questions')
   })
 
+  it('a tool names its question\'s inputRequests key (sendRequest(q, { key })), and the retry answers under that key', async () => {
+    type Asked = { result: { resultType: string; requestState: string; inputRequests: Record<string, { method: string }> } }
+    const ask = async () => (await rawCall('alice', 'keyed-question', {})) as Asked
+    const asked = await ask()
+    expect(asked.result.resultType).toBe('input_required')
+    expect(Object.keys(asked.result.inputRequests)).toEqual(['user_name'])
+    expect(asked.result.inputRequests.user_name!.method).toBe('elicitation/create')
+    const answered = (await rawCall('alice', 'keyed-question', {}, { requestState: asked.result.requestState, inputResponses: { user_name: { action: 'accept', content: { name: 'Ada' } } } })) as { result: { structuredContent: unknown } }
+    expect(answered.result.structuredContent).toEqual({ greeting: 'Hello, Ada!' })
+    // An answer under toolroute's default key does not answer a question the tool keyed otherwise.
+    const again = await ask()
+    const misfiled = (await rawCall('alice', 'keyed-question', {}, { requestState: again.result.requestState, inputResponses: { answer: { action: 'accept', content: { name: 'Ada' } } } })) as { result: { structuredContent: unknown } }
+    expect(misfiled.result.structuredContent).toEqual({ greeting: '(cancel)' })
+  })
+
+  it('a tool that requires a client capability the request does not declare is refused with -32021 (HTTP 400) before it runs', async () => {
+    const key = uniqueKey('modern-capability')
+    const call = (capabilities: Record<string, unknown>) => {
+      const init = modernToolCall('needs-sampling', { key })
+      const body = JSON.parse(init.body as string)
+      body.params._meta['io.modelcontextprotocol/clientCapabilities'] = capabilities
+      return SELF.fetch(mcpUrl, { ...init, body: JSON.stringify(body) })
+    }
+    const refused = await call({ elicitation: { form: {} } })
+    expect(refused.status).toBe(400)
+    expect(await jsonRpcAnswer(refused)).toMatchObject({ id: 7, error: { code: -32021, data: { requiredCapabilities: { sampling: {} } } } })
+    expect(await counter(key).count()).toBe(0)
+    const served = await jsonRpcAnswer(await call({ sampling: {} }))
+    expect(served.result.structuredContent).toEqual({ executions: 1 })
+  })
+
   it('the example confirm-order tool asks and places the order over 2026-07-28', async () => {
     const { client } = await connect({ answer: () => ({ action: 'accept', content: { confirm: true, quantity: 3 } }) })
     const result = await client.callTool({ name: 'confirm-order', arguments: { item: 'Tea', quantity: 1 } })

@@ -208,6 +208,42 @@ export const countedQuestions = createTool({
   },
 })
 
+/** Cannot work without sampling (mcp.requiredClientCapabilities): counts each execution under `key`. */
+export const needsSampling = createTool({
+  id: 'needs-sampling',
+  description: 'Needs the client to declare sampling',
+  inputSchema: z.object({ key: z.string() }),
+  outputSchema: z.object({ executions: z.number() }),
+  mcp: { requiredClientCapabilities: { sampling: {} } },
+  execute: async ({ key }) => ({ executions: await counter(key).increment() }),
+})
+
+/** Logs once at each of observe.log's levels, then answers (MCP logging tests). */
+export const loggedSteps = createTool({
+  id: 'logged-steps',
+  description: 'Logs at every level',
+  inputSchema: z.object({}),
+  outputSchema: z.object({ logged: z.number() }),
+  execute: async (_input, { observe }) => {
+    const levels = ['debug', 'info', 'warn', 'error', 'fatal'] as const
+    for (const level of levels) observe.log(level, `step at ${level}`, { level })
+    return { logged: levels.length }
+  },
+})
+
+/** Asks one question mid-execute under a key it names (`user_name`), not toolroute's default `answer`. */
+export const keyedQuestion = createTool({
+  id: 'keyed-question',
+  description: 'Asks a name under the inputRequests key user_name',
+  inputSchema: z.object({}),
+  outputSchema: z.object({ greeting: z.string() }),
+  execute: async (_input, { mcp }) => {
+    const question = { message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } }
+    const answer = await mcp!.elicitation.sendRequest(question, { key: 'user_name' })
+    return { greeting: answer.action === 'accept' ? `Hello, ${String(answer.content?.name)}!` : `(${answer.action})` }
+  },
+})
+
 /** Stateless: counts each execution under `key`; fails after counting when `fail` is set; waits at gate 1 when `gated`. */
 export const countedCall = createTool({
   id: 'counted-call',
@@ -306,4 +342,4 @@ export const burstApproval = createTool({
 /** The limits of the LIMITED_RUNS objects (test/workers/worker.ts), small so a test reaches them at once. */
 export const limitedRunLimits = { maxEvents: 60, maxEventBytes: 48 * 1024 }
 
-export const runFixtureTools = [floodBackground, burstApproval, contextCodecApproval, countedQuestions, countedCall, gatedRetryBackground, countedApproval, countedSuspend, multiRound, flakyBackground, timeoutBackground, gatedBackground, approvedBackground, approvalTransform, gatedApproval, suspendingBackground, requiredTaskBackground]
+export const runFixtureTools = [floodBackground, burstApproval, contextCodecApproval, countedQuestions, keyedQuestion, loggedSteps, needsSampling, countedCall, gatedRetryBackground, countedApproval, countedSuspend, multiRound, flakyBackground, timeoutBackground, gatedBackground, approvedBackground, approvalTransform, gatedApproval, suspendingBackground, requiredTaskBackground]
