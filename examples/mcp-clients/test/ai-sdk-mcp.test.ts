@@ -2,9 +2,9 @@
 // against toolroute's /mcp: it finds 2026-07-28 through server/discover; list, call, an approval
 // tool with and without a form handler, and cancelling a call through its abortSignal.
 import { createMCPClient, ElicitationRequestSchema, type MCPClient } from '@ai-sdk/mcp'
-import { afterEach, describe, expect, inject, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
+import { base, eventually, getRun } from './runs.ts'
 
-const base = () => inject('toolrouteUrl')
 const closers: (() => Promise<unknown>)[] = []
 afterEach(async () => {
   await Promise.all(closers.splice(0).map((close) => close().catch(() => {})))
@@ -31,21 +31,6 @@ async function execute(client: MCPClient, name: string, input: Record<string, un
   const tool = tools[name]
   if (!tool?.execute) throw new Error(`no tool ${name}`)
   return (await tool.execute(input, { toolCallId: `call_${crypto.randomUUID()}`, messages: [], ...(abortSignal ? { abortSignal } : {}) } as never)) as Result
-}
-
-async function getRun(runId: string, headers: Record<string, string>) {
-  const response = await fetch(new URL(`/runs/${runId}`, base()), { headers })
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> }
-}
-
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 8000): Promise<T> {
-  const until = Date.now() + timeoutMs
-  let value = await read()
-  while (!done(value) && Date.now() < until) {
-    await new Promise((resolve) => setTimeout(resolve, 100))
-    value = await read()
-  }
-  return value
 }
 
 describe("the AI SDK's MCP client", () => {

@@ -4,9 +4,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { CallToolResultSchema, CreateTaskResultSchema, ElicitRequestSchema, McpError, type ElicitResult } from '@modelcontextprotocol/sdk/types.js'
-import { afterEach, describe, expect, inject, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
+import { base, eventually, getRun } from './runs.ts'
 
-const base = () => inject('toolrouteUrl')
 const closers: (() => Promise<unknown>)[] = []
 afterEach(async () => {
   await Promise.all(closers.splice(0).map((close) => close().catch(() => {})))
@@ -26,23 +26,6 @@ async function connect(options: { answer?: (message: string) => ElicitResult; he
   closers.push(() => client.close())
   await client.connect(transport)
   return { client, transport, asked }
-}
-
-/** A toolroute run over HTTP, as the MCP caller owns it (a session, or its credential). */
-async function getRun(runId: string, headers: Record<string, string>) {
-  const response = await fetch(new URL(`/runs/${runId}`, base()), { headers })
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> }
-}
-
-/** Polls `read` until `done` holds (or gives up after a few seconds, answering the last read). */
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 8000): Promise<T> {
-  const until = Date.now() + timeoutMs
-  let value = await read()
-  while (!done(value) && Date.now() < until) {
-    await new Promise((resolve) => setTimeout(resolve, 100))
-    value = await read()
-  }
-  return value
 }
 
 describe('the v1 SDK client at 2025-11-25', () => {
