@@ -2,6 +2,7 @@ import { DurableObject } from 'cloudflare:workers'
 import { z } from 'zod'
 import { createMcpSession, type McpSession } from '../../mcp/create-mcp-session.ts'
 import type { McpServerDeps } from '../../mcp/mcp-server-deps.ts'
+import { safeParseJson } from '../../runtime/safe-parse-json.ts'
 import { jsonRpcError, sessionNotFound } from '../../mcp/json-rpc-error.ts'
 import { internalHeaderPrefix, readCaller } from '../../mcp/mcp-caller.ts'
 import { isInitialize } from '../../mcp/read-mcp-body.ts'
@@ -48,6 +49,18 @@ export interface McpSessionObject extends DurableObject {
 }
 
 /**
+ * A body the Worker has already read and checked (its size, its depth) and hands this object as
+ * text: parsed once more here through the same depth-guarded parser, for all three kinds of
+ * request the object serves (a session's, a stateless call's, a 2026 call's).
+ */
+async function readJson(request: Request): Promise<{ ok: true; text: string; body: unknown } | { ok: false; response: Response }> {
+  const text = await request.text()
+  const read = safeParseJson(text)
+  if (!read.ok || read.value === undefined) return { ok: false, response: jsonRpcError(400, -32700, 'Parse error: Invalid JSON') }
+  return { ok: true, text, body: read.value }
+}
+
+/**
  * The Durable Object that holds one MCP session: the SDK server and its transport, in memory,
  * so the client's answer to a question (a later POST) reaches the call that asked it. Every
  * request of the session lands here because the Worker routes by `Mcp-Session-Id`. After an
@@ -79,25 +92,18 @@ export function createMcpSessionObject(options: McpSessionObjectOptions): new (c
       if (callKey) return this.#call(callKey, request)
       // A stateless 2025 call, or its cancel: both land here, so the cancel reaches the call.
       if (request.headers.has(mcpStatelessKeyHeader)) {
-        const text = await request.text()
-        let parsed: unknown
-        try {
-          parsed = JSON.parse(text)
-        } catch {
-          return jsonRpcError(400, -32700, 'Parse error: Invalid JSON')
-        }
-        return handleStatelessMcp(this.#deps, new Request(request.url, { method: 'POST', headers: request.headers, body: text }), parsed, this.#stateless)
+        const read = await readJson(request)
+        if (!read.ok) return read.response
+        return handleStatelessMcp(this.#deps, new Request(request.url, { method: 'POST', headers: request.headers, body: read.text }), read.body, this.#stateless)
       }
       const sessionId = request.headers.get(mcpSessionIdHeader)
       if (!sessionId) return sessionNotFound()
       const caller = readCaller(request.headers)
       let body: unknown
       if (request.method === 'POST') {
-        try {
-          body = JSON.parse(await request.text())
-        } catch {
-          return jsonRpcError(400, -32700, 'Parse error: Invalid JSON')
-        }
+        const read = await readJson(request)
+        if (!read.ok) return read.response
+        body = read.body
       }
       if (isInitialize(body)) return this.#open(sessionId, request, body, caller.principal)
 
@@ -124,12 +130,9 @@ export function createMcpSessionObject(options: McpSessionObjectOptions): new (c
      * the question (the retry is told to call again), never a run's state.
      */
     async #call(callKey: string, request: Request): Promise<Response> {
-      let body: unknown
-      try {
-        body = JSON.parse(await request.text())
-      } catch {
-        return jsonRpcError(400, -32700, 'Parse error: Invalid JSON')
-      }
+      const read = await readJson(request)
+      if (!read.ok) return read.response
+      const body = read.body
       this.#modern ??= createModernMcpHandler(this.#deps.serverInfo ?? defaultServerInfo, this.#deps.elicitationTimeoutMs ?? defaultElicitationTimeoutMs, (work) => this.#launch(work))
       const secret = (this.#env as { TOOLROUTE_MCP_STATE_KEY?: unknown } | undefined)?.TOOLROUTE_MCP_STATE_KEY
       return this.#modern.fetch(
