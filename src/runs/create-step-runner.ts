@@ -1,7 +1,7 @@
 import { ToolrouteError, errorMessage } from '../errors/toolroute-error.ts'
 import type { ToolEvent } from '../protocol/tool-event.ts'
 import { EventCallScope } from '../runtime/event-call-scope.ts'
-import { checkRequestContext } from '../runtime/validate-call.ts'
+import { startCall } from '../runtime/start-call.ts'
 import { executeToolCall, type ExecuteOutcome, type ResumeState } from '../runtime/execute-tool-call.ts'
 import { toolOfRun } from '../tool/load-tool.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
@@ -79,7 +79,11 @@ export function createStepRunner(deps: { tools: ReadonlyMap<string, AnyTool>; st
       let outcome: ExecuteOutcome
       try {
         const tool = await toolOf(run)
-        const scope = new EventCallScope(tool, run, requestContextOf(tool, run), emit, { emitTransient, signal: stepSignal })
+        // The values the caller sent, stored with the run, checked again as the first step did: a
+        // schema that no longer accepts them (a redeploy changed it) fails the step.
+        const call = startCall(tool, run.requestContext)
+        if (!call.ok) throw call.error
+        const scope = new EventCallScope(tool, run, call.requestContext, emit, { emitTransient, signal: stepSignal })
         outcome = await executeToolCall(scope, run.input, resume)
       } catch (error) {
         const failure = ToolrouteError.isInstance(error) ? error : new ToolrouteError('EXECUTION_FAILED', errorMessage(error), { cause: error })
@@ -97,17 +101,4 @@ export function createStepRunner(deps: { tools: ReadonlyMap<string, AnyTool>; st
       return outcome
     },
   }
-}
-
-/**
- * The request context a later step's `execute` sees: the values the caller sent, stored with the run,
- * parsed again by the tool's schema (as the call's first step did). A schema that no longer accepts
- * them (a redeploy changed it) fails the step.
- */
-function requestContextOf(tool: AnyTool, run: RunRecord): Record<string, unknown> {
-  const schema = tool.schemas.requestContext
-  if (!schema) return run.requestContext
-  const checked = checkRequestContext(tool.id, schema, run.requestContext)
-  if (!checked.ok) throw checked.error
-  return checked.value
 }

@@ -12,7 +12,8 @@ import { resultOf } from './stream-outputs.ts'
 import { RequestContext } from '../tool/request-context.ts'
 import { ParsedRequestContext, isRequestContextLike, requestContextValues } from './parsed-request-context.ts'
 import type { ToolCallScope } from './tool-call-scope.ts'
-import { checkInput, checkOutput, checkRequestContext, checkResumeData, directFailureDetails, failureDetails, preview, type Checked } from './validate-call.ts'
+import { startCall } from './start-call.ts'
+import { checkInput, checkOutput, checkResumeData, directFailureDetails, failureDetails, preview, type Checked } from './validate-call.ts'
 
 function toValidationError(error: { message: string; issues?: ValidationIssue[] }): ValidationError {
   return { error: true, message: error.message, validationErrors: formatValidationErrors(error.issues ?? []) }
@@ -44,15 +45,15 @@ interface LazyParts {
 class DirectCallScope implements ToolCallScope {
   declare readonly tool: AnyTool
   declare readonly emit: undefined
-  /** The request context's values once validated against `requestContextSchema`. */
-  declare validatedContext: Record<string, unknown> | undefined
+  /** The request context's values as `requestContextSchema` parsed them (`startCall`); none without a schema. */
+  private declare readonly validatedContext: Record<string, unknown> | undefined
   private declare readonly call: ToolCallContextInput
   private declare lazy: LazyParts | undefined
 
-  constructor(tool: AnyTool, call: ToolCallContextInput) {
+  constructor(tool: AnyTool, call: ToolCallContextInput, validatedContext: Record<string, unknown> | undefined) {
     this.tool = tool
     this.call = call
-    this.validatedContext = undefined
+    this.validatedContext = validatedContext
     this.lazy = undefined
   }
 
@@ -130,6 +131,7 @@ class DirectCallScope implements ToolCallScope {
 }
 
 const noContext: ToolCallContextInput = Object.freeze({})
+const noValues: Record<string, unknown> = Object.freeze({})
 
 function isFlatAgentCall(call: ToolCallContextInput): boolean {
   return Boolean(call.toolCallId && call.messages)
@@ -147,18 +149,9 @@ function resumeOf(context: ToolCallContextInput): ResumeState | undefined {
   return resumeData !== undefined || suspendPayload !== undefined ? { resumeData, suspendPayload } : undefined
 }
 
-/**
- * The request context and resume data checks, out of line: most direct calls have neither a
- * `requestContextSchema` nor anything to resume, and the hot path stays small.
- */
-function prepareCall(scope: DirectCallScope, call: ToolCallContextInput): { error: ValidationError } | { resume: ResumeState | undefined } {
-  const { tool } = scope
+/** The resume data check, out of line: most direct calls have nothing to resume, and the hot path stays small. */
+function prepareResume(tool: AnyTool, call: ToolCallContextInput): { error: ValidationError } | { resume: ResumeState | undefined } {
   const { schemas } = tool
-  if (schemas.requestContext) {
-    const checked = checkRequestContext(tool.id, schemas.requestContext, contextValues(call.requestContext))
-    if (!checked.ok) return { error: toValidationError(directFailureDetails(checked)) }
-    scope.validatedContext = checked.value
-  }
   const resume = resumeOf(call)
   if (resume && resume.resumeData != null && schemas.resume) {
     const checked = checkResumeData(tool.id, schemas.resume, resume.resumeData)
@@ -192,7 +185,8 @@ function directSuspension(scope: DirectCallScope, context: ExecutionContext): Va
 
 /**
  * `tool.execute(input, context?)`: the executor's phases with Mastra's direct-call contract.
- * Order: input, request context, resume data, execute, suspend payload, output.
+ * Order: request context (`startCall`, as on every surface), input, resume data, execute,
+ * suspend payload, output.
  * Validation failures come back as `{ error: true, message, validationErrors }`; an error
  * thrown by `execute` is thrown again, as Mastra does (an abort throws the signal's reason).
  * Hooks run as on every surface; `toModelOutput` does not (only a model reads it). An async
@@ -205,7 +199,11 @@ function directSuspension(scope: DirectCallScope, context: ExecutionContext): Va
 export function executeDirect(tool: AnyTool, input: unknown, context?: ToolCallContextInput | null): Promise<unknown> {
   try {
     const call = context ?? noContext
-    const scope = new DirectCallScope(tool, call)
+    const schema = tool.schemas.requestContext
+    // Only a schema reads the values: without one, `execute` gets the caller's context as it is.
+    const started = startCall(tool, schema ? contextValues(call.requestContext) : noValues)
+    if (!started.ok) return Promise.resolve(toValidationError(directFailureDetails(started)))
+    const scope = new DirectCallScope(tool, call, schema ? started.requestContext : undefined)
     const { options } = tool
     // Without input hooks the input phase is one synchronous check (a direct call emits no events).
     if (options.onInputStart || options.onInputAvailable) {
@@ -221,8 +219,8 @@ function startExecute(scope: DirectCallScope, call: ToolCallContextInput, receiv
   if (!received.ok) return Promise.resolve(toValidationError(directFailureDetails(received)))
   const { tool } = scope
   let resume: ResumeState | undefined
-  if (tool.schemas.requestContext || call.agent || call.workflow || call.resumeData !== undefined || call.suspendPayload !== undefined) {
-    const prepared = prepareCall(scope, call)
+  if (call.agent || call.workflow || call.resumeData !== undefined || call.suspendPayload !== undefined) {
+    const prepared = prepareResume(tool, call)
     if ('error' in prepared) return Promise.resolve(prepared.error)
     resume = prepared.resume
   }

@@ -548,6 +548,14 @@ describe('deliberate differences, both behaviours pinned', () => {
     expect(seen).toEqual(['function', 'undefined'])
   })
 
+  it('bad input and a bad request context: toolroute reports the context (checked first, as on every surface), Mastra the input', async () => {
+    for (const [impl, first] of [[toolroute, 'Request context'], [mastra, 'Tool input']] as const) {
+      const tool = impl.createTool({ id: 'o', description: 'x', inputSchema: z.object({ q: z.string() }), requestContextSchema: z.object({ userId: z.string() }), execute: async () => 'ok' })
+      const result = await tool.execute({ q: 1 }, { requestContext: new impl.RequestContext({ userId: 7 }) })
+      expect(result.message).toMatch(new RegExp(`^${first} validation failed for o`))
+    }
+  })
+
   it('a plain object as requestContext: toolroute validates its values, Mastra reads none (it expects a RequestContext)', async () => {
     for (const [impl, passes] of [[toolroute, true], [mastra, false]] as const) {
       const tool = impl.createTool({ id: 'p', description: 'x', requestContextSchema: z.object({ userId: z.string() }), execute: async () => 'ok' })
