@@ -19,7 +19,9 @@ import { guardAuth } from './middleware/guard-auth.ts'
 import { checkHost } from './middleware/check-host.ts'
 import { guardRunAction } from './middleware/guard-run-action.ts'
 import { deferredPrincipalOf, principalOf } from '../caller/principal-of.ts'
-import { bodyChunks, checkBodyHeaders, readJsonBody } from '../caller/read-json-body.ts'
+import { bodyInput } from '../caller/body-input.ts'
+import { checkBodyHeaders } from '../caller/check-body-headers.ts'
+import { readJsonBody } from './read-json-body.ts'
 import { resolveRequestContext } from '../caller/resolve-request-context.ts'
 import { runView, segmentResponse } from './run-response.ts'
 import type { ToolAppEnv, ToolAppOptions } from './tool-app-options.ts'
@@ -147,13 +149,12 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
     // whole (still chunk by chunk, for the input hooks) and validated before the response.
     const liveInput = mode.sse && length === undefined
     const principal = deferredPrincipalOf(c, options, requestContext, caller)
-    const chunks = bodyChunks(c.req.raw, length)
+    const source = bodyInput(c.req.raw, length, maxInputBytes)
     return callTool(c, {
       call,
       // Awaited only when it is a promise (a credential to hash, an async rule).
       principal: principal instanceof Promise ? await principal : principal,
-      // A body read whole is one string: the array of its one chunk.
-      source: { chunks: chunks instanceof Promise ? [await chunks] : chunks, maxBytes: maxInputBytes },
+      source: source instanceof Promise ? await source : source,
       runs: () => hostFor(c),
       storeRuns: options.storeRuns ?? 'stateful',
       liveInput,

@@ -1,5 +1,5 @@
 import type { Context } from 'hono'
-import { readBodyBytes } from '../caller/read-body-bytes.ts'
+import { readBody } from '../caller/read-body.ts'
 import { ToolrouteError } from '../errors/toolroute-error.ts'
 import { createEventProjector } from '../events/create-event-projector.ts'
 import { fingerprintOf } from '../idempotency/fingerprint.ts'
@@ -44,8 +44,9 @@ export async function idempotentCall(c: Context, args: IdempotentCallArgs): Prom
   if (key.length === 0 || key.length > maxKeyLength) {
     throw new ToolrouteError('IDEMPOTENCY_KEY_INVALID', `The Idempotency-Key header must be 1 to ${maxKeyLength} characters, got ${key.length}`)
   }
-  const body = await readBodyBytes(args.request, args.maxBytes)
-  if (!body) throw new ToolrouteError('PAYLOAD_TOO_LARGE', `Request body is larger than ${args.maxBytes} bytes`)
+  const read = await readBody(args.request, { maxBytes: args.maxBytes, as: 'bytes' })
+  if (!read.ok) throw read.error
+  const body = read.body
   const fingerprint = await fingerprintOf({ toolId: tool.id, principal: args.principal, requestContext: args.call.requestContext }, body)
   const scope: IdempotencyScope = { principal: args.principal, key }
   const ids = callIdsOf(args.headers ?? args.request.headers)
@@ -68,7 +69,7 @@ export async function idempotentCall(c: Context, args: IdempotentCallArgs): Prom
       )
       .finally(() => renewing?.stop())
   }
-  const calling = callTool(c, { ...args, ids, source: { chunks: body.byteLength > 0 ? [body] : [], maxBytes: args.maxBytes }, storeRuns: 'all', liveInput: false, onEnding })
+  const calling = callTool(c, { ...args, ids, source: { text: new TextDecoder().decode(body) }, storeRuns: 'all', liveInput: false, onEnding })
   // A call that failed before its first step began has no ending to stop the renewals.
   calling.catch(() => renewing?.stop())
   if (!mode.sse) {

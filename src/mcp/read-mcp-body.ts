@@ -1,5 +1,5 @@
 import { readBodyBytes } from '../caller/read-body-bytes.ts'
-import { isJsonMediaType } from '../caller/read-json-body.ts'
+import { isJsonMediaType } from '../caller/is-json-media-type.ts'
 import { safeParseJson } from '../runtime/safe-parse-json.ts'
 import { jsonRpcError } from './json-rpc-error.ts'
 

@@ -154,7 +154,7 @@ describe('receiveInput', () => {
 
     it('a body read whole: start, one delta, available, returned without a promise', () => {
       const { scope, events } = collectingScope(plainTool)
-      const received = receiveInput(scope, { chunks: ['{"q":"cats"}'] })
+      const received = receiveInput(scope, { text: '{"q":"cats"}' })
       expect(received).not.toBeInstanceOf(Promise)
       expect(received).toEqual({ ok: true, value: { raw: { q: 'cats' }, value: { q: 'cats' } } })
       expect(events).toEqual([
@@ -164,45 +164,30 @@ describe('receiveInput', () => {
       ])
     })
 
-    it('byte chunks are decoded, a character split across them included', () => {
-      const bytes = new TextEncoder().encode('{"q":"café"}')
-      const { scope } = collectingScope(plainTool)
-      expect(receiveInput(scope, { chunks: [bytes.slice(0, 10), bytes.slice(10)] })).toMatchObject({ ok: true, value: { value: { q: 'café' } } })
-    })
-
     it('invalid JSON and bad input fail as on the async path', () => {
       const { scope, events } = collectingScope(plainTool)
-      expect(receiveInput(scope, { chunks: ['{"q":'] })).toMatchObject({ ok: false, error: { code: 'INVALID_JSON' } })
+      expect(receiveInput(scope, { text: '{"q":' })).toMatchObject({ ok: false, error: { code: 'INVALID_JSON' } })
       expect(events.at(-1)).toMatchObject({ type: 'tool-input-error', input: '{"q":' })
       const bad = collectingScope(plainTool)
       expect(receiveInput(bad.scope, { input: { q: 7 } })).toMatchObject({ ok: false, error: { code: 'INPUT_VALIDATION_FAILED' } })
       expect(bad.events.at(-1)).toMatchObject({ type: 'tool-input-error', input: { q: 7 } })
     })
 
-    it('a body over maxBytes: PAYLOAD_TOO_LARGE with tool-input-error, as streamed', () => {
-      const { scope, events } = collectingScope(plainTool)
-      expect(receiveInput(scope, { chunks: ['{"q":"', 'aaaaaaaaaa"}'], maxBytes: 10 })).toMatchObject({ ok: false, error: { code: 'PAYLOAD_TOO_LARGE' } })
-      expect(events.at(-1)).toEqual({ type: 'tool-input-error', toolCallId: 'call_1', toolName: 'search', input: '', errorText: 'Request body is larger than 10 bytes' })
-    })
-
-    it('one whole text chunk (a body read whole) over maxBytes: no delta, as through the chunk reader', () => {
-      const { scope, events } = collectingScope(plainTool)
-      expect(receiveInput(scope, { chunks: ['{"q":"aaaaaaaaaa"}'], maxBytes: 10 })).toMatchObject({ ok: false, error: { code: 'PAYLOAD_TOO_LARGE' } })
-      expect(events).toEqual([
-        { type: 'tool-input-start', toolCallId: 'call_1', toolName: 'search' },
-        { type: 'tool-input-error', toolCallId: 'call_1', toolName: 'search', input: '', errorText: 'Request body is larger than 10 bytes' },
-      ])
-    })
-
-    it('one whole text chunk answers and emits as the same text through the chunk reader (two chunks)', () => {
-      for (const text of ['', '{"q":"cats"}', '{"q":7}', '{"q":', '{"q":"aaaaaaaaaa"}']) {
+    it('a body read whole answers and emits as the same text streamed in one chunk, and with hooks', async () => {
+      for (const text of ['', '{"q":"cats"}', '{"q":7}', '{"q":']) {
         const whole = collectingScope(plainTool)
-        const split = collectingScope(plainTool)
-        // Both synchronous (no hooks, the input here): no promise to await.
-        const one = receiveInput(whole.scope, { chunks: [text], maxBytes: 16 }) as Checked<ReceivedInput>
-        const two = receiveInput(split.scope, { chunks: [text, ''], maxBytes: 16 }) as Checked<ReceivedInput>
-        expect(one.ok ? one : { ok: false, error: one.error.toJSON() }).toEqual(two.ok ? two : { ok: false, error: two.error.toJSON() })
-        expect(whole.events).toEqual(split.events)
+        const streamed = collectingScope(plainTool)
+        const hooked = hookedTool()
+        const withHooks = collectingScope(hooked.tool)
+        const one = receiveInput(whole.scope, { text }) as Checked<ReceivedInput>
+        const two = await receiveInput(streamed.scope, { chunks: chunksOf(text) })
+        const three = await receiveInput(withHooks.scope, { text })
+        const shown = (result: Checked<ReceivedInput>) => (result.ok ? result : { ok: false, error: result.error.toJSON() })
+        expect(shown(one)).toEqual(shown(two))
+        expect(whole.events).toEqual(streamed.events)
+        expect(shown(three).ok).toBe(shown(one).ok)
+        expect(withHooks.events.filter((event) => event.type === 'tool-input-delta')).toEqual(whole.events.filter((event) => event.type === 'tool-input-delta'))
+        expect(hooked.calls.filter((call) => call.startsWith('delta:'))).toEqual(text === '' ? [] : [`delta:${text}`])
       }
     })
 

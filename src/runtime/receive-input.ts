@@ -5,12 +5,10 @@ import { safeParseJson } from './safe-parse-json.ts'
 import { checkInput, type Checked } from './validate-call.ts'
 
 /**
- * Where a call's input comes from: a value already parsed, or JSON text arriving in chunks (a
- * body already read whole is an array of one chunk: no stream machinery on the fast path).
+ * Where a call's input comes from: a value already parsed, JSON text read whole (`readBody`,
+ * which held it to the limit), or JSON text arriving in chunks, counted here against `maxBytes`.
  */
-export type ToolInputSource =
-  | { input: unknown }
-  | { chunks: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>; maxBytes?: number }
+export type ToolInputSource = { input: unknown } | { text: string } | { chunks: AsyncIterable<Uint8Array | string>; maxBytes?: number }
 
 /** What came in, for the run record: the raw JSON value and the validated one. */
 export interface ReceivedInput {
@@ -55,28 +53,15 @@ function chunkReader(scope: ToolCallScope, maxBytes: number) {
   }
 }
 
-async function readChunks(
-  scope: ToolCallScope,
-  chunks: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>,
-  maxBytes: number,
-): Promise<Checked<string>> {
+async function readChunks(scope: ToolCallScope, chunks: AsyncIterable<Uint8Array | string>, maxBytes: number): Promise<Checked<string>> {
   const reader = chunkReader(scope, maxBytes)
-  if (Symbol.asyncIterator in chunks) {
-    const iterator = chunks[Symbol.asyncIterator]()
-    while (true) {
-      const next = await iterator.next()
-      if (next.done) break
-      const taken = reader.take(next.value)
-      if (taken instanceof Promise) await taken
-      else if (taken) return drainOverLimit(scope, iterator, taken, maxBytes)
-    }
-  } else {
-    // A body already read whole: iterated without an await per chunk.
-    for (const chunk of chunks) {
-      const taken = reader.take(chunk)
-      if (taken instanceof Promise) await taken
-      else if (taken) return taken
-    }
+  const iterator = chunks[Symbol.asyncIterator]()
+  while (true) {
+    const next = await iterator.next()
+    if (next.done) break
+    const taken = reader.take(next.value)
+    if (taken instanceof Promise) await taken
+    else if (taken) return drainOverLimit(scope, iterator, taken, maxBytes)
   }
   const { hook, text } = reader.end()
   if (hook) await hook
@@ -161,17 +146,11 @@ export const defaultMaxInputBytes = 1024 * 1024
  */
 export function receiveInput(scope: ToolCallScope, source: ToolInputSource): Checked<ReceivedInput> | Promise<Checked<ReceivedInput>> {
   const { onInputStart, onInputDelta, onInputAvailable } = scope.tool.options
-  if (onInputStart || onInputDelta || onInputAvailable || ('chunks' in source && Symbol.asyncIterator in source.chunks)) {
-    return receiveInputAsync(scope, source)
-  }
+  if (onInputStart || onInputDelta || onInputAvailable || 'chunks' in source) return receiveInputAsync(scope, source)
   scope.emit?.({ type: 'tool-input-start', toolCallId: scope.toolCallId, toolName: scope.tool.id })
   if ('input' in source) return received(acceptInput(scope, source.input), source.input)
-  const reader = chunkReader(scope, source.maxBytes ?? defaultMaxInputBytes)
-  for (const chunk of source.chunks as Iterable<Uint8Array | string>) {
-    const failed = reader.take(chunk) as { ok: false; error: ToolrouteError } | undefined // no onInputDelta: never a promise
-    if (failed) return refuseBody(scope, failed)
-  }
-  return acceptText(scope, reader.end().text)
+  if (source.text !== '') scope.emit?.({ type: 'tool-input-delta', toolCallId: scope.toolCallId, inputTextDelta: source.text })
+  return acceptText(scope, source.text)
 }
 
 async function receiveInputAsync(scope: ToolCallScope, source: ToolInputSource): Promise<Checked<ReceivedInput>> {
@@ -182,6 +161,14 @@ async function receiveInputAsync(scope: ToolCallScope, source: ToolInputSource):
   let result: Checked<ReceivedInput>
   if ('input' in source) {
     result = received(acceptInput(scope, source.input), source.input)
+  } else if ('text' in source) {
+    // A body read whole: its one delta (and onInputDelta), then the text.
+    const reader = chunkReader(scope, Number.POSITIVE_INFINITY)
+    const taken = reader.take(source.text)
+    if (taken instanceof Promise) await taken
+    const { hook, text } = reader.end()
+    if (hook) await hook
+    result = acceptText(scope, text)
   } else {
     const read = await readChunks(scope, source.chunks, source.maxBytes ?? defaultMaxInputBytes)
     // A body drained past the limit has already told its error.

@@ -56,7 +56,7 @@ export async function runTool<T extends AnyTool>(tool: T, input: InferToolInput<
 
   const host = createMemoryRunHost(new Map([[tool.id, tool]]))
   const running = call.run({
-    source: { chunks: [JSON.stringify(input) ?? ''] },
+    source: { text: JSON.stringify(input) ?? '' },
     keeper: runKeeper({ tool, runs: () => host, storeRuns: 'stateful', principal: null, sentRequestContext: sent }),
     // As over HTTP, `data-tool-suspended` waits until its run is stored (request-call-scope.ts).
     holdSuspended: true,

@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { isLoopbackHost } from '../../caller/is-loopback-host.ts'
-import { isJsonMediaType } from '../../caller/read-json-body.ts'
+import { isJsonMediaType } from '../../caller/is-json-media-type.ts'
 import { ToolrouteError } from '../../errors/toolroute-error.ts'
 import { errorResponse } from '../error-response.ts'
 import type { ToolAppOptions } from '../tool-app-options.ts'
