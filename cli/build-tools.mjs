@@ -22,9 +22,9 @@ import { importToolrouteModules, sourceAliases } from './source-aliases.mjs'
 const { collectTools, createToolManifest, isStandardSchema, isToolModuleFile, runStoreReasons, storedRunReason } = await importToolrouteModules([
   'schema/compile-schema',
   'tool/collect-tools',
-  'http/create-tool-manifest',
+  'manifest/create-tool-manifest',
   'runs/run-store-reasons',
-  'tool/stored-run-reason',
+  'manifest/stored-run-reason',
 ])
 // Load errors (createTool refusing a bad id) then point at tools/<file>:<line>, not at the probe.
 process.setSourceMapsEnabled(true)

@@ -1,6 +1,9 @@
 /** `toolroute/server`: the runtime-neutral server pieces (Hono app, run engine, stores). */
 import { createToolApp as createHttpToolApp } from './http/create-tool-app.ts'
-import type { ToolAppOptions } from './http/tool-app-options.ts'
+import type { ToolAppOptions as HttpToolAppOptions } from './http/tool-app-options.ts'
+import type { ToolAppMcpOptions } from './mcp/mcp-app-options.ts'
+import type { Env, Hono } from 'hono'
+import type { ToolAppEnv } from './http/tool-app-options.ts'
 import { loadPlaygroundPage } from './playground/load-playground-page.ts'
 import { createMcpHandler } from './mcp/create-mcp-handler.ts'
 import { createMemoryRunHost } from './store/memory/create-memory-run-host.ts'
@@ -9,7 +12,10 @@ import { cfworkerJsonSchema } from './schema/cfworker-json-schema.ts'
 
 export { defaultMaxInputBytes } from './http/create-tool-app.ts'
 export type { ToolAppEnv } from './http/create-tool-app.ts'
-export type { ToolAppOptions } from './http/tool-app-options.ts'
+export type { ToolAppMcpOptions } from './mcp/mcp-app-options.ts'
+
+/** Options of `createToolApp`: what a real deployment sets, `/mcp`'s options included. */
+export type ToolAppOptions<E extends Env = any> = HttpToolAppOptions<E, ToolAppMcpOptions<E>>
 export { loadPlaygroundPage, type PlaygroundPageLoader } from './playground/load-playground-page.ts'
 
 /**
@@ -19,9 +25,10 @@ export { loadPlaygroundPage, type PlaygroundPageLoader } from './playground/load
  * const app = createToolApp({ tools: [weatherTool] })
  * export default app // or serve(app.fetch) under Node, Deno.serve(app.fetch) under Deno
  */
-export const createToolApp: typeof createHttpToolApp = (options) => createHttpToolApp({ playgroundPage: loadPlaygroundPage, mcpHandler: createMcpHandler, defaultRuns: createMemoryRunHost, defaultIdempotency: createMemoryIdempotencyStore, jsonSchema: cfworkerJsonSchema, ...options } as ToolAppOptions) as never
-export { toToolDescriptor } from './http/tool-descriptor.ts'
-export type { ToolDescriptor } from './http/tool-descriptor.ts'
+export const createToolApp = (options: ToolAppOptions): Hono<ToolAppEnv> =>
+  createHttpToolApp({ playgroundPage: loadPlaygroundPage, mcpHandler: createMcpHandler, defaultRuns: createMemoryRunHost, defaultIdempotency: createMemoryIdempotencyStore, jsonSchema: cfworkerJsonSchema, ...options })
+export { toToolDescriptor } from './manifest/to-tool-descriptor.ts'
+export type { ToolDescriptor } from './protocol/tool-descriptor.ts'
 export { createOpenApiDocument } from './http/openapi.ts'
 export { createRunEngine, defaultRunTtlMs } from './runs/create-run-engine.ts'
 export type { RunEngine, RunEngineOptions } from './runs/create-run-engine.ts'
@@ -34,7 +41,7 @@ export { createEventProjector } from './events/create-event-projector.ts'
 export { encodeSseEvent, sseHeaders } from './protocol/encode-sse.ts'
 export type { IdempotencyStore, IdempotencyScope, IdempotencyBegin, IdempotencyClaim, IdempotentAnswer } from './idempotency/idempotency-store.ts'
 export { createMemoryIdempotencyStore }
-export { LazyTools } from './tool/lazy-tools.ts'
-export type { LazyToolsOptions } from './tool/lazy-tools.ts'
-export type { ToolRoute, ToolListings } from './tool/tool-manifest.ts'
+export { LazyTools } from './manifest/lazy-tools.ts'
+export type { LazyToolsOptions } from './manifest/lazy-tools.ts'
+export type { ToolRoute, ToolListings } from './manifest/tool-manifest.ts'
 export type { OpenApiDocument } from './http/openapi.ts'

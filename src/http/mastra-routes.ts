@@ -2,7 +2,7 @@ import type { Context, Hono } from 'hono'
 import { ToolrouteError, toolNotFound } from '../errors/toolroute-error.ts'
 import type { ToolAppEnv } from './tool-app-options.ts'
 import { readJsonBody } from './read-json-body.ts'
-import type { ToolDescriptor } from './tool-descriptor.ts'
+import type { ToolDescriptor } from '../protocol/tool-descriptor.ts'
 
 /**
  * A tool as Mastra's server lists it (`GET /api/tools`): its JSON Schemas as superjson text

@@ -1,7 +1,7 @@
 import type { ToolDescriptor } from '../protocol/tool-descriptor.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import { errorStatus } from '../errors/toolroute-error.ts'
-import { toToolDescriptor } from './tool-descriptor.ts'
+import { toToolDescriptor } from '../manifest/to-tool-descriptor.ts'
 
 const errorSchema = {
   type: 'object',

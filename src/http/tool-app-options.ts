@@ -2,19 +2,29 @@ import type { PlaygroundPageLoader } from '../playground/load-playground-page.ts
 import type { Context, Env, MiddlewareHandler } from 'hono'
 import type { cors } from 'hono/cors'
 import type { CallerOptions, EnvContext } from '../caller/caller-options.ts'
-import type { ToolAppMcpOptions } from '../mcp/mcp-app-options.ts'
-import type { createMcpHandler } from '../mcp/create-mcp-handler.ts'
 import type { IdempotencyStore } from '../idempotency/idempotency-store.ts'
 import type { RunHost } from '../runs/run-host.ts'
 import type { RunLimits } from '../runs/run-limits.ts'
 import type { JsonSchemaValidator } from '../schema/json-schema-validator.ts'
-import type { LazyTools } from '../tool/lazy-tools.ts'
+import type { LazyTools } from '../manifest/lazy-tools.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 
-export type { ToolAppMcpOptions } from '../mcp/mcp-app-options.ts'
+/**
+ * What serves `/mcp`, made once per app from its tools, options and runs (`createMcpHandler`, in
+ * mcp/, is one): http/ knows MCP by this shape alone, so it imports no MCP code.
+ */
+export type McpHandlerFactory = (deps: {
+  tools: ReadonlyMap<string, AnyTool>
+  options: ToolAppOptions<any, any>
+  runs: (c: Context) => RunHost
+}) => (c: Context) => Response | Promise<Response>
 
-/** Options of `createToolApp`: what a real deployment sets, in one config file of its own. */
-export interface ToolAppOptions<E extends Env = any> extends CallerOptions<E> {
+/**
+ * Options of `createToolApp`: what a real deployment sets, in one config file of its own. `Mcp`
+ * is what the `mcp` option may hold: the composers that pass an `mcpHandler` name its options
+ * (`toolroute/server`'s `ToolAppOptions` is this with `ToolAppMcpOptions`).
+ */
+export interface ToolAppOptions<E extends Env = any, Mcp extends object = object> extends CallerOptions<E> {
   /**
    * The tools to serve: an array, or an object of them (a module's exports), or the lazy tools of
    * a build's manifest (what `toolroute build` generates in `.toolroute/manifest.ts`).
@@ -71,7 +81,7 @@ export interface ToolAppOptions<E extends Env = any> extends CallerOptions<E> {
   /** `'stateful'` (default) stores only runs that wait or run in the background; `'all'` stores every run. */
   storeRuns?: 'stateful' | 'all'
   /** Serve MCP at `/mcp` (default true), or how to serve it. */
-  mcp?: boolean | ToolAppMcpOptions<E>
+  mcp?: boolean | Mcp
   /** Serve Mastra's tool routes (`/api/tools`, `/api/tools/:toolId/execute`) for Mastra's own client (default true). */
   mastra?: boolean
   /**
@@ -91,7 +101,7 @@ export interface ToolAppOptions<E extends Env = any> extends CallerOptions<E> {
    * adapter set it; on Workers the generated entry passes `workerMcpServer` to `createWorker` unless the
    * config has `mcp: false`, so such a Worker bundles no MCP SDK. Without it `/mcp` is not served.
    */
-  mcpHandler?: typeof createMcpHandler
+  mcpHandler?: McpHandlerFactory
   /**
    * What checks plain JSON Schemas (registered for the whole isolate). `toolroute/server`'s
    * `createToolApp` and the Deno adapter set it; on Workers the generated entry passes

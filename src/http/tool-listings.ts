@@ -1,19 +1,8 @@
-import { LazyTools } from '../tool/lazy-tools.ts'
-import type { ToolListings } from '../tool/tool-manifest.ts'
+import { LazyTools } from '../manifest/lazy-tools.ts'
 import type { ToolDescriptor } from '../protocol/tool-descriptor.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
-import { toMcpTool } from '../mcp/to-mcp-tool.ts'
 import { openApiDocumentOf, type OpenApiDocument, type OpenApiOptions } from './openapi.ts'
-import { toToolDescriptor } from './tool-descriptor.ts'
-
-/**
- * What the listing routes serve, computed from the tools themselves: `toolroute build` writes it
- * into the manifest (reading each schema's JSON Schema, which a Standard Schema computes when
- * first read).
- */
-export function createToolListings(tools: readonly AnyTool[]): ToolListings {
-  return { descriptors: tools.map(toToolDescriptor), mcpTools: tools.map(toMcpTool) }
-}
+import { toToolDescriptor } from '../manifest/to-tool-descriptor.ts'
 
 /** What an app's listing routes serve, each part computed or decoded once, on first use. */
 export interface AppListings {

@@ -1,5 +1,5 @@
 import { isTool } from '../tool/is-tool.ts'
-import { LazyTools } from '../tool/lazy-tools.ts'
+import { LazyTools } from '../manifest/lazy-tools.ts'
 import { mcpToolName } from '../tool/mcp-tool-name.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 

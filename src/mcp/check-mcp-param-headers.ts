@@ -1,6 +1,6 @@
 import type { JSONSchemaObject } from '../schema/compile-schema.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
-import { mcpToolIndex } from './to-mcp-tool.ts'
+import { mcpToolIndex } from '../manifest/to-mcp-tool.ts'
 
 /** JSON-RPC `HeaderMismatch` (2026-07-28): the request's headers and its body disagree. */
 const headerMismatch = -32020

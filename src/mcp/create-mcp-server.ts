@@ -10,7 +10,7 @@ import type { McpServerDeps } from './mcp-server-deps.ts'
 import { serveMcpTasks, mcpTasksCapability } from './serve-mcp-tasks.ts'
 import { hasTasks } from './legacy-version.ts'
 import { createTaskProgress } from './task-progress.ts'
-import { findMcpTool, mcpToolIndex } from './to-mcp-tool.ts'
+import { findMcpTool, mcpToolIndex } from '../manifest/to-mcp-tool.ts'
 import { mcpLoggingCapability } from './mcp-logging.ts'
 
 export type { McpServerDeps } from './mcp-server-deps.ts'

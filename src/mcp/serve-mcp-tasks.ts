@@ -9,7 +9,7 @@ import type { McpServerDeps } from './mcp-server-deps.ts'
 import { sessionWaitingContext } from './session-waiting-context.ts'
 import type { TaskProgress } from './task-progress.ts'
 import { toMcpTask } from './to-mcp-task.ts'
-import { hasTool, toolOfRun } from '../tool/load-tool.ts'
+import { hasTool, toolOfRun } from '../manifest/load-tool.ts'
 
 /** The `tasks` capability of a 2025-11-25 server: tasks for `tools/call`, listed and cancellable. */
 export const mcpTasksCapability = { list: {}, cancel: {}, requests: { tools: { call: {} } } }

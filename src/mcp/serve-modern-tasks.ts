@@ -9,7 +9,7 @@ import {
 import { ToolrouteError } from '../errors/toolroute-error.ts'
 import type { RunHost, RunSegment } from '../runs/run-host.ts'
 import { settledStatuses, type RunRecord } from '../runs/run-record.ts'
-import { hasTool } from '../tool/load-tool.ts'
+import { hasTool } from '../manifest/load-tool.ts'
 import type { AnyTool, ElicitResult } from '../tool/tool-types.ts'
 import { readCaller } from './mcp-caller.ts'
 import type { McpServerDeps } from './mcp-server-deps.ts'

@@ -1,6 +1,6 @@
 import { inputRequired, type CallToolResult } from '@modelcontextprotocol/server'
 import type { RunRecord } from '../runs/run-record.ts'
-import { toolOfRun } from '../tool/load-tool.ts'
+import { toolOfRun } from '../manifest/load-tool.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import { approvalQuestion, resumeQuestion } from './finish-waiting-run.ts'
 import { runRoute, settledResult } from './mcp-tool-result.ts'

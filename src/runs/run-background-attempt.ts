@@ -1,6 +1,6 @@
 import type { ExecuteOutcome } from '../runtime/execute-tool-call.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
-import { loadTool } from '../tool/load-tool.ts'
+import { loadTool } from '../manifest/load-tool.ts'
 import type { RunLease } from './hold-run-lease.ts'
 import type { RunRecord } from './run-record.ts'
 import type { RunAction } from './run-transitions.ts'

@@ -1,5 +1,5 @@
-import { storedRunReason } from '../tool/stored-run-reason.ts'
-import type { ToolRoute } from '../tool/tool-manifest.ts'
+import { storedRunReason } from '../manifest/stored-run-reason.ts'
+import type { ToolRoute } from '../manifest/tool-manifest.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 
 /** What of an app's config decides whether its calls store runs. */

@@ -368,7 +368,7 @@ export const report = createTool({
 
     // The same modules, evaluated here, served by an app of plain tools: what it answers is what the manifest holds.
     const { createToolApp } = await import('toolroute/server')
-    const { toMcpTool } = await import('../../src/mcp/to-mcp-tool.ts')
+    const { toMcpTool } = await import('../../src/manifest/to-mcp-tool.ts')
     const tools = [...Object.values(await import(join(dir, 'tools/alpha.ts'))), ...Object.values(await import(join(dir, 'tools/waiting.ts')))] as Parameters<typeof toMcpTool>[0][]
     const app = createToolApp({ tools, basePath: '/api', server: { name: 'fixture', version: '2.0.0' } })
     const { listings } = manifest

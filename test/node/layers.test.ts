@@ -10,29 +10,31 @@ import { describe, expect, it } from 'vitest'
  */
 
 /**
- * The folders from the bottom up: a folder may import the folders below it, never one above,
- * unless the edge is in `allowedUpward`. The files at the root of src/ (index.ts, server.ts,
- * workers.ts, tools.ts) are entry points and may import anything.
+ * The folders from the bottom up: a folder may import the folders below it, never one above nor
+ * a sibling (folders in one array share a layer: \`http\` and \`mcp\` are two transports over the
+ * same call, and neither may import the other), unless the edge is in `allowedUpward`. The files
+ * at the root of src/ (index.ts, server.ts, workers.ts, tools.ts) are entry points and may import anything.
  */
-const layers = [
+const layered = [
   'protocol', // the wire contract: imports nothing outside itself
   'errors', // ToolrouteError, over protocol's error table
   'schema', // Standard Schema / JSON Schema compile and validate
   'tool', // createTool and the Tool types
+  'manifest', // the tools as listed and routed: descriptors, the MCP listing, a build's manifest and LazyTools, loadTool
   'events', // event projection (views) and the request's event log
   'runtime', // the executor: execute, scopes, writer, observe
   'runs', // the run engine and the RunHost / RunStore interfaces
   'idempotency', // Idempotency-Key records and the store interface
   'store', // the neutral RunStore / IdempotencyStore backends (memory); a platform's live in adapter/
   'caller', // who is calling: request context, principal, body checks (HTTP and MCP)
-  'mcp', // the MCP handler, mounted by http/
   'playground', // the page at GET /
-  'http', // the Hono app: the composition root of the routes
+  ['mcp', 'http'], // the transports: the MCP handler, and the Hono app (the composition root of the routes), which mounts it when its composer passes one
   'client', // toolroute/client (imports protocol only at run time; see below)
   'ai', // toolroute/ai: the client as AI SDK tools
   'testing', // toolroute/testing: the test client over the pool's Worker, runTool over the in-memory engine
   'adapter', // Workers and Deno entry points, over everything
 ] as const
+const layers = layered.flat()
 type Layer = (typeof layers)[number]
 
 /**
@@ -109,11 +111,12 @@ function folderOf(path: string): string | undefined {
   return rest.length === 0 ? undefined : first
 }
 
-const rank = (folder: string) => layers.indexOf(folder as Layer)
+/** A folder's layer: its index in `layered`, shared by siblings. */
+const rank = (folder: string) => layered.findIndex((layer) => (typeof layer === 'string' ? layer === folder : (layer as readonly string[]).includes(folder)))
 const upward = edges.filter((edge) => {
   const from = folderOf(edge.from)
   const to = folderOf(edge.to)
-  return from !== undefined && to !== undefined && from !== to && rank(to) > rank(from)
+  return from !== undefined && to !== undefined && from !== to && rank(to) >= rank(from)
 })
 const describeEdge = (edge: Edge) => `${edge.from} -> ${edge.to}${edge.typeOnly ? ' (type)' : ''}`
 
@@ -150,7 +153,7 @@ describe('the layering of src/ (ARCHITECTURE.md)', () => {
     expect(packages).toEqual([])
   })
 
-  it('no folder imports one above it, except the commented allow-list', () => {
+  it('no folder imports one above it or a sibling, except the commented allow-list', () => {
     const allowed = (edge: Edge) => allowedUpward.some((entry) => entry.from === edge.from && entry.to === edge.to)
     expect(upward.filter((edge) => !allowed(edge)).map(describeEdge)).toEqual([])
   })

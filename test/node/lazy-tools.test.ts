@@ -9,7 +9,7 @@ import { createMemoryRunStore, createRunEngine, createToolApp, LazyTools } from 
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { collectTools } from '../../src/tool/collect-tools.ts'
-import { createToolManifest } from '../../src/http/create-tool-manifest.ts'
+import { createToolManifest } from '../../src/manifest/create-tool-manifest.ts'
 
 const echo = createTool({ id: 'echo', description: 'Echo', inputSchema: z.object({ text: z.string() }), execute: async ({ text }) => ({ text }) })
 const guarded = createTool({ id: 'guarded', description: 'Needs approval', requireApproval: true, inputSchema: z.object({}), execute: async () => ({ done: true }) })

@@ -1,13 +1,14 @@
 import type { Hono } from 'hono'
 import { createToolApp, type ToolAppEnv } from '../../http/create-tool-app.ts'
 import type { ToolAppOptions } from '../../http/tool-app-options.ts'
+import type { ToolAppMcpOptions } from '../../mcp/mcp-app-options.ts'
 import { toolRegistry } from '../../http/tool-registry.ts'
 import { createNoRunHost } from '../../runs/create-no-run-host.ts'
 import type { RunHost } from '../../runs/run-host.ts'
 import { runStoreReasons } from '../../runs/run-store-reasons.ts'
 import type { IdempotencyStore } from '../../idempotency/idempotency-store.ts'
 import { interruptedRun } from '../../idempotency/interrupted-call.ts'
-import { LazyTools } from '../../tool/lazy-tools.ts'
+import { LazyTools } from '../../manifest/lazy-tools.ts'
 import { createIdempotencyObject } from './create-idempotency-object.ts'
 import { createDurableObjectIdempotencyStore } from './durable-object-idempotency-store.ts'
 import type { ToolRunObjectOptions } from './create-tool-run-object.ts'
@@ -24,7 +25,7 @@ export const mcpSessionsBinding = 'TOOLROUTE_MCP'
 export const idempotencyBinding = 'TOOLROUTE_IDEMPOTENCY'
 
 /** What a deployment configures in `toolroute.config.ts` (everything but the tools, found in `tools/`). */
-export type ToolrouteConfig = Omit<ToolAppOptions, 'tools' | 'runs'> &
+export type ToolrouteConfig = Omit<ToolAppOptions<any, ToolAppMcpOptions>, 'tools' | 'runs'> &
   ToolRunObjectOptions & {
     /**
      * A custom run host per request (e.g. Workers KV); default: the `TOOLROUTE_RUNS` Durable Objects.

@@ -4,6 +4,7 @@ import { loadPlaygroundPage } from '../../playground/load-playground-page.ts'
 import { createMcpHandler } from '../../mcp/create-mcp-handler.ts'
 import { cfworkerJsonSchema } from '../../schema/cfworker-json-schema.ts'
 import type { ToolAppOptions } from '../../http/tool-app-options.ts'
+import type { ToolAppMcpOptions } from '../../mcp/mcp-app-options.ts'
 import { toolRegistry } from '../../http/tool-registry.ts'
 import { createRunEngine, type RunEngine } from '../../runs/create-run-engine.ts'
 import type { RunStore } from '../../runs/run-store.ts'
@@ -15,7 +16,7 @@ import { createDenoKvRunIndex } from './create-deno-kv-run-index.ts'
 import { createDenoKvScheduler } from './create-deno-kv-scheduler.ts'
 
 /** Options of `createDenoToolApp`: the app's, with runs in a Deno KV database. */
-export interface DenoToolAppOptions extends Omit<ToolAppOptions, 'runs'> {
+export interface DenoToolAppOptions extends Omit<ToolAppOptions<any, ToolAppMcpOptions>, 'runs'> {
   /** The Deno KV database runs live in. */
   kv: Deno.Kv
   /**

@@ -1,8 +1,6 @@
 import type { JSONSchemaObject, ToolDescriptor } from '../protocol/tool-descriptor.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 
-export type { ToolDescriptor } from '../protocol/tool-descriptor.ts'
-
 const anyObject: JSONSchemaObject = { type: 'object', additionalProperties: true }
 
 /** Builds a tool's descriptor from what `createTool` computed once. */

@@ -1,8 +1,8 @@
 import { isBackgroundTool } from '../tool/is-background-tool.ts'
-import { suspendsOf } from '../tool/stored-run-reason.ts'
+import { suspendsOf } from './stored-run-reason.ts'
 import type { FoundTool } from '../tool/collect-tools.ts'
-import type { ToolListings, ToolRoute } from '../tool/tool-manifest.ts'
-import { createToolListings } from './tool-listings.ts'
+import type { ToolListings, ToolRoute } from './tool-manifest.ts'
+import { createToolListings } from './create-tool-listings.ts'
 
 /** What `toolroute build` writes for `LazyTools`: each tool's routing facts, the module loaders' order, and the listings. */
 export interface ToolManifest {

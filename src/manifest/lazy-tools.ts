@@ -1,7 +1,7 @@
 import { errorMessage, ToolrouteError } from '../errors/toolroute-error.ts'
-import { isTool } from './is-tool.ts'
+import { isTool } from '../tool/is-tool.ts'
 import type { PackedToolListings, ToolListings, ToolRoute } from './tool-manifest.ts'
-import type { AnyTool } from './tool-types.ts'
+import type { AnyTool } from '../tool/tool-types.ts'
 
 /** The manifest `toolroute build` writes into `.toolroute/manifest.ts`. */
 export interface LazyToolsOptions {

@@ -1,6 +1,6 @@
-import { isBackgroundTool } from './is-background-tool.ts'
+import { isBackgroundTool } from '../tool/is-background-tool.ts'
 import type { ToolRoute } from './tool-manifest.ts'
-import type { AnyTool } from './tool-types.ts'
+import type { AnyTool } from '../tool/tool-types.ts'
 
 /**
  * Whether a call of this tool may stop to be resumed: it declares a suspend or resume schema, or

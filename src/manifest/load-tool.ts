@@ -1,6 +1,6 @@
 import { ToolrouteError } from '../errors/toolroute-error.ts'
 import { LazyTools } from './lazy-tools.ts'
-import type { AnyTool } from './tool-types.ts'
+import type { AnyTool } from '../tool/tool-types.ts'
 
 /**
  * The tool `id` of a registry, for a caller about to run it: at once when the registry holds it
