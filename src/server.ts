@@ -11,7 +11,7 @@ import { createMemoryIdempotencyStore } from './store/memory/memory-idempotency-
 import { cfworkerJsonSchema } from './schema/cfworker-json-schema.ts'
 
 export { defaultMaxInputBytes } from './http/create-tool-app.ts'
-export type { ToolAppEnv } from './http/create-tool-app.ts'
+export type { ToolAppEnv } from './http/tool-app-options.ts'
 export type { ToolAppMcpOptions } from './mcp/mcp-app-options.ts'
 
 /** Options of `createToolApp`: what a real deployment sets, `/mcp`'s options included. */
@@ -35,7 +35,8 @@ export type { RunEngine, RunEngineOptions } from './runs/create-run-engine.ts'
 export type { RunHost, RunSegment, RunCaller, RunEventPage } from './runs/run-host.ts'
 export type { RunStore, TransitionResult } from './runs/run-store.ts'
 export type { RunLimits } from './runs/run-limits.ts'
-export type { RunRecord, RunStatus, RunView } from './runs/run-record.ts'
+export type { RunRecord } from './runs/run-record.ts'
+export type { RunStatus, RunView } from './protocol/call-result.ts'
 export { createMemoryRunStore } from './store/memory/memory-run-store.ts'
 export { createEventProjector } from './events/create-event-projector.ts'
 export { encodeSseEvent, sseHeaders } from './protocol/encode-sse.ts'

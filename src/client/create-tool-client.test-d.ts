@@ -4,7 +4,7 @@ import { createTool } from '../runtime/create-tool.ts'
 import { createToolClient } from './create-tool-client.ts'
 import type { CallResult } from './tool-client-types.ts'
 import type { SequencedEvent } from '../protocol/tool-event.ts'
-import type { RunView } from '../runs/run-record.ts'
+import type { RunView } from '../protocol/call-result.ts'
 
 const weatherTool = createTool({
   id: 'weather-tool',

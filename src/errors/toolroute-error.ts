@@ -1,7 +1,5 @@
 import { errorStatus, type ErrorBody, type ErrorCode, type ValidationIssue } from '../protocol/error-codes.ts'
 
-export { errorStatus, isErrorCode } from '../protocol/error-codes.ts'
-export type { ErrorBody, ErrorCode, ValidationIssue } from '../protocol/error-codes.ts'
 
 const marker = Symbol.for('toolroute.error')
 

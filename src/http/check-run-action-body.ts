@@ -1,4 +1,5 @@
-import { ToolrouteError, type ValidationIssue } from '../errors/toolroute-error.ts'
+import { ToolrouteError } from '../errors/toolroute-error.ts'
+import type { ValidationIssue } from '../protocol/error-codes.ts'
 
 /** The JSON body of `POST /runs/:runId/decline` or `/resume`, once checked. */
 export type RunActionBody<A extends 'decline' | 'resume'> = A extends 'decline' ? { reason?: string } : { resumeData: unknown }

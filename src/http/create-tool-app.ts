@@ -35,7 +35,6 @@ import { headerNames } from '../protocol/header-names.ts'
 
 export { defaultMaxInputBytes }
 
-export type { ToolAppEnv } from './tool-app-options.ts'
 type E = ToolAppEnv
 
 /**

@@ -1,6 +1,6 @@
 import type { ToolDescriptor } from '../protocol/tool-descriptor.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
-import { errorStatus } from '../errors/toolroute-error.ts'
+import { errorStatus } from '../protocol/error-codes.ts'
 import { toToolDescriptor } from '../manifest/to-tool-descriptor.ts'
 
 const errorSchema = {

@@ -1,5 +1,5 @@
 import type { Tool as McpTool } from '@modelcontextprotocol/server'
-import type { JSONSchemaObject } from '../schema/compile-schema.ts'
+import type { JSONSchemaObject } from '../protocol/tool-descriptor.ts'
 import { mcpToolName } from '../tool/mcp-tool-name.ts'
 import { errorMessage, ToolrouteError } from '../errors/toolroute-error.ts'
 import { LazyTools } from './lazy-tools.ts'

@@ -1,4 +1,4 @@
-import type { JSONSchemaObject } from '../schema/compile-schema.ts'
+import type { JSONSchemaObject } from '../protocol/tool-descriptor.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import { mcpToolIndex } from '../manifest/to-mcp-tool.ts'
 

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { ErrorBody } from '../errors/toolroute-error.ts'
+import type { ErrorBody } from '../protocol/error-codes.ts'
 
 /**
  * Who sent an MCP request, as the HTTP layer resolved it (auth, request context resolver or

@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/server'
 import { ToolrouteError } from '../errors/toolroute-error.ts'
-import { toModelOutputOf, type ToolModelOutput } from '../runtime/model-output.ts'
+import { toModelOutputOf } from '../runtime/model-output.ts'
+import type { ToolModelOutput } from '../protocol/model-output.ts'
 import type { RunRecord } from '../runs/run-record.ts'
 import { sessionPrincipalPrefix } from '../caller/principal-of.ts'
 import type { AnyTool } from '../tool/tool-types.ts'

@@ -1,4 +1,4 @@
-import type { JSONSchemaObject } from '../schema/compile-schema.ts'
+import type { JSONSchemaObject } from '../protocol/tool-descriptor.ts'
 
 /** The restricted JSON Schema an MCP form elicitation may request: a flat object of primitives. */
 export interface ElicitationSchema {

@@ -1,5 +1,6 @@
 import type { SequencedEvent, ToolEvent } from '../protocol/tool-event.ts'
-import type { ExecuteOutcome, ResumeState } from '../runtime/execute-tool-call.ts'
+import type { ExecuteOutcome } from '../runtime/execute-tool-call.ts'
+import type { ResumeState } from '../runtime/execution-context.ts'
 import { checkResumeData } from '../runtime/validate-call.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import { runNotFound } from './authorize-run.ts'

@@ -1,8 +1,7 @@
-import type { ErrorCode, ValidationIssue } from '../errors/toolroute-error.ts'
+import type { ErrorCode, ValidationIssue } from '../protocol/error-codes.ts'
 import type { RunStatus } from '../protocol/call-result.ts'
 import type { ToolModelOutput } from '../protocol/model-output.ts'
 
-export type { RunStatus, RunView } from '../protocol/call-result.ts'
 
 export const waitingStatuses: readonly RunStatus[] = ['approval-required', 'suspended']
 export const settledStatuses: readonly RunStatus[] = ['completed', 'failed', 'declined', 'cancelled', 'expired']

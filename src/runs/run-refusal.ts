@@ -1,5 +1,6 @@
 import { ToolrouteError } from '../errors/toolroute-error.ts'
-import { waitingStatuses, type RunRecord, type RunStatus } from './run-record.ts'
+import { waitingStatuses, type RunRecord } from './run-record.ts'
+import type { RunStatus } from '../protocol/call-result.ts'
 
 /** A step a caller asks of a run (`/runs/:runId/approve` and its siblings, MCP's answers). */
 export type CallerStep = 'approve' | 'decline' | 'resume' | 'cancel'

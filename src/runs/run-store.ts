@@ -1,6 +1,7 @@
 import type { SequencedEvent, ToolEvent } from '../protocol/tool-event.ts'
 import type { RunLimits } from './run-limits.ts'
-import type { RunRecord, RunStatus } from './run-record.ts'
+import type { RunRecord } from './run-record.ts'
+import type { RunStatus } from '../protocol/call-result.ts'
 
 /** The outcome of a compare-and-set. */
 export type TransitionResult =

@@ -1,7 +1,8 @@
 import { ToolrouteError } from '../errors/toolroute-error.ts'
 import type { ToolEvent } from '../protocol/tool-event.ts'
 import { finishOf, type ExecuteOutcome } from '../runtime/execute-tool-call.ts'
-import { waitingStatuses, type RunRecord, type RunStatus } from './run-record.ts'
+import { waitingStatuses, type RunRecord } from './run-record.ts'
+import type { RunStatus } from '../protocol/call-result.ts'
 import { callerStepRefusal, callerSteps, refusal, type CallerStep } from './run-refusal.ts'
 
 /** What can happen to a run: a caller's step, or the engine's own bookkeeping. */

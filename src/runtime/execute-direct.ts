@@ -1,5 +1,5 @@
 import type { ToolEvent } from '../protocol/tool-event.ts'
-import type { ValidationIssue } from '../errors/toolroute-error.ts'
+import type { ValidationIssue } from '../protocol/error-codes.ts'
 import { formatValidationErrors, type ValidationError } from '../schema/format-validation-errors.ts'
 import type { AgentToolContext, AnyTool, McpToolContext, ToolCallContextInput, ToolObserve, WorkflowToolContext } from '../tool/tool-types.ts'
 import { createObserve } from './create-observe.ts'

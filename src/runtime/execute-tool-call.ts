@@ -3,12 +3,12 @@ import type { ToolEvent } from '../protocol/tool-event.ts'
 import { abortFailure } from './call-abort.ts'
 import { callHook, withAbortSignal } from './call-hook.ts'
 import { ExecutionContext, type ResumeState, type Suspension } from './execution-context.ts'
-import { defaultModelOutput, toModelOutputOf, type ToolModelOutput } from './model-output.ts'
+import { defaultModelOutput, toModelOutputOf } from './model-output.ts'
+import type { ToolModelOutput } from '../protocol/model-output.ts'
 import type { ToolCallScope } from './tool-call-scope.ts'
 import { resultOf } from './stream-outputs.ts'
 import { checkOutput, failureDetails, type Checked } from './validate-call.ts'
 
-export type { ResumeState } from './execution-context.ts'
 
 /** How one execution ended. */
 export type ExecuteOutcome =

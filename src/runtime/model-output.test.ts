@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { isToolModelOutput, toModelOutputOf, type ToolModelOutput } from './model-output.ts'
+import { isToolModelOutput, toModelOutputOf } from './model-output.ts'
+import type { ToolModelOutput } from '../protocol/model-output.ts'
 
 const everyPart: ToolModelOutput = {
   type: 'content',

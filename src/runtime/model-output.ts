@@ -1,6 +1,5 @@
 import type { ToolModelOutput } from '../protocol/model-output.ts'
 
-export type { ToolModelOutput, ToolModelOutputPart } from '../protocol/model-output.ts'
 
 const outputTypes = new Set(['text', 'json', 'content', 'error-text', 'error-json', 'execution-denied'])
 const partTypes = new Set(['text', 'image-url', 'image-data', 'file-url', 'file-data', 'file-id', 'image-file-id', 'custom'])

@@ -1,4 +1,5 @@
-import { ToolrouteError, type ErrorCode, type ValidationIssue } from '../errors/toolroute-error.ts'
+import { ToolrouteError } from '../errors/toolroute-error.ts'
+import type { ErrorCode, ValidationIssue } from '../protocol/error-codes.ts'
 import type { CompiledSchema } from '../schema/compile-schema.ts'
 import { describeIssues } from '../schema/format-validation-errors.ts'
 import { validateWithRepairs } from '../schema/validate-with-repairs.ts'

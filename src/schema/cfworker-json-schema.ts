@@ -1,5 +1,5 @@
 import { Validator, type OutputUnit } from '@cfworker/json-schema'
-import type { ValidationIssue } from '../errors/toolroute-error.ts'
+import type { ValidationIssue } from '../protocol/error-codes.ts'
 import type { JsonSchemaValidator } from './json-schema-validator.ts'
 
 // Wrapper errors that only say "a child failed"; the child's own error says what.

@@ -1,4 +1,5 @@
-import { ToolrouteError, type ValidationIssue } from '../errors/toolroute-error.ts'
+import { ToolrouteError } from '../errors/toolroute-error.ts'
+import type { ValidationIssue } from '../protocol/error-codes.ts'
 import { jsonSchemaValidator, type JsonSchemaCheck } from './json-schema-validator.ts'
 import { expectedMessage, safeIssues } from './safe-issues.ts'
 import type { SchemaLike, StandardJSONSchemaV1, StandardSchemaV1 } from './standard-schema.ts'
@@ -6,7 +7,6 @@ import type { SchemaLike, StandardJSONSchemaV1, StandardSchemaV1 } from './stand
 import type { JSONSchemaObject } from '../protocol/tool-descriptor.ts'
 
 /** A JSON Schema document (draft 2020-12). */
-export type { JSONSchemaObject } from '../protocol/tool-descriptor.ts'
 
 export type SchemaResult<T> = { ok: true; value: T } | { ok: false; issues: ValidationIssue[] }
 

@@ -1,4 +1,4 @@
-import type { ValidationIssue } from '../errors/toolroute-error.ts'
+import type { ValidationIssue } from '../protocol/error-codes.ts'
 
 /**
  * Mastra's nested error shape: messages at this level in `errors`, nested fields under `fields`.

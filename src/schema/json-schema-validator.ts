@@ -1,5 +1,5 @@
 import type { JSONSchemaObject } from '../protocol/tool-descriptor.ts'
-import type { ValidationIssue } from '../errors/toolroute-error.ts'
+import type { ValidationIssue } from '../protocol/error-codes.ts'
 
 /** A plain JSON Schema's check: `undefined` when the value is valid, else what is wrong with it. */
 export type JsonSchemaCheck = (value: unknown) => ValidationIssue[] | undefined

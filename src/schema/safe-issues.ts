@@ -1,4 +1,4 @@
-import type { ValidationIssue } from '../errors/toolroute-error.ts'
+import type { ValidationIssue } from '../protocol/error-codes.ts'
 import type { StandardSchemaV1 } from './standard-schema.ts'
 
 /**

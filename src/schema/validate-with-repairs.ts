@@ -1,5 +1,6 @@
-import type { ValidationIssue } from '../errors/toolroute-error.ts'
-import type { CompiledSchema, JSONSchemaObject, SchemaResult } from './compile-schema.ts'
+import type { ValidationIssue } from '../protocol/error-codes.ts'
+import type { CompiledSchema, SchemaResult } from './compile-schema.ts'
+import type { JSONSchemaObject } from '../protocol/tool-descriptor.ts'
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null) return false

@@ -8,7 +8,6 @@ import type { RequestContext } from './request-context.ts'
 import type { ToolModelOutput } from '../protocol/model-output.ts'
 import type { ToolMcpOptions } from '../protocol/tool-descriptor.ts'
 
-export type { ToolAnnotations, ToolMcpOptions } from '../protocol/tool-descriptor.ts'
 import type { InferInput, InferOutput, SchemaLike } from '../schema/standard-schema.ts'
 import type { CompiledSchema } from '../schema/compile-schema.ts'
 import type { ValidationError } from '../schema/format-validation-errors.ts'

@@ -1,7 +1,7 @@
 import type { SequencedEvent } from '../../protocol/tool-event.ts'
 import type { RunCaller, RunHost, RunSegment } from '../../runs/run-host.ts'
 import { ToolrouteError } from '../../errors/toolroute-error.ts'
-import { decodeSegmentStream, fromRpc } from '../../runs/segment-stream.ts'
+import { decodeSegmentStream, fromRpc } from './segment-stream.ts'
 import type { RpcSegment, ToolRunObject } from './create-run-object-class.ts'
 
 /** The RPC surface of the run object, as the Worker sees it: the object's own methods, less its index and alarm. */

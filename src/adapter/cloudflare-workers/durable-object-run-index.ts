@@ -1,5 +1,5 @@
 import type { RunIndex, RunIndexPage } from '../../runs/run-index.ts'
-import { fromRpc, type RpcResult } from '../../runs/segment-stream.ts'
+import { fromRpc, type RpcResult } from './segment-stream.ts'
 
 interface IndexObjectStub {
   indexAdd(runId: string, createdAt: string): Promise<RpcResult<null>>

@@ -1,5 +1,6 @@
 import type { SequencedEvent, ToolEvent } from '../../protocol/tool-event.ts'
-import { decodeRunRecord, type RunRecord, type RunStatus } from '../../runs/run-record.ts'
+import { decodeRunRecord, type RunRecord } from '../../runs/run-record.ts'
+import type { RunStatus } from '../../protocol/call-result.ts'
 import type { RunStore, TransitionResult } from '../../runs/run-store.ts'
 import { checkRunLimits, jsonBytes, type RunLimits } from '../../runs/run-limits.ts'
 

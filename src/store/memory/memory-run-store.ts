@@ -1,6 +1,7 @@
 import type { SequencedEvent, ToolEvent } from '../../protocol/tool-event.ts'
 import { checkRunLimits, jsonBytes } from '../../runs/run-limits.ts'
-import type { RunRecord, RunStatus } from '../../runs/run-record.ts'
+import type { RunRecord } from '../../runs/run-record.ts'
+import type { RunStatus } from '../../protocol/call-result.ts'
 import type { RunStore, TransitionResult } from '../../runs/run-store.ts'
 
 /**

@@ -1,6 +1,7 @@
-import { ToolrouteError, type ErrorBody } from '../errors/toolroute-error.ts'
-import type { SequencedEvent } from '../protocol/tool-event.ts'
-import type { RunRecord } from './run-record.ts'
+import { ToolrouteError } from '../../errors/toolroute-error.ts'
+import type { ErrorBody } from '../../protocol/error-codes.ts'
+import type { SequencedEvent } from '../../protocol/tool-event.ts'
+import type { RunRecord } from '../../runs/run-record.ts'
 
 /**
  * Run steps cross from a Durable Object to the Worker as NDJSON byte streams (what RPC carries):
