@@ -2,7 +2,9 @@ import { bearerAuth } from 'hono/bearer-auth'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createTool } from '../runtime/create-tool.ts'
+import { playgroundForms } from '../playground/playground-forms.ts'
 import { playgroundScript } from '../playground/playground-script.ts'
+import { playgroundViews } from '../playground/playground-views.ts'
 import { createToolApp } from '../server.ts'
 import { createToolApp as createAppWithoutPage } from './create-tool-app.ts'
 import { servesPlayground } from './mount-playground.ts'
@@ -90,7 +92,7 @@ describe('GET / (the playground)', () => {
   })
 
   it('ships a script that cannot end its own script element early', () => {
-    expect(playgroundScript.toString()).not.toMatch(/<\/script/i)
+    for (const part of [playgroundScript, playgroundForms, playgroundViews]) expect(part.toString()).not.toMatch(/<\/script/i)
   })
 
   it('keeps the app on RegExpRouter', async () => {

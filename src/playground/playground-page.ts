@@ -1,5 +1,6 @@
 import { playgroundScript } from './playground-script.ts'
 import { playgroundForms } from './playground-forms.ts'
+import { playgroundViews } from './playground-views.ts'
 
 // One document, styles and script inline: the Worker serves it alone (no CDN, no asset binding).
 const style = `
@@ -100,7 +101,7 @@ export function playgroundPage(options: PlaygroundPageOptions): string {
 </section>
 </main>
 </div>
-<script type="module">(${playgroundScript.toString()})(${playgroundForms.toString()})</script>
+<script type="module">(${playgroundScript.toString()})(${playgroundForms.toString()}, ${playgroundViews.toString()})</script>
 </body>
 </html>
 `

@@ -1,4 +1,5 @@
 import type { Editor, playgroundForms } from './playground-forms.ts'
+import type { playgroundViews } from './playground-views.ts'
 
 /**
  * The playground's browser code. It ships as the text of this function (`playgroundScript.toString()`),
@@ -11,11 +12,13 @@ import type { Editor, playgroundForms } from './playground-forms.ts'
  * `/runs/:id/approve|decline|resume`, `GET /runs/:id/events?after=` and `GET /runs/:id`.
 
  *
- * The forms drawn from JSON Schema are `playgroundForms`, passed in as text beside it the same way
- * (see playground-page.ts). What is left (~370 lines) is one closure on purpose: the page's state,
- * timeline and wiring share it, and splitting them would only pass that state through parameters.
+ * The forms drawn from JSON Schema are `playgroundForms`; the element helper and what reads the
+ * app's answers as text (SSE frames, an event's line, a run's status, a tool's badges) are
+ * `playgroundViews`: both passed in as text beside it the same way (see playground-page.ts). What is
+ * left is one closure on purpose: the page's state, timeline and wiring share it, and splitting them
+ * would only pass that state through parameters.
  */
-export function playgroundScript(makeForms: typeof playgroundForms): void {
+export function playgroundScript(makeForms: typeof playgroundForms, makeViews: typeof playgroundViews): void {
   type ToolEvent = { type: string; [key: string]: any }
   type Run = { runId: string; toolId: string; status: string; at: number; view: string; events: { seq: string; event: ToolEvent }[] }
 
@@ -25,19 +28,7 @@ export function playgroundScript(makeForms: typeof playgroundForms): void {
   const $ = (id: string): any => doc.getElementById(id)
   const json = (value: unknown, space?: number) => JSON.stringify(value, null, space)
 
-  /** A DOM element: `on*` props listen, `value`/`checked` set properties, the rest are attributes. */
-  const h = (tag: string, props: Record<string, any> = {}, ...children: unknown[]): any => {
-    const node = doc.createElement(tag)
-    for (const [key, value] of Object.entries(props)) {
-      if (value === undefined || value === false || value === null) continue
-      if (key.startsWith('on')) node.addEventListener(key.slice(2), value)
-      else if (key === 'value' || key === 'checked') node[key] = value
-      else node.setAttribute(key, value === true ? '' : String(value))
-    }
-    node.append(...children.flat(9).filter((child) => child !== undefined && child !== null && child !== false))
-    return node
-  }
-
+  const { h, badges, summary, statusOf, frames } = makeViews(doc, json)
   const { editorFor, sample } = makeForms(h, json)
 
   // ---- State ------------------------------------------------------------------------------
@@ -64,18 +55,6 @@ export function playgroundScript(makeForms: typeof playgroundForms): void {
 
   // ---- Tools ------------------------------------------------------------------------------
 
-  const badges = (descriptor: any): string[] => {
-    const annotations = descriptor.mcp?.annotations ?? {}
-    return [
-      descriptor.requireApproval ? 'approval' : '',
-      descriptor.background?.enabled ? 'background' : '',
-      descriptor.resumeSchema ? 'suspends' : '',
-      annotations.readOnlyHint ? 'read-only' : '',
-      annotations.destructiveHint ? 'destructive' : '',
-      annotations.idempotentHint ? 'idempotent' : '',
-      annotations.openWorldHint ? 'open-world' : '',
-    ].filter(Boolean)
-  }
   const badgeList = (descriptor: any) => h('span', { class: 'badges' }, badges(descriptor).map((badge) => h('span', { class: `badge ${badge}` }, badge)))
 
   const renderTools = () => {
@@ -133,21 +112,6 @@ export function playgroundScript(makeForms: typeof playgroundForms): void {
     )
   }
 
-  /** An event as its item shows it: without its type and the ids the run's heading already gives. */
-  const summary = (event: ToolEvent): string => {
-    const { type, toolCallId, ...rest } = event
-    if (rest.data && typeof rest.data === 'object' && !Array.isArray(rest.data)) {
-      const { runId, toolCallId, ...data } = rest.data
-      rest.data = data
-    }
-    if (type === 'tool-input-delta') return event.inputTextDelta
-    if (type === 'data-tool-log') return `${event.data.level}: ${event.data.message}${event.data.data === undefined ? '' : ` ${json(event.data.data)}`}`
-    if (type === 'data-tool-attempt') return `attempt ${event.data.attempt} of ${event.data.of}`
-    if (type === 'data-tool-span') return `${event.data.name} ${event.data.phase}${event.data.durationMs === undefined ? '' : ` ${event.data.durationMs} ms`}${event.data.status ? ` ${event.data.status}` : ''}`
-    if (Object.keys(rest).length === 0) return ''
-    const line = json(rest)
-    return line.length <= 96 ? line : json(rest, 2)
-  }
 
   const appendEvent = (seq: string, event: ToolEvent) => {
     const preliminary = event.type === 'tool-output-available' && event.preliminary ? ' preliminary' : ''
@@ -155,20 +119,6 @@ export function playgroundScript(makeForms: typeof playgroundForms): void {
     $('timeline').append(h('li', { class: `event${kind}${preliminary}`, 'data-type': event.type }, h('span', { class: 'seq' }, seq ? `#${seq}` : ''), h('span', { class: 'type' }, event.type + (preliminary ? ' (preliminary)' : '')), h('pre', {}, summary(event))))
   }
 
-  /** What a run's events say it is now: the last one that changes its state wins. */
-  const statusOf = (events: { event: ToolEvent }[], fallback: string): string => {
-    let status = fallback
-    for (const { event } of events) {
-      if (event.type === 'tool-approval-request') status = 'approval-required'
-      else if (event.type === 'data-tool-suspended') status = 'suspended'
-      else if (event.type === 'tool-output-available' && !event.preliminary) status = 'completed'
-      else if (event.type === 'tool-output-error' || event.type === 'tool-input-error') status = 'failed'
-      else if (event.type === 'tool-output-denied') status = 'declined'
-      // An answer to approval is `tool-approval-response`, or its data part for AI SDK 6 readers.
-      else if (/^(data-)?tool-approval-response$/.test(event.type) || event.type === 'data-tool-resumed' || event.type === 'data-tool-attempt' || event.type === 'start') status = 'running'
-    }
-    return status
-  }
 
   const renderRuns = () => {
     $('runs').replaceChildren(
@@ -190,33 +140,6 @@ export function playgroundScript(makeForms: typeof playgroundForms): void {
     renderRuns()
   }
 
-  /** Reads a response's SSE frames as they arrive: `id:` and `data:` lines, comments skipped, up to `[DONE]`. */
-  async function* frames(response: any): AsyncGenerator<{ seq: string; event: ToolEvent }> {
-    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
-    let buffer = ''
-    for (;;) {
-      const { value, done } = await reader.read()
-      if (done) return
-      buffer += value.replace(/\r\n?/g, '\n')
-      let end: number
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
-        const block = buffer.slice(0, end)
-        buffer = buffer.slice(end + 2)
-        let seq = ''
-        const data: string[] = []
-        for (const line of block.split('\n')) {
-          const colon = line.indexOf(':')
-          const field = colon < 0 ? line : line.slice(0, colon)
-          const text = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '')
-          if (field === 'id') seq = text
-          else if (field === 'data') data.push(text)
-        }
-        if (data.length === 0) continue
-        if (data.join('\n') === '[DONE]') return reader.cancel()
-        yield { seq, event: JSON.parse(data.join('\n')) }
-      }
-    }
-  }
 
   // Which stream owns the timeline: a new run or a replay takes it over, and an older stream still
   // arriving (a view switched mid-run, Run pressed twice) stops writing to it.
