@@ -1,4 +1,4 @@
-import type { ElicitOptions, ElicitRequestParams, ElicitResult } from '../tool/tool-types.ts'
+import type { ElicitOptions, ElicitRequestParams, ElicitResult } from '../tool/tool-execution-context.ts'
 
 /** Where a running call stands: it finished with a value, or it asks a question and waits. */
 export type CallTurn<T> =

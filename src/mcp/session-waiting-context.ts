@@ -1,6 +1,7 @@
 import type { Server, ServerContext } from '@modelcontextprotocol/server'
 import type { RunHost } from '../runs/run-host.ts'
-import type { AnyTool, ElicitRequestParams, ElicitResult } from '../tool/tool-types.ts'
+import type { AnyTool } from '../tool/tool-types.ts'
+import type { ElicitRequestParams, ElicitResult } from '../tool/tool-execution-context.ts'
 import type { WaitingRunContext } from './finish-waiting-run.ts'
 import type { McpServerDeps } from './mcp-server-deps.ts'
 

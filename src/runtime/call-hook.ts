@@ -1,5 +1,5 @@
 import { errorMessage } from '../errors/toolroute-error.ts'
-import type { ToolObserve } from '../tool/tool-types.ts'
+import type { ToolObserve } from '../tool/tool-execution-context.ts'
 import type { ToolCallScope } from './tool-call-scope.ts'
 
 /**

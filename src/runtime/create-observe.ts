@@ -1,5 +1,5 @@
 import type { EmitEvent, LogData } from '../protocol/tool-event.ts'
-import type { ToolObserve } from '../tool/tool-types.ts'
+import type { ToolObserve } from '../tool/tool-execution-context.ts'
 import { randomHex } from './create-id.ts'
 
 /**

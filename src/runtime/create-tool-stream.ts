@@ -1,5 +1,5 @@
 import type { ToolDataEvent } from '../protocol/tool-event.ts'
-import type { ToolCustomChunk, ToolStream } from '../tool/tool-types.ts'
+import type { ToolCustomChunk, ToolStream } from '../tool/tool-execution-context.ts'
 import type { ToolCallScope } from './tool-call-scope.ts'
 
 const written = Promise.resolve()

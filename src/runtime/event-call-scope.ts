@@ -1,6 +1,7 @@
 import type { EmitEvent, ToolEvent } from '../protocol/tool-event.ts'
 import { RequestContext } from '../tool/request-context.ts'
-import type { AnyTool, McpToolContext, ToolObserve } from '../tool/tool-types.ts'
+import type { AnyTool } from '../tool/tool-types.ts'
+import type { McpToolContext, ToolObserve } from '../tool/tool-execution-context.ts'
 import { createObserve } from './create-observe.ts'
 import type { ToolCallScope } from './tool-call-scope.ts'
 

@@ -2,7 +2,7 @@
 import { vi } from 'vitest'
 import { z } from 'zod'
 import { createTool } from './create-tool.ts'
-import type { ToolObserve } from '../tool/tool-types.ts'
+import type { ToolObserve } from '../tool/tool-execution-context.ts'
 
 export function silenceConsole() {
   return { warn: vi.spyOn(console, 'warn').mockImplementation(() => {}), error: vi.spyOn(console, 'error').mockImplementation(() => {}) }

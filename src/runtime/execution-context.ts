@@ -1,5 +1,5 @@
 import type { ToolrouteError } from '../errors/toolroute-error.ts'
-import type { AgentToolContext, SuspendOptions, ToolExecutionContext, ToolStream, WorkflowToolContext } from '../tool/tool-types.ts'
+import type { AgentToolContext, SuspendOptions, ToolExecutionContext, ToolStream, WorkflowToolContext } from '../tool/tool-execution-context.ts'
 import { createToolStream } from './create-tool-stream.ts'
 import type { ToolCallScope } from './tool-call-scope.ts'
 import { checkSuspendPayload } from './validate-call.ts'

@@ -1,5 +1,6 @@
 import type { EmitEvent, ToolEvent } from '../protocol/tool-event.ts'
-import type { AgentToolContext, AnyTool, McpToolContext, ToolObserve, ToolStream, WorkflowToolContext } from '../tool/tool-types.ts'
+import type { AnyTool } from '../tool/tool-types.ts'
+import type { AgentToolContext, McpToolContext, ToolObserve, ToolStream, WorkflowToolContext } from '../tool/tool-execution-context.ts'
 import type { RequestContext } from '../tool/request-context.ts'
 
 /**

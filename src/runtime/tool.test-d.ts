@@ -5,7 +5,8 @@ import { RequestContext } from '../tool/request-context.ts'
 import type { ValidationError } from '../schema/format-validation-errors.ts'
 import { createTool } from './create-tool.ts'
 import { Tool } from './tool.ts'
-import type { AgentToolContext, InferToolInput, InferToolOutput } from '../tool/tool-types.ts'
+import type { InferToolInput, InferToolOutput } from '../tool/tool-types.ts'
+import type { AgentToolContext } from '../tool/tool-execution-context.ts'
 
 describe('new Tool(options)', () => {
   it('infers the same types as createTool', () => {

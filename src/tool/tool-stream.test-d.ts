@@ -3,7 +3,8 @@ import { z } from 'zod'
 import { isToolDataEvent, type ToolDataEvent, type ToolEvent } from '../protocol/tool-event.ts'
 import type { ValidationError } from '../schema/format-validation-errors.ts'
 import { createTool } from '../runtime/create-tool.ts'
-import type { InferToolOutput, ToolCustomChunk, ToolStream } from './tool-types.ts'
+import type { InferToolOutput } from './tool-types.ts'
+import type { ToolCustomChunk, ToolStream } from './tool-execution-context.ts'
 
 type Draft = { text: string; done: boolean }
 const draftSchema = z.object({ text: z.string(), done: z.boolean() })
