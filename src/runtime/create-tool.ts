@@ -1,11 +1,16 @@
-import type { SchemaLike } from '../schema/standard-schema.ts'
-import type { ToolOptions } from '../tool/tool-types.ts'
-import { Tool, type ExecuteResult, type ToolOf } from './tool.ts'
+import { Tool } from './tool.ts'
+
+/** A constructor as a function: its generic signature carried over as it is (TypeScript's higher-order inference). */
+const callable =
+  <A extends unknown[], R>(Class: new (...args: A) => R) =>
+  (...args: A): R =>
+    new Class(...args)
 
 /**
  * Defines a tool with the options of Mastra's `createTool`, types inferred from the schemas:
- * `new Tool(options)`, as in Mastra. Schemas are compiled and their JSON Schema computed here,
- * once, never per request.
+ * `new Tool(options)`, as in Mastra, whose signature (`ToolConstructor`) is the one list of a
+ * tool's type parameters. Schemas are compiled and their JSON Schema computed here, once, never
+ * per request.
  *
  * @example
  * export const weatherTool = createTool({
@@ -16,16 +21,4 @@ import { Tool, type ExecuteResult, type ToolOf } from './tool.ts'
  *   execute: async ({ location }) => ({ location, temperatureCelsius: 21 }),
  * })
  */
-export function createTool<
-  TId extends string,
-  TIn extends SchemaLike | undefined = undefined,
-  TOut extends SchemaLike | undefined = undefined,
-  TSuspend extends SchemaLike | undefined = undefined,
-  TResume extends SchemaLike | undefined = undefined,
-  TContext extends SchemaLike | undefined = undefined,
-  TResult extends ExecuteResult<TOut> = ExecuteResult<TOut>,
->(
-  options: ToolOptions<TId, TIn, TOut, TSuspend, TResume, TContext, TResult>,
-): ToolOf<TId, TIn, TOut, TSuspend, TResume, TContext, TResult> {
-  return new Tool(options)
-}
+export const createTool = callable(Tool)
