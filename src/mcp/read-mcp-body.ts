@@ -1,29 +1,27 @@
-import { readBodyBytes } from '../caller/read-body-bytes.ts'
+import { readBody } from '../caller/read-body.ts'
 import { isJsonMediaType } from '../caller/is-json-media-type.ts'
-import { safeParseJson } from '../runtime/safe-parse-json.ts'
 import { jsonRpcError } from './json-rpc-error.ts'
 
 /** A POST body of /mcp: its text and parsed JSON, or the JSON-RPC error that answers it. */
 export type McpBody = { ok: true; text: string; body: unknown } | { ok: false; response: Response }
 
 /**
- * Reads a POST to /mcp, counting bytes as they arrive (a chunked body declares no length), so
- * the handler can see whether it opens a session before any server is involved.
+ * Reads a POST to /mcp through the one body reader (counted as it arrives, JSON depth-guarded:
+ * the SDK's handlers recurse into the body), so the handler can see whether it opens a session
+ * before any server is involved. Failures are JSON-RPC errors.
  */
 export async function readMcpBody(request: Request, maxBytes: number): Promise<McpBody> {
   if (!isJsonMediaType(request.headers.get('content-type') ?? undefined)) {
     return { ok: false, response: jsonRpcError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json') }
   }
-  const tooLarge = () => ({ ok: false as const, response: jsonRpcError(413, -32000, `Request body is larger than ${maxBytes} bytes`) })
-  const length = request.headers.get('content-length')
-  if (length !== null && Number(length) > maxBytes) return tooLarge()
-  const bytes = await readBodyBytes(request, maxBytes)
-  if (!bytes) return tooLarge()
-  const text = new TextDecoder().decode(bytes)
-  // Depth-guarded like every JSON a request carries: the SDKs' handlers recurse into the body.
-  const read = safeParseJson(text)
-  if (!read.ok || read.value === undefined) return { ok: false, response: jsonRpcError(400, -32700, read.ok ? 'Parse error: Invalid JSON' : `Parse error: ${read.error.message}`) }
-  return { ok: true, text, body: read.value }
+  const read = await readBody(request, { maxBytes, as: 'json' })
+  if (!read.ok) {
+    const { error } = read
+    if (error.code === 'PAYLOAD_TOO_LARGE') return { ok: false, response: jsonRpcError(413, -32000, `Request body is larger than ${maxBytes} bytes`) }
+    return { ok: false, response: jsonRpcError(400, -32700, `Parse error: ${error.message}`) }
+  }
+  if (read.body === undefined) return { ok: false, response: jsonRpcError(400, -32700, 'Parse error: Invalid JSON') }
+  return { ok: true, text: read.text, body: read.body }
 }
 
 /** Whether a JSON-RPC body is an `initialize` request. */
