@@ -3,17 +3,13 @@ import type { ToolRoute } from './tool-manifest.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 
 /**
- * Whether a call of this tool may stop to be resumed: it declares a suspend or resume schema, or
- * its `execute` names `suspend` (Mastra lets a tool suspend without schemas). The name is read
- * from the function's source, where it survives bundling and minifying (`context.suspend(…)`,
- * `{ suspend }`, `agent?.suspend`); a helper handed the whole context is not seen, and its
- * suspension fails as a call that needs a run in an app that keeps none.
+ * Whether a call of this tool may stop to be resumed: it declares a suspend or resume schema.
+ * Declared, never guessed from `execute`'s source (Mastra lets a tool suspend without schemas): a
+ * tool that suspends without declaring one, in an app whose build therefore keeps no runs, fails
+ * that call with `EXECUTION_FAILED`, saying to declare one.
  */
 export function suspendsOf(tool: AnyTool): boolean {
-  if (tool.suspendSchema || tool.resumeSchema) return true
-  // The option as written: HTTP and MCP run it (`tool.execute` is the direct call's wrapper).
-  const execute: unknown = tool.options?.execute
-  return typeof execute === 'function' && /\bsuspend\b/.test(Function.prototype.toString.call(execute))
+  return tool.suspendSchema !== undefined || tool.resumeSchema !== undefined
 }
 
 /**

@@ -16,7 +16,7 @@ export interface ToolRoute {
   file: string
   /** `"conditional"` when a function decides per call. */
   requireApproval: boolean | 'conditional'
-  /** It declares a suspend or resume schema, or its `execute` names `suspend` (`suspendsOf`). */
+  /** It declares a suspend or resume schema (`suspendsOf`). */
   suspends: boolean
   /** Its calls run in the background by default. */
   background: boolean

@@ -2,6 +2,9 @@ import { ToolrouteError } from '../errors/toolroute-error.ts'
 import { runNotFound } from './authorize-run.ts'
 import type { RunHost } from './run-host.ts'
 
+/** Whether a tool suspends is declared, not guessed: one that suspends without a schema is unseen by the build. */
+const suspendAdvice = ' (a tool that suspends: give it a suspendSchema or resumeSchema, so toolroute build sees that it may)'
+
 /** Why a host keeps no runs, on the host itself: a symbol key, so hosts spread over it (`withRunIndex`, MCP's progress tap) keep it. */
 const noRuns = Symbol('toolroute.noRuns')
 
@@ -12,7 +15,8 @@ const noRuns = Symbol('toolroute.noRuns')
  * engine or a store.
  */
 export function createNoRunHost(advice: string): RunHost {
-  const refuse = async (run: { toolId: string }): Promise<never> => refuseToKeep(run, `needs its run stored, but this app keeps no runs: ${advice}`)
+  const refuse = async (run: { toolId: string; status?: string }): Promise<never> =>
+    refuseToKeep(run, `needs its run stored, but this app keeps no runs: ${advice}${run.status === 'suspended' ? suspendAdvice : ''}`)
   const missing = async (runId: string): Promise<never> => {
     throw runNotFound(runId)
   }
@@ -30,7 +34,7 @@ export function createNoRunHost(advice: string): RunHost {
 
 /**
  * Fails a call whose run this app cannot keep, saying `why` to its caller and in the log: the
- * app's first request may have warned of nothing (a tool that suspends through a helper), and the
+ * app's first request may have warned of nothing (a tool that suspends without declaring a schema), and the
  * call's answer goes to its caller, not to whoever deploys.
  */
 export function refuseToKeep(run: { toolId: string }, why: string): never {

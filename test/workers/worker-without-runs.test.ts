@@ -33,7 +33,7 @@ const approval = createTool({
     return { deleted: id }
   },
 })
-// Suspends without declaring a schema (Mastra allows it): only its source says it may.
+// Suspends without declaring a schema (Mastra allows it): nothing declared says it may, so nothing is reported before it does.
 const pauses = createTool({
   id: 'pauses',
   description: 'Suspends once',
@@ -198,16 +198,25 @@ describe('a hand-written entry whose calls need runs but that passes no runStore
     expect(runStoreReports(logged)[0]).toContain("storeRuns is 'all'")
   })
 
-  it('a tool that suspends without schemas fails once it suspends (its run cannot be kept), and the log says why', async () => {
+  it('a tool that suspends without schemas fails once it suspends (its run cannot be kept), saying to declare one', async () => {
     const worker = createWorker({ tools: [pauses], mcp: false, idempotency: false })
     const refused = await call(worker, 'pauses', {})
     expect(refused.status).toBe(500)
     const { error } = (await refused.json()) as { error: { code: string; message: string } }
     expect(error.code).toBe('EXECUTION_FAILED')
     expect(error.message).toContain('Tool "pauses" needs its run stored')
+    expect(error.message).toContain('give it a suspendSchema or resumeSchema')
     expect(executed).toEqual(['pauses'])
-    expect(runStoreReports(logged)[0]).toContain('tool "pauses" may suspend')
+    // Whether a tool suspends is declared, never read from execute's source: nothing warned before the call.
+    expect(runStoreReports(logged)).toEqual([])
     expect(logLines(logged).some((message) => message.startsWith('toolroute: Tool "pauses" needs its run stored'))).toBe(true)
+  })
+
+  it('a tool that declares a resumeSchema is reported at startup as one that may suspend', async () => {
+    const declared = createTool({ ...pauses.options, id: 'pauses-declared', resumeSchema: z.object({ why: z.string() }) })
+    const worker = createWorker({ tools: [declared], mcp: false, idempotency: false })
+    await call(worker, 'pauses-declared', {})
+    expect(runStoreReports(logged)[0]).toContain('tool "pauses-declared" may suspend')
   })
 
   it('with runStore: workerRunStore the same approval tool waits, and its run is read back', async () => {
