@@ -71,7 +71,7 @@ function describeStandard(schema: StandardSchemaV1): { jsonSchema: JSONSchemaObj
 /**
  * A compiled Standard Schema. Its JSON Schema is computed when first read, not at definition: a
  * tool is defined in plain code (tests, `createToolApp` in Node, Deno's loader) often without ever
- * being listed, and Zod's conversion costs ~0.5 ms a tool (1,000 tools: most of their startup).
+ * being listed, and Zod's conversion is most of a large app's startup (BENCHMARKS.md, startup).
  * A class, not an object literal with getters, which V8 builds on its slow path.
  *
  * A Standard Schema without Standard JSON Schema is accepted, as Mastra accepts it, and unlike
