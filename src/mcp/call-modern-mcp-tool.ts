@@ -48,7 +48,7 @@ export const answerKey = 'answer'
  */
 export type QuestionState = ({ runId: string; asked?: number } | { questionId: string; key?: string }) & { callKey?: string }
 
-/** What the modern leg needs beyond a 2025 server's deps. */
+/** What the one tools/call handler needs beyond a server's deps (the 2025 server builds them too). */
 export interface ModernMcpDeps extends McpServerDeps {
   /** Seals and verifies a question's `requestState`. */
   requestState: RequestStateCodec<QuestionState>

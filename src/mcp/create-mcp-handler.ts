@@ -87,8 +87,8 @@ export function createMcpHandler({ tools, options, runs }: McpHandlerOptions) {
 
     const read = await readMcpBody(c.req.raw, maxBytes)
     if (!read.ok) return read.response
-    // 2026-07-28 requests (they carry the per-request envelope) go to the SDK v2's handler; the
-    // 2025 handshake, sessions and everything else stay on the v1 leg below.
+    // 2026-07-28 requests (they carry the per-request envelope) go to the SDK's per-request
+    // handler; the 2025 handshake, sessions and everything else go to its transport below.
     const legacy = await isLegacyRequest(c.req.raw, read.body)
     // The caller is resolved once the session is known: a session is the principal of last
     // resort (SPEC §12), and an `initialize` that opens one belongs to the session it opens.

@@ -59,8 +59,9 @@ export function peekCallKey(body: unknown): string | undefined {
 
 /**
  * MCP 2026-07-28 (no `initialize`, no sessions; `server/discover`; questions as `input_required`
- * results) on the SDK v2's per-request handler. The 2025 versions are served by the v1 leg in
- * front of it (`createMcpHandler` routes with `isLegacyRequest`); both run the same executor.
+ * results) on the SDK v2's per-request handler. The 2025 versions are served by the same SDK's
+ * Streamable HTTP transport in front of it (`createMcpHandler` routes with `isLegacyRequest`,
+ * create-mcp-server.ts); both answer tools/call with the same handler, `callModernMcpTool`.
  */
 export function createModernMcpHandler(serverInfo: { name: string; version: string }, questionTimeoutMs: number, launch?: (work: () => Promise<void>) => void) {
   const parked = new ParkedCalls<ModernResult>(questionTimeoutMs, launch)
