@@ -161,7 +161,7 @@ describe('a Worker bundles only what its config and tools use', () => {
     ['one tool whose approval a function decides', { mcp: false, idempotency: false }, statefulTool('requireApproval: () => false,')],
     ['one background tool', { mcp: false, idempotency: false }, statefulTool('background: { enabled: true },')],
     ['one tool with a resume schema', { mcp: false, idempotency: false }, statefulTool('resumeSchema: z.object({ ok: z.boolean() }),')],
-    ['one tool that calls suspend without schemas', { mcp: false, idempotency: false }, statefulTool('', "async (_input, { suspend }) => { await suspend?.({ why: 'ask' }); return { done: true } }")],
+    ['one tool with a suspend schema', { mcp: false, idempotency: false }, statefulTool('suspendSchema: z.object({ why: z.string() }),')],
     ['idempotency on and one approval tool', { mcp: false }, statefulTool('requireApproval: true,')],
   ] as const)('an app with %s still gets the run store', async (_name, config, tool) => {
     const { inputs, entry } = await bundleApp('zod', config, { 'tools/stateful.ts': tool })
@@ -170,6 +170,13 @@ describe('a Worker bundles only what its config and tools use', () => {
     expect(inputs.some((path) => path.includes('src/adapter/cloudflare-workers/create-tool-run-object.ts'))).toBe(true)
     expect(inputs.some((path) => path.includes('src/runs/create-run-engine.ts'))).toBe(true)
     for (const file of runIndex) expect(inputs.filter((path) => path.includes(`src/${file}.ts`))).toHaveLength(1)
+  }, 60_000)
+
+  it('an app whose one tool calls suspend without declaring a schema gets no run store: whether a tool suspends is declared, not read from its source', async () => {
+    const tool = statefulTool('', "async (_input, { suspend }) => { await suspend?.({ why: 'ask' }); return { done: true } }")
+    const { inputs, entry } = await bundleApp('zod', { mcp: false, idempotency: false }, { 'tools/stateful.ts': tool })
+    expect(entry).not.toContain('runStore: workerRunStore')
+    expect(inputs.some((path) => path.includes('src/runs/create-run-engine.ts'))).toBe(false)
   }, 60_000)
 
   it('a deploy build carries no playground page unless the config sets playground: true; a dev build carries it', async () => {
