@@ -9,6 +9,7 @@ import type { AnyTool } from '../tool/tool-types.ts'
 import { withCaller } from './mcp-caller.ts'
 import { isLegacyRequest } from '@modelcontextprotocol/server'
 import { callAnswersForms } from './answers-forms.ts'
+import { asBatchAnswer } from './as-batch-answer.ts'
 import { checkJsonRpc } from './check-json-rpc.ts'
 import { legacyVersionOf } from './legacy-version.ts'
 import { checkMcpOrigin } from './check-mcp-origin.ts'
@@ -109,17 +110,20 @@ export function createMcpHandler({ tools, options, runs }: McpHandlerOptions) {
     const invalid = checkJsonRpc(read.body, legacyVersionOf(c.req.raw.headers, read.body))
     if (invalid) return invalid
     const message = { request, text: read.text, body: read.body, caller, deps }
-    if (sessionId !== undefined) {
-      if (!sessions || !sessionIdPattern.test(sessionId)) return sessionNotFound()
-      return sessions.handle(sessionId, { ...message, initialize: false })
+    const answer = async (): Promise<Response> => {
+      if (sessionId !== undefined) {
+        if (!sessions || !sessionIdPattern.test(sessionId)) return sessionNotFound()
+        return sessions.handle(sessionId, { ...message, initialize: false })
+      }
+      if (opening !== undefined) return sessions!.handle(opening, { ...message, initialize: true })
+      // A stateless call and its cancel arrive in two requests: where the host can route them to one
+      // place (a Durable Object per principal and request id on Workers), both go there. A call of
+      // no principal has no such place: its id is guessable, so no other request may cancel it.
+      const callId = callIdOf(read.body) ?? cancelledIdOf(read.body)
+      const key = callId === undefined ? undefined : await statelessCallKey(caller.principal, callId)
+      if (key !== undefined && sessions?.stateless) return sessions.stateless(key, { ...message, initialize: false })
+      return handleStatelessMcp(deps(), request, read.body, calls)
     }
-    if (opening !== undefined) return sessions!.handle(opening, { ...message, initialize: true })
-    // A stateless call and its cancel arrive in two requests: where the host can route them to one
-    // place (a Durable Object per principal and request id on Workers), both go there. A call of
-    // no principal has no such place: its id is guessable, so no other request may cancel it.
-    const callId = callIdOf(read.body) ?? cancelledIdOf(read.body)
-    const key = callId === undefined ? undefined : await statelessCallKey(caller.principal, callId)
-    if (key !== undefined && sessions?.stateless) return sessions.stateless(key, { ...message, initialize: false })
-    return handleStatelessMcp(deps(), request, read.body, calls)
+    return Array.isArray(read.body) && read.body.length === 1 ? asBatchAnswer(await answer()) : answer()
   }
 }

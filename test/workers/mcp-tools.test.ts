@@ -189,6 +189,9 @@ describe('MCP 2025 requests, as each revision has them', () => {
     const old = await post([list, { ...list, id: 3 }], '2025-03-26')
     expect(old.status).toBe(200)
     expect(await old.json()).toEqual([2, 3].map((id) => expect.objectContaining({ id, result: expect.objectContaining({ tools: expect.any(Array) }) })))
+    // A batch of one is answered as a batch too (JSON-RPC 2.0: an array), not with the bare response.
+    const one = await post([list], '2025-03-26')
+    expect(await one.json()).toEqual([expect.objectContaining({ id: 2, result: expect.objectContaining({ tools: expect.any(Array) }) })])
   })
 
   it('announces tasks (and lists taskSupport) only from 2025-11-25, and serves tasks/* only there', async () => {
