@@ -1,5 +1,5 @@
-import { Server, isTaskAugmentedRequestParams, type JSONRPCRequest, type Result, type ServerContext } from '@modelcontextprotocol/server'
-import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server'
+import { ProtocolError, ProtocolErrorCode, Server, isTaskAugmentedRequestParams, type JSONRPCRequest, type Result, type ServerContext } from '@modelcontextprotocol/server'
+import { canAnswerForms } from './answers-forms.ts'
 import { ToolrouteError } from '../errors/toolroute-error.ts'
 import { callMcpTask } from './call-mcp-task.ts'
 import { callModernMcpTool, type ModernMcpDeps, type ModernResult } from './call-modern-mcp-tool.ts'
@@ -60,7 +60,7 @@ export function createMcpServer(deps: McpServerDeps, version: string): Server {
     parked: new ParkedCalls<ModernResult>(deps.elicitationTimeoutMs),
     // The connection's request stays open while the shim asks: nothing needs to outlive it.
     defer: (work) => void work.catch(() => {}),
-    answersForms: () => Boolean(server.getClientCapabilities()?.elicitation?.form),
+    answersForms: () => canAnswerForms(server.getClientCapabilities()),
   }
   const index = mcpToolIndex(deps.tools)
   server.setRequestHandler('tools/list', () => (tasks ? index.taskList() : index.list()) as never)

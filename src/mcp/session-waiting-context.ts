@@ -1,4 +1,5 @@
 import type { Server, ServerContext } from '@modelcontextprotocol/server'
+import { canAnswerForms } from './answers-forms.ts'
 import type { RunHost } from '../runs/run-host.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import type { ElicitRequestParams, ElicitResult } from '../tool/tool-execution-context.ts'
@@ -17,7 +18,7 @@ export function sessionWaitingContext(server: Server, deps: McpServerDeps, ctx: 
     runs,
     principal,
     basePath: deps.basePath,
-    canElicit: Boolean(server.getClientCapabilities()?.elicitation?.form),
+    canElicit: canAnswerForms(server.getClientCapabilities()),
     elicit: (request: ElicitRequestParams): Promise<ElicitResult> =>
       server.elicitInput({ ...request, mode: 'form' } as never, { relatedRequestId: ctx.mcpReq.id, timeout: deps.elicitationTimeoutMs, signal: ctx.mcpReq.signal }) as Promise<ElicitResult>,
     signal: ctx.mcpReq.signal,
