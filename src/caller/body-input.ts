@@ -8,14 +8,13 @@ import { streamChunks } from './stream-chunks.ts'
  * by chunk as it arrives (a delta each), counted against `maxBytes` by the input phase.
  * `contentLength` is the header the caller read.
  */
-export function bodyInput(request: Request, contentLength: string | undefined, maxBytes: number): ToolInputSource | Promise<ToolInputSource> {
+export async function bodyInput(request: Request, contentLength: string | undefined, maxBytes: number): Promise<ToolInputSource> {
   // Checked before touching `request.body`: in workerd that getter builds a stream object.
   const length = Number(contentLength ?? Number.NaN)
   if (length <= wholeBodyBytes) {
-    return readBody(request, { maxBytes, as: 'text' }).then((read) => {
-      if (!read.ok) throw read.error
-      return { text: read.text }
-    })
+    const read = await readBody(request, { maxBytes, as: 'text' })
+    if (!read.ok) throw read.error
+    return { text: read.text }
   }
   return request.body ? { chunks: streamChunks(request.body), maxBytes } : { text: '' }
 }

@@ -19,17 +19,17 @@ export const sessionPrincipalPrefix = 'mcp-session:'
  * what the rule sees (the validated one, where the caller has it); `caller` is what the resolver said.
  * Every surface (HTTP calls and run routes, Mastra's routes through them, MCP, Deno) asks here.
  */
-export function principalOf(
+export async function principalOf(
   c: Context,
   options: CallerOptions,
   requestContext: Record<string, unknown>,
   caller: Omit<RequestCaller, 'requestContext'> = {},
   sessionId: string | undefined = c.req.header('mcp-session-id'),
-): string | null | Promise<string | null> {
+): Promise<string | null> {
   if (options.principal) return options.principal(c, requestContext)
   if (typeof caller.principal === 'string') return caller.principal
   const authorization = c.req.header('authorization')
-  if (authorization) return sha256Hex(authorization).then((hash) => `auth:${hash}`)
+  if (authorization) return `auth:${await sha256Hex(authorization)}`
   if (sessionId !== undefined && sessionIdPattern.test(sessionId)) return `${sessionPrincipalPrefix}${sessionId.toLowerCase()}`
   if (caller.resolved && caller.principal === undefined) warnOfUnownedCredentials(c, options)
   return null
@@ -41,15 +41,15 @@ export function principalOf(
  * of the credential, runs when first asked for, which is when a run is stored. A call that
  * stores nothing (most JSON calls) then computes no SHA-256.
  */
-export function deferredPrincipalOf(
+export async function deferredPrincipalOf(
   c: Context,
   options: CallerOptions,
   requestContext: Record<string, unknown>,
   caller: Omit<RequestCaller, 'requestContext'> = {},
-): string | null | Promise<string | null> | (() => Promise<string | null>) {
+): Promise<string | null | (() => Promise<string | null>)> {
   if (options.principal || typeof caller.principal === 'string') return principalOf(c, options, requestContext, caller)
   let principal: Promise<string | null> | undefined
-  return () => (principal ??= Promise.resolve(principalOf(c, options, requestContext, caller)))
+  return () => (principal ??= principalOf(c, options, requestContext, caller))
 }
 
 const warned = new WeakSet<CallerOptions>()

@@ -18,11 +18,9 @@ export interface RequestCaller {
  * one, else from the `x-request-context` header (a JSON object). `headers` is the request's,
  * when the caller already holds them (see `checkBodyHeaders`).
  */
-export function resolveRequestContext(c: Context, options: CallerOptions, headers: Headers = c.req.raw.headers): RequestCaller | Promise<RequestCaller> {
+export async function resolveRequestContext(c: Context, options: CallerOptions, headers: Headers = c.req.raw.headers): Promise<RequestCaller> {
   if (!options.resolveRequestContext) return { requestContext: requestContextHeader(headers) }
-  const resolved = options.resolveRequestContext(c)
-  if (resolved instanceof Promise) return resolved.then((value) => callerOf(value, headers))
-  return callerOf(resolved, headers)
+  return callerOf(await options.resolveRequestContext(c), headers)
 }
 
 function callerOf(value: Record<string, unknown> | ResolvedRequestContext | undefined, headers: Headers): RequestCaller {

@@ -49,11 +49,6 @@ export interface CallToolArgs {
   mode?: ResponseMode
   /** The request's headers, when the route already holds them (one call into the runtime less). */
   headers?: Headers
-  /**
-   * No code but this call's has had the context, so no header can be waiting on it: a completed
-   * call's JSON answer is then written straight into a `Response` (see `jsonAnswer`).
-   */
-  ownsContext?: boolean
   /** The call's ids, when made before the call (an idempotent call claims its key with them). */
   ids?: CallIds
   /** Told where the first step will end, as soon as it starts (an idempotent call records it). */
@@ -86,7 +81,7 @@ export async function callTool(c: Context, args: CallToolArgs): Promise<Response
   if (!mode.sse) {
     // A JSON answer waits for the ending, so it leaves no work behind the response.
     try {
-      return jsonEnding(c, await ending, ids, tool, headers, args.ownsContext === true)
+      return jsonEnding(c, await ending, ids, tool, headers)
     } finally {
       scope.abort.release()
     }
@@ -129,7 +124,7 @@ export function callIdsOf(headers: Headers): CallIds {
  * A call's ending as its JSON answer (`callJson`), or thrown as its error, with the run's ids
  * on the error's answer for a failed execution.
  */
-function jsonEnding(c: Context, end: CallEnding<RunRecord>, ids: CallIds, tool: AnyTool, headers: Record<string, string>, ownsContext: boolean): Response {
+function jsonEnding(c: Context, end: CallEnding<RunRecord>, ids: CallIds, tool: AnyTool, headers: Record<string, string>): Response {
   const json = callJson(ids, end, tool)
   if (!json.ok) {
     if (end.kind !== 'input-error') {
@@ -138,15 +133,5 @@ function jsonEnding(c: Context, end: CallEnding<RunRecord>, ids: CallIds, tool: 
     }
     throw json.error
   }
-  return ownsContext && json.status === 200 ? jsonAnswer(json.body, 200, ids.runId, ids.toolCallId) : c.json(json.body, json.status, headers)
-}
-
-/**
- * The answer `c.json(body, status, headers)` writes, without Hono's `Headers`: for more than one
- * header, `c.json` builds a `Headers` and sets each (a call into the runtime apiece), where a
- * record given to `Response` is read in one (measured with the isolate bench, BENCHMARKS.md). Only for a context nothing else has touched: `c.json` also carries the headers a
- * middleware set with `c.header()` before, which this cannot see.
- */
-function jsonAnswer(body: unknown, status: number, runId: string, toolCallId: string): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', [headerNames.runId]: runId, [headerNames.toolCallId]: toolCallId } })
+  return c.json(json.body, json.status, headers)
 }

@@ -99,33 +99,22 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
     if (!descriptor) throw toolNotFound(c.req.param('toolId'))
     return c.json(descriptor)
   })
-  // Whether a call's context can have been handed to code of the app's (which might set a header
-  // on it) before its answer: a resolver, a principal rule, a run host built per request for a
-  // completed call under `storeRuns: 'all'`. Without, the answer is written straight (call-tool.ts).
-  const handsOutContext =
-    options.resolveRequestContext !== undefined || options.principal !== undefined || (options.storeRuns === 'all' && typeof options.runs === 'function')
   // A call's checks in the spec's order, then the call, in one handler: a route of one handler
   // takes Hono's fast path (no compose, no `next` and its promises per layer).
   app.post('/tools/:toolId', async (c) => {
-    // Read once: in workerd each read of `request.headers` is a call into the runtime, and a call
-    // reads six of them.
+    // Read once: in workerd each read of `request.headers` is a call into the runtime.
     const headers = c.req.raw.headers
-    // A lazy tool's first call imports its module (a promise); every other call finds it at once.
-    const found = loadTool(tools, c.req.param('toolId') ?? '')
-    const tool = found instanceof Promise ? await found : found
+    const tool = await loadTool(tools, c.req.param('toolId') ?? '')
     if (!tool) throw toolNotFound(c.req.param('toolId'))
     c.set('tool', tool)
-    // Awaited only for an async resolver: the header alone is read synchronously.
-    const resolving = resolveRequestContext(c, options, headers)
-    const caller = resolving instanceof Promise ? await resolving : resolving
+    const caller = await resolveRequestContext(c, options, headers)
     const values = caller.requestContext
     const call = startCall(tool, values)
     if (!call.ok) throw call.error
     c.set('requestContext', call.requestContext)
     c.set('sentRequestContext', values)
     const length = headers.get('content-length') ?? undefined
-    const refused = checkBodyHeaders(c, maxInputBytes, { required: true, length, type: headers.get('content-type') ?? undefined })
-    if (refused) await refused
+    await checkBodyHeaders(c, maxInputBytes, { required: true, length, type: headers.get('content-type') ?? undefined })
     const mode = responseModeOf(c, options.keepAliveMs, headers)
     // One header read is all a call without a key pays (SPEC §9: it costs nothing extra).
     const key = idempotency === false ? undefined : (headers.get(headerNames.idempotencyKey) ?? undefined)
@@ -146,22 +135,16 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
     }
     // A chunked body read by an SSE caller streams its deltas live; any other body is read
     // whole (still chunk by chunk, for the input hooks) and validated before the response.
-    const liveInput = mode.sse && length === undefined
-    const principal = deferredPrincipalOf(c, options, requestContext, caller)
-    const source = bodyInput(c.req.raw, length, maxInputBytes)
     return callTool(c, {
       call,
-      // Awaited only when it is a promise (a credential to hash, an async rule).
-      principal: principal instanceof Promise ? await principal : principal,
-      source: source instanceof Promise ? await source : source,
+      principal: await deferredPrincipalOf(c, options, requestContext, caller),
+      source: await bodyInput(c.req.raw, length, maxInputBytes),
       runs: () => hostFor(c),
       storeRuns: options.storeRuns ?? 'stateful',
-      liveInput,
+      liveInput: mode.sse && length === undefined,
       defer: deferOf(c),
       mode,
       headers,
-      // The first handler of its request (`routeIndex` 0): no middleware ran before it.
-      ownsContext: !handsOutContext && c.req.routeIndex === 0,
     })
   })
 

@@ -32,7 +32,7 @@ export interface BackgroundAttemptDeps {
  */
 export async function runBackgroundAttempt(deps: BackgroundAttemptDeps, run: RunRecord, cancel: AbortController): Promise<'retry' | 'done'> {
   // A tool whose module cannot load fails in `execute`, as its calls do; its limits default here.
-  const tool = await Promise.resolve(loadTool(deps.tools, run.toolId)).catch(() => undefined)
+  const tool = await loadTool(deps.tools, run.toolId).catch(() => undefined)
   const timeoutMs = tool?.background?.timeoutMs ?? defaultBackgroundTimeoutMs
   const maxRetries = tool?.background?.maxRetries ?? 0
   const attempts = (run.attempts ?? 0) + 1

@@ -149,13 +149,12 @@ describe('receiveInput', () => {
     expect(events[2]).toMatchObject({ data: { level: 'warn', message: 'onInputDelta hook failed: delta hook broke', data: { hook: 'onInputDelta' } } })
   })
 
-  describe('without input hooks and with the input already here: synchronous, the same events', () => {
+  describe('without input hooks and with the input already here: the same events', () => {
     const plainTool = createTool({ id: 'search', description: 'x', inputSchema: z.object({ q: z.string() }), execute: async () => 'ok' })
 
-    it('a body read whole: start, one delta, available, returned without a promise', () => {
+    it('a body read whole: start, one delta, available', async () => {
       const { scope, events } = collectingScope(plainTool)
-      const received = receiveInput(scope, { text: '{"q":"cats"}' })
-      expect(received).not.toBeInstanceOf(Promise)
+      const received = await receiveInput(scope, { text: '{"q":"cats"}' })
       expect(received).toEqual({ ok: true, value: { raw: { q: 'cats' }, value: { q: 'cats' } } })
       expect(events).toEqual([
         { type: 'tool-input-start', toolCallId: 'call_1', toolName: 'search' },
@@ -164,12 +163,12 @@ describe('receiveInput', () => {
       ])
     })
 
-    it('invalid JSON and bad input fail as on the async path', () => {
+    it('invalid JSON and bad input fail as with hooks', async () => {
       const { scope, events } = collectingScope(plainTool)
-      expect(receiveInput(scope, { text: '{"q":' })).toMatchObject({ ok: false, error: { code: 'INVALID_JSON' } })
+      expect(await receiveInput(scope, { text: '{"q":' })).toMatchObject({ ok: false, error: { code: 'INVALID_JSON' } })
       expect(events.at(-1)).toMatchObject({ type: 'tool-input-error', input: '{"q":' })
       const bad = collectingScope(plainTool)
-      expect(receiveInput(bad.scope, { input: { q: 7 } })).toMatchObject({ ok: false, error: { code: 'INPUT_VALIDATION_FAILED' } })
+      expect(await receiveInput(bad.scope, { input: { q: 7 } })).toMatchObject({ ok: false, error: { code: 'INPUT_VALIDATION_FAILED' } })
       expect(bad.events.at(-1)).toMatchObject({ type: 'tool-input-error', input: { q: 7 } })
     })
 
@@ -179,7 +178,7 @@ describe('receiveInput', () => {
         const streamed = collectingScope(plainTool)
         const hooked = hookedTool()
         const withHooks = collectingScope(hooked.tool)
-        const one = receiveInput(whole.scope, { text }) as Checked<ReceivedInput>
+        const one = await receiveInput(whole.scope, { text })
         const two = await receiveInput(streamed.scope, { chunks: chunksOf(text) })
         const three = await receiveInput(withHooks.scope, { text })
         const shown = (result: Checked<ReceivedInput>) => (result.ok ? result : { ok: false, error: result.error.toJSON() })
@@ -191,7 +190,8 @@ describe('receiveInput', () => {
       }
     })
 
-    it('an input hook, or chunks still arriving, make it asynchronous', () => {
+    it('is asynchronous whatever the source (one contract: await it)', () => {
+      expect(receiveInput(collectingScope(plainTool).scope, { input: { q: 'x' } })).toBeInstanceOf(Promise)
       expect(receiveInput(collectingScope(hookedTool().tool).scope, { input: { q: 'x' } })).toBeInstanceOf(Promise)
       expect(receiveInput(collectingScope(plainTool).scope, { chunks: chunksOf('{"q":"x"}') })).toBeInstanceOf(Promise)
     })

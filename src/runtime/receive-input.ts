@@ -28,27 +28,27 @@ function chunkReader(scope: ToolCallScope, maxBytes: number) {
   let decoder: TextDecoder | undefined
   const parts: string[] = []
   let bytes = 0
-  // Returns a promise only when a hook must be awaited: no await per chunk otherwise.
-  const delta = (text: string): Promise<void> | undefined => {
+  const delta = async (text: string): Promise<void> => {
     parts.push(text)
     emit?.({ type: 'tool-input-delta', toolCallId: scope.toolCallId, inputTextDelta: text })
-    return onInputDelta ? callHook('onInputDelta', onInputDelta, hookOptions(scope, { inputTextDelta: text }), scope.observe) : undefined
+    if (onInputDelta) await callHook('onInputDelta', onInputDelta, hookOptions(scope, { inputTextDelta: text }), scope.observe)
   }
   return {
-    /** A failure (over the limit), a hook to await, or nothing. */
-    take(chunk: Uint8Array | string): { ok: false; error: ToolrouteError } | Promise<void> | undefined {
+    /** A failure when the body is now over the limit; else the chunk's delta, its hook awaited. */
+    async take(chunk: Uint8Array | string): Promise<{ ok: false; error: ToolrouteError } | undefined> {
       bytes += typeof chunk === 'string' ? chunk.length : chunk.byteLength
       if (bytes > maxBytes) {
         return { ok: false, error: new ToolrouteError('PAYLOAD_TOO_LARGE', `Request body is larger than ${maxBytes} bytes`) }
       }
       const text = typeof chunk === 'string' ? chunk : (decoder ??= new TextDecoder()).decode(chunk, { stream: true })
-      return text === '' ? undefined : delta(text)
+      if (text !== '') await delta(text)
+      return undefined
     },
-    /** The decoder's tail (a delta of its own, with its hook to await if any), and the whole text. */
-    end(): { hook: Promise<void> | undefined; text: string } {
+    /** The decoder's tail (a delta of its own), then the whole text. */
+    async end(): Promise<string> {
       const tail = decoder?.decode() ?? ''
-      const hook = tail === '' ? undefined : delta(tail)
-      return { hook, text: parts.join('') }
+      if (tail !== '') await delta(tail)
+      return parts.join('')
     },
   }
 }
@@ -59,13 +59,10 @@ async function readChunks(scope: ToolCallScope, chunks: AsyncIterable<Uint8Array
   while (true) {
     const next = await iterator.next()
     if (next.done) break
-    const taken = reader.take(next.value)
-    if (taken instanceof Promise) await taken
-    else if (taken) return drainOverLimit(scope, iterator, taken, maxBytes)
+    const failure = await reader.take(next.value)
+    if (failure) return drainOverLimit(scope, iterator, failure, maxBytes)
   }
-  const { hook, text } = reader.end()
-  if (hook) await hook
-  return { ok: true, value: text }
+  return { ok: true, value: await reader.end() }
 }
 
 /** How much more of a body past the limit is read (and dropped) before it is cut off, in limits. */
@@ -139,21 +136,8 @@ export const defaultMaxInputBytes = 1024 * 1024
  * The input phase of a call: `tool-input-start` (and `onInputStart`), one `tool-input-delta`
  * (and `onInputDelta`) per chunk as it arrives, then `tool-input-available` (and
  * `onInputAvailable`) once the whole input parsed and validated, or `tool-input-error`.
- *
- * Synchronous when it can be: with no input hooks and the input already here (a value, or a
- * body read whole) there is nothing to wait for, and a promise per phase is measurable on a
- * small call. Await the result either way.
  */
-export function receiveInput(scope: ToolCallScope, source: ToolInputSource): Checked<ReceivedInput> | Promise<Checked<ReceivedInput>> {
-  const { onInputStart, onInputDelta, onInputAvailable } = scope.tool.options
-  if (onInputStart || onInputDelta || onInputAvailable || 'chunks' in source) return receiveInputAsync(scope, source)
-  scope.emit?.({ type: 'tool-input-start', toolCallId: scope.toolCallId, toolName: scope.tool.id })
-  if ('input' in source) return received(acceptInput(scope, source.input), source.input)
-  if (source.text !== '') scope.emit?.({ type: 'tool-input-delta', toolCallId: scope.toolCallId, inputTextDelta: source.text })
-  return acceptText(scope, source.text)
-}
-
-async function receiveInputAsync(scope: ToolCallScope, source: ToolInputSource): Promise<Checked<ReceivedInput>> {
+export async function receiveInput(scope: ToolCallScope, source: ToolInputSource): Promise<Checked<ReceivedInput>> {
   const { tool, emit, observe } = scope
   const { onInputStart, onInputAvailable } = tool.options
   emit?.({ type: 'tool-input-start', toolCallId: scope.toolCallId, toolName: tool.id })
@@ -164,11 +148,8 @@ async function receiveInputAsync(scope: ToolCallScope, source: ToolInputSource):
   } else if ('text' in source) {
     // A body read whole: its one delta (and onInputDelta), then the text.
     const reader = chunkReader(scope, Number.POSITIVE_INFINITY)
-    const taken = reader.take(source.text)
-    if (taken instanceof Promise) await taken
-    const { hook, text } = reader.end()
-    if (hook) await hook
-    result = acceptText(scope, text)
+    await reader.take(source.text)
+    result = acceptText(scope, await reader.end())
   } else {
     const read = await readChunks(scope, source.chunks, source.maxBytes ?? defaultMaxInputBytes)
     // A body drained past the limit has already told its error.

@@ -141,17 +141,14 @@ async function runPhases<R>(tool: AnyTool, ids: CallIds, log: EventLog, scope: C
     // A call kept whatever happens, by an app that keeps none: refused before any hook runs.
     const refused = keeper.keepAll ? keeper.refusal() : undefined
     if (refused) throw refused
-    // Awaited only when the input phase has something to wait for (hooks, a body still arriving).
-    const receiving = receiveInput(scope, phases.source)
-    const received = receiving instanceof Promise ? await receiving : receiving
+    const received = await receiveInput(scope, phases.source)
     onInput?.(received.ok)
     if (!received.ok) {
       log.push({ type: 'finish', finishReason: 'error' })
       return { kind: 'input-error', error: received.error }
     }
     input = received.value.value
-    // Awaited only for a rule that is a function: most tools decide once, at definition.
-    if (typeof tool.requireApproval === 'boolean' ? tool.requireApproval : await needsApproval(scope, input)) {
+    if (await needsApproval(scope, input)) {
       const approvalId = `approval_${randomHex(12)}`
       const run = await keep({ status: 'approval-required', approvalId, ...(isBackgroundTool(tool) ? { background: true as const } : {}) }, [
         { type: 'tool-approval-request', approvalId, toolCallId },
