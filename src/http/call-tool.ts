@@ -14,6 +14,7 @@ import type { AnyTool } from '../tool/tool-types.ts'
 import { RequestCallScope } from './request-call-scope.ts'
 import { sseResponse } from './sse-response.ts'
 import { headerNames } from '../protocol/header-names.ts'
+import type { JsonAnswer } from './json-answer-of.ts'
 
 /** What the caller asked for: SSE or JSON, which view of the events, and for which AI SDK. */
 export interface ResponseMode {
@@ -49,6 +50,8 @@ export interface CallToolArgs {
   mode?: ResponseMode
   /** The request's headers, when the route already holds them (one call into the runtime less). */
   headers?: Headers
+  /** Writes a completed call's JSON answer (`jsonAnswerOf`); else `c.json`. */
+  answer?: JsonAnswer
   /** The call's ids, when made before the call (an idempotent call claims its key with them). */
   ids?: CallIds
   /** Told where the first step will end, as soon as it starts (an idempotent call records it). */
@@ -81,7 +84,7 @@ export async function callTool(c: Context, args: CallToolArgs): Promise<Response
   if (!mode.sse) {
     // A JSON answer waits for the ending, so it leaves no work behind the response.
     try {
-      return jsonEnding(c, await ending, ids, tool, headers)
+      return jsonEnding(c, await ending, ids, tool, args.answer ?? plainAnswer)
     } finally {
       scope.abort.release()
     }
@@ -124,7 +127,7 @@ export function callIdsOf(headers: Headers): CallIds {
  * A call's ending as its JSON answer (`callJson`), or thrown as its error, with the run's ids
  * on the error's answer for a failed execution.
  */
-function jsonEnding(c: Context, end: CallEnding<RunRecord>, ids: CallIds, tool: AnyTool, headers: Record<string, string>): Response {
+function jsonEnding(c: Context, end: CallEnding<RunRecord>, ids: CallIds, tool: AnyTool, answer: JsonAnswer): Response {
   const json = callJson(ids, end, tool)
   if (!json.ok) {
     if (end.kind !== 'input-error') {
@@ -133,5 +136,7 @@ function jsonEnding(c: Context, end: CallEnding<RunRecord>, ids: CallIds, tool: 
     }
     throw json.error
   }
-  return c.json(json.body, json.status, headers)
+  return answer(c, json.body, json.status, ids)
 }
+
+const plainAnswer: JsonAnswer = (c, body, status, ids) => c.json(body, status, { [headerNames.runId]: ids.runId, [headerNames.toolCallId]: ids.toolCallId })

@@ -10,6 +10,7 @@ import { loadTool } from '../manifest/load-tool.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import { setJsonSchemaValidator } from '../schema/json-schema-validator.ts'
 import { callTool, responseModeOf } from './call-tool.ts'
+import { jsonAnswerOf } from './json-answer-of.ts'
 import { checkRunActionBody } from './check-run-action-body.ts'
 import { idempotentCall } from './idempotent-call.ts'
 import type { IdempotencyStore } from '../idempotency/idempotency-store.ts'
@@ -99,6 +100,7 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
     if (!descriptor) throw toolNotFound(c.req.param('toolId'))
     return c.json(descriptor)
   })
+  const answer = jsonAnswerOf(options)
   // A call's checks in the spec's order, then the call, in one handler: a route of one handler
   // takes Hono's fast path (no compose, no `next` and its promises per layer).
   app.post('/tools/:toolId', async (c) => {
@@ -145,6 +147,7 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
       defer: deferOf(c),
       mode,
       headers,
+      answer,
     })
   })
 

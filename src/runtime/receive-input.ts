@@ -20,18 +20,22 @@ function hookOptions<T extends object = {}>(scope: ToolCallScope, fields?: T) {
   return withAbortSignal(scope, { toolCallId: scope.toolCallId, messages: scope.messages, ...fields } as { toolCallId: string; messages: unknown[] } & T)
 }
 
-/** Reads a body's chunks: a `tool-input-delta` (and `onInputDelta`) per chunk, counted against `maxBytes`. */
+/** A piece of the input's text: its `tool-input-delta`, and `onInputDelta`. */
+async function inputDelta(scope: ToolCallScope, text: string): Promise<void> {
+  scope.emit?.({ type: 'tool-input-delta', toolCallId: scope.toolCallId, inputTextDelta: text })
+  const { onInputDelta } = scope.tool.options
+  if (onInputDelta) await callHook('onInputDelta', onInputDelta, hookOptions(scope, { inputTextDelta: text }), scope.observe)
+}
+
+/** Reads a body's chunks: a delta per chunk, counted against `maxBytes`. */
 function chunkReader(scope: ToolCallScope, maxBytes: number) {
-  const { tool, emit } = scope
-  const onInputDelta = tool.options.onInputDelta
-  // Made on the first byte chunk: a body read whole arrives as text and needs none.
+  // Made on the first byte chunk: a chunk may be text already.
   let decoder: TextDecoder | undefined
   const parts: string[] = []
   let bytes = 0
-  const delta = async (text: string): Promise<void> => {
+  const delta = (text: string): Promise<void> => {
     parts.push(text)
-    emit?.({ type: 'tool-input-delta', toolCallId: scope.toolCallId, inputTextDelta: text })
-    if (onInputDelta) await callHook('onInputDelta', onInputDelta, hookOptions(scope, { inputTextDelta: text }), scope.observe)
+    return inputDelta(scope, text)
   }
   return {
     /** A failure when the body is now over the limit; else the chunk's delta, its hook awaited. */
@@ -146,10 +150,9 @@ export async function receiveInput(scope: ToolCallScope, source: ToolInputSource
   if ('input' in source) {
     result = received(acceptInput(scope, source.input), source.input)
   } else if ('text' in source) {
-    // A body read whole: its one delta (and onInputDelta), then the text.
-    const reader = chunkReader(scope, Number.POSITIVE_INFINITY)
-    await reader.take(source.text)
-    result = acceptText(scope, await reader.end())
+    // A body read whole: its one delta, then the text.
+    if (source.text !== '') await inputDelta(scope, source.text)
+    result = acceptText(scope, source.text)
   } else {
     const read = await readChunks(scope, source.chunks, source.maxBytes ?? defaultMaxInputBytes)
     // A body drained past the limit has already told its error.
