@@ -12,13 +12,13 @@ const callerGone = () => new Error('The caller disconnected')
  */
 export class RequestCallScope extends EventCallScope {
   /** The caller leaving (its request's signal, once read) aborts the call; so may its stream. */
-  declare readonly abort: CallAbort
+  readonly abort: CallAbort
   /**
    * `data-tool-suspended` names a run to resume: it is held back until that run is stored, so
    * a caller acting on it at once never meets RUN_NOT_FOUND. It is the step's last event.
    */
-  declare readonly held: ToolEvent[]
-  private declare readonly log: EventLog
+  readonly held: ToolEvent[]
+  private readonly log: EventLog
 
   constructor(tool: AnyTool, ids: { runId: string; toolCallId: string }, values: Record<string, unknown>, log: EventLog, request: Request) {
     const held: ToolEvent[] = []

@@ -26,8 +26,7 @@ const running = { status: 'running' } as const
  * The JSON answer of SPEC §2 for a call's ending or a run as stored, the one function behind a
  * call's answer, an idempotency record (a replay is byte for byte the first answer) and the answer
  * of a run's later step. A record written before `modelOutput` or `approvalId` were kept still
- * answers with every field the protocol names. The bodies are written field by field: an object
- * spread made V8 build a slow object on a small call's path (BENCHMARKS.md, the isolate bench).
+ * answers with every field the protocol names.
  */
 export function callJson(ids: RunIds, from: CallEnding<unknown> | CallState, tool: AnyTool | undefined): CallJson {
   const state = 'kind' in from ? stateOf(from) : from

@@ -17,30 +17,26 @@ export interface EventCallExtras {
  * The scope of every call whose lifecycle is emitted as events: an HTTP request, an MCP call, a
  * run's later step in its Durable Object. (A direct `tool.execute()` emits nothing and has its own,
  * `DirectCallScope`.) The request context and `observe` are made on first read, since most calls
- * read neither. A class with getters on its prototype, not an object literal with getters, which
- * V8 builds on a slow path: one of these is made on every call.
+ * read neither.
  */
 export class EventCallScope implements ToolCallScope {
-  declare readonly tool: AnyTool
-  declare readonly runId: string
-  declare readonly toolCallId: string
-  declare readonly messages: unknown[]
-  declare readonly emit: EmitEvent
-  private declare readonly values: Record<string, unknown> | undefined
-  private declare readonly extras: EventCallExtras | undefined
-  private declare context: RequestContext | undefined
-  private declare observer: ToolObserve | undefined
+  readonly tool: AnyTool
+  readonly runId: string
+  readonly toolCallId: string
+  readonly messages: unknown[] = []
+  readonly emit: EmitEvent
+  private readonly values: Record<string, unknown> | undefined
+  private readonly extras: EventCallExtras | undefined
+  private context: RequestContext | undefined
+  private observer: ToolObserve | undefined
 
   constructor(tool: AnyTool, ids: { runId: string; toolCallId: string }, values: Record<string, unknown> | undefined, emit: EmitEvent, extras?: EventCallExtras) {
     this.tool = tool
     this.runId = ids.runId
     this.toolCallId = ids.toolCallId
-    this.messages = []
     this.emit = emit
     this.values = values
     this.extras = extras
-    this.context = undefined
-    this.observer = undefined
   }
 
   get requestContext(): RequestContext {

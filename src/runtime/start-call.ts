@@ -85,13 +85,12 @@ export interface RunningCall<R, S> {
  * parses it again, so a codec or a transform gives `execute` the same values, applied once).
  */
 export class ToolCall {
-  declare readonly ok: true
-  declare readonly tool: AnyTool
-  declare readonly requestContext: Record<string, unknown>
-  declare readonly sentRequestContext: Record<string, unknown>
+  readonly ok = true
+  readonly tool: AnyTool
+  readonly requestContext: Record<string, unknown>
+  readonly sentRequestContext: Record<string, unknown>
 
   constructor(tool: AnyTool, requestContext: Record<string, unknown>, sentRequestContext: Record<string, unknown>) {
-    this.ok = true
     this.tool = tool
     this.requestContext = requestContext
     this.sentRequestContext = sentRequestContext

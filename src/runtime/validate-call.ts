@@ -70,7 +70,6 @@ export function checkInput(toolId: string, schema: CompiledSchema | undefined, i
   return result.ok ? result : inputFailure(toolId, result.issues, input)
 }
 
-// Failures are built out of line: the success path stays small enough to be inlined.
 function inputFailure(toolId: string, issues: ValidationIssue[], input: unknown): ValidationFailure {
   return fail('INPUT_VALIDATION_FAILED', 'Tool input', toolId, issues, `Provided arguments: ${preview(input)}`)
 }

@@ -72,7 +72,6 @@ function describeStandard(schema: StandardSchemaV1): { jsonSchema: JSONSchemaObj
  * A compiled Standard Schema. Its JSON Schema is computed when first read, not at definition: a
  * tool is defined in plain code (tests, `createToolApp` in Node, Deno's loader) often without ever
  * being listed, and Zod's conversion is most of a large app's startup (BENCHMARKS.md, startup).
- * A class, not an object literal with getters, which V8 builds on its slow path.
  *
  * A Standard Schema without Standard JSON Schema is accepted, as Mastra accepts it, and unlike
  * Mastra 1.71 (which then skips validation) it is validated: a schema given is a schema enforced.
@@ -105,7 +104,6 @@ class CompiledStandardSchema<T> implements CompiledSchema<T> {
     return (this.#described ??= describeStandard(this.source) ?? { jsonSchema: permissive, outputJsonSchema: permissive })
   }
 
-  // Kept small (failures handled out of line) so the engine inlines it into the call path.
   validate(value: unknown): SchemaResult<T> {
     const result = this.#validate(value)
     if (result instanceof Promise) throw asyncSchemaError(this.name)
