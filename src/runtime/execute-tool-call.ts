@@ -3,7 +3,7 @@ import type { ToolEvent } from '../protocol/tool-event.ts'
 import { abortFailure } from './call-abort.ts'
 import { callHook, withAbortSignal } from './call-hook.ts'
 import { ExecutionContext, type ResumeState, type Suspension } from './execution-context.ts'
-import { defaultModelOutput, toModelOutputOf } from './model-output.ts'
+import { toModelOutputOf } from './model-output.ts'
 import type { ToolModelOutput } from '../protocol/model-output.ts'
 import type { ToolCallScope } from './tool-call-scope.ts'
 import { resultOf } from './stream-outputs.ts'
@@ -88,9 +88,9 @@ function settleSuspended(scope: ToolCallScope, suspension: Suspension): Exclude<
 /**
  * What `execute` returned against `outputSchema`, synchronously: the validated output; with
  * `outputValidation: 'warn'` a bad output logged and kept as returned; else the failure, with
- * `tool-output-error` emitted. A completed output still needs `completeExecution`.
+ * `tool-output-error` emitted.
  */
-export function settleOutput(scope: ToolCallScope, result: unknown): Checked<unknown> {
+function settleOutput(scope: ToolCallScope, result: unknown): Checked<unknown> {
   const checked = checkOutput(scope.tool.id, scope.tool.schemas.output, result)
   return checked.ok ? checked : settleInvalidOutput(scope, result, checked)
 }
@@ -114,16 +114,9 @@ export async function callOnOutput(scope: ToolCallScope, output: unknown): Promi
 
 /**
  * Completes a settled output: `toModelOutput` applied (a failure there fails the call),
- * `tool-output-available` and `data-tool-model-output` emitted, then `onOutput`. Synchronous
- * when the tool has neither `toModelOutput` nor `onOutput`.
+ * `tool-output-available` and `data-tool-model-output` emitted, then `onOutput`.
  */
-export function completeExecution(scope: ToolCallScope, output: unknown): ExecuteOutcome | Promise<ExecuteOutcome> {
-  const { toModelOutput, onOutput } = scope.tool.options
-  if (!toModelOutput && !onOutput) return completed(scope, output, defaultModelOutput(output))
-  return completeWithHooks(scope, output)
-}
-
-async function completeWithHooks(scope: ToolCallScope, output: unknown): Promise<ExecuteOutcome> {
+async function completeExecution(scope: ToolCallScope, output: unknown): Promise<ExecuteOutcome> {
   let modelOutput: ToolModelOutput
   try {
     modelOutput = await toModelOutputOf(scope.tool.options.toModelOutput, output)
@@ -147,30 +140,17 @@ function completed(scope: ToolCallScope, output: unknown, modelOutput: ToolModel
  * preliminary outputs. Writes and yields after the ending emit nothing. Emits `tool-output-available` and
  * `data-tool-model-output`, `data-tool-suspended`, or `tool-output-error`; `onOutput` on
  * success only. Never rejects: every ending is an outcome the caller stores or answers with.
- * Written with `then`, not `async`: one promise between `execute`'s and the outcome.
  */
-export function executeToolCall(scope: ToolCallScope, input: unknown, resume?: ResumeState): Promise<ExecuteOutcome> {
+export async function executeToolCall(scope: ToolCallScope, input: unknown, resume?: ResumeState): Promise<ExecuteOutcome> {
   const context = new ExecutionContext(scope, resume)
-  let pending: unknown
+  let result: unknown
   try {
-    pending = runExecute(scope, context, input)
+    result = await runExecute(scope, context, input)
   } catch (error) {
     ExecutionContext.end(context)
-    return Promise.resolve(failExecution(scope, toExecutionError(error)))
+    return failExecution(scope, toExecutionError(error))
   }
-  return Promise.resolve(pending).then(
-    (result) => {
-      ExecutionContext.end(context)
-      return settleResult(scope, context, result)
-    },
-    (error: unknown) => {
-      ExecutionContext.end(context)
-      return failExecution(scope, toExecutionError(error))
-    },
-  )
-}
-
-function settleResult(scope: ToolCallScope, context: ExecutionContext, result: unknown): ExecuteOutcome | Promise<ExecuteOutcome> {
+  ExecutionContext.end(context)
   const suspended = settleSuspension(scope, context)
   if (suspended) return suspended
   const output = settleOutput(scope, result)
