@@ -14,6 +14,8 @@ import { dirname, join, relative, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import { checkBindings } from './check-bindings.mjs'
+import { declaredClasses, durableObjectExports } from './durable-object-exports.mjs'
+import { readWranglerConfig } from './wrangler-config.mjs'
 import { fallbackWorker } from './fallback-worker.mjs'
 import { importToolrouteModules, sourceAliases } from './source-aliases.mjs'
 
@@ -169,11 +171,11 @@ export type Tools = [${routes.map(({ module, exportName }) => `typeof ${module}[
   // where a deployed Worker is not). Without it `GET /` answers 404 (src/http/mount-playground.ts).
   const playground = deploy ? config.playground === true : config.playground !== false
   // So is MCP: with `mcp: false` the entry passes no `mcpServer`, and the Worker bundles no MCP SDK
-  // (its McpSessionObject is an empty class, for the binding wrangler.toml may still hold).
+  // (a McpSessionObject the wrangler config declares is then a stand-in, below).
   const mcp = config.mcp !== false
   // And the run store: only when a call can reach a run (a tool that waits for approval, suspends or
   // runs in the background, an Idempotency-Key honoured, storeRuns: 'all') and the config brings no
-  // `runs` of its own. Without it the Worker bundles no run engine (its ToolRunObject is an empty class).
+  // `runs` of its own. Without it the Worker bundles no run engine (nor its ToolRunObject but as a stand-in).
   // When no tool waits, the only runs are calls stored settled (a key, storeRuns: 'all'), which are
   // only read back: the store of finished runs, without the engine's transitions and background attempts.
   const runStore = keepsRuns && (someToolWaits ? 'workerRunStore' : 'workerFinishedRunStore')
@@ -190,17 +192,19 @@ export type Tools = [${routes.map(({ module, exportName }) => `typeof ${module}[
   // deployed Worker built locally by mistake refuses its hosts loudly, never the other way round.
   const wranglerCommand = process.env.WRANGLER_COMMAND
   const servedLocally = !deploy && (wranglerCommand === undefined || wranglerCommand === 'dev')
-  const entry = `${header}import { ${imports.join(', ')} } from 'toolroute/workers'
+  // The Durable Object classes: the Worker's for what it has, a stand-in for what the project's
+  // wrangler config declares and the Worker leaves out (a deploy refuses a declared class the
+  // script does not export). Without a wrangler config, every class is declared.
+  const wrangler = readWranglerConfig(root)
+  const objects = durableObjectExports({ declared: wrangler ? declaredClasses(wrangler.config) : new Set(['ToolRunObject', 'McpSessionObject']), runStore, mcp })
+  const entry = `${header}${objects.imports}import { ${imports.join(', ')} } from 'toolroute/workers'
 import { tools } from ${fromEntry(join(outDir, 'manifest.ts'))}
 ${configFile ? `import config from ${fromEntry(join(root, configFile))}` : 'const config = {}'}
 
 const worker = createWorker({ ${servedLocally ? 'servedLocally: true, ' : ''}...config, tools${passed.map((option) => `, ${option}`).join('')} })
 
 export default { fetch: worker.fetch }
-export class ToolRunObject extends worker.ToolRunObject {}
-export class McpSessionObject extends worker.McpSessionObject {}
-export class IdempotencyObject extends worker.IdempotencyObject {}
-`
+${objects.exports}`
   writeIfChanged(join(outDir, 'tools.ts'), toolsModule)
   const manifest = createToolManifest(found.tools)
   writeIfChanged(join(outDir, 'manifest.json'), `${JSON.stringify(manifest, null, 1)}\n`)

@@ -9,6 +9,7 @@ import { createMcpHandler } from './mcp/create-mcp-handler.ts'
 import { createMemoryRunHost } from './store/memory/create-memory-run-host.ts'
 import { createMemoryIdempotencyStore } from './store/memory/memory-idempotency-store.ts'
 import { cfworkerJsonSchema } from './schema/cfworker-json-schema.ts'
+import { setJsonSchemaValidator } from './schema/json-schema-validator.ts'
 
 export { defaultMaxInputBytes } from './http/create-tool-app.ts'
 export type { ToolAppEnv } from './http/tool-app-options.ts'
@@ -19,14 +20,17 @@ export type ToolAppOptions<E extends Env = any> = HttpToolAppOptions<E, ToolAppM
 export { loadPlaygroundPage, type PlaygroundPageLoader } from './playground/load-playground-page.ts'
 
 /**
- * The tools as a Hono app (routes, SSE, runs, MCP, the playground), on any runtime.
+ * The tools as a Hono app (routes, SSE, runs, MCP, the playground), on any runtime: every feature
+ * on, runs and keys in memory unless the options name a store, plain JSON Schemas checked.
  *
  * @example
  * const app = createToolApp({ tools: [weatherTool] })
  * export default app // or serve(app.fetch) under Node, Deno.serve(app.fetch) under Deno
  */
-export const createToolApp = (options: ToolAppOptions): Hono<ToolAppEnv> =>
-  createHttpToolApp({ playgroundPage: loadPlaygroundPage, mcpHandler: createMcpHandler, defaultRuns: createMemoryRunHost, defaultIdempotency: createMemoryIdempotencyStore, jsonSchema: cfworkerJsonSchema, ...options })
+export const createToolApp = (options: ToolAppOptions): Hono<ToolAppEnv> => {
+  setJsonSchemaValidator(cfworkerJsonSchema)
+  return createHttpToolApp(options, { runs: createMemoryRunHost, keys: createMemoryIdempotencyStore, playground: loadPlaygroundPage, mcp: createMcpHandler })
+}
 export { toToolDescriptor } from './manifest/to-tool-descriptor.ts'
 export type { ToolDescriptor } from './protocol/tool-descriptor.ts'
 export { createOpenApiDocument } from './http/openapi.ts'

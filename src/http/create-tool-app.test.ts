@@ -71,7 +71,7 @@ describe('createToolApp without an idempotency store', () => {
     expect((await keyed(ignoring)).status).toBe(200)
     expect((await keyed(ignoring)).status).toBe(200)
     expect(executed).toBe(2)
-    const keeping = createToolApp({ tools: [counted], defaultIdempotency: createMemoryIdempotencyStore, defaultRuns: createMemoryRunHost })
+    const keeping = createToolApp({ tools: [counted] }, { keys: createMemoryIdempotencyStore, runs: createMemoryRunHost })
     const first = await keeping.request('/tools/counted', { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': 'k2' }, body: '{}' })
     expect(((await first.json()) as { status: string }).status).toBe('completed')
     const repeat = await keeping.request('/tools/counted', { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': 'k2' }, body: '{}' })

@@ -8,7 +8,6 @@ import { startCall } from '../runtime/start-call.ts'
 import { defaultMaxInputBytes } from '../runtime/receive-input.ts'
 import { loadTool } from '../manifest/load-tool.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
-import { setJsonSchemaValidator } from '../schema/json-schema-validator.ts'
 import { callTool, responseModeOf } from './call-tool.ts'
 import { jsonAnswerOf } from './json-answer-of.ts'
 import { checkRunActionBody } from './check-run-action-body.ts'
@@ -26,6 +25,7 @@ import { readJsonBody } from './read-json-body.ts'
 import { resolveRequestContext } from '../caller/resolve-request-context.ts'
 import { runView, segmentResponse } from './run-response.ts'
 import type { ToolAppEnv, ToolAppOptions } from './tool-app-options.ts'
+import type { ToolAppFeatures } from './tool-app-features.ts'
 import type { ToolDescriptor } from '../protocol/tool-descriptor.ts'
 import { toolListingsOf } from './tool-listings.ts'
 import { toolRegistry } from './tool-registry.ts'
@@ -41,14 +41,14 @@ type E = ToolAppEnv
 /**
  * The Hono app that serves tools: listing, calling (JSON or SSE), durable runs, MCP and
  * OpenAPI. A call is validated in the spec's order, before `execute`: tool exists →
- * request context → body (media type, size, JSON) → input.
+ * request context → body (media type, size, JSON) → input. What the app may leave out (a run
+ * store, a key store, the playground page, `/mcp`) is in `features`, passed by its composer.
  *
  * @example
  * const app = createToolApp({ tools: [weatherTool], auth: bearerAuth({ token }) })
  * export default app
  */
-export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
-  if (options.jsonSchema) setJsonSchemaValidator(options.jsonSchema)
+export function createToolApp(options: ToolAppOptions, features: ToolAppFeatures = {}): Hono<ToolAppEnv> {
   const tools = toolRegistry(options.tools)
   const maxInputBytes = options.maxInputBytes ?? defaultMaxInputBytes
   // Listings come from the build's manifest (no tool module evaluated), else from the tools, on first use.
@@ -57,12 +57,12 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
   const descriptorsOf = () =>
     (descriptors ??= listings.descriptors().then((all) => ({ list: { tools: all }, byId: new Map(all.map((descriptor) => [descriptor.id, descriptor])) })))
   // Without `runs` no run can exist: its composer (toolroute/server, Deno, a Worker entry) brings
-  // the run store, so this file imports none of it and a Worker that keeps no runs bundles none.
+  // the run store as a feature, so this file imports none of it and a Worker that keeps no runs bundles none.
   let fallbackHost: RunHost | undefined
   const hostFor = (c: Context): RunHost => {
     if (typeof options.runs === 'function') return options.runs(c)
     if (options.runs) return options.runs
-    if (options.defaultRuns) return (fallbackHost ??= options.defaultRuns(tools, options.runLimits ? { runLimits: options.runLimits } : {}))
+    if (features.runs) return (fallbackHost ??= features.runs(tools, options.runLimits ? { runLimits: options.runLimits } : {}))
     return (fallbackHost ??= createNoRunHost('pass `runs` (a RunHost) to createToolApp'))
   }
   let fallbackKeys: IdempotencyStore | undefined
@@ -70,7 +70,7 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
   const keysFor = (c: Context): IdempotencyStore => {
     if (typeof idempotency === 'function') return idempotency(c as never)
     if (typeof idempotency === 'object') return idempotency
-    if (options.defaultIdempotency) return (fallbackKeys ??= options.defaultIdempotency())
+    if (features.keys) return (fallbackKeys ??= features.keys())
     throw new ToolrouteError('EXECUTION_FAILED', 'This call has an Idempotency-Key, but this app keeps no keys: pass `idempotency` (an IdempotencyStore) to createToolApp, or `false` to ignore the header')
   }
   const app = new Hono<E>().basePath(options.basePath ?? '/')
@@ -203,13 +203,13 @@ export function createToolApp(options: ToolAppOptions): Hono<ToolAppEnv> {
 
   app.get('/openapi.json', async (c) => c.json(await listings.openApi()))
 
-  mountPlayground(app, { playground: options.playground, basePath: options.basePath ?? '/', page: options.playgroundPage })
+  mountPlayground(app, { playground: options.playground, basePath: options.basePath ?? '/', page: features.playground })
   if (options.mastra !== false) mountMastraRoutes(app, { descriptors: async () => (await descriptorsOf()).byId, maxInputBytes })
-  // Like the page, MCP comes from whoever composes the app (toolroute/server's createToolApp, the
-  // Deno adapter, a Worker's generated entry when its config serves /mcp): this file imports none
-  // of it, so a Worker without /mcp bundles no MCP SDK.
-  if (options.mcp !== false && options.mcpHandler) {
-    const mcp = options.mcpHandler({ tools, options: options, runs: hostFor })
+  // Like the page, MCP is a feature of whoever composes the app (toolroute/server's createToolApp,
+  // the Deno adapter, a Worker's generated entry when its config serves /mcp): this file imports
+  // none of it, so a Worker without /mcp bundles no MCP SDK.
+  if (options.mcp !== false && features.mcp) {
+    const mcp = features.mcp({ tools, options: options, runs: hostFor })
     app.on(['GET', 'POST', 'DELETE', 'PUT', 'PATCH'], '/mcp', (c) => mcp(c))
   }
   return app

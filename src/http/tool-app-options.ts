@@ -1,28 +1,17 @@
-import type { PlaygroundPageLoader } from '../playground/load-playground-page.ts'
 import type { Context, Env, MiddlewareHandler } from 'hono'
 import type { cors } from 'hono/cors'
 import type { CallerOptions, EnvContext } from '../caller/caller-options.ts'
 import type { IdempotencyStore } from '../idempotency/idempotency-store.ts'
 import type { RunHost } from '../runs/run-host.ts'
 import type { RunLimits } from '../runs/run-limits.ts'
-import type { JsonSchemaValidator } from '../schema/json-schema-validator.ts'
 import type { LazyTools } from '../manifest/lazy-tools.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 
 /**
- * What serves `/mcp`, made once per app from its tools, options and runs (`createMcpHandler`, in
- * mcp/, is one): http/ knows MCP by this shape alone, so it imports no MCP code.
- */
-export type McpHandlerFactory = (deps: {
-  tools: ReadonlyMap<string, AnyTool>
-  options: ToolAppOptions<any, any>
-  runs: (c: Context) => RunHost
-}) => (c: Context) => Response | Promise<Response>
-
-/**
  * Options of `createToolApp`: what a real deployment sets, in one config file of its own. `Mcp`
- * is what the `mcp` option may hold: the composers that pass an `mcpHandler` name its options
- * (`toolroute/server`'s `ToolAppOptions` is this with `ToolAppMcpOptions`).
+ * is what the `mcp` option may hold: the composers that pass the MCP feature name its options
+ * (`toolroute/server`'s `ToolAppOptions` is this with `ToolAppMcpOptions`). Whether a feature
+ * exists at all is its composer's to say (`ToolAppFeatures`).
  */
 export interface ToolAppOptions<E extends Env = any, Mcp extends object = object> extends CallerOptions<E> {
   /**
@@ -49,16 +38,10 @@ export interface ToolAppOptions<E extends Env = any, Mcp extends object = object
   /**
    * Where durable runs live: a `RunHost`, or one per request (Durable Objects need `env`). A function
    * gets the request's `Context`, or `{ env }` alone inside an MCP session object. Default: in memory
-   * (`toolroute/server`'s `createToolApp`), the `TOOLROUTE_RUNS` Durable Objects (`createWorker`).
+   * (`toolroute/server`'s `createToolApp`), the `TOOLROUTE_RUNS` Durable Objects (`createWorker`);
+   * without a run store given by the composer (`ToolAppFeatures.runs`), none.
    */
   runs?: RunHost | ((c: EnvContext<E>) => RunHost)
-  /**
-   * What keeps runs when `runs` is not given, from the app's tools: `toolroute/server`'s
-   * `createToolApp` passes an in-memory engine. Without either no run can exist (`/runs/:runId`
-   * answers `RUN_NOT_FOUND`, a call that must store its run fails), and the app bundles no run
-   * engine: what a Worker whose tools cannot reach a run store gets (SPEC §11).
-   */
-  defaultRuns?: (tools: ReadonlyMap<string, AnyTool>, options: { runLimits?: RunLimits }) => RunHost
   /**
    * How far a run's event log may grow: `{ maxEvents, maxEventBytes }`, default 10,000 events and
    * 8 MiB of event data (SPEC §12). Past either the run fails with a `tool-output-error` naming the
@@ -72,12 +55,6 @@ export interface ToolAppOptions<E extends Env = any, Mcp extends object = object
    * process (`toolroute/server`'s `createToolApp`). `false` ignores the header.
    */
   idempotency?: boolean | IdempotencyStore | ((c: Context<E>) => IdempotencyStore)
-  /**
-   * Where keys live when `idempotency` names no store: `toolroute/server`'s `createToolApp` passes an
-   * in-memory one. Without either a keyed call fails (`EXECUTION_FAILED`, saying what to pass), and
-   * the app bundles no store it never uses: a Worker always brings its Durable Object one.
-   */
-  defaultIdempotency?: () => IdempotencyStore
   /** `'stateful'` (default) stores only runs that wait or run in the background; `'all'` stores every run. */
   storeRuns?: 'stateful' | 'all'
   /** Serve MCP at `/mcp` (default true), or how to serve it. */
@@ -89,27 +66,6 @@ export interface ToolAppOptions<E extends Env = any, Mcp extends object = object
    * Default: on for requests to `localhost`, `127.0.0.1` or `[::1]` (local development), off elsewhere.
    */
   playground?: boolean
-  /**
-   * What renders the playground page. `toolroute/server`'s `createToolApp` and the Deno adapter set
-   * it; on Workers the generated entry passes `loadPlaygroundPage` where the Worker can serve it (a
-   * dev build unless `playground: false`, a deploy build only with `playground: true`), so another
-   * Worker does not bundle the page. Without it `GET /` answers `404 TOOL_NOT_FOUND`, saying why.
-   */
-  playgroundPage?: PlaygroundPageLoader
-  /**
-   * What serves `/mcp` (`createMcpHandler`). `toolroute/server`'s `createToolApp` and the Deno
-   * adapter set it; on Workers the generated entry passes `workerMcpServer` to `createWorker` unless the
-   * config has `mcp: false`, so such a Worker bundles no MCP SDK. Without it `/mcp` is not served.
-   */
-  mcpHandler?: McpHandlerFactory
-  /**
-   * What checks plain JSON Schemas (registered for the whole isolate). `toolroute/server`'s
-   * `createToolApp` and the Deno adapter set it; on Workers the generated entry passes
-   * `workerJsonSchema` to `createWorker` only when a tool has a plain JSON Schema, so a Worker whose
-   * schemas are all Zod / Valibot / ArkType bundles no validator. Without one, a plain JSON Schema's
-   * check fails its call with `EXECUTION_FAILED`.
-   */
-  jsonSchema?: JsonSchemaValidator
   /** Name and version announced to MCP clients. */
   server?: { name: string; version: string }
   /**

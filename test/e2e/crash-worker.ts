@@ -8,5 +8,4 @@ const worker = createWorker({ tools: stalledTools, mcp: false, runStore: workerR
 
 export default { fetch: worker.fetch }
 export class ToolRunObject extends worker.ToolRunObject {}
-export class McpSessionObject extends worker.McpSessionObject {}
 export class IdempotencyObject extends worker.IdempotencyObject {}

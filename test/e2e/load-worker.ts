@@ -27,5 +27,4 @@ const worker = createWorker({ tools: [...tools, quietBackground], keepAliveMs: 2
 
 export default { fetch: worker.fetch }
 export class ToolRunObject extends worker.ToolRunObject {}
-export class McpSessionObject extends worker.McpSessionObject {}
 export class IdempotencyObject extends worker.IdempotencyObject {}

@@ -245,6 +245,32 @@ export const plain = createTool({
     expect(await entryOf({ 'tools/del.ts': approval, 'toolroute.config.ts': config('{ runs: () => { throw new Error("not in the build") } }') })).not.toContain('workerRunStore')
   }, 30_000)
 
+  // A deploy refuses a script that does not export a class its wrangler config declares (bound, or
+  // created by a migration): the entry exports the Worker's class for what it has, a stand-in without
+  // the feature's code for what it leaves out, and nothing for a class the config does not declare.
+  it('exports the Durable Object classes the Worker has, and stand-ins for those the wrangler config declares', async () => {
+    const noMcp = `import { defineConfig } from 'toolroute/workers'\nexport default defineConfig({ mcp: false, idempotency: false })\n`
+    const bound = (name: string, className: string) => `\n[[durable_objects.bindings]]\nname = "${name}"\nclass_name = "${className}"\n`
+    const entryOf = async (wrangler: string) => {
+      const dir = project({ 'tools/alpha.ts': tool('alpha', 'alpha-tool'), 'toolroute.config.ts': noMcp, 'wrangler.toml': `name = "x"\n${wrangler}` })
+      expect((await buildTools(dir)).code).toBe(0)
+      return readFileSync(join(dir, '.toolroute/worker.ts'), 'utf8')
+    }
+    const declared = await entryOf(`${bound('TOOLROUTE_RUNS', 'ToolRunObject')}${bound('TOOLROUTE_MCP', 'McpSessionObject')}`)
+    expect(declared).toContain("import { DurableObject } from 'cloudflare:workers'")
+    expect(declared).toMatch(/export class ToolRunObject extends DurableObject \{\n {2}async alarm\(\)/)
+    expect(declared).toMatch(/export class McpSessionObject extends DurableObject \{/)
+    expect(declared).toContain('export class IdempotencyObject extends worker.IdempotencyObject {}')
+    // A class only a migration still creates counts; one renamed away or deleted does not.
+    const migrated = await entryOf('\n[[migrations]]\ntag = "v1"\nnew_sqlite_classes = ["ToolRunObject", "McpSessionObject"]\n\n[[migrations]]\ntag = "v2"\ndeleted_classes = ["McpSessionObject"]\n')
+    expect(migrated).toContain('export class ToolRunObject extends DurableObject')
+    expect(migrated).not.toContain('McpSessionObject')
+    const undeclared = await entryOf('')
+    expect(undeclared).not.toContain('ToolRunObject')
+    expect(undeclared).not.toContain('McpSessionObject')
+    expect(undeclared).not.toContain('cloudflare:workers')
+  }, 30_000)
+
   it('picks up toolroute.config.ts at the project root, and prints routes under its basePath', async () => {
     const dir = project({
       'tools/alpha.ts': tool('alpha', 'alpha-tool'),

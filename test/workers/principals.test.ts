@@ -74,7 +74,7 @@ describe('every surface asks the same principalOf', () => {
 })
 
 describe('Idempotency-Key: scoped to the principal, fingerprinted with it and the request context', () => {
-  const keyed = (app: typeof owned, key: string, headers: Record<string, string>) =>
+  const keyed = (app: { fetch: typeof owned.fetch }, key: string, headers: Record<string, string>) =>
     post(app, '/tools/transfer-money', { amount: 42 }, { 'idempotency-key': key, ...headers })
 
   it("bob's request with alice's key and body executes as his own, and never gets her answer", async () => {

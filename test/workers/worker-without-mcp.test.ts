@@ -17,7 +17,7 @@ const postMcp = (worker: ReturnType<typeof createWorker>) =>
 const mcpReports = (logged: { mock: { calls: unknown[][] } }) => logged.mock.calls.filter(([message]) => String(message).includes('mcpServer'))
 
 describe('a Worker without MCP', () => {
-  it('mcp: false: /mcp is an unknown route, the tools still answer, and McpSessionObject exists for the binding', async () => {
+  it('mcp: false: /mcp is an unknown route, the tools still answer, and there is no McpSessionObject (the entry declares one its wrangler config binds)', async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
     try {
       const worker = createWorker({ tools: testTools, mcp: false })
@@ -25,7 +25,7 @@ describe('a Worker without MCP', () => {
       expect(response.status).toBe(404)
       expect(await response.json()).toEqual({ error: { code: 'TOOL_NOT_FOUND', message: 'No route for POST /mcp' } })
       expect((await worker.fetch(new Request('http://tools.test/tools'), env, ctx)).status).toBe(200)
-      expect(typeof worker.McpSessionObject).toBe('function')
+      expect('McpSessionObject' in worker).toBe(false)
       expect(mcpReports(logged)).toEqual([])
     } finally {
       logged.mockRestore()

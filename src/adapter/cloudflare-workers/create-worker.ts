@@ -12,9 +12,9 @@ import { LazyTools } from '../../manifest/lazy-tools.ts'
 import { createIdempotencyObject } from './create-idempotency-object.ts'
 import { createDurableObjectIdempotencyStore } from './durable-object-idempotency-store.ts'
 import type { ToolRunObjectOptions } from './create-run-object-class.ts'
-import { UnusedMcpSessionObject } from './unused-mcp-session-object.ts'
-import { UnusedToolRunObject } from './unused-tool-run-object.ts'
 import type { WorkerMcp, WorkerMcpContext } from './worker-mcp-server.ts'
+import type { PlaygroundPageLoader } from '../../playground/load-playground-page.ts'
+import { setJsonSchemaValidator, type JsonSchemaValidator } from '../../schema/json-schema-validator.ts'
 import type { WorkerRunStore, WorkerRunStoreContext } from './worker-run-store.ts'
 
 /** The Durable Object binding that holds runs (wrangler.toml `[[durable_objects.bindings]]`). */
@@ -41,19 +41,35 @@ export function defineConfig(config: ToolrouteConfig): ToolrouteConfig {
   return config
 }
 
+/** `workerMcpServer`, or another factory of `/mcp` on Workers. */
+export type WorkerMcpFactory = (context: WorkerMcpContext) => WorkerMcp
+/** `workerRunStore` / `workerFinishedRunStore`, or another factory of runs on Workers. */
+export type WorkerRunStoreFactory = (context: WorkerRunStoreContext) => WorkerRunStore
+
 /**
- * A Worker serving `tools`: its `fetch`, and the Durable Object classes its runs, MCP sessions
- * and keys live in (export them under the class names bound in wrangler.toml). `/mcp` is served
- * when `mcpServer` is passed (`workerMcpServer`) and the config does not say `mcp: false`; runs
- * are kept in the `TOOLROUTE_RUNS` Durable Objects when `runStore` is passed (`workerRunStore`)
- * or in the config's own `runs`. This module imports no MCP code and no run engine, so a Worker
- * without them bundles none (the generated entry passes each only when the app can use it).
- * Without `mcpServer`, `McpSessionObject` is an empty class; without a run store,
- * `ToolRunObject` is, `/runs/:runId` answers `RUN_NOT_FOUND` and a call that must store its run
- * fails with `EXECUTION_FAILED` (the first request logs what would need one). Plain JSON Schemas are
- * checked when `jsonSchema` is passed (`workerJsonSchema`, @cfworker/json-schema): the generated entry
- * passes it only when a tool has one, so a Worker of Zod / Valibot / ArkType schemas bundles no
- * validator; without it such a tool's calls fail with `EXECUTION_FAILED` (logged once).
+ * What `createWorker` returns: the app and its `fetch`, `IdempotencyObject`, and the class of each
+ * feature the entry passed in: `ToolRunObject` with a `runStore`, `McpSessionObject` with an
+ * `mcpServer`. A class the project's wrangler config binds for a feature its Worker leaves out is
+ * the entry's to declare (`toolroute build` writes one that clears what it stored).
+ */
+export type Worker<R extends WorkerRunStoreFactory | undefined, M extends WorkerMcpFactory | undefined> = {
+  app: Hono<ToolAppEnv>
+  fetch: Hono<ToolAppEnv>['fetch']
+  IdempotencyObject: ReturnType<typeof createIdempotencyObject>
+} & (R extends WorkerRunStoreFactory ? { ToolRunObject: WorkerRunStore['ToolRunObject'] } : unknown) &
+  (M extends WorkerMcpFactory ? { McpSessionObject: WorkerMcp['McpSessionObject'] } : unknown)
+
+/**
+ * A Worker serving `tools`: its `fetch`, and the Durable Object classes its keys, runs and MCP
+ * sessions live in (export them under the class names bound in wrangler.toml). Each feature is
+ * passed in, so what a Worker does not use it does not bundle: `/mcp` is served when `mcpServer`
+ * is passed (`workerMcpServer`) and the config does not say `mcp: false`; runs are kept in the
+ * `TOOLROUTE_RUNS` Durable Objects when `runStore` is passed (`workerRunStore`) or in the config's
+ * own `runs`. `toolroute build` passes each only when the app can use it. Without a run store,
+ * `/runs/:runId` answers `RUN_NOT_FOUND` and a call that must store its run fails with
+ * `EXECUTION_FAILED` (the first request logs what would need one). Plain JSON Schemas are checked
+ * when `jsonSchema` is passed (`workerJsonSchema`, @cfworker/json-schema): the generated entry
+ * passes it only when a tool has one; without it such a tool's calls fail with `EXECUTION_FAILED`.
  *
  * @example
  * const worker = createWorker({ tools: [weatherTool], mcpServer: workerMcpServer, runStore: workerRunStore })
@@ -62,22 +78,20 @@ export function defineConfig(config: ToolrouteConfig): ToolrouteConfig {
  * export class McpSessionObject extends worker.McpSessionObject {}
  * export class IdempotencyObject extends worker.IdempotencyObject {}
  */
-export function createWorker(
+export function createWorker<R extends WorkerRunStoreFactory | undefined = undefined, M extends WorkerMcpFactory | undefined = undefined>(
   config: ToolrouteConfig & {
     tools: ToolAppOptions['tools']
-    mcpServer?: (context: WorkerMcpContext) => WorkerMcp
-    runStore?: (context: WorkerRunStoreContext) => WorkerRunStore
+    mcpServer?: M
+    runStore?: R
+    /** What checks plain JSON Schemas (`workerJsonSchema`), registered for the isolate. */
+    jsonSchema?: JsonSchemaValidator
+    /** What renders the playground page (`loadPlaygroundPage`): without it `GET /` answers 404, saying why. */
+    playgroundPage?: PlaygroundPageLoader
   },
-): {
-  app: Hono<ToolAppEnv>
-  fetch: Hono<ToolAppEnv>['fetch']
-  ToolRunObject: WorkerRunStore['ToolRunObject']
-  McpSessionObject: WorkerMcp['McpSessionObject']
-  IdempotencyObject: ReturnType<typeof createIdempotencyObject>
-} {
+): Worker<R, M> {
   const tools = toolRegistry(config.tools)
   const binding = (env: unknown, name: string) => (env as Record<string, DurableObjectNamespace | undefined> | undefined)?.[name]
-  const { mcpServer, runStore: runStoreOf, ...options } = config
+  const { mcpServer, runStore: runStoreOf, jsonSchema, playgroundPage, ...options } = config
   const runStore = runStoreOf?.({ tools, options: config })
   const noRuns = createNoRunHost('createWorker got no `runStore`: pass `runStore: workerRunStore` (from toolroute/workers), as toolroute build does when a call can reach a run')
   const runsOf = (env: unknown): RunHost => {
@@ -99,26 +113,28 @@ export function createWorker(
   // Inside an object there is no request: a run host function gets `{ env }`.
   const objectRuns = (env: unknown): RunHost => (typeof config.runs === 'function' ? config.runs({ env }) : (config.runs ?? runsOf(env)))
   const mcpOptions = config.mcp === false ? undefined : typeof config.mcp === 'object' ? config.mcp : {}
-  const mcp =
-    mcpOptions &&
-    mcpServer?.({
-      tools,
-      runs: objectRuns,
-      sessionNamespace: (env) => binding(env, mcpSessionsBinding),
-      mcp: mcpOptions,
-      ...(config.storeRuns !== undefined ? { storeRuns: config.storeRuns } : {}),
-      ...(config.server !== undefined ? { server: config.server } : {}),
-      ...(config.basePath !== undefined ? { basePath: config.basePath } : {}),
-      ...(config.mcpSessionTtlMs !== undefined ? { mcpSessionTtlMs: config.mcpSessionTtlMs } : {}),
-    })
-  const app = createToolApp({
-    ...options,
-    runs: config.runs ?? ((c) => runsOf(c.env)),
-    idempotency: config.idempotency ?? ((c) => keysOf(c.env)),
-    // Sessions go to the object named by their id when the binding exists; stateless otherwise.
-    mcp: mcp ? { ...mcpOptions, sessions: mcpOptions?.sessions ?? mcp.sessions } : false,
-    ...(mcp ? { mcpHandler: mcp.handler } : {}),
+  // Made whenever passed, so that the entry's McpSessionObject exists; `/mcp` is mounted only when served.
+  const mcp = mcpServer?.({
+    tools,
+    runs: objectRuns,
+    sessionNamespace: (env) => binding(env, mcpSessionsBinding),
+    mcp: mcpOptions ?? {},
+    ...(config.storeRuns !== undefined ? { storeRuns: config.storeRuns } : {}),
+    ...(config.server !== undefined ? { server: config.server } : {}),
+    ...(config.basePath !== undefined ? { basePath: config.basePath } : {}),
+    ...(config.mcpSessionTtlMs !== undefined ? { mcpSessionTtlMs: config.mcpSessionTtlMs } : {}),
   })
+  if (jsonSchema) setJsonSchemaValidator(jsonSchema)
+  const app = createToolApp(
+    {
+      ...options,
+      runs: config.runs ?? ((c) => runsOf(c.env)),
+      idempotency: config.idempotency ?? ((c) => keysOf(c.env)),
+      // Sessions go to the object named by their id when the binding exists; stateless otherwise.
+      mcp: mcp && mcpOptions ? { ...mcpOptions, sessions: mcpOptions.sessions ?? mcp.sessions } : false,
+    },
+    { ...(mcp && mcpOptions ? { mcp: mcp.handler } : {}), ...(playgroundPage ? { playground: playgroundPage } : {}) },
+  )
   // A missing runs binding is told once, at the isolate's first request, not found out as
   // EXECUTION_FAILED at the first approval (`toolroute build` checks wrangler.toml before that).
   // So is a hand-written entry that leaves MCP on but passes no `mcpServer` (its /mcp answers 404),
@@ -142,19 +158,20 @@ export function createWorker(
     }
     return app.fetch(request, env, executionContext)
   }
+  const IdempotencyObject = createIdempotencyObject({
+    ...(config.retentionMs !== undefined ? { retentionMs: config.retentionMs } : {}),
+    ...(config.leaseMs !== undefined ? { leaseMs: config.leaseMs } : {}),
+    // A keyed call cut off by a crash leaves its run failed, in the run's own object.
+    onInterrupted: async (env, lease) => {
+      const { run, events } = interruptedRun(lease, Date.now())
+      await objectRuns(env).open(run, events)
+    },
+  })
   return {
     app,
     fetch,
-    ToolRunObject: runStore ? runStore.ToolRunObject : (UnusedToolRunObject as unknown as WorkerRunStore['ToolRunObject']),
-    IdempotencyObject: createIdempotencyObject({
-      ...(config.retentionMs !== undefined ? { retentionMs: config.retentionMs } : {}),
-      ...(config.leaseMs !== undefined ? { leaseMs: config.leaseMs } : {}),
-      // A keyed call cut off by a crash leaves its run failed, in the run's own object.
-      onInterrupted: async (env, lease) => {
-        const { run, events } = interruptedRun(lease, Date.now())
-        await objectRuns(env).open(run, events)
-      },
-    }),
-    McpSessionObject: mcp ? mcp.McpSessionObject : (UnusedMcpSessionObject as unknown as WorkerMcp['McpSessionObject']),
-  }
+    IdempotencyObject,
+    ...(runStore ? { ToolRunObject: runStore.ToolRunObject } : {}),
+    ...(mcp ? { McpSessionObject: mcp.McpSessionObject } : {}),
+  } as Worker<R, M>
 }

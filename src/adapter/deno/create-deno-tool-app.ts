@@ -2,6 +2,7 @@ import type { Hono } from 'hono'
 import { createToolApp } from '../../http/create-tool-app.ts'
 import { loadPlaygroundPage } from '../../playground/load-playground-page.ts'
 import { createMcpHandler } from '../../mcp/create-mcp-handler.ts'
+import { setJsonSchemaValidator } from '../../schema/json-schema-validator.ts'
 import { cfworkerJsonSchema } from '../../schema/cfworker-json-schema.ts'
 import type { ToolAppEnv, ToolAppOptions } from '../../http/tool-app-options.ts'
 import type { ToolAppMcpOptions } from '../../mcp/mcp-app-options.ts'
@@ -87,5 +88,7 @@ export async function createDenoToolApp(options: DenoToolAppOptions): Promise<De
   // One queue for both: a key's sweep is named apart from every run id (a UUID).
   await scheduler?.start((id) => (id.startsWith(denoKvKeySweepPrefix) ? keys.sweep(id) : engine.sweep(id)))
   const idempotency = appOptions.idempotency ?? keys
-  return { app: createToolApp({ playgroundPage: loadPlaygroundPage, mcpHandler: createMcpHandler, jsonSchema: cfworkerJsonSchema, ...appOptions, runs: withRunIndex(engine, createDenoKvRunIndex(kv)), idempotency }), engine, store }
+  setJsonSchemaValidator(cfworkerJsonSchema)
+  const app = createToolApp({ ...appOptions, runs: withRunIndex(engine, createDenoKvRunIndex(kv)), idempotency }, { playground: loadPlaygroundPage, mcp: createMcpHandler })
+  return { app, engine, store }
 }
