@@ -1,7 +1,8 @@
 // A Worker that keeps no runs, as a deploy builds it (SPEC §11): a fixture project whose config has
 // `idempotency: false` and whose one tool completes in its request, built by `toolroute build`,
 // bundled by `wrangler deploy --dry-run` and served on workerd with wrangler.toml's runs binding
-// bound to the entry's ToolRunObject (an empty class here). Its calls answer; no run can exist.
+// bound to the entry's ToolRunObject (a stand-in the entry declares, without the run engine). Its calls
+// answer; no run can exist.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -19,7 +20,8 @@ describe('a deployed Worker whose calls cannot reach a run', () => {
   it('is built without the run store', () => {
     const entry = readFileSync(join(project.dir, '.toolroute/worker.ts'), 'utf8')
     expect(entry).not.toContain('workerRunStore')
-    expect(entry).toContain('export class ToolRunObject extends worker.ToolRunObject {}')
+    expect(entry).toContain('export class ToolRunObject extends DurableObject {')
+    expect(entry).not.toContain('worker.ToolRunObject')
   })
 
   it('answers its calls, JSON and SSE, and bad input with its code; an Idempotency-Key is ignored', async () => {
