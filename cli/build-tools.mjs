@@ -182,8 +182,11 @@ export type Tools = [${routes.map(({ module, exportName }) => `typeof ${module}[
   // And the JSON Schema validator (@cfworker/json-schema): only when a tool has a plain JSON Schema
   // (Zod, Valibot and ArkType validate themselves). Without it such a schema's check fails its call.
   const jsonSchema = routes.some(({ value }) => Object.values(value.schemas ?? {}).some((compiled) => compiled && !isStandardSchema(compiled.source)))
-  const imports = ['createWorker', ...(mcp ? ['workerMcpServer'] : []), ...(runStore ? [runStore] : []), ...(playground ? ['loadPlaygroundPage'] : []), ...(jsonSchema ? ['workerJsonSchema'] : [])]
-  const passed = [...(mcp ? ['mcpServer: workerMcpServer'] : []), ...(runStore ? [`runStore: ${runStore}`] : []), ...(playground ? ['playgroundPage: loadPlaygroundPage'] : []), ...(jsonSchema ? ['jsonSchema: workerJsonSchema'] : [])]
+  // And Idempotency-Key: unless the config says `idempotency: false`, the keyed call and the keys'
+  // Durable Object (a keyed call stores its run, hence the run store above).
+  const keys = config.idempotency !== false
+  const imports = ['createWorker', ...(mcp ? ['workerMcpServer'] : []), ...(runStore ? [runStore] : []), ...(playground ? ['loadPlaygroundPage'] : []), ...(jsonSchema ? ['workerJsonSchema'] : []), ...(keys ? ['workerKeyStore'] : [])]
+  const passed = [...(mcp ? ['mcpServer: workerMcpServer'] : []), ...(runStore ? [`runStore: ${runStore}`] : []), ...(playground ? ['playgroundPage: loadPlaygroundPage'] : []), ...(jsonSchema ? ['jsonSchema: workerJsonSchema'] : []), ...(keys ? ['keyStore: workerKeyStore'] : [])]
   // Whether this Worker will be served locally, where it must refuse foreign Hosts (DNS rebinding,
   // SPEC §5). Decided here, never from a request (wrangler dev passes a client's own headers
   // through): a deploy build (`toolroute deploy`, `--deploy`) and a build wrangler's [build] hook
@@ -196,7 +199,7 @@ export type Tools = [${routes.map(({ module, exportName }) => `typeof ${module}[
   // wrangler config declares and the Worker leaves out (a deploy refuses a declared class the
   // script does not export). Without a wrangler config, every class is declared.
   const wrangler = readWranglerConfig(root)
-  const objects = durableObjectExports({ declared: wrangler ? declaredClasses(wrangler.config) : new Set(['ToolRunObject', 'McpSessionObject']), runStore, mcp })
+  const objects = durableObjectExports({ declared: wrangler ? declaredClasses(wrangler.config) : new Set(['ToolRunObject', 'McpSessionObject', 'IdempotencyObject']), runStore, mcp, keys })
   const entry = `${header}${objects.imports}import { ${imports.join(', ')} } from 'toolroute/workers'
 import { tools } from ${fromEntry(join(outDir, 'manifest.ts'))}
 ${configFile ? `import config from ${fromEntry(join(root, configFile))}` : 'const config = {}'}

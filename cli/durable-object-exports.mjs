@@ -24,16 +24,17 @@ export function declaredClasses(config) {
 const standIns = {
   ToolRunObject: 'this Worker keeps no runs',
   McpSessionObject: 'this Worker does not serve /mcp',
+  IdempotencyObject: 'this Worker ignores Idempotency-Key',
 }
 
 /**
  * The entry's Durable Object exports: the Worker's class for each feature it has (`IdempotencyObject`
- * always, `ToolRunObject` with a run store, `McpSessionObject` with MCP), and for a class the project's
+ * with keys, `ToolRunObject` with a run store, `McpSessionObject` with MCP), and for a class the project's
  * wrangler config declares (`declared`, every one when there is no config) that the Worker has no
  * feature for, a stand-in without the feature's code. A class neither used nor declared is left out.
  */
-export function durableObjectExports({ declared, runStore, mcp }) {
-  const has = { ToolRunObject: Boolean(runStore), McpSessionObject: mcp, IdempotencyObject: true }
+export function durableObjectExports({ declared, runStore, mcp, keys }) {
+  const has = { ToolRunObject: Boolean(runStore), McpSessionObject: mcp, IdempotencyObject: keys }
   const lines = []
   let standIn = false
   for (const name of ['ToolRunObject', 'McpSessionObject', 'IdempotencyObject']) {

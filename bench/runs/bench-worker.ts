@@ -6,10 +6,10 @@
 // - /__bench/stats/:runId: what a run's object stores, read from its SQLite (outside the timings).
 import { DurableObject } from 'cloudflare:workers'
 // Relative: bench/ has a package.json of its own, so the self-reference 'toolroute/workers' does not resolve here.
-import { createWorker, workerRunStore } from '../../src/workers.ts'
+import { createWorker, workerKeyStore, workerRunStore } from '../../src/workers.ts'
 import { tools } from '../../.toolroute/tools.ts'
 
-const worker = createWorker({ tools, mcp: false, runStore: workerRunStore })
+const worker = createWorker({ tools, mcp: false, runStore: workerRunStore, keyStore: workerKeyStore })
 const day = 24 * 60 * 60 * 1000
 
 export class ToolRunObject extends worker.ToolRunObject {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createTool } from '../runtime/create-tool.ts'
 import { createToolApp } from './create-tool-app.ts'
+import { idempotentCall } from './idempotent-call.ts'
 
 const tools = ['weather', 'stocks', 'news'].map((id) =>
   createTool({ id, description: id, inputSchema: z.object({ q: z.string() }), execute: async ({ q }) => ({ id, q }) }),
@@ -71,7 +72,7 @@ describe('createToolApp without an idempotency store', () => {
     expect((await keyed(ignoring)).status).toBe(200)
     expect((await keyed(ignoring)).status).toBe(200)
     expect(executed).toBe(2)
-    const keeping = createToolApp({ tools: [counted] }, { keys: createMemoryIdempotencyStore, runs: createMemoryRunHost })
+    const keeping = createToolApp({ tools: [counted] }, { idempotency: { call: idempotentCall, keys: createMemoryIdempotencyStore }, runs: createMemoryRunHost })
     const first = await keeping.request('/tools/counted', { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': 'k2' }, body: '{}' })
     expect(((await first.json()) as { status: string }).status).toBe('completed')
     const repeat = await keeping.request('/tools/counted', { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': 'k2' }, body: '{}' })

@@ -11,7 +11,6 @@ import type { AnyTool } from '../tool/tool-types.ts'
 import { callTool, responseModeOf } from './call-tool.ts'
 import { jsonAnswerOf } from './json-answer-of.ts'
 import { checkRunActionBody } from './check-run-action-body.ts'
-import { idempotentCall } from './idempotent-call.ts'
 import type { IdempotencyStore } from '../idempotency/idempotency-store.ts'
 import { deferOf } from '../caller/defer-of.ts'
 import { errorResponse } from './error-response.ts'
@@ -37,6 +36,9 @@ import { headerNames } from '../protocol/header-names.ts'
 export { defaultMaxInputBytes }
 
 type E = ToolAppEnv
+
+const noKeys =
+  'This call has an Idempotency-Key, but this app keeps no keys: pass `idempotency` (an IdempotencyStore) to createToolApp (on Workers, `keyStore: workerKeyStore` to createWorker), or `false` to ignore the header'
 
 /**
  * The Hono app that serves tools: listing, calling (JSON or SSE), durable runs, MCP and
@@ -70,9 +72,10 @@ export function createToolApp(options: ToolAppOptions, features: ToolAppFeatures
   const keysFor = (c: Context): IdempotencyStore => {
     if (typeof idempotency === 'function') return idempotency(c as never)
     if (typeof idempotency === 'object') return idempotency
-    if (features.keys) return (fallbackKeys ??= features.keys())
-    throw new ToolrouteError('EXECUTION_FAILED', 'This call has an Idempotency-Key, but this app keeps no keys: pass `idempotency` (an IdempotencyStore) to createToolApp, or `false` to ignore the header')
+    if (features.idempotency?.keys) return (fallbackKeys ??= features.idempotency.keys())
+    throw new ToolrouteError('EXECUTION_FAILED', noKeys)
   }
+  const keyedCall = features.idempotency?.call
   const app = new Hono<E>().basePath(options.basePath ?? '/')
   app.onError((error, c) => {
     if (error instanceof HTTPException) {
@@ -122,7 +125,8 @@ export function createToolApp(options: ToolAppOptions, features: ToolAppFeatures
     const key = idempotency === false ? undefined : (headers.get(headerNames.idempotencyKey) ?? undefined)
     const requestContext = call.requestContext
     if (key !== undefined) {
-      return idempotentCall(c, {
+      if (!keyedCall) throw new ToolrouteError('EXECUTION_FAILED', noKeys)
+      return keyedCall(c, {
         key,
         store: keysFor(c),
         request: c.req.raw,

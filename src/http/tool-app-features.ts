@@ -4,7 +4,11 @@ import type { PlaygroundPageLoader } from '../playground/load-playground-page.ts
 import type { RunHost } from '../runs/run-host.ts'
 import type { RunLimits } from '../runs/run-limits.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
+import type { idempotentCall } from './idempotent-call.ts'
 import type { ToolAppOptions } from './tool-app-options.ts'
+
+/** What answers a call that has an `Idempotency-Key` (`idempotentCall`). */
+export type IdempotentCall = typeof idempotentCall
 
 /**
  * What serves `/mcp`, made once per app from its tools, options and runs (`createMcpHandler`, in
@@ -30,10 +34,12 @@ export interface ToolAppFeatures {
    */
   runs?: (tools: ReadonlyMap<string, AnyTool>, options: { runLimits?: RunLimits }) => RunHost
   /**
-   * Where keys live when the options' `idempotency` names no store (`toolroute/server`: in
-   * memory). Without either a keyed call fails with `EXECUTION_FAILED`, saying what to pass.
+   * Idempotent calls (SPEC §9): `call` answers a call that has an `Idempotency-Key`
+   * (`idempotentCall`); `keys` is where keys live when the options' `idempotency` names no store
+   * (`toolroute/server`: in memory). Without a store, or without this, a keyed call fails with
+   * `EXECUTION_FAILED`, saying what to pass, unless the options say `idempotency: false`.
    */
-  keys?: () => IdempotencyStore
+  idempotency?: { call: IdempotentCall; keys?: () => IdempotencyStore }
   /** What renders the playground page (`loadPlaygroundPage`). Without it `GET /` answers `404 TOOL_NOT_FOUND`, saying why. */
   playground?: PlaygroundPageLoader
   /** What serves `/mcp` (`createMcpHandler`), unless the options say `mcp: false`. Without it `/mcp` is not served. */

@@ -2,7 +2,7 @@
 // background tool that stays silent as long as it is asked to, served with a keep-alive every
 // 250 ms of silence, so an idle follower sees its comments within the seconds the test runs.
 import { createTool } from 'toolroute'
-import { createWorker, workerRunStore } from 'toolroute/workers'
+import { createWorker, workerKeyStore, workerRunStore } from 'toolroute/workers'
 import { z } from 'zod'
 import { tools } from '../../.toolroute/tools.ts'
 
@@ -23,7 +23,7 @@ const quietBackground = createTool({
 })
 
 // The load test reads the same figure.
-const worker = createWorker({ tools: [...tools, quietBackground], keepAliveMs: 250, runStore: workerRunStore })
+const worker = createWorker({ tools: [...tools, quietBackground], keepAliveMs: 250, runStore: workerRunStore, keyStore: workerKeyStore })
 
 export default { fetch: worker.fetch }
 export class ToolRunObject extends worker.ToolRunObject {}

@@ -194,7 +194,7 @@ kv.close()
 import { createToolClient } from 'toolroute/client'
 import { createToolApp } from 'toolroute/server'
 import { toAiSdkTools } from 'toolroute/ai'
-import { createWorker, defineConfig, workerRunStore } from 'toolroute/workers'
+import { createWorker, defineConfig, workerKeyStore, workerRunStore } from 'toolroute/workers'
 import type { Tools } from '../.toolroute/tools.ts'
 import { greet } from './greet.ts'
 
@@ -206,7 +206,7 @@ export async function check(): Promise<string> {
   return result.status === 'completed' ? result.output.message : ''
 }
 export const app = createToolApp({ tools: [greet] })
-export const worker = createWorker({ ...defineConfig({ basePath: '/v1' }), tools: [greet], runStore: workerRunStore })
+export const worker = createWorker({ ...defineConfig({ basePath: '/v1' }), tools: [greet], runStore: workerRunStore, keyStore: workerKeyStore })
 export const aiTools = toAiSdkTools(client)
 // The bindings of wrangler.toml, typed from worker-configuration.d.ts (npm run types).
 export const runId: DurableObjectId = env.TOOLROUTE_RUNS.idFromName('run')

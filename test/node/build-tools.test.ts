@@ -64,8 +64,8 @@ describe('toolroute build', () => {
     const entry = readFileSync(join(dir, '.toolroute/worker.ts'), 'utf8')
     // Idempotency is on by default (a keyed call stores its run), so a run store comes in: the one of
     // finished runs, as no tool here waits.
-    expect(entry).toContain("import { createWorker, workerMcpServer, workerFinishedRunStore, loadPlaygroundPage } from 'toolroute/workers'")
-    expect(entry).toContain('createWorker({ servedLocally: true, ...config, tools, mcpServer: workerMcpServer, runStore: workerFinishedRunStore, playgroundPage: loadPlaygroundPage })')
+    expect(entry).toContain("import { createWorker, workerMcpServer, workerFinishedRunStore, loadPlaygroundPage, workerKeyStore } from 'toolroute/workers'")
+    expect(entry).toContain('createWorker({ servedLocally: true, ...config, tools, mcpServer: workerMcpServer, runStore: workerFinishedRunStore, playgroundPage: loadPlaygroundPage, keyStore: workerKeyStore })')
     expect(entry).toContain('export class ToolRunObject')
     expect(entry).toContain('const config = {}')
   })
@@ -260,7 +260,11 @@ export const plain = createTool({
     expect(declared).toContain("import { DurableObject } from 'cloudflare:workers'")
     expect(declared).toMatch(/export class ToolRunObject extends DurableObject \{\n {2}async alarm\(\)/)
     expect(declared).toMatch(/export class McpSessionObject extends DurableObject \{/)
-    expect(declared).toContain('export class IdempotencyObject extends worker.IdempotencyObject {}')
+    // `idempotency: false`: no keys, so no IdempotencyObject of the Worker's; none declared here.
+    expect(declared).not.toContain('IdempotencyObject')
+    expect(declared).not.toContain('workerKeyStore')
+    const keysDeclared = await entryOf(bound('TOOLROUTE_IDEMPOTENCY', 'IdempotencyObject'))
+    expect(keysDeclared).toMatch(/export class IdempotencyObject extends DurableObject \{/)
     // A class only a migration still creates counts; one renamed away or deleted does not.
     const migrated = await entryOf('\n[[migrations]]\ntag = "v1"\nnew_sqlite_classes = ["ToolRunObject", "McpSessionObject"]\n\n[[migrations]]\ntag = "v2"\ndeleted_classes = ["McpSessionObject"]\n')
     expect(migrated).toContain('export class ToolRunObject extends DurableObject')
@@ -313,7 +317,7 @@ describe('toolroute build: the playground page only where it can be served', () 
     expect((await buildTools(off)).code).toBe(0)
     const entry = readFileSync(join(off, '.toolroute/worker.ts'), 'utf8')
     expect(entry).not.toContain('loadPlaygroundPage')
-    expect(entry).toContain("import { createWorker, workerMcpServer, workerFinishedRunStore } from 'toolroute/workers'")
+    expect(entry).toContain("import { createWorker, workerMcpServer, workerFinishedRunStore, workerKeyStore } from 'toolroute/workers'")
   }, 30_000) // two builds: past vitest's 5 s on a loaded machine
 
   it('a deploy build (--deploy) leaves the page out unless the config sets playground: true', async () => {
@@ -326,7 +330,7 @@ describe('toolroute build: the playground page only where it can be served', () 
     }
     const unset = await built({}, ['--deploy'])
     expect(unset.entry).not.toContain('loadPlaygroundPage')
-    expect(unset.entry).toContain("import { createWorker, workerMcpServer, workerFinishedRunStore } from 'toolroute/workers'")
+    expect(unset.entry).toContain("import { createWorker, workerMcpServer, workerFinishedRunStore, workerKeyStore } from 'toolroute/workers'")
     expect(unset.stdout).not.toContain('the playground')
     const on = await built({ 'toolroute.config.ts': config('playground: true') }, ['--deploy'])
     expect(on.entry).toContain('playgroundPage: loadPlaygroundPage')

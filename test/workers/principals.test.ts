@@ -5,7 +5,7 @@
 import { env } from 'cloudflare:workers'
 import { SELF } from 'cloudflare:test'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createWorker, workerMcpServer, workerRunStore } from 'toolroute/workers'
+import { createWorker, workerKeyStore, workerMcpServer, workerRunStore } from 'toolroute/workers'
 import type { Context } from 'hono'
 import { tools } from '../../.toolroute/tools.ts'
 import { testTools } from '../fixtures/test-tools.ts'
@@ -20,6 +20,7 @@ const userOf = (c: Context) => sessions[/(?:^|;\s*)sid=([^;]+)/.exec(c.req.heade
 /** The app as its docs say to write it: the resolver names the principal beside the context. */
 const owned = createWorker({
   tools: allTools,
+  keyStore: workerKeyStore,
   mcpServer: workerMcpServer,
   runStore: workerRunStore,
   resolveRequestContext: (c) => {
@@ -28,7 +29,7 @@ const owned = createWorker({
   },
 })
 /** The app of the finding: the same resolver, returning the context alone (no principal). */
-const unowned = createWorker({ tools: allTools, runStore: workerRunStore, resolveRequestContext: (c) => (userOf(c) ? { userId: userOf(c) } : undefined) })
+const unowned = createWorker({ tools: allTools, keyStore: workerKeyStore, runStore: workerRunStore, resolveRequestContext: (c) => (userOf(c) ? { userId: userOf(c) } : undefined) })
 
 const as = (user: string, headers: Record<string, string> = {}) => ({ cookie: `theme=dark; sid=sid-${user}`, ...headers })
 const post = (app: { fetch: typeof owned.fetch }, path: string, body: unknown, headers: Record<string, string>) =>
@@ -116,7 +117,7 @@ describe('Idempotency-Key: scoped to the principal, fingerprinted with it and th
 describe('a resolver that reads credentials but names no principal', () => {
   it('is told so once in the log, with what to do', async () => {
     const warned = vi.spyOn(console, 'warn').mockImplementation(() => {})
-    const app = createWorker({ tools: allTools, runStore: workerRunStore, resolveRequestContext: (c) => (userOf(c) ? { userId: userOf(c) } : undefined) })
+    const app = createWorker({ tools: allTools, keyStore: workerKeyStore, runStore: workerRunStore, resolveRequestContext: (c) => (userOf(c) ? { userId: userOf(c) } : undefined) })
     for (const user of ['alice', 'bob']) expect((await post(app, '/tools/delete-file', { path: `/${user}` }, as(user))).status).toBe(202)
     const said = warned.mock.calls.map(([message]) => String(message)).filter((message) => message.includes('no principal'))
     expect(said).toHaveLength(1)

@@ -8,7 +8,7 @@ import { runDurableObjectAlarm } from 'cloudflare:test'
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest'
 import { z } from 'zod'
 import { createTool } from 'toolroute'
-import { createWorker, workerFinishedRunStore, workerMcpServer, workerRunStore } from 'toolroute/workers'
+import { createWorker, workerFinishedRunStore, workerKeyStore, workerMcpServer, workerRunStore } from 'toolroute/workers'
 import { closeAll, connectMcp } from './mcp-client.ts'
 import { legacyTasks } from '../fixtures/legacy-mcp-tasks.ts'
 
@@ -59,7 +59,7 @@ type Kind = 'finished' | 'full'
 function app(kind: Kind, config: { storeRuns?: 'all'; mcp?: boolean } = {}) {
   const { mcp = false, ...options } = config
   const runStore = kind === 'finished' ? workerFinishedRunStore : workerRunStore
-  const worker = mcp ? createWorker({ tools, ...options, mcpServer: workerMcpServer, runStore }) : createWorker({ tools, mcp: false, ...options, runStore })
+  const worker = mcp ? createWorker({ tools, keyStore: workerKeyStore, ...options, mcpServer: workerMcpServer, runStore }) : createWorker({ tools, keyStore: workerKeyStore, mcp: false, ...options, runStore })
   // MCP stateless (no TOOLROUTE_MCP): its requests are served here, not in the test Worker's session objects.
   const { TOOLROUTE_MCP: _sessions, ...unsessioned } = bindings
   const workerEnv = kind === 'finished' ? { ...unsessioned, TOOLROUTE_RUNS: bindings.FINISHED_RUNS } : unsessioned

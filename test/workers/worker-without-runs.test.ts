@@ -8,7 +8,7 @@ import { DurableObject } from 'cloudflare:workers'
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest'
 import { z } from 'zod'
 import { createTool } from 'toolroute'
-import { createWorker, workerMcpServer, workerRunStore } from 'toolroute/workers'
+import { createWorker, workerKeyStore, workerMcpServer, workerRunStore } from 'toolroute/workers'
 
 const ctx = { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext
 const executed: string[] = []
@@ -174,7 +174,7 @@ describe('a hand-written entry whose calls need runs but that passes no runStore
   })
 
   it('with idempotency on (the default), a keyed call is refused before it executes and its key is released; unkeyed calls answer', async () => {
-    const worker = createWorker({ tools: [greet], mcp: false })
+    const worker = createWorker({ tools: [greet], mcp: false, keyStore: workerKeyStore })
     for (let attempt = 0; attempt < 2; attempt++) {
       const refused = await call(worker, 'greet', { name: 'Flo' }, { 'idempotency-key': 'needs-a-run' })
       expect(refused.status).toBe(500)

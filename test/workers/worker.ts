@@ -1,7 +1,7 @@
 // The Worker the workerd tests run: the example tools of tools/ plus test-only fixtures.
 // Under `/kv/` the same tools are served with runs in Workers KV instead of Durable Objects.
 import { createToolApp } from 'toolroute/server'
-import { createKvRunHost, createWorker, workerFinishedRunStore, workerMcpServer, workerRunStore } from 'toolroute/workers'
+import { createKvRunHost, createWorker, workerFinishedRunStore, workerKeyStore, workerMcpServer, workerRunStore } from 'toolroute/workers'
 import { tools } from '../../.toolroute/tools.ts'
 import { testTools } from '../fixtures/test-tools.ts'
 import { mcpTestTools } from '../fixtures/mcp-tools.ts'
@@ -10,7 +10,7 @@ import { limitedRunLimits, runFixtureTools } from './run-fixture-tools.ts'
 import { canaryKindTools, canaryTools } from '../fixtures/canary-tools.ts'
 
 const allTools = [...tools, ...testTools, ...runFixtureTools, ...mcpTestTools, ...streamTools, ...canaryTools, ...canaryKindTools]
-const worker = createWorker({ tools: allTools, mcpServer: workerMcpServer, runStore: workerRunStore })
+const worker = createWorker({ tools: allTools, keyStore: workerKeyStore, mcpServer: workerMcpServer, runStore: workerRunStore })
 const kvApp = createToolApp({ tools: allTools, basePath: '/kv', runs: createKvRunHost(allTools, { pollMs: 20 }) })
 
 export default {

@@ -9,8 +9,7 @@ import { runStoreReasons } from '../../runs/run-store-reasons.ts'
 import type { IdempotencyStore } from '../../idempotency/idempotency-store.ts'
 import { interruptedRun } from '../../idempotency/interrupted-call.ts'
 import { LazyTools } from '../../manifest/lazy-tools.ts'
-import { createIdempotencyObject } from './create-idempotency-object.ts'
-import { createDurableObjectIdempotencyStore } from './durable-object-idempotency-store.ts'
+import type { WorkerKeyStore, WorkerKeyStoreContext } from './worker-key-store.ts'
 import type { ToolRunObjectOptions } from './create-run-object-class.ts'
 import type { WorkerMcp, WorkerMcpContext } from './worker-mcp-server.ts'
 import type { PlaygroundPageLoader } from '../../playground/load-playground-page.ts'
@@ -43,26 +42,30 @@ export function defineConfig(config: ToolrouteConfig): ToolrouteConfig {
 
 /** `workerMcpServer`, or another factory of `/mcp` on Workers. */
 export type WorkerMcpFactory = (context: WorkerMcpContext) => WorkerMcp
+/** `workerKeyStore`, or another factory of `Idempotency-Key` handling on Workers. */
+export type WorkerKeyStoreFactory = (context: WorkerKeyStoreContext) => WorkerKeyStore
 /** `workerRunStore` / `workerFinishedRunStore`, or another factory of runs on Workers. */
 export type WorkerRunStoreFactory = (context: WorkerRunStoreContext) => WorkerRunStore
 
 /**
- * What `createWorker` returns: the app and its `fetch`, `IdempotencyObject`, and the class of each
- * feature the entry passed in: `ToolRunObject` with a `runStore`, `McpSessionObject` with an
- * `mcpServer`. A class the project's wrangler config binds for a feature its Worker leaves out is
+ * What `createWorker` returns: the app and its `fetch`, and the class of each feature the entry
+ * passed in: `IdempotencyObject` with a `keyStore`, `ToolRunObject` with a `runStore`,
+ * `McpSessionObject` with an `mcpServer`. A class the project's wrangler config binds for a feature its Worker leaves out is
  * the entry's to declare (`toolroute build` writes one that clears what it stored).
  */
-export type Worker<R extends WorkerRunStoreFactory | undefined, M extends WorkerMcpFactory | undefined> = {
+export type Worker<R extends WorkerRunStoreFactory | undefined, M extends WorkerMcpFactory | undefined, K extends WorkerKeyStoreFactory | undefined> = {
   app: Hono<ToolAppEnv>
   fetch: Hono<ToolAppEnv>['fetch']
-  IdempotencyObject: ReturnType<typeof createIdempotencyObject>
-} & (R extends WorkerRunStoreFactory ? { ToolRunObject: WorkerRunStore['ToolRunObject'] } : unknown) &
+} & (K extends WorkerKeyStoreFactory ? { IdempotencyObject: WorkerKeyStore['IdempotencyObject'] } : unknown) &
+  (R extends WorkerRunStoreFactory ? { ToolRunObject: WorkerRunStore['ToolRunObject'] } : unknown) &
   (M extends WorkerMcpFactory ? { McpSessionObject: WorkerMcp['McpSessionObject'] } : unknown)
 
 /**
  * A Worker serving `tools`: its `fetch`, and the Durable Object classes its keys, runs and MCP
  * sessions live in (export them under the class names bound in wrangler.toml). Each feature is
- * passed in, so what a Worker does not use it does not bundle: `/mcp` is served when `mcpServer`
+ * passed in, so what a Worker does not use it does not bundle: `Idempotency-Key` is honoured
+ * when `keyStore` is passed (`workerKeyStore`), in the `TOOLROUTE_IDEMPOTENCY` Durable Objects or
+ * the config's own `idempotency` store (`idempotency: false` ignores it); `/mcp` is served when `mcpServer`
  * is passed (`workerMcpServer`) and the config does not say `mcp: false`; runs are kept in the
  * `TOOLROUTE_RUNS` Durable Objects when `runStore` is passed (`workerRunStore`) or in the config's
  * own `runs`. `toolroute build` passes each only when the app can use it. Without a run store,
@@ -72,26 +75,31 @@ export type Worker<R extends WorkerRunStoreFactory | undefined, M extends Worker
  * passes it only when a tool has one; without it such a tool's calls fail with `EXECUTION_FAILED`.
  *
  * @example
- * const worker = createWorker({ tools: [weatherTool], mcpServer: workerMcpServer, runStore: workerRunStore })
+ * const worker = createWorker({ tools: [weatherTool], keyStore: workerKeyStore, mcpServer: workerMcpServer, runStore: workerRunStore })
  * export default worker
  * export class ToolRunObject extends worker.ToolRunObject {}
  * export class McpSessionObject extends worker.McpSessionObject {}
  * export class IdempotencyObject extends worker.IdempotencyObject {}
  */
-export function createWorker<R extends WorkerRunStoreFactory | undefined = undefined, M extends WorkerMcpFactory | undefined = undefined>(
+export function createWorker<
+  R extends WorkerRunStoreFactory | undefined = undefined,
+  M extends WorkerMcpFactory | undefined = undefined,
+  K extends WorkerKeyStoreFactory | undefined = undefined,
+>(
   config: ToolrouteConfig & {
     tools: ToolAppOptions['tools']
     mcpServer?: M
     runStore?: R
+    keyStore?: K
     /** What checks plain JSON Schemas (`workerJsonSchema`), registered for the isolate. */
     jsonSchema?: JsonSchemaValidator
     /** What renders the playground page (`loadPlaygroundPage`): without it `GET /` answers 404, saying why. */
     playgroundPage?: PlaygroundPageLoader
   },
-): Worker<R, M> {
+): Worker<R, M, K> {
   const tools = toolRegistry(config.tools)
   const binding = (env: unknown, name: string) => (env as Record<string, DurableObjectNamespace | undefined> | undefined)?.[name]
-  const { mcpServer, runStore: runStoreOf, jsonSchema, playgroundPage, ...options } = config
+  const { mcpServer, runStore: runStoreOf, keyStore: keyStoreOf, jsonSchema, playgroundPage, ...options } = config
   const runStore = runStoreOf?.({ tools, options: config })
   const noRuns = createNoRunHost('createWorker got no `runStore`: pass `runStore: workerRunStore` (from toolroute/workers), as toolroute build does when a call can reach a run')
   const runsOf = (env: unknown): RunHost => {
@@ -100,18 +108,26 @@ export function createWorker<R extends WorkerRunStoreFactory | undefined = undef
     if (!namespace) throw new Error(`Durable Object binding ${runsBinding} is missing from wrangler.toml (needed by runs that wait for a human or run in the background, and by calls with an Idempotency-Key)`)
     return runStore.host(namespace)
   }
-  const keyStores = new WeakMap<DurableObjectNamespace, IdempotencyStore>()
-  // A keyed call without the binding fails loudly rather than executing without its guarantee;
-  // `idempotency: false` in the config ignores the header instead.
-  const keysOf = (env: unknown): IdempotencyStore => {
-    const namespace = binding(env, idempotencyBinding)
-    if (!namespace) throw new Error(`Durable Object binding ${idempotencyBinding} is missing from wrangler.toml (needed by calls with an Idempotency-Key)`)
-    let store = keyStores.get(namespace)
-    if (!store) keyStores.set(namespace, (store = createDurableObjectIdempotencyStore(namespace)))
-    return store
-  }
   // Inside an object there is no request: a run host function gets `{ env }`.
   const objectRuns = (env: unknown): RunHost => (typeof config.runs === 'function' ? config.runs({ env }) : (config.runs ?? runsOf(env)))
+  const keyStore = keyStoreOf?.({
+    options: {
+      ...(config.retentionMs !== undefined ? { retentionMs: config.retentionMs } : {}),
+      ...(config.leaseMs !== undefined ? { leaseMs: config.leaseMs } : {}),
+      // A keyed call cut off by a crash leaves its run failed, in the run's own object.
+      onInterrupted: async (env, lease) => {
+        const { run, events } = interruptedRun(lease, Date.now())
+        await objectRuns(env).open(run, events)
+      },
+    },
+  })
+  // A keyed call without the binding fails loudly rather than executing without its guarantee;
+  // `idempotency: false` in the config ignores the header instead.
+  const keysOf = (store: WorkerKeyStore, env: unknown): IdempotencyStore => {
+    const namespace = binding(env, idempotencyBinding)
+    if (!namespace) throw new Error(`Durable Object binding ${idempotencyBinding} is missing from wrangler.toml (needed by calls with an Idempotency-Key)`)
+    return store.store(namespace)
+  }
   const mcpOptions = config.mcp === false ? undefined : typeof config.mcp === 'object' ? config.mcp : {}
   // Made whenever passed, so that the entry's McpSessionObject exists; `/mcp` is mounted only when served.
   const mcp = mcpServer?.({
@@ -129,20 +145,28 @@ export function createWorker<R extends WorkerRunStoreFactory | undefined = undef
     {
       ...options,
       runs: config.runs ?? ((c) => runsOf(c.env)),
-      idempotency: config.idempotency ?? ((c) => keysOf(c.env)),
+      ...(config.idempotency !== undefined ? { idempotency: config.idempotency } : keyStore ? { idempotency: (c) => keysOf(keyStore, c.env) } : {}),
       // Sessions go to the object named by their id when the binding exists; stateless otherwise.
       mcp: mcp && mcpOptions ? { ...mcpOptions, sessions: mcpOptions.sessions ?? mcp.sessions } : false,
     },
-    { ...(mcp && mcpOptions ? { mcp: mcp.handler } : {}), ...(playgroundPage ? { playground: playgroundPage } : {}) },
+    {
+      ...(keyStore ? { idempotency: { call: keyStore.call } } : {}),
+      ...(mcp && mcpOptions ? { mcp: mcp.handler } : {}),
+      ...(playgroundPage ? { playground: playgroundPage } : {}),
+    },
   )
   // A missing runs binding is told once, at the isolate's first request, not found out as
   // EXECUTION_FAILED at the first approval (`toolroute build` checks wrangler.toml before that).
-  // So is a hand-written entry that leaves MCP on but passes no `mcpServer` (its /mcp answers 404),
+  // So is a hand-written entry that honours keys but passes no `keyStore` (keyed calls fail), one
+  // that leaves MCP on but passes no `mcpServer` (its /mcp answers 404),
   // and one whose calls can reach a run but that passes no `runStore` (they fail).
   let checked = false
   const fetch: Hono<ToolAppEnv>['fetch'] = (request, env, executionContext) => {
     if (!checked) {
       checked = true
+      if (config.idempotency !== false && !keyStore) {
+        console.error('toolroute: createWorker got no `keyStore`, so calls with an Idempotency-Key fail: pass `keyStore: workerKeyStore` (from toolroute/workers), or set `idempotency: false` to ignore the header')
+      }
       if (mcpOptions && !mcpServer) {
         console.error('toolroute: createWorker got no `mcpServer`, so /mcp is not served: pass `mcpServer: workerMcpServer` (from toolroute/workers), or set `mcp: false`')
       }
@@ -158,20 +182,11 @@ export function createWorker<R extends WorkerRunStoreFactory | undefined = undef
     }
     return app.fetch(request, env, executionContext)
   }
-  const IdempotencyObject = createIdempotencyObject({
-    ...(config.retentionMs !== undefined ? { retentionMs: config.retentionMs } : {}),
-    ...(config.leaseMs !== undefined ? { leaseMs: config.leaseMs } : {}),
-    // A keyed call cut off by a crash leaves its run failed, in the run's own object.
-    onInterrupted: async (env, lease) => {
-      const { run, events } = interruptedRun(lease, Date.now())
-      await objectRuns(env).open(run, events)
-    },
-  })
   return {
     app,
     fetch,
-    IdempotencyObject,
+    ...(keyStore ? { IdempotencyObject: keyStore.IdempotencyObject } : {}),
     ...(runStore ? { ToolRunObject: runStore.ToolRunObject } : {}),
     ...(mcp ? { McpSessionObject: mcp.McpSessionObject } : {}),
-  } as Worker<R, M>
+  } as Worker<R, M, K>
 }
