@@ -7,7 +7,6 @@ import { createNoRunHost } from '../../runs/create-no-run-host.ts'
 import type { RunHost } from '../../runs/run-host.ts'
 import { runStoreReasons } from '../../runs/run-store-reasons.ts'
 import type { IdempotencyStore } from '../../idempotency/idempotency-store.ts'
-import { interruptedRun } from '../../idempotency/interrupted-call.ts'
 import { LazyTools } from '../../manifest/lazy-tools.ts'
 import type { WorkerKeyStore, WorkerKeyStoreContext } from './worker-key-store.ts'
 import type { ToolRunObjectOptions } from './create-run-object-class.ts'
@@ -50,8 +49,9 @@ export type WorkerRunStoreFactory = (context: WorkerRunStoreContext) => WorkerRu
 /**
  * What `createWorker` returns: the app and its `fetch`, and the class of each feature the entry
  * passed in: `IdempotencyObject` with a `keyStore`, `ToolRunObject` with a `runStore`,
- * `McpSessionObject` with an `mcpServer`. A class the project's wrangler config binds for a feature its Worker leaves out is
- * the entry's to declare (`toolroute build` writes one that clears what it stored).
+ * `McpSessionObject` with an `mcpServer`. A class the project's wrangler config binds for a feature
+ * its Worker leaves out is the entry's to declare (`toolroute build` writes one that clears what it
+ * stored).
  */
 export type Worker<R extends WorkerRunStoreFactory | undefined, M extends WorkerMcpFactory | undefined, K extends WorkerKeyStoreFactory | undefined> = {
   app: Hono<ToolAppEnv>
@@ -111,14 +111,10 @@ export function createWorker<
   // Inside an object there is no request: a run host function gets `{ env }`.
   const objectRuns = (env: unknown): RunHost => (typeof config.runs === 'function' ? config.runs({ env }) : (config.runs ?? runsOf(env)))
   const keyStore = keyStoreOf?.({
+    runs: objectRuns,
     options: {
       ...(config.retentionMs !== undefined ? { retentionMs: config.retentionMs } : {}),
       ...(config.leaseMs !== undefined ? { leaseMs: config.leaseMs } : {}),
-      // A keyed call cut off by a crash leaves its run failed, in the run's own object.
-      onInterrupted: async (env, lease) => {
-        const { run, events } = interruptedRun(lease, Date.now())
-        await objectRuns(env).open(run, events)
-      },
     },
   })
   // A keyed call without the binding fails loudly rather than executing without its guarantee;

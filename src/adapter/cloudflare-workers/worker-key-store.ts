@@ -1,12 +1,17 @@
 import type { IdempotencyStore } from '../../idempotency/idempotency-store.ts'
+import { interruptedRun } from '../../idempotency/interrupted-call.ts'
+import type { RunHost } from '../../runs/run-host.ts'
 import { idempotentCall } from '../../http/idempotent-call.ts'
 import type { IdempotentCall } from '../../http/tool-app-features.ts'
 import { createIdempotencyObject, type IdempotencyObjectOptions } from './create-idempotency-object.ts'
 import { createDurableObjectIdempotencyStore } from './durable-object-idempotency-store.ts'
 
-/** What `createWorker` knows that keys on Workers need: the config's times, and where a call cut off by a crash leaves its run. */
+/** What `createWorker` knows that keys on Workers need. */
 export interface WorkerKeyStoreContext {
-  options: IdempotencyObjectOptions
+  /** The run host, from the env alone (a key's object has no request): where a call cut off by a crash leaves its run. */
+  runs: (env: unknown) => RunHost
+  /** The config's times (`retentionMs`, `leaseMs`). */
+  options: Omit<IdempotencyObjectOptions, 'onInterrupted'>
 }
 
 /** Idempotent calls on Workers: what answers a keyed call, the store over the `TOOLROUTE_IDEMPOTENCY` namespace, and the class each key lives in. */
@@ -31,6 +36,13 @@ export function workerKeyStore(context: WorkerKeyStoreContext): WorkerKeyStore {
       if (!store) stores.set(namespace, (store = createDurableObjectIdempotencyStore(namespace)))
       return store
     },
-    IdempotencyObject: createIdempotencyObject(context.options),
+    IdempotencyObject: createIdempotencyObject({
+      ...context.options,
+      // A keyed call cut off by a crash leaves its run failed, in the run's own object.
+      onInterrupted: async (env, lease) => {
+        const { run, events } = interruptedRun(lease, Date.now())
+        await context.runs(env).open(run, events)
+      },
+    }),
   }
 }
