@@ -110,20 +110,22 @@ export const confirmDelete = createTool({
 })
 
 /**
- * Task-supporting: the suite wants two questions pending at once. A waiting toolroute run asks one
- * (its resume form), so this asks for both answers in that one form, and the partial-fulfillment
- * check reports what it gets.
+ * Task-supporting: two questions asked at once, mid-execute, so two keys are pending together; the
+ * requester may answer them one `tasks/update` at a time, and the task stays `input_required`
+ * until both are answered.
  */
 export const multiInput = createTool({
   id: 'multi_input',
-  description: 'Task-supporting: asks for a name and a confirmation',
+  description: 'Task-supporting: asks for a name and a confirmation, both at once',
   inputSchema: z.object({}).passthrough(),
-  suspendSchema: z.object({ message: z.string() }),
-  resumeSchema: z.object({ name: z.string(), confirm: z.boolean() }),
   background: { enabled: true, timeoutMs: 60_000 },
-  execute: async (_input, { resumeData, suspend }) => {
-    if (!resumeData) return suspend({ message: 'Your name, and do you confirm?' })
-    return `${resumeData.name}: ${resumeData.confirm ? 'confirmed' : 'not confirmed'}`
+  execute: async (_input, { mcp }) => {
+    if (!mcp) throw new Error('This tool asks its questions over MCP (a client of the tasks extension)')
+    const [name, confirmation] = await Promise.all([
+      mcp.elicitation.sendRequest({ message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } }),
+      mcp.elicitation.sendRequest({ message: 'Do you confirm?', requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] } }),
+    ])
+    return `${String(name.content?.name)}: ${confirmation.content?.confirm === true ? 'confirmed' : 'not confirmed'}`
   },
   toModelOutput: (output) => ({ type: 'text', value: output }),
 })

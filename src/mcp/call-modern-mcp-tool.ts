@@ -14,6 +14,7 @@ import type { ToolEvent } from '../protocol/tool-event.ts'
 import { createTaskResult, requestDeclaresTasks } from './serve-modern-tasks.ts'
 import { createMcpLogSender } from './mcp-logging.ts'
 import { mcpToolName } from '../tool/mcp-tool-name.ts'
+import { isBackgroundTool } from '../tool/is-background-tool.ts'
 
 /**
  * Where a call's streamed values go as `notifications/progress`, and its logs as
@@ -134,7 +135,8 @@ export async function callModernMcpTool(deps: ModernMcpDeps, tool: AnyTool, para
   const parked = deps.parked.start(async (ask, signal) => {
     const running = call.run({
       source: { input: params.arguments ?? {} },
-      keeper: runKeeper({ tool, runs, storeRuns: deps.storeRuns, principal: caller.principal, sentRequestContext: call.sentRequestContext }),
+      // A task's requester answers its mid-execute questions with tasks/update, if it can answer a form.
+      keeper: runKeeper({ tool, runs, storeRuns: deps.storeRuns, principal: caller.principal, sentRequestContext: call.sentRequestContext, askable: isBackgroundTool(tool) && requestDeclaresTasks(ctx) && formsOf(deps, ctx) }),
       tap: (event) => (sink.send?.(event), sink.log?.(event)),
       extras: {
         emitTransient: (event) => sink.send?.(event),

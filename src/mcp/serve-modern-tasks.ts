@@ -13,6 +13,7 @@ import { hasTool } from '../manifest/load-tool.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import type { ElicitResult } from '../tool/tool-execution-context.ts'
 import { readCaller } from './mcp-caller.ts'
+import { pendingQuestions } from '../runs/run-questions.ts'
 import type { McpServerDeps } from './mcp-server-deps.ts'
 import { questionKeyOf, tasksExtensionId, toDetailedModernTask, toModernTask, type ModernTask } from './to-modern-task.ts'
 
@@ -118,6 +119,7 @@ export function serveModernTasks(server: Server, deps: McpServerDeps & { defer: 
     const { runs, run, principal } = await open('tasks/update', params, ctx)
     const responses = ctx.mcpReq.inputResponses as Record<string, unknown> | undefined
     if (!isObject(responses)) throw new ProtocolError(-32602, 'Invalid params for tasks/update: inputResponses must be an object')
+    if (run.status === 'running') return (await answerStep(runs, run, principal, responses)) as never
     const key = questionKeyOf(run)
     const answer = key !== undefined && Object.hasOwn(responses, key) ? elicitAnswerOf(responses[key]) : undefined
     if (!answer || answer.action === 'cancel') return {} as never
@@ -152,6 +154,29 @@ export function serveModernTasks(server: Server, deps: McpServerDeps & { defer: 
     }
     return {} as never
   })
+}
+
+/**
+ * Answers what a running step asked mid-execute: each key naming one of its pending questions
+ * goes to the run, which hands it to the step; the others are ignored (answered before, or never
+ * asked), and the task stays `input_required` until every question has its answer.
+ */
+async function answerStep(runs: RunHost, run: RunRecord, principal: string | null, responses: Record<string, unknown>): Promise<Record<string, never>> {
+  const pending = pendingQuestions(run)
+  const answers: Record<string, ElicitResult> = {}
+  for (const [key, value] of Object.entries(responses)) {
+    const answer = Object.hasOwn(pending, key) ? elicitAnswerOf(value) : undefined
+    if (answer) answers[key] = answer
+  }
+  if (Object.keys(answers).length === 0) return {}
+  if (!runs.answer) throw new ProtocolError(-32603, 'This server\'s run host cannot answer questions asked mid-execute')
+  try {
+    await runs.answer(run.runId, { principal, answers })
+  } catch (error) {
+    // Settled meanwhile (cancelled, timed out): nothing waits for the answer any more.
+    if (!ToolrouteError.isInstance(error) || error.code !== 'RUN_STATE_CONFLICT') throw error
+  }
+  return {}
 }
 
 /** Reads a resumed step to its end past the request that answered it (a remote host streams it; nobody else reads it). */

@@ -5,6 +5,10 @@ import type { AnyTool } from '../tool/tool-types.ts'
 import { approvalQuestion, resumeQuestion } from './finish-waiting-run.ts'
 import { runRoute, settledResult } from './mcp-tool-result.ts'
 import { taskPollIntervalMs, taskStatusOf } from './to-mcp-task.ts'
+import { pendingQuestions } from '../runs/run-questions.ts'
+
+/** Whether a running run waits on a question its step asked. */
+const asks = (run: RunRecord): boolean => Object.values(run.questions ?? {}).some((question) => !question.answer)
 
 /** The extension's id (SEP-2663), under `capabilities.extensions` and a request's client capabilities. */
 export const tasksExtensionId = 'io.modelcontextprotocol/tasks'
@@ -52,6 +56,8 @@ function hostFailure(run: RunRecord): { code: number; message: string; data?: un
 /** A run's status as the extension's: as 2025-11-25's (to-mcp-task.ts), but a tool's own failure or a decline is a `completed` task whose result says so. */
 export function modernTaskStatusOf(run: RunRecord): ModernTaskStatus {
   if (run.status === 'failed' || run.status === 'declined') return hostFailure(run) ? 'failed' : 'completed'
+  // A running step that asked mid-execute waits for its requester, as a waiting run does.
+  if (run.status === 'running' && asks(run)) return 'input_required'
   return taskStatusOf(run)
 }
 
@@ -67,8 +73,10 @@ export function toModernTask(run: RunRecord, basePath: string): ModernTask {
       ? `Waiting for approval: answer inputRequests with tasks/update, or POST ${runRoute(basePath, run.runId, 'approve')}`
       : run.status === 'suspended'
         ? `Suspended, waiting for input: answer inputRequests with tasks/update, or POST ${runRoute(basePath, run.runId, 'resume')}`
-        : status === 'failed'
-          ? hostFailure(run)?.message
+        : status === 'input_required'
+          ? 'Waiting for input: answer inputRequests with tasks/update'
+          : status === 'failed'
+            ? hostFailure(run)?.message
           : undefined
   return {
     taskId: run.runId,
@@ -95,6 +103,10 @@ export function questionKeyOf(run: RunRecord): string | undefined {
 /** The task with what its status carries: the waiting run's question, the settled run's result, or the host's failure. */
 export async function toDetailedModernTask(tools: ReadonlyMap<string, AnyTool>, run: RunRecord, basePath: string): Promise<DetailedModernTask> {
   const task = toModernTask(run, basePath)
+  if (task.status === 'input_required' && run.status === 'running') {
+    const pending = Object.entries(pendingQuestions(run)).map(([key, request]) => [key, inputRequired.elicit(request as Parameters<typeof inputRequired.elicit>[0])])
+    return { ...task, inputRequests: Object.fromEntries(pending) }
+  }
   if (task.status === 'input_required') {
     const tool = await toolOfRun(tools, run)
     const question = run.status === 'approval-required' ? await approvalQuestion(tool, run) : await resumeQuestion(tool, run)

@@ -44,6 +44,11 @@ export function createFinishedRunEngine(options: FinishedRunEngineOptions): RunE
     decline: (runId, caller) => refuse(runId, caller, 'decline'),
     resume: (runId, caller) => refuse(runId, caller, 'resume'),
     cancel: (runId, caller) => refuse(runId, caller, 'cancel'),
+    async answer(runId, caller) {
+      // A settled run asks nothing: no key names a pending question.
+      await runs.load(runId, caller)
+      return []
+    },
     async get(runId, caller) {
       const run = await runs.load(runId, caller)
       return caller.events ? runs.view(run, caller.events) : { run, events: [] }

@@ -3,9 +3,11 @@ import type { ExecuteOutcome } from '../runtime/execute-tool-call.ts'
 import type { ResumeState } from '../runtime/execution-context.ts'
 import { checkResumeData } from '../runtime/validate-call.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
+import type { ElicitResult } from '../tool/tool-execution-context.ts'
 import { runNotFound } from './authorize-run.ts'
 import { createStoredRuns } from './create-stored-runs.ts'
 import { createStepRunner } from './create-step-runner.ts'
+import { answerRunQuestions } from './run-questions.ts'
 import { followRun } from './follow-run.ts'
 import { holdRunLease, type RunLease } from './hold-run-lease.ts'
 import { runBackgroundAttempt } from './run-background-attempt.ts'
@@ -67,6 +69,7 @@ export interface RunEngine extends RunHost {
   open(run: RunRecord, events: readonly ToolEvent[], call?: RunCallOptions): Promise<void>
   approve(runId: string, caller: RunCaller & RunCallOptions & { approvalId?: string }): Promise<RunSegment>
   resume(runId: string, caller: RunCaller & RunCallOptions & { resumeData: unknown }): Promise<RunSegment>
+  answer(runId: string, caller: RunCaller & { answers: Record<string, ElicitResult> }): Promise<string[]>
   /** Runs a background run's attempts (from the object's alarm, or deferred in-process). */
   runBackground(runId: string, call?: RunCallOptions): Promise<void>
   /** Expires a waiting run past its time to live; deletes a settled run past retention. */
@@ -226,6 +229,10 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
     async get(runId, caller) {
       const run = await load(runId, caller)
       return caller.events ? runs.view(run, caller.events) : { run, events: [] }
+    },
+    async answer(runId, caller) {
+      await load(runId, caller)
+      return answerRunQuestions({ store, notifier, now }, runId, caller.answers)
     },
     async abortStep(runId, caller) {
       await load(runId, caller)

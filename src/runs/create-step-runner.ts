@@ -12,6 +12,8 @@ import type { RunLimits } from './run-limits.ts'
 import type { RunNotifier } from './run-notifier.ts'
 import type { RunRecord } from './run-record.ts'
 import type { RunStore } from './run-store.ts'
+import { askRunQuestion } from './run-questions.ts'
+import type { McpToolContext } from '../tool/tool-execution-context.ts'
 
 /** Runs a tool's `execute` for a run that is `running`: the step between two transitions. */
 export interface StepRunner {
@@ -35,6 +37,13 @@ export interface StepRunner {
 export function createStepRunner(deps: { tools: ReadonlyMap<string, AnyTool>; store: RunStore; notifier: RunNotifier; limits: Required<RunLimits> }): StepRunner {
   const { tools, store, notifier, limits } = deps
   const toolOf = (run: RunRecord): Promise<AnyTool> => toolOfRun(tools, run)
+  const questions = { store, notifier, now: Date.now }
+  // A run whose requester answers mid-execute questions: each waits on the run record, where the
+  // answer arrives whichever process it reaches (tasks/update), for as long as the step lives.
+  const asker = (runId: string, signal: AbortSignal): McpToolContext => ({
+    elicitation: { sendRequest: (request, options) => askRunQuestion(questions, runId, request, options?.key ?? `question-${crypto.randomUUID()}`, signal) },
+    extra: {},
+  })
   return {
     toolOf,
     async execute(run, signal, resume, after) {
@@ -84,7 +93,7 @@ export function createStepRunner(deps: { tools: ReadonlyMap<string, AnyTool>; st
         // schema that no longer accepts them (a redeploy changed it) fails the step.
         const call = startCall(tool, run.requestContext)
         if (!call.ok) throw call.error
-        const scope = new EventCallScope(tool, run, call.requestContext, emit, { emitTransient, signal: stepSignal })
+        const scope = new EventCallScope(tool, run, call.requestContext, emit, { emitTransient, signal: stepSignal, ...(run.askable ? { mcp: asker(run.runId, stepSignal) } : {}) })
         outcome = await executeToolCall(scope, run.input, resume)
       } catch (error) {
         const failure = ToolrouteError.isInstance(error) ? error : new ToolrouteError('EXECUTION_FAILED', errorMessage(error), { cause: error })

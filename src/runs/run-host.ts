@@ -1,5 +1,6 @@
 import type { SequencedEvent, ToolEvent } from '../protocol/tool-event.ts'
 import type { RunRecord } from './run-record.ts'
+import type { ElicitResult } from '../tool/tool-execution-context.ts'
 
 /** Who is asking: runs answer only the principal that created them. */
 export interface RunCaller {
@@ -44,6 +45,12 @@ export interface RunHost {
   decline(runId: string, caller: RunCaller & { reason?: string }): Promise<RunSegment>
   resume(runId: string, caller: RunCaller & { resumeData: unknown }): Promise<RunSegment>
   cancel(runId: string, caller: RunCaller): Promise<RunRecord>
+  /**
+   * Answers questions a running step asked mid-`execute` (`RunRecord.questions`): each key that
+   * names a pending question is answered once, where the step waits for it; other keys are
+   * ignored. Resolves with the keys answered. Absent on a host whose runs never ask.
+   */
+  answer?(runId: string, caller: RunCaller & { answers: Record<string, ElicitResult> }): Promise<string[]>
   /**
    * The run a caller may see, with no events unless `events` asks for a page of them: however
    * large its log, no read of a run moves more than a page (SPEC §12).

@@ -19,6 +19,8 @@ export interface RunKeeperArgs {
   sentRequestContext: Record<string, unknown>
   /** Kept on the run (`RunRecord.progressToken`): an MCP task's progress token. */
   progressToken?: string | number | undefined
+  /** Kept on the run (`RunRecord.askable`): its requester answers the questions its steps ask. */
+  askable?: boolean
 }
 
 /** A call's keeper over the runs service: a kept call is a run, opened with the call's events. */
@@ -40,6 +42,7 @@ export function runKeeper(args: RunKeeperArgs): CallKeeper<RunRecord> {
         input,
         requestContext: args.sentRequestContext,
         ...(args.progressToken !== undefined ? { progressToken: args.progressToken } : {}),
+        ...(args.askable ? { askable: true } : {}),
         ...state,
       } as RunRecord
       await args.runs().open(run, events)

@@ -1,6 +1,13 @@
 import type { ErrorCode, ValidationIssue } from '../protocol/error-codes.ts'
 import type { RunStatus } from '../protocol/call-result.ts'
 import type { ToolModelOutput } from '../protocol/model-output.ts'
+import type { ElicitRequestParams, ElicitResult } from '../tool/tool-execution-context.ts'
+
+/** A question a running step asked (`mcp.elicitation.sendRequest`), and its answer once given. */
+export interface RunQuestion {
+  request: ElicitRequestParams
+  answer?: ElicitResult
+}
 
 
 export const waitingStatuses: readonly RunStatus[] = ['approval-required', 'suspended']
@@ -38,6 +45,14 @@ export interface RunRecord {
    * goes out under it until the run settles (mcp/task-progress.ts).
    */
   progressToken?: string | number
+  /**
+   * Whoever started the run answers the questions its steps ask mid-`execute` (an MCP client of
+   * the tasks extension, with `tasks/update`): its steps get `mcp.elicitation`, and each question
+   * waits on the record (`questions`) for its answer.
+   */
+  askable?: boolean
+  /** The questions the running step asked, by key, until it reads their answers. */
+  questions?: Record<string, RunQuestion>
 }
 
 const statuses = new Set<unknown>(['running', 'approval-required', 'suspended', 'completed', 'failed', 'declined', 'cancelled', 'expired'])
@@ -69,6 +84,8 @@ const fields: Record<keyof RunRecord, (value: unknown) => boolean> = {
   background: optional((value) => typeof value === 'boolean'),
   attempts: optional((value) => typeof value === 'number'),
   progressToken: optional((value) => typeof value === 'string' || typeof value === 'number'),
+  askable: optional((value) => typeof value === 'boolean'),
+  questions: optional((value) => isObject(value) && Object.values(value).every((question) => isObject(question) && isObject(question.request) && optional(isObject)(question.answer))),
 }
 
 /**

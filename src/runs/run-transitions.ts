@@ -39,11 +39,14 @@ const refused = (error: ToolrouteError): RunTransition => ({ ok: false, error })
 
 const start = (run: RunRecord): ToolEvent => ({ type: 'start', messageMetadata: { runId: run.runId, toolCallId: run.toolCallId } })
 
+/** A step that ends (or an attempt that starts over) leaves no question behind: nobody would read its answer. */
+const unasked: Partial<RunRecord> = { questions: undefined }
+
 /** The patch that ends a step with its outcome. */
 function settledPatch(outcome: ExecuteOutcome): Partial<RunRecord> {
-  if (outcome.status === 'completed') return { status: 'completed', output: outcome.output, modelOutput: outcome.modelOutput, suspendPayload: undefined }
-  if (outcome.status === 'suspended') return { status: 'suspended', suspendPayload: outcome.suspendPayload }
-  return { status: 'failed', error: outcome.error.toJSON().error }
+  if (outcome.status === 'completed') return { status: 'completed', output: outcome.output, modelOutput: outcome.modelOutput, suspendPayload: undefined, ...unasked }
+  if (outcome.status === 'suspended') return { status: 'suspended', suspendPayload: outcome.suspendPayload, ...unasked }
+  return { status: 'failed', error: outcome.error.toJSON().error, ...unasked }
 }
 
 /**
@@ -87,7 +90,7 @@ export function transitionOf(run: RunRecord, action: RunAction, now: number): Ru
         { type: 'tool-output-error', toolCallId: run.toolCallId, errorText: 'The run was cancelled' },
         { type: 'finish', finishReason: 'other' },
       ]
-      return { ok: true, from: callerSteps.cancel.from, patch: { status: 'cancelled' }, events }
+      return { ok: true, from: callerSteps.cancel.from, patch: { status: 'cancelled', ...unasked }, events }
     }
     case 'expire':
       if (!waitingStatuses.includes(run.status)) return refused(refusal(run, run.status, 'expired'))
@@ -99,12 +102,12 @@ export function transitionOf(run: RunRecord, action: RunAction, now: number): Ru
       if (run.status !== 'running') return refused(refusal(run, 'running', 'interrupted'))
       const error = new ToolrouteError('EXECUTION_FAILED', action.message)
       const events: ToolEvent[] = [{ type: 'tool-output-error', toolCallId: run.toolCallId, errorText: action.message }, { type: 'finish', finishReason: 'error' }]
-      return { ok: true, from: ['running'], patch: { status: 'failed', error: error.toJSON().error }, events }
+      return { ok: true, from: ['running'], patch: { status: 'failed', error: error.toJSON().error, ...unasked }, events }
     }
     case 'start-attempt': {
       if (run.status !== 'running' || !run.background) return refused(refusal(run, 'running', 'attempted'))
       const attempt = (run.attempts ?? 0) + 1
-      return { ok: true, from: ['running'], patch: { attempts: attempt }, events: [{ type: 'data-tool-attempt', data: { attempt, of: action.of } }] }
+      return { ok: true, from: ['running'], patch: { attempts: attempt, ...unasked }, events: [{ type: 'data-tool-attempt', data: { attempt, of: action.of } }] }
     }
     case 'renew':
       if (run.status !== 'running') return refused(refusal(run, 'running', 'renewed'))
@@ -112,6 +115,6 @@ export function transitionOf(run: RunRecord, action: RunAction, now: number): Ru
     case 'retry':
       if (run.status !== 'running') return refused(refusal(run, 'running', 'retried'))
       // The attempt gives its lease up, so the next one starts at once, in whichever process.
-      return { ok: true, from: ['running'], patch: { leaseUntil: undefined }, events: [{ type: 'data-tool-log', data: { level: 'warn', message: action.message, time: new Date(now).toISOString() } }] }
+      return { ok: true, from: ['running'], patch: { leaseUntil: undefined, ...unasked }, events: [{ type: 'data-tool-log', data: { level: 'warn', message: action.message, time: new Date(now).toISOString() } }] }
   }
 }

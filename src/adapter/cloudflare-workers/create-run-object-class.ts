@@ -10,6 +10,7 @@ import { millisecondsOf } from './milliseconds-of.ts'
 import type { RunIndexPage } from '../../runs/run-index.ts'
 import type { SqlRunIndex } from './sql-run-index.ts'
 import { eventPage, type RunLimits } from '../../runs/run-limits.ts'
+import type { ElicitResult } from '../../tool/tool-execution-context.ts'
 
 export interface ToolRunObjectOptions {
   /**
@@ -99,6 +100,7 @@ export interface ToolRunObject extends DurableObject {
   decline(runId: string, caller: RunCaller & { reason?: string }): Promise<RpcSegment>
   resume(runId: string, caller: RunCaller & { resumeData: unknown }): Promise<RpcSegment>
   cancel(runId: string, caller: RunCaller): Promise<RpcResult<RunRecord>>
+  answer(runId: string, caller: RunCaller & { answers: Record<string, ElicitResult> }): Promise<RpcResult<string[]>>
   abortStep(runId: string, caller: RunCaller & { after: number; message: string }): Promise<RpcResult<null>>
   get(runId: string, caller: RunCaller & { events?: RunEventPage }): Promise<RpcResult<{ run: RunRecord; events: SequencedEvent[] }>>
   follow(runId: string, caller: RunCaller & { after: number }): Promise<RpcResult<ReadableStream<Uint8Array>>>
@@ -165,6 +167,10 @@ export function createRunObjectClass(
     }
     cancel(runId: string, caller: RunCaller): Promise<RpcResult<RunRecord>> {
       return rpc(() => this.engine.cancel(runId, caller))
+    }
+    // Where a background attempt runs (the object's alarm), so an answer stored here wakes the step at once.
+    answer(runId: string, caller: RunCaller & { answers: Record<string, ElicitResult> }): Promise<RpcResult<string[]>> {
+      return rpc(() => this.engine.answer(runId, caller))
     }
     abortStep(runId: string, caller: RunCaller & { after: number; message: string }): Promise<RpcResult<null>> {
       return rpc(async () => {

@@ -5,7 +5,7 @@ import { decodeSegmentStream, fromRpc } from './segment-stream.ts'
 import type { RpcSegment, ToolRunObject } from './create-run-object-class.ts'
 
 /** The RPC surface of the run object, as the Worker sees it: the object's own methods, less its index and alarm. */
-type RunObjectStub = Pick<ToolRunObject, 'open' | 'approve' | 'decline' | 'resume' | 'cancel' | 'abortStep' | 'get' | 'follow'>
+type RunObjectStub = Pick<ToolRunObject, 'open' | 'approve' | 'decline' | 'resume' | 'cancel' | 'answer' | 'abortStep' | 'get' | 'follow'>
 
 /** Run ids are UUIDs; anything else cannot name a run and never reaches an object. */
 const runIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -96,6 +96,9 @@ function durableObjectRunHost(namespace: DurableObjectNamespace, segment: Segmen
     },
     async cancel(runId, caller) {
       return fromRpc(await stub(runId).cancel(runId, caller))
+    },
+    async answer(runId, caller) {
+      return fromRpc(await stub(runId).answer(runId, caller))
     },
     async get(runId, caller) {
       return fromRpc(await stub(runId).get(runId, caller))
