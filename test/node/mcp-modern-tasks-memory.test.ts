@@ -31,7 +31,20 @@ const waitForAbort = createTool({
   execute: (_input, { abortSignal }) => new Promise((_resolve, reject) => abortSignal.addEventListener('abort', () => reject(abortSignal.reason), { once: true })),
 })
 
-const app = createToolApp({ tools: [askColour, waitForAbort] })
+const askTwice = createTool({
+  id: 'ask-twice',
+  description: 'Runs in the background and asks two questions at once, mid-execute',
+  inputSchema: z.object({}),
+  outputSchema: z.object({ answers: z.array(z.string()) }),
+  background: { enabled: true, timeoutMs: 10_000 },
+  execute: async (_input, { mcp }) => {
+    const form = { message: 'Which word?', requestedSchema: { type: 'object', properties: { word: { type: 'string' } }, required: ['word'] } }
+    const answers = await Promise.all([mcp!.elicitation.sendRequest(form, { key: 'first' }), mcp!.elicitation.sendRequest(form, { key: 'second' })])
+    return { answers: answers.map((answer) => String(answer.content?.word)) }
+  },
+})
+
+const app = createToolApp({ tools: [askColour, waitForAbort, askTwice] })
 const url = 'http://node.test/mcp'
 const tasksExtension = 'io.modelcontextprotocol/tasks'
 const clientInfo = { name: 'node-tasks-test', version: '1.0.0' }
@@ -79,6 +92,22 @@ describe('MCP tasks extension on the in-process run host (Node)', () => {
     const { outcome } = await execution.settle()
     expect(outcome.status === 'completed' && outcome.result).toMatchObject({ structuredContent: { colour: 'teal' } })
     expect(executions).toBe(1)
+  })
+
+  it('a background run asking two questions mid-execute waits on both; tasks/update answers them one at a time', async () => {
+    const session = await connectTasks({ authorization: 'Bearer node-alice' })
+    const execution = await session.callTool('ask-twice', {})
+    if (execution.kind !== 'task') throw new Error('expected a task')
+    const task = session.task(execution.handle.taskId)
+    const keys = async () => Object.keys(((await task.snapshot()).raw as { inputRequests?: object }).inputRequests ?? {})
+    for (let tries = 0; (await keys()).length < 2 && tries < 100; tries++) await new Promise((resolve) => setTimeout(resolve, 10))
+    expect((await keys()).sort()).toEqual(['first', 'second'])
+    await task.update({ second: { action: 'accept', content: { word: 'two' } } })
+    expect((await task.snapshot()).status).toBe('input_required')
+    expect(await keys()).toEqual(['first'])
+    await task.update({ first: { action: 'accept', content: { word: 'one' } } })
+    const { outcome } = await execution.settle()
+    expect(outcome.status === 'completed' && outcome.result).toMatchObject({ structuredContent: { answers: ['one', 'two'] } })
   })
 
   it("tasks/cancel stops a working task, and another principal's task is not found", async () => {

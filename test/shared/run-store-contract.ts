@@ -81,6 +81,8 @@ function fullRecord(runId: string): RunRecord {
     reason: 'not today',
     background: true,
     attempts: 2,
+    askable: true,
+    questions: { colour: { request: { message: 'Which colour?', requestedSchema: { type: 'object', properties: { colour: { type: 'string' } } } }, answer: { action: 'accept', content: { colour: 'teal' } } } },
   }
 }
 
@@ -137,6 +139,20 @@ export function defineRunStoreContract(name: string, makeStore: () => RunStore |
     const expected: Record<string, unknown> = { ...fullRecord(runId), status: 'suspended', attempts: 3, reason: 'again' }
     delete expected.error
     equal(await store.get(runId), expected, 'the patched record round-trips too')
+  })
+
+  test("a running step's questions round-trip: asked, answered one at a time, removed", async (store, runId) => {
+    const form = (field: string) => ({ message: `Which ${field}?`, requestedSchema: { type: 'object', properties: { [field]: { type: 'string' } }, required: [field] } })
+    await store.create({ ...waitingRecord(runId), status: 'running', askable: true }, [])
+    const asked = { colour: { request: form('colour') }, 'question-1': { request: form('size') } }
+    ok((await store.transition(runId, ['running'], { questions: asked })).ok, 'asking is a transition of the running run')
+    equal((await store.get(runId))?.questions, asked, 'both questions are stored, pending')
+    const answered = { ...asked, colour: { ...asked.colour, answer: { action: 'accept' as const, content: { colour: 'teal' } } } }
+    ok((await store.transition(runId, ['running'], { questions: answered })).ok, 'answering one is a transition too')
+    equal((await store.get(runId))?.questions, answered, 'the answer is stored beside the question still pending')
+    ok((await store.transition(runId, ['running'], { questions: undefined })).ok, 'the step removes its questions')
+    const stored = await store.get(runId)
+    ok(stored !== undefined && stored.questions === undefined && stored.askable === true, 'no question is left, and the run stays askable')
   })
 
   test('a run with principal null and no optional fields round-trips', async (store, runId) => {

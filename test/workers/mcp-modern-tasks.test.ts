@@ -143,6 +143,31 @@ describe('MCP tasks extension (2026-07-28, ext-tasks requester)', () => {
     expect(await counter(key).count()).toBe(1)
   })
 
+  it('a task that asks two questions at once mid-execute: tasks/update answers one, the other stays pending, then it completes once', async () => {
+    const key = uniqueKey('task-questions')
+    const { session } = await connectTasks({ headers: as('alice-modern-tasks') })
+    const execution = await session.callTool('asking-background', { key })
+    if (execution.kind !== 'task') throw new Error('expected a task')
+    const task = session.task(execution.handle.taskId)
+    const both = await eventually(() => task.snapshot(), (view) => Object.keys((view.raw as { inputRequests?: object }).inputRequests ?? {}).length === 2)
+    expect(both.status).toBe('input_required')
+    const asked = (both.raw as { inputRequests: Record<string, { method: string; params: { message: string } }> }).inputRequests
+    expect(asked.colour).toMatchObject({ method: 'elicitation/create', params: { message: 'Which colour?' } })
+    const sizeKey = Object.keys(asked).find((name) => name !== 'colour')!
+    // One answer, and a key that names no question (ignored): the other question stays.
+    await task.update({ colour: { action: 'accept', content: { colour: 'teal' } }, unknown: { action: 'accept', content: {} } })
+    const one = await task.snapshot()
+    expect(one.status).toBe('input_required')
+    expect(Object.keys((one.raw as { inputRequests: object }).inputRequests)).toEqual([sizeKey])
+    // Answering it again changes nothing: it was answered once.
+    await task.update({ colour: { action: 'accept', content: { colour: 'red' } } })
+    await task.update({ [sizeKey]: { action: 'accept', content: { size: 'large' } } })
+    const done = await eventually(() => task.snapshot(), (view) => view.status === 'completed')
+    expect((done.raw as { result: unknown }).result).toMatchObject({ structuredContent: { colour: 'teal', size: 'large', executions: 1 } })
+    expect(await counter(key).count()).toBe(1)
+    await execution.detach()
+  })
+
   it('approves a background run that needs approval through tasks/update, then it runs once in the background', async () => {
     const key = uniqueKey('task-approve')
     const { session, questions } = await connectTasks({ headers: as('alice-modern-tasks'), answer: () => ({ action: 'accept', content: { approved: true } }) })

@@ -142,6 +142,21 @@ export const suspendingBackground = createTool({
   },
 })
 
+/** Background, and asks two questions at once mid-execute (a task's requester answers them one at a time); counts its executions. */
+export const askingBackground = createTool({
+  id: 'asking-background',
+  description: 'Runs in the background and asks for a colour and a size at once',
+  inputSchema: z.object({ key: z.string() }),
+  outputSchema: z.object({ colour: z.string(), size: z.string(), executions: z.number() }),
+  background: { enabled: true, timeoutMs: 30_000, maxRetries: 0 },
+  execute: async ({ key }, { mcp }) => {
+    if (!mcp) throw new Error('asked without MCP')
+    const form = (field: string) => ({ message: `Which ${field}?`, requestedSchema: { type: 'object', properties: { [field]: { type: 'string' } }, required: [field] } })
+    const [colour, size] = await Promise.all([mcp.elicitation.sendRequest(form('colour'), { key: 'colour' }), mcp.elicitation.sendRequest(form('size'))])
+    return { colour: String(colour.content?.colour), size: String(size.action === 'accept' ? size.content?.size : size.action), executions: await counter(key).increment() }
+  },
+})
+
 /** Background, and its calls must be tasks under 2026-07-28 (`mcp.taskSupport: 'required'`). */
 export const requiredTaskBackground = createTool({
   id: 'required-task-background',
@@ -342,4 +357,4 @@ export const burstApproval = createTool({
 /** The limits of the LIMITED_RUNS objects (test/workers/worker.ts), small so a test reaches them at once. */
 export const limitedRunLimits = { maxEvents: 60, maxEventBytes: 48 * 1024 }
 
-export const runFixtureTools = [floodBackground, burstApproval, contextCodecApproval, countedQuestions, keyedQuestion, loggedSteps, needsSampling, countedCall, gatedRetryBackground, countedApproval, countedSuspend, multiRound, flakyBackground, timeoutBackground, gatedBackground, approvedBackground, approvalTransform, gatedApproval, suspendingBackground, requiredTaskBackground]
+export const runFixtureTools = [floodBackground, burstApproval, contextCodecApproval, countedQuestions, keyedQuestion, loggedSteps, needsSampling, countedCall, gatedRetryBackground, countedApproval, countedSuspend, multiRound, flakyBackground, timeoutBackground, gatedBackground, approvedBackground, approvalTransform, gatedApproval, suspendingBackground, requiredTaskBackground, askingBackground]
