@@ -173,3 +173,24 @@ export const testMissingCapability = createTool({
   execute: async () => 'The client declared sampling',
   toModelOutput: (output) => ({ type: 'text', value: output }),
 })
+
+/**
+ * tasks-mrtr-composition (2026-07-28, tasks extension): a task-only background tool that gathers
+ * its input first (`mcp.askBeforeTask`): the call answers its question (`user_name`) inline, and
+ * the retry carrying the answer becomes the task, whose result names the user.
+ */
+export const testToolWithTask = createTool({
+  id: 'test_tool_with_task',
+  description: 'Asks for a name, then greets the user from a task',
+  inputSchema: z.object({}).passthrough(),
+  background: { enabled: true, timeoutMs: 60_000 },
+  mcp: { taskSupport: 'required', askBeforeTask: true },
+  execute: async (_input, { mcp, abortSignal }) => {
+    const answer = await needMcp(mcp).elicitation.sendRequest(ask('What is your name?', { name: { type: 'string' } }), { key: 'user_name' })
+    // Long enough that the task is seen working after the answer.
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    abortSignal.throwIfAborted()
+    return `Hello, ${String(answer.content?.name ?? 'stranger')}!`
+  },
+  toModelOutput: (output) => ({ type: 'text', value: output }),
+})

@@ -15,6 +15,8 @@ import { createTaskResult, requestDeclaresTasks } from './serve-modern-tasks.ts'
 import { createMcpLogSender } from './mcp-logging.ts'
 import { mcpToolName } from '../tool/mcp-tool-name.ts'
 import { isBackgroundTool } from '../tool/is-background-tool.ts'
+import { answerFirstTurn, firstTurn } from './ask-before-task.ts'
+import { pendingQuestions } from '../runs/run-questions.ts'
 
 /**
  * Where a call's streamed values go as `notifications/progress`, and its logs as
@@ -112,6 +114,8 @@ export async function callModernMcpTool(deps: ModernMcpDeps, tool: AnyTool, para
     try {
       const { run } = await runs().get(state.runId, { principal: caller.principal })
       if (run.toolId !== tool.id) throw new ToolrouteError('RUN_NOT_FOUND', `Run ${state.runId} not found`)
+      // The answer to a running run's first question (`mcp.askBeforeTask`): the run goes on as a task.
+      if (run.status === 'running' && run.background && requestDeclaresTasks(ctx)) return createTaskResult(await answerFirstTurn(runs(), run, caller.principal, ctx), deps.basePath)
       const given = answerOf(ctx)
       if (run.status === 'approval-required') {
         const next = await answerApproval(answers, run, given)
@@ -183,7 +187,18 @@ async function turnResult(deps: ModernMcpDeps, ctx: ServerContext, turn: CallTur
 /** Where a run stands after a step: its result, a question (input_required), or a background run followed to its end. */
 async function settle(deps: ModernMcpDeps, ctx: ServerContext, answers: AnswerContext, run: RunRecord): Promise<ModernResult> {
   // A background run is a task for a client of the tasks extension: answered at once, driven with tasks/*.
-  if (run.background && run.status !== 'completed' && requestDeclaresTasks(ctx)) return createTaskResult(run, deps.basePath)
+  if (run.background && run.status !== 'completed' && requestDeclaresTasks(ctx)) {
+    if (run.status !== 'running' || !run.askable || !answers.tool.mcp?.askBeforeTask) return createTaskResult(run, deps.basePath)
+    // A tool that gathers its input first: its first question is this call's, its answer's retry the task.
+    const turn = await firstTurn(answers.runs, run, answers.principal, ctx.mcpReq.signal)
+    const pending = Object.entries(pendingQuestions(turn))
+    if (turn.status !== 'running') return settle(deps, ctx, answers, turn)
+    if (pending.length === 0) return createTaskResult(turn, deps.basePath)
+    return inputRequired({
+      inputRequests: Object.fromEntries(pending.map(([key, question]) => [key, inputRequired.elicit(question as Parameters<typeof inputRequired.elicit>[0])])),
+      requestState: await deps.requestState.mint({ runId: turn.runId, ...(deps.callKey ? { callKey: deps.callKey } : {}) }, ctx),
+    })
+  }
   let current = run
   if (current.status === 'running') {
     try {

@@ -22,6 +22,13 @@ export interface ToolMcpOptions {
    */
   taskSupport?: 'optional' | 'required'
   /**
+   * A background tool that gathers its input first (SEP-2663's composition of multi round-trip
+   * requests and tasks): a 2026-07-28 tasks client's call waits for the run's first question and
+   * answers it inline as `input_required`, and the retry that answers it is the call that becomes
+   * the task. A run that asks nothing is a task once it settles or asks; default: a task at once.
+   */
+  askBeforeTask?: boolean
+  /**
    * Client capabilities the tool cannot work without (`{ elicitation: {} }`): a 2026-07-28 call
    * whose request does not declare one of them is refused with `-32021` (HTTP 400, naming what is
    * missing) before the tool runs, as SEP-2575 asks of a server that needs an undeclared capability.

@@ -123,5 +123,8 @@ describe('createTool() fails at definition, naming the tool', () => {
     expect(define({ ...base, mcp: { taskSupport: 'always' } })).toThrow('Tool "my-tool": mcp.taskSupport must be "optional" or "required"')
     expect(define({ ...base, mcp: { taskSupport: 'required' } })).toThrow('Tool "my-tool": mcp.taskSupport "required" needs a background tool (background: { enabled: true })')
     expect(define({ ...base, mcp: { taskSupport: 'required' }, background: { enabled: true } })).not.toThrow()
+    expect(define({ ...base, mcp: { askBeforeTask: 'yes' } })).toThrow('Tool "my-tool": mcp.askBeforeTask must be a boolean')
+    expect(define({ ...base, mcp: { askBeforeTask: true } })).toThrow('Tool "my-tool": mcp.askBeforeTask needs a background tool (background: { enabled: true })')
+    expect(define({ ...base, mcp: { askBeforeTask: true }, background: { enabled: true } })).not.toThrow()
   })
 })

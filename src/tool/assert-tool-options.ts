@@ -1,4 +1,6 @@
 import { isStandardSchema } from '../schema/compile-schema.ts'
+import { isBackgroundTool } from './is-background-tool.ts'
+import type { AnyTool } from './tool-types.ts'
 
 /** The longest id: MCP's limit on a tool name, which an id maps onto one character for one. */
 export const maxToolIdLength = 128
@@ -80,7 +82,10 @@ export function assertToolOptions(options: Record<string, any>): void {
   const taskSupport = options.mcp?.taskSupport
   if (taskSupport !== undefined && taskSupport !== 'optional' && taskSupport !== 'required') fail('mcp.taskSupport must be "optional" or "required"')
   // Only a background tool's call is a task: on any other the option could never apply.
-  if (taskSupport === 'required' && !(background?.enabled === true && background.defaultDisposition !== 'foreground')) fail('mcp.taskSupport "required" needs a background tool (background: { enabled: true })')
+  if (taskSupport === 'required' && !isBackgroundTool(options as AnyTool)) fail('mcp.taskSupport "required" needs a background tool (background: { enabled: true })')
+  const askBeforeTask = options.mcp?.askBeforeTask
+  if (askBeforeTask !== undefined && typeof askBeforeTask !== 'boolean') fail('mcp.askBeforeTask must be a boolean')
+  if (askBeforeTask === true && !isBackgroundTool(options as AnyTool)) fail('mcp.askBeforeTask needs a background tool (background: { enabled: true })')
   if (options.providerOptions !== undefined && (typeof options.providerOptions !== 'object' || options.providerOptions === null)) {
     fail('providerOptions must be an object keyed by provider')
   }

@@ -44,7 +44,34 @@ const askTwice = createTool({
   },
 })
 
-const app = createToolApp({ tools: [askColour, waitForAbort, askTwice] })
+const greetAfterAsking = createTool({
+  id: 'greet-after-asking',
+  description: 'Asks for a name in the call, then greets from a task',
+  inputSchema: z.object({}),
+  background: { enabled: true, timeoutMs: 10_000 },
+  mcp: { taskSupport: 'required', askBeforeTask: true },
+  execute: async (_input, { mcp }) => {
+    const answer = await mcp!.elicitation.sendRequest({ message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } }, { key: 'user_name' })
+    return `Hello, ${String(answer.content?.name)}!`
+  },
+  toModelOutput: (output) => ({ type: 'text', value: output }),
+})
+
+const app = createToolApp({ tools: [askColour, waitForAbort, askTwice, greetAfterAsking] })
+
+/** One 2026-07-28 request of a client of the tasks extension, its JSON-RPC result or error. */
+async function rpc(method: string, params: Record<string, unknown>) {
+  const name = String(params.name ?? params.taskId)
+  const response = await app.fetch(
+    new Request(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, 'mcp-name': name, authorization: 'Bearer node-alice' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': clientInfo, 'io.modelcontextprotocol/clientCapabilities': clientCapabilities } } }),
+    }),
+  )
+  const text = await response.text()
+  return (JSON.parse(text.startsWith('{') ? text : text.match(/^data: (.*)$/m)![1]!) as { result: Record<string, any> }).result
+}
 const url = 'http://node.test/mcp'
 const tasksExtension = 'io.modelcontextprotocol/tasks'
 const clientInfo = { name: 'node-tasks-test', version: '1.0.0' }
@@ -108,6 +135,18 @@ describe('MCP tasks extension on the in-process run host (Node)', () => {
     await task.update({ first: { action: 'accept', content: { word: 'one' } } })
     const { outcome } = await execution.settle()
     expect(outcome.status === 'completed' && outcome.result).toMatchObject({ structuredContent: { answers: ['one', 'two'] } })
+  })
+
+  it('a tool that asks before its task (mcp.askBeforeTask): its first question is the call\'s input_required, the retry with the answer is the task', async () => {
+    const first = await rpc('tools/call', { name: 'greet-after-asking', arguments: {} })
+    expect(first).toMatchObject({ resultType: 'input_required', inputRequests: { user_name: { method: 'elicitation/create' } } })
+    expect(first).not.toHaveProperty('taskId')
+    const second = await rpc('tools/call', { name: 'greet-after-asking', arguments: {}, inputResponses: { user_name: { action: 'accept', content: { name: 'Alice' } } }, requestState: first.requestState })
+    expect(second).toMatchObject({ resultType: 'task', taskId: expect.any(String) })
+    expect(second).not.toHaveProperty('requestState')
+    let task = await rpc('tasks/get', { taskId: second.taskId })
+    for (let tries = 0; task.status !== 'completed' && tries < 100; tries++) task = (await new Promise((resolve) => setTimeout(resolve, 10)), await rpc('tasks/get', { taskId: second.taskId }))
+    expect(task).toMatchObject({ status: 'completed', result: { content: [{ type: 'text', text: 'Hello, Alice!' }] } })
   })
 
   it("tasks/cancel stops a working task, and another principal's task is not found", async () => {

@@ -1,0 +1,46 @@
+import { acceptedContent, type ServerContext } from '@modelcontextprotocol/server'
+import { ToolrouteError } from '../errors/toolroute-error.ts'
+import type { RunHost } from '../runs/run-host.ts'
+import type { RunRecord } from '../runs/run-record.ts'
+import { pendingQuestions } from '../runs/run-questions.ts'
+import type { ElicitResult } from '../tool/tool-execution-context.ts'
+
+/** How often a call that waits for a run's first question looks at the run again. */
+const lookEveryMs = 50
+
+/**
+ * Waits until a running run asks its first question or stops running (`mcp.askBeforeTask`): the
+ * run as it then is. The question lives on the run record, which may be in another process (a
+ * Durable Object), so the call reads the run again until then; the request going away ends it.
+ */
+export async function firstTurn(runs: RunHost, run: RunRecord, principal: string | null, signal: AbortSignal): Promise<RunRecord> {
+  let current = run
+  while (current.status === 'running' && Object.keys(pendingQuestions(current)).length === 0 && !signal.aborted) {
+    await new Promise((resolve) => setTimeout(resolve, lookEveryMs))
+    current = (await runs.get(run.runId, { principal })).run
+  }
+  return current
+}
+
+/**
+ * The answers a retry carries for a running run's pending questions, handed to the run (where its
+ * step waits for them): the run as it stands after them. Keys that name no pending question are
+ * ignored, as `tasks/update` ignores them.
+ */
+export async function answerFirstTurn(runs: RunHost, run: RunRecord, principal: string | null, ctx: ServerContext): Promise<RunRecord> {
+  const answers: Record<string, ElicitResult> = {}
+  for (const key of Object.keys(pendingQuestions(run))) {
+    const content = acceptedContent(ctx.mcpReq.inputResponses, key)
+    const given = ctx.mcpReq.inputResponses?.[key] as { action?: unknown } | undefined
+    if (content) answers[key] = { action: 'accept', content: content as ElicitResult['content'] }
+    else if (given?.action === 'decline' || given?.action === 'cancel') answers[key] = { action: given.action }
+  }
+  if (Object.keys(answers).length === 0 || !runs.answer) return run
+  try {
+    await runs.answer(run.runId, { principal, answers })
+  } catch (error) {
+    // Settled meanwhile: the task says how.
+    if (!ToolrouteError.isInstance(error) || error.code !== 'RUN_STATE_CONFLICT') throw error
+  }
+  return (await runs.get(run.runId, { principal })).run
+}
