@@ -4,11 +4,14 @@
 //    workerd: every server scenario at 2025-11-25, then at 2026-07-28 with the tasks extension's.
 //    Scenarios in conformance/not-applicable.json are not run; each must answer its probe with -32601.
 // 2. The example app (this repository's tools/) served by `npm run dev`: the fixture-free scenarios.
+// Both servers listen on ports the OS picks, and both are stopped (the dev server by its process
+// group) however the run ends. `--app-only`, `--example-only`, scenario names and `--jobs=N` narrow it.
 // Ends with `N passed, N failed` (one per scenario run and per probe); exit status 1 on any failure.
 import { spawn, execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, readdirSync, rmSync, existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { tmpdir } from 'node:os'
+import { createServer } from 'node:net'
 
 const repo = resolve(import.meta.dirname, '..')
 process.env.CLOUDFLARE_CF_FETCH_ENABLED = 'false'
@@ -17,6 +20,11 @@ const versions = ['2025-11-25', '2026-07-28']
 const fixtureFree = ['dns-rebinding-protection', 'server-initialize', 'ping', 'tools-list', 'http-header-validation', 'server-sse-multiple-streams']
 const notApplicable = JSON.parse(readFileSync(join(repo, 'conformance/not-applicable.json'), 'utf8')).scenarios
 const only = process.argv.slice(2).filter((arg) => !arg.startsWith('-'))
+// Scenarios are independent (each opens its own sessions and tasks), so `--jobs=N` runs N at once
+// against one server. Default 1: on a busy two-core machine running them at once was slower, not
+// faster (each scenario is mostly its own Node process starting), and one at a time keeps every
+// scenario's timing what the suite expects.
+const jobs = Math.max(1, Number(process.argv.find((arg) => arg.startsWith('--jobs='))?.slice('--jobs='.length) ?? 1) || 1)
 const results = []
 
 const conformanceBin = join(repo, 'node_modules/@modelcontextprotocol/conformance/dist/index.js')
@@ -88,6 +96,29 @@ async function probe(url, method, version) {
   return { passed: code === -32601, why: `${method} answered ${code === undefined ? JSON.stringify(message).slice(0, 200) : code}` }
 }
 
+/** Runs `work` over `items`, `jobs` at a time; the results in the items' order, so the report reads the same however they interleave. */
+async function pool(items, work) {
+  const results = new Array(items.length)
+  let next = 0
+  const worker = async () => {
+    for (let index = next++; index < items.length; index = next++) results[index] = await work(items[index])
+  }
+  await Promise.all(Array.from({ length: Math.min(jobs, items.length) }, worker))
+  return results
+}
+
+/** A port nobody listens on now (the OS picks it), so this never collides with another suite's server. */
+function freePort() {
+  return new Promise((done, fail) => {
+    const server = createServer()
+    server.once('error', fail)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address()
+      server.close(() => done(port))
+    })
+  })
+}
+
 function record(label, { passed, why }) {
   results.push({ label, passed })
   console.log(`${passed ? 'PASS' : 'FAIL'}  ${label}${passed ? '' : `  — ${why}`}`)
@@ -106,15 +137,13 @@ async function conformanceApp() {
   console.log(`== conformance app on workerd: ${url}`)
   try {
     for (const version of versions) {
-      for (const { name } of scenariosAt(version)) {
-        if (only.length && !only.includes(name)) continue
-        if (notApplicable[name]) {
-          const result = await probe(url, notApplicable[name].probe, version)
-          record(`${version} ${name} (not applicable: ${notApplicable[name].reason}; probe -32601)`, result)
-          continue
-        }
-        record(`${version} ${name}`, await runScenario(url, name, version))
-      }
+      const names = scenariosAt(version).map(({ name }) => name).filter((name) => !only.length || only.includes(name))
+      const ran = await pool(names, async (name) =>
+        notApplicable[name]
+          ? { label: `${version} ${name} (not applicable: ${notApplicable[name].reason}; probe -32601)`, result: await probe(url, notApplicable[name].probe, version) }
+          : { label: `${version} ${name}`, result: await runScenario(url, name, version) },
+      )
+      for (const { label, result } of ran) record(label, result)
     }
   } finally {
     await server.stop()
@@ -123,8 +152,9 @@ async function conformanceApp() {
 
 /** The example app as a user runs it: `npm run dev` (toolroute dev) on a port of its own. */
 async function exampleApp() {
-  const port = Number(process.env.TOOLROUTE_CONFORMANCE_DEV_PORT ?? 19387)
-  const child = spawn('npm', ['run', 'dev', '--', '--port', String(port), '--', '--ip', '127.0.0.1', '--inspector-port', String(port + 1)], {
+  const port = Number(process.env.TOOLROUTE_CONFORMANCE_DEV_PORT ?? (await freePort()))
+  const inspectorPort = await freePort()
+  const child = spawn('npm', ['run', 'dev', '--', '--port', String(port), '--', '--ip', '127.0.0.1', '--inspector-port', String(inspectorPort)], {
     cwd: repo,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -147,7 +177,9 @@ async function exampleApp() {
   try {
     for (const version of versions) {
       const applicable = new Set(scenariosAt(version).map(({ name }) => name))
-      for (const name of fixtureFree) if (applicable.has(name)) record(`example app ${version} ${name}`, await runScenario(`${base}/mcp`, name, version))
+      const names = fixtureFree.filter((name) => applicable.has(name))
+      const ran = await pool(names, (name) => runScenario(`${base}/mcp`, name, version))
+      names.forEach((name, index) => record(`example app ${version} ${name}`, ran[index]))
     }
   } finally {
     const exited = new Promise((resolve) => child.once('exit', resolve))
