@@ -168,6 +168,28 @@ describe('MCP tasks extension (2026-07-28, ext-tasks requester)', () => {
     await execution.detach()
   })
 
+  it('a tool that asks before its task (mcp.askBeforeTask): the call answers its question inline, the retry with the answer is the task', async () => {
+    const key = uniqueKey('task-ask-first')
+    const { session, seen } = await connectTasks({ headers: as('alice-modern-tasks') })
+    // The requester's raw path carries inputResponses and requestState on a retry as the suite does.
+    const dispatch = rawDispatch(as('alice-modern-tasks'), seen)
+    const meta = { 'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} }, extensions: { [tasksExtension]: {} } } }
+    const call = async (params: Record<string, unknown>) => {
+      const answer = await dispatch({ method: 'tools/call', params: { name: 'ask-first-background', arguments: { key }, ...params, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': clientInfo, ...meta } } } as never)
+      if (answer.kind !== 'result') throw new Error(JSON.stringify(answer))
+      return answer.result as Record<string, any>
+    }
+    const first = await call({})
+    expect(first).toMatchObject({ resultType: 'input_required', inputRequests: { user_name: { method: 'elicitation/create' } } })
+    expect(first).not.toHaveProperty('taskId')
+    const second = await call({ inputResponses: { user_name: { action: 'accept', content: { name: 'Alice' } } }, requestState: first.requestState })
+    expect(second).toMatchObject({ resultType: 'task', taskId: expect.any(String) })
+    expect(second).not.toHaveProperty('requestState')
+    const done = await eventually(() => session.task(second.taskId).snapshot(), (view) => view.status === 'completed')
+    expect((done.raw as { result: unknown }).result).toMatchObject({ structuredContent: { greeting: 'Hello, Alice!', executions: 1 } })
+    expect(await counter(key).count()).toBe(1)
+  })
+
   it('approves a background run that needs approval through tasks/update, then it runs once in the background', async () => {
     const key = uniqueKey('task-approve')
     const { session, questions } = await connectTasks({ headers: as('alice-modern-tasks'), answer: () => ({ action: 'accept', content: { approved: true } }) })

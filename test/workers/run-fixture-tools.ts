@@ -157,6 +157,20 @@ export const askingBackground = createTool({
   },
 })
 
+/** Background, and asks for a name before it is a task (`mcp.askBeforeTask`); counts its executions. */
+export const askFirstBackground = createTool({
+  id: 'ask-first-background',
+  description: 'Asks for a name in the call, then greets from a task',
+  inputSchema: z.object({ key: z.string() }),
+  outputSchema: z.object({ greeting: z.string(), executions: z.number() }),
+  background: { enabled: true, timeoutMs: 30_000, maxRetries: 0 },
+  mcp: { taskSupport: 'required', askBeforeTask: true },
+  execute: async ({ key }, { mcp }) => {
+    const answer = await mcp!.elicitation.sendRequest({ message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } }, { key: 'user_name' })
+    return { greeting: `Hello, ${String(answer.content?.name)}!`, executions: await counter(key).increment() }
+  },
+})
+
 /** Background, and its calls must be tasks under 2026-07-28 (`mcp.taskSupport: 'required'`). */
 export const requiredTaskBackground = createTool({
   id: 'required-task-background',
@@ -357,4 +371,4 @@ export const burstApproval = createTool({
 /** The limits of the LIMITED_RUNS objects (test/workers/worker.ts), small so a test reaches them at once. */
 export const limitedRunLimits = { maxEvents: 60, maxEventBytes: 48 * 1024 }
 
-export const runFixtureTools = [floodBackground, burstApproval, contextCodecApproval, countedQuestions, keyedQuestion, loggedSteps, needsSampling, countedCall, gatedRetryBackground, countedApproval, countedSuspend, multiRound, flakyBackground, timeoutBackground, gatedBackground, approvedBackground, approvalTransform, gatedApproval, suspendingBackground, requiredTaskBackground, askingBackground]
+export const runFixtureTools = [floodBackground, burstApproval, contextCodecApproval, countedQuestions, keyedQuestion, loggedSteps, needsSampling, countedCall, gatedRetryBackground, countedApproval, countedSuspend, multiRound, flakyBackground, timeoutBackground, gatedBackground, approvedBackground, approvalTransform, gatedApproval, suspendingBackground, requiredTaskBackground, askingBackground, askFirstBackground]
