@@ -26,6 +26,14 @@ const only = process.argv.slice(2).filter((arg) => !arg.startsWith('-'))
 // scenario's timing what the suite expects.
 const jobs = Math.max(1, Number(process.argv.find((arg) => arg.startsWith('--jobs='))?.slice('--jobs='.length) ?? 1) || 1)
 const results = []
+// The servers still running: stopped on the way out when CI (or a person) interrupts the run.
+const stops = new Set()
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, async () => {
+    await Promise.allSettled([...stops].map((stop) => stop()))
+    process.exit(130)
+  })
+}
 
 const conformanceBin = join(repo, 'node_modules/@modelcontextprotocol/conformance/dist/index.js')
 
@@ -135,6 +143,7 @@ async function conformanceApp() {
   const server = await startDirectWorkerd('conformance/wrangler.toml').finally(() => delete process.env.TOOLROUTE_BUILT)
   const url = `${server.url}/mcp`
   console.log(`== conformance app on workerd: ${url}`)
+  stops.add(server.stop)
   try {
     for (const version of versions) {
       const names = scenariosAt(version).map(({ name }) => name).filter((name) => !only.length || only.includes(name))
@@ -146,6 +155,7 @@ async function conformanceApp() {
       for (const { label, result } of ran) record(label, result)
     }
   } finally {
+    stops.delete(server.stop)
     await server.stop()
   }
 }
@@ -164,24 +174,8 @@ async function exampleApp() {
   child.stdout.on('data', (chunk) => (output += chunk))
   child.stderr.on('data', (chunk) => (output += chunk))
   const base = `http://127.0.0.1:${port}`
-  const deadline = Date.now() + 120_000
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`npm run dev exited:\n${output}`)
-    if (Date.now() > deadline) throw new Error(`npm run dev did not answer on ${base}:\n${output}`)
-    try {
-      if ((await fetch(`${base}/tools`)).ok) break
-    } catch {}
-    await new Promise((resolve) => setTimeout(resolve, 300))
-  }
-  console.log(`== example app under npm run dev: ${base}/mcp`)
-  try {
-    for (const version of versions) {
-      const applicable = new Set(scenariosAt(version).map(({ name }) => name))
-      const names = fixtureFree.filter((name) => applicable.has(name))
-      const ran = await pool(names, (name) => runScenario(`${base}/mcp`, name, version))
-      names.forEach((name, index) => record(`example app ${version} ${name}`, ran[index]))
-    }
-  } finally {
+  // Its own process group (wrangler, workerd and the rebuilder under npm): stopped whole, however this ends.
+  const stop = async () => {
     const exited = new Promise((resolve) => child.once('exit', resolve))
     try {
       process.kill(-child.pid, 'SIGTERM')
@@ -190,6 +184,28 @@ async function exampleApp() {
     try {
       process.kill(-child.pid, 'SIGKILL')
     } catch {}
+  }
+  stops.add(stop)
+  try {
+    const deadline = Date.now() + 120_000
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`npm run dev exited:\n${output}`)
+      if (Date.now() > deadline) throw new Error(`npm run dev did not answer on ${base}:\n${output}`)
+      try {
+        if ((await fetch(`${base}/tools`)).ok) break
+      } catch {}
+      await new Promise((resolve) => setTimeout(resolve, 300))
+    }
+    console.log(`== example app under npm run dev: ${base}/mcp`)
+    for (const version of versions) {
+      const applicable = new Set(scenariosAt(version).map(({ name }) => name))
+      const names = fixtureFree.filter((name) => applicable.has(name))
+      const ran = await pool(names, (name) => runScenario(`${base}/mcp`, name, version))
+      names.forEach((name, index) => record(`example app ${version} ${name}`, ran[index]))
+    }
+  } finally {
+    stops.delete(stop)
+    await stop()
   }
 }
 
