@@ -21,7 +21,7 @@ const fixtureFree = ['dns-rebinding-protection', 'server-initialize', 'ping', 't
 const notApplicable = JSON.parse(readFileSync(join(repo, 'conformance/not-applicable.json'), 'utf8')).scenarios
 const only = process.argv.slice(2).filter((arg) => !arg.startsWith('-'))
 // Scenarios are independent (each opens its own sessions and tasks), so `--jobs=N` runs N at once
-// against one server. Default 1: on a busy two-core machine running them at once was slower, not
+// against one server. Default 1: on a two-core machine running them at once was slower, not
 // faster (each scenario is mostly its own Node process starting), and one at a time keeps every
 // scenario's timing what the suite expects.
 const jobs = Math.max(1, Number(process.argv.find((arg) => arg.startsWith('--jobs='))?.slice('--jobs='.length) ?? 1) || 1)
