@@ -9,6 +9,7 @@ import { findMcpTool, mcpToolIndex } from '../manifest/to-mcp-tool.ts'
 import { bodyDeclaresTasks, serveModernTasks, taskRequiredRefusal } from './serve-modern-tasks.ts'
 import { mcpLoggingCapability } from './mcp-logging.ts'
 import { refuseMcpParamHeaders } from './check-mcp-param-headers.ts'
+import { answerLateAsSse, lateAnswerTiming } from './answer-late-as-sse.ts'
 
 /** How long a question asked under 2026-07-28 may wait for its answer (the run itself waits longer, for HTTP). */
 const questionTtlSeconds = 60 * 60
@@ -67,7 +68,7 @@ export function createModernMcpHandler(serverInfo: { name: string; version: stri
   const parked = new ParkedCalls<ModernResult>(questionTimeoutMs, launch)
   // The SDK builds one server per request through this factory: the request's own deps (its run
   // host comes from the Hono context) travel with the Request object it was handed.
-  const depsOf = new WeakMap<Request, ModernMcpDeps & { body: unknown }>()
+  const depsOf = new WeakMap<Request, ModernMcpDeps & { body: unknown; close?: () => void }>()
   const handler = createMcpHandler(
     ({ requestInfo }) => {
       const deps = requestInfo ? depsOf.get(requestInfo) : undefined
@@ -77,6 +78,8 @@ export function createModernMcpHandler(serverInfo: { name: string; version: stri
         capabilities: { tools: {}, ...mcpLoggingCapability },
         requestState: { verify: (state, ctx) => deps.requestState.verify(state, ctx) },
       })
+      // Closing the server aborts its calls' signals: how a call answered as a stream learns its client left.
+      deps.close = () => void server.close().catch(() => {})
       server.setRequestHandler('tools/list', () => mcpToolIndex(deps.tools).list() as Promise<{ tools: Tool[] }>)
       serveModernTasks(server, deps, bodyDeclaresTasks(deps.body))
       server.setRequestHandler('tools/call', async (request, ctx) => {
@@ -91,12 +94,20 @@ export function createModernMcpHandler(serverInfo: { name: string; version: stri
       })
       return server
     },
-    { legacy: 'reject' },
+    // A call that sent notifications answers as the SDK's own stream: it keeps alive as often as ours.
+    { legacy: 'reject', keepAliveMs: lateAnswerTiming.keepAliveMs },
   )
   return {
     async fetch(request: Request, deps: McpServerDeps & Pick<ModernMcpDeps, 'requestState' | 'defer' | 'callKey'>, parsedBody: unknown): Promise<Response> {
-      depsOf.set(request, { ...deps, parked, body: parsedBody })
-      return (await refuseMcpParamHeaders(request, deps.tools, parsedBody)) ?? handler.fetch(request, { parsedBody })
+      const entry: ModernMcpDeps & { body: unknown; close?: () => void } = { ...deps, parked, body: parsedBody }
+      depsOf.set(request, entry)
+      const refused = await refuseMcpParamHeaders(request, deps.tools, parsedBody)
+      if (refused) return refused
+      const answering = handler.fetch(request, { parsedBody })
+      // Only a call may run long, and only a client that accepts a stream can be switched to one.
+      const isCall = (parsedBody as { method?: unknown } | null)?.method === 'tools/call'
+      if (!isCall || !request.headers.get('accept')?.includes('text/event-stream')) return answering
+      return answerLateAsSse(answering, () => entry.close?.())
     },
   }
 }

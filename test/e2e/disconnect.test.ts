@@ -119,10 +119,10 @@ describe('a chunked body past maxInputBytes over real HTTP', () => {
 describe('MCP 2026-07-28: the SDK v2 client aborting its call, over a real socket', () => {
   // Under 2026-07-28 there is no notifications/cancelled: the client aborts the call's HTTP request,
   // and the Worker learns it as a disconnect (on local workerd, only when it next writes to the
-  // response, as for the SSE callers above).
-  // TODO(#28): today the tool is not aborted (it would run its 50 s and finish): issue #28,
-  // "Cancelling does not stop the tool". Drop `.fails` once a 2026 client abort reaches the call.
-  it.fails('aborts the call: the tool sees its abortSignal abort, and never finishes', async () => {
+  // response, as for the SSE callers above). A call still running after a short grace is answered
+  // as an SSE stream that keeps alive (src/mcp/answer-late-as-sse.ts): its next write finds the
+  // client gone.
+  it('aborts the call: the tool sees its abortSignal abort, and never finishes', async () => {
     const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client')
     const client = new Client({ name: 'e2e-modern-cancel', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } })
     await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: 'Bearer e2e-modern-canceller' } } }))
