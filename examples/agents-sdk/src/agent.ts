@@ -18,6 +18,8 @@ type Answer = { approved: boolean; reason?: string }
 export class ToolAgent extends Agent<Env> {
   private answer: Answer = { approved: false, reason: 'nobody answered' }
   private asked: string[] = []
+  /** The call `start` makes and `abort` stops: its controller, and how it ended. */
+  private running?: { abort: AbortController; ended: Promise<string> }
 
   // #region agent
   onStart() {
@@ -32,7 +34,10 @@ export class ToolAgent extends Agent<Env> {
   async onRequest(request: Request): Promise<Response> {
     const action = new URL(request.url).pathname.split('/').at(-1)
     if (action === 'connect') {
-      const { id, state } = await this.addMcpServer('toolroute', new URL('/mcp', this.env.TOOLROUTE_URL).href)
+      // A token makes the agent a principal of toolroute's: its runs are its own (listed, read by it).
+      const { token } = request.headers.get('content-type') ? ((await request.json()) as { token?: string }) : {}
+      const transport = token ? { transport: { headers: { authorization: `Bearer ${token}` } } } : {}
+      const { id, state } = await this.addMcpServer('toolroute', new URL('/mcp', this.env.TOOLROUTE_URL).href, transport)
       const connection = this.mcp.mcpConnections[id]
       return Response.json({
         id,
@@ -52,6 +57,24 @@ export class ToolAgent extends Agent<Env> {
       return Response.json({ result, asked: this.asked })
     }
     // #endregion
+    // Cancelling: a call made with an AbortSignal, aborted while it runs (the user stopped it). Under
+    // 2026-07-28 the abort closes the call's HTTP request, and toolroute cancels the call's run.
+    // `start` answers when the call ends: an agent's outbound fetch is cancellable only while the
+    // request (or other event) that started it is still going.
+    if (action === 'start') {
+      const { name, arguments: args } = (await request.json()) as { name: string; arguments: Record<string, unknown> }
+      const [server] = this.mcp.listServers()
+      if (!server) return Response.json({ error: 'connect first' }, { status: 409 })
+      const abort = new AbortController()
+      const call = this.mcp.callTool({ serverId: server.id, name, arguments: args }, { signal: abort.signal })
+      this.running = { abort, ended: call.then(() => 'completed', (error: unknown) => `rejected: ${error instanceof Error ? error.message : String(error)}`) }
+      return Response.json({ call: await this.running.ended })
+    }
+    if (action === 'abort') {
+      if (!this.running) return Response.json({ error: 'start first' }, { status: 409 })
+      this.running.abort.abort(new Error('stopped by the user'))
+      return Response.json({ call: await this.running.ended })
+    }
     return new Response('Not found', { status: 404 })
   }
 }

@@ -26,7 +26,7 @@ describe('an Agents SDK agent using toolroute over MCP', () => {
     // The Agents SDK's MCP client (v2) finds toolroute's stateless generation through server/discover.
     expect(connected.protocolVersion).toBe('2026-07-28')
     expect(connected.sessionId).toBeUndefined()
-    expect(connected.tools.sort()).toEqual(['delete-file', 'index-docs'])
+    expect(connected.tools.sort()).toEqual(['delete-file', 'index-docs', 'summarize-docs'])
   })
 
   it('calls a plain tool: its output is the structured content', async () => {
@@ -75,5 +75,44 @@ describe('an Agents SDK agent using toolroute over MCP', () => {
     expect(await approved.json()).toMatchObject({ status: 'completed', output: { deleted: 'later.txt' } })
     // Approving again changes nothing: the tool ran once.
     expect((await approve()).status).toBe(409)
+  })
+})
+
+describe('an Agents SDK agent cancelling a call (an abort signal on callTool, under 2026-07-28)', () => {
+  const base = () => inject('toolrouteUrl')
+  /** Polls until `check` holds (an upper bound only, never a timing assert). */
+  async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, withinMs = 15_000): Promise<T> {
+    const deadline = Date.now() + withinMs
+    let value = await read()
+    while (!check(value) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      value = await read()
+    }
+    return value
+  }
+  /** The principal's background runs, as tasks/list (2025-11-25, stateless) lists them. */
+  const listRuns = async (token: string) => {
+    const response = await fetch(`${base()}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/list', params: {} }),
+    })
+    return ((await response.json()) as { result: { tasks: { taskId: string }[] } }).result.tasks
+  }
+  const statusOf = async (runId: string, token: string) =>
+    ((await (await fetch(`${base()}/runs/${runId}`, { headers: { authorization: `Bearer ${token}` } })).json()) as { status: string }).status
+
+  it("the aborted call rejects, and its run ends cancelled, not completed", async () => {
+    const token = `agent-canceller-${crypto.randomUUID()}`
+    await agent('canceller', 'connect', { token })
+    // Three files at two seconds each: the run is still going when the agent stops it.
+    const started = agent('canceller', 'start', { name: 'summarize-docs', arguments: { files: ['a.md', 'b.md', 'c.md'], msPerFile: 2000 } })
+    const [run] = await eventually(() => listRuns(token), (tasks) => tasks.length > 0)
+    expect(run).toBeDefined()
+    expect(await statusOf(run!.taskId, token)).toBe('running')
+    expect((await agent('canceller', 'abort')).status).toBe(200)
+    const { call } = (await (await started).json()) as { call: string }
+    expect(call).toMatch(/^rejected: /)
+    expect(await eventually(() => statusOf(run!.taskId, token), (status) => status !== 'running')).toBe('cancelled')
   })
 })

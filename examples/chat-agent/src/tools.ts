@@ -28,4 +28,25 @@ export const deleteFile = createTool({
   execute: async ({ path }) => ({ deleted: path }),
 })
 
-export const tools = [indexDocs, deleteFile]
+/**
+ * Runs in the background (a stored run, followed by the call): slow enough to be stopped. A caller
+ * that cancels its call cancels the run (the agents-sdk example does, over MCP).
+ */
+export const summarizeDocs = createTool({
+  id: 'summarize-docs',
+  description: 'Summarize documentation files, one after another, in the background',
+  inputSchema: z.object({ files: z.array(z.string().min(1)).min(1).max(20), msPerFile: z.number().int().min(0).max(5000).optional() }),
+  outputSchema: z.object({ summarized: z.number() }),
+  background: { enabled: true, timeoutMs: 120_000 },
+  execute: async ({ files, msPerFile }, { abortSignal }) => {
+    for (const _ of files) {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(resolve, msPerFile ?? 100)
+        abortSignal.addEventListener('abort', () => (clearTimeout(timer), reject(abortSignal.reason)), { once: true })
+      })
+    }
+    return { summarized: files.length }
+  },
+})
+
+export const tools = [indexDocs, deleteFile, summarizeDocs]
