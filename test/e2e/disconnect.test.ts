@@ -122,9 +122,15 @@ describe('MCP 2026-07-28: the SDK v2 client aborting its call, over a real socke
   // response, as for the SSE callers above). A call still running after a short grace is answered
   // as an SSE stream that keeps alive (src/mcp/answer-late-as-sse.ts): its next write finds the
   // client gone.
-  it('aborts the call: the tool sees its abortSignal abort, and never finishes', async () => {
+  // A client that can answer forms has its call run in a per-call Durable Object (where its retry
+  // lands): the Worker relays that object's stream, and the client leaving must travel back through it.
+  it.each([
+    { who: 'a client without elicitation (the call runs in the Worker)', capabilities: {} },
+    { who: 'a client that answers forms (the call runs in its per-call Durable Object)', capabilities: { elicitation: { form: {} } } },
+  ])('aborts the call of $who: the tool sees its abortSignal abort, and never finishes', async ({ capabilities }) => {
     const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client')
-    const client = new Client({ name: 'e2e-modern-cancel', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } })
+    const client = new Client({ name: 'e2e-modern-cancel', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' }, capabilities })
+    if ('elicitation' in capabilities) client.setRequestHandler('elicitation/create', () => ({ action: 'cancel' }))
     await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: 'Bearer e2e-modern-canceller' } } }))
     expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28')
     const key = `e2e-modern-cancel-${crypto.randomUUID()}`
