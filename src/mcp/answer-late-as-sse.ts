@@ -29,11 +29,14 @@ const keepAlive = new TextEncoder().encode(': keepalive\n\n')
  * notifications first, its own SSE stream (piped through).
  */
 export function answerLateAsSse(answering: Promise<Response>, gone: () => void, timing: LateAnswerTiming = lateAnswerTiming): Promise<Response> {
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const late = new Promise<undefined>((resolve) => (timer = setTimeout(resolve, timing.graceMs, undefined)))
-  return Promise.race([answering, late])
-    .finally(() => clearTimeout(timer))
-    .then((answer) => answer ?? streamOf(answering, gone, timing.keepAliveMs))
+  // One promise and one timer: the short calls pay for nothing else.
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => resolve(streamOf(answering, gone, timing.keepAliveMs)), timing.graceMs)
+    answering.then(
+      (answer) => (clearTimeout(timer), resolve(answer)),
+      (error: unknown) => (clearTimeout(timer), reject(error)),
+    )
+  })
 }
 
 function streamOf(answering: Promise<Response>, gone: () => void, keepAliveMs: number): Response {
