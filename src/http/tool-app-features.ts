@@ -11,7 +11,7 @@ import type { ToolAppOptions } from './tool-app-options.ts'
 export type IdempotentCall = typeof idempotentCall
 
 /**
- * What serves `/mcp`, made once per app from its tools, options and runs (`createMcpHandler`, in
+ * What serves `/mcp`, made once per app from its tools, options and runs (`createMcpEndpoint`, in
  * mcp/, is one): http/ knows MCP by this shape alone, so it imports no MCP code.
  */
 export type McpHandlerFactory = (deps: {
@@ -42,6 +42,6 @@ export interface ToolAppFeatures {
   idempotency?: { call: IdempotentCall; keys?: () => IdempotencyStore }
   /** What renders the playground page (`loadPlaygroundPage`). Without it `GET /` answers `404 TOOL_NOT_FOUND`, saying why. */
   playground?: PlaygroundPageLoader
-  /** What serves `/mcp` (`createMcpHandler`), unless the options say `mcp: false`. Without it `/mcp` is not served. */
+  /** What serves `/mcp` (`createMcpEndpoint`), unless the options say `mcp: false`. Without it `/mcp` is not served. */
   mcp?: McpHandlerFactory
 }

@@ -2,7 +2,7 @@ import { ProtocolError, ProtocolErrorCode, Server, isTaskAugmentedRequestParams,
 import { canAnswerForms } from './answers-forms.ts'
 import { ToolrouteError } from '../errors/toolroute-error.ts'
 import { callMcpTask } from './call-mcp-task.ts'
-import { callModernMcpTool, type ModernMcpDeps, type ModernResult } from './call-modern-mcp-tool.ts'
+import { callMcpTool, type McpCallDeps, type McpCallResult } from './call-mcp-tool.ts'
 import { questionStateCodecFor } from './create-modern-mcp-handler.ts'
 import { errorResult } from './mcp-tool-result.ts'
 import { ParkedCalls } from './parked-calls.ts'
@@ -37,7 +37,7 @@ class TaskServer extends Server {
 /**
  * An MCP `Server` (SDK v2) serving a 2025 connection's `tools/list` and `tools/call` for a tool
  * registry, at `version` (the revision the connection speaks). A plain call is the 2026-07-28
- * handler's (`callModernMcpTool`): its questions come back as `input_required`, which the SDK's
+ * handler's (`callMcpTool`): its questions come back as `input_required`, which the SDK's
  * legacy shim asks as real `elicitation/create` requests on this connection and answers by
  * re-entering the handler, so a question is written once for both generations. The shim's rounds
  * never leave this process, so their `requestState` is sealed with this isolate's key unless the
@@ -54,10 +54,10 @@ export function createMcpServer(deps: McpServerDeps, version: string): Server {
     requestState: { verify: (state, ctx) => codec.verify(state, ctx) },
     inputRequired: { roundTimeoutMs: deps.elicitationTimeoutMs },
   })
-  const plain: ModernMcpDeps = {
+  const plain: McpCallDeps = {
     ...deps,
     requestState: codec,
-    parked: new ParkedCalls<ModernResult>(deps.elicitationTimeoutMs),
+    parked: new ParkedCalls<McpCallResult>(deps.elicitationTimeoutMs),
     // The connection's request stays open while the shim asks: nothing needs to outlive it.
     defer: (work) => void work.catch(() => {}),
     answersForms: () => canAnswerForms(server.getClientCapabilities()),
@@ -75,7 +75,7 @@ export function createMcpServer(deps: McpServerDeps, version: string): Server {
       if (asTask) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${tool.code}: ${tool.message}`, tool.toJSON().error)
       return errorResult(tool) as never
     }
-    return (asTask ? callMcpTask(deps, tool, params, ctx) : callModernMcpTool(plain, tool, params, ctx)) as never
+    return (asTask ? callMcpTask(deps, tool, params, ctx) : callMcpTool(plain, tool, params, ctx)) as never
   })
   // Per server, so per session: what each task's progress has sent (task-progress.ts).
   if (tasks) serveMcpTasks(server, deps, createTaskProgress())

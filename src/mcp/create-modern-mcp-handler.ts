@@ -1,5 +1,5 @@
 import { ProtocolError, Server, createMcpHandler, type CallToolResult, createRequestStateCodec, type RequestStateCodec, type ServerContext, type Tool } from '@modelcontextprotocol/server'
-import { callModernMcpTool, type ModernMcpDeps, type ModernResult, type QuestionState } from './call-modern-mcp-tool.ts'
+import { callMcpTool, type McpCallDeps, type McpCallResult, type QuestionState } from './call-mcp-tool.ts'
 import { ParkedCalls } from './parked-calls.ts'
 import type { McpServerDeps } from './mcp-server-deps.ts'
 import { readCaller } from './mcp-caller.ts'
@@ -62,13 +62,13 @@ export function peekCallKey(body: unknown): string | undefined {
  * MCP 2026-07-28 (no `initialize`, no sessions; `server/discover`; questions as `input_required`
  * results) on the SDK v2's per-request handler. The 2025 versions are served by the same SDK's
  * Streamable HTTP transport in front of it (`createMcpHandler` routes with `isLegacyRequest`,
- * create-mcp-server.ts); both answer tools/call with the same handler, `callModernMcpTool`.
+ * create-mcp-server.ts); both answer tools/call with the same handler, `callMcpTool`.
  */
 export function createModernMcpHandler(serverInfo: { name: string; version: string }, questionTimeoutMs: number, launch?: (work: () => Promise<void>) => void) {
-  const parked = new ParkedCalls<ModernResult>(questionTimeoutMs, launch)
+  const parked = new ParkedCalls<McpCallResult>(questionTimeoutMs, launch)
   // The SDK builds one server per request through this factory: the request's own deps (its run
   // host comes from the Hono context) travel with the Request object it was handed.
-  const depsOf = new WeakMap<Request, ModernMcpDeps & { body: unknown; close?: () => void }>()
+  const depsOf = new WeakMap<Request, McpCallDeps & { body: unknown; close?: () => void }>()
   const handler = createMcpHandler(
     ({ requestInfo }) => {
       const deps = requestInfo ? depsOf.get(requestInfo) : undefined
@@ -90,7 +90,7 @@ export function createModernMcpHandler(serverInfo: { name: string; version: stri
         const refusal = taskRequiredRefusal(tool, ctx)
         if (refusal) throw refusal
         // A task (`resultType: "task"`) is a tools/call answer the SDK passes through as it is.
-        return callModernMcpTool(deps, tool, request.params, ctx) as Promise<CallToolResult>
+        return callMcpTool(deps, tool, request.params, ctx) as Promise<CallToolResult>
       })
       return server
     },
@@ -98,8 +98,8 @@ export function createModernMcpHandler(serverInfo: { name: string; version: stri
     { legacy: 'reject', keepAliveMs: lateAnswerTiming.keepAliveMs },
   )
   return {
-    async fetch(request: Request, deps: McpServerDeps & Pick<ModernMcpDeps, 'requestState' | 'defer' | 'callKey'>, parsedBody: unknown): Promise<Response> {
-      const entry: ModernMcpDeps & { body: unknown; close?: () => void } = { ...deps, parked, body: parsedBody }
+    async fetch(request: Request, deps: McpServerDeps & Pick<McpCallDeps, 'requestState' | 'defer' | 'callKey'>, parsedBody: unknown): Promise<Response> {
+      const entry: McpCallDeps & { body: unknown; close?: () => void } = { ...deps, parked, body: parsedBody }
       depsOf.set(request, entry)
       const refused = await refuseMcpParamHeaders(request, deps.tools, parsedBody)
       if (refused) return refused

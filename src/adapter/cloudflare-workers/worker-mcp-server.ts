@@ -1,5 +1,5 @@
 import type { Context } from 'hono'
-import { createMcpHandler } from '../../mcp/create-mcp-handler.ts'
+import { createMcpEndpoint } from '../../mcp/create-mcp-endpoint.ts'
 import { defaultElicitationTimeoutMs, defaultServerInfo } from '../../mcp/create-mcp-server.ts'
 import type { ToolAppMcpOptions } from '../../mcp/mcp-app-options.ts'
 import type { McpSessionHost } from '../../mcp/mcp-session-host.ts'
@@ -24,7 +24,7 @@ export interface WorkerMcpContext {
 
 /** The pieces of `/mcp` on Workers: the handler, where sessions live, and the session object class. */
 export interface WorkerMcp {
-  handler: typeof createMcpHandler
+  handler: typeof createMcpEndpoint
   sessions: (c: Context) => McpSessionHost | undefined
   McpSessionObject: ReturnType<typeof createMcpSessionObject>
 }
@@ -38,7 +38,7 @@ export interface WorkerMcp {
 export function workerMcpServer(context: WorkerMcpContext): WorkerMcp {
   const hosts = new WeakMap<DurableObjectNamespace, McpSessionHost>()
   return {
-    handler: createMcpHandler,
+    handler: createMcpEndpoint,
     sessions: (c) => {
       const namespace = context.sessionNamespace(c.env)
       if (!namespace) return undefined

@@ -1,7 +1,7 @@
 import type { Hono } from 'hono'
 import { createToolApp } from '../../http/create-tool-app.ts'
 import { loadPlaygroundPage } from '../../playground/load-playground-page.ts'
-import { createMcpHandler } from '../../mcp/create-mcp-handler.ts'
+import { createMcpEndpoint } from '../../mcp/create-mcp-endpoint.ts'
 import { idempotentCall } from '../../http/idempotent-call.ts'
 import { setJsonSchemaValidator } from '../../schema/json-schema-validator.ts'
 import { cfworkerJsonSchema } from '../../schema/cfworker-json-schema.ts'
@@ -90,6 +90,6 @@ export async function createDenoToolApp(options: DenoToolAppOptions): Promise<De
   await scheduler?.start((id) => (id.startsWith(denoKvKeySweepPrefix) ? keys.sweep(id) : engine.sweep(id)))
   const idempotency = appOptions.idempotency ?? keys
   setJsonSchemaValidator(cfworkerJsonSchema)
-  const app = createToolApp({ ...appOptions, runs: withRunIndex(engine, createDenoKvRunIndex(kv)), idempotency }, { idempotency: { call: idempotentCall }, playground: loadPlaygroundPage, mcp: createMcpHandler })
+  const app = createToolApp({ ...appOptions, runs: withRunIndex(engine, createDenoKvRunIndex(kv)), idempotency }, { idempotency: { call: idempotentCall }, playground: loadPlaygroundPage, mcp: createMcpEndpoint })
   return { app, engine, store }
 }

@@ -52,11 +52,11 @@ export const answerKey = 'answer'
 export type QuestionState = ({ runId: string; asked?: number } | { questionId: string; key?: string }) & { callKey?: string }
 
 /** What the one tools/call handler needs beyond a server's deps (the 2025 server builds them too). */
-export interface ModernMcpDeps extends McpServerDeps {
+export interface McpCallDeps extends McpServerDeps {
   /** Seals and verifies a question's `requestState`. */
   requestState: RequestStateCodec<QuestionState>
   /** Calls waiting, mid-`execute`, for the answer to their question. */
-  parked: ParkedCalls<ModernResult>
+  parked: ParkedCalls<McpCallResult>
   /** Keeps a parked call alive past its response (`waitUntil`). */
   defer: (work: Promise<unknown>) => void
   /**
@@ -71,7 +71,7 @@ export interface ModernMcpDeps extends McpServerDeps {
   answersForms?: (ctx: ServerContext) => boolean
 }
 
-export type ModernResult = CallToolResult | InputRequiredResult | ReturnType<typeof createTaskResult>
+export type McpCallResult = CallToolResult | InputRequiredResult | ReturnType<typeof createTaskResult>
 
 /**
  * `tools/call` in every MCP version, on the same call and run host as HTTP. A run that waits for a
@@ -81,9 +81,9 @@ export type ModernResult = CallToolResult | InputRequiredResult | ReturnType<typ
  * SDK's legacy shim asks it as a real `elicitation/create` and re-enters this handler with the
  * answer. Either way the answer goes to the run (approve, decline, resume: the run host's
  * compare-and-set) or to the parked call, so the tool runs once and nothing before the question
- * runs again. (A 2025 task-augmented call is a task: `callMcpTool`.)
+ * runs again. (A 2025 task-augmented call is a task: `callMcpTask`.)
  */
-export async function callModernMcpTool(deps: ModernMcpDeps, tool: AnyTool, params: { arguments?: Record<string, unknown> }, ctx: ServerContext): Promise<ModernResult> {
+export async function callMcpTool(deps: McpCallDeps, tool: AnyTool, params: { arguments?: Record<string, unknown> }, ctx: ServerContext): Promise<McpCallResult> {
   // A tool that cannot work without a capability the request does not declare (`mcp.requiredClientCapabilities`).
   const declared = (ctx.mcpReq.envelope?.[CLIENT_CAPABILITIES_META_KEY as never] ?? {}) as Record<string, unknown>
   const missing = Object.entries(tool.mcp?.requiredClientCapabilities ?? {}).filter(([name]) => declared[name] === undefined)
@@ -151,7 +151,7 @@ export async function callModernMcpTool(deps: ModernMcpDeps, tool: AnyTool, para
         mcp: { elicitation: { sendRequest: formsOf(deps, ctx) ? ask : cannotAsk }, extra: ctx as unknown as Record<string, unknown> },
       },
     })
-    return (await mcpFirstStep(running, (run) => settle(deps, ctx, answers, run))) as ModernResult
+    return (await mcpFirstStep(running, (run) => settle(deps, ctx, answers, run))) as McpCallResult
   }, sink)
   // The caller cancelling before the call asks anything stops it; once it waits for an answer,
   // this request is over and only the retry (or the wait's timeout) decides.
@@ -160,7 +160,7 @@ export async function callModernMcpTool(deps: ModernMcpDeps, tool: AnyTool, para
   return turnResult(deps, ctx, turn)
 }
 
-const formsOf = (deps: ModernMcpDeps, ctx: ServerContext): boolean => (deps.answersForms ? deps.answersForms(ctx) : answersForms(ctx.mcpReq.envelope))
+const formsOf = (deps: McpCallDeps, ctx: ServerContext): boolean => (deps.answersForms ? deps.answersForms(ctx) : answersForms(ctx.mcpReq.envelope))
 
 function cannotAsk(): Promise<never> {
   return Promise.reject(new Error('The MCP client declared no form elicitation: it cannot answer questions'))
@@ -175,7 +175,7 @@ function answerOf(ctx: ServerContext, key = answerKey): ElicitResult {
 }
 
 /** A parked call's turn as this request's result: its result, or its question as `input_required`. */
-async function turnResult(deps: ModernMcpDeps, ctx: ServerContext, turn: CallTurn<ModernResult>): Promise<ModernResult> {
+async function turnResult(deps: McpCallDeps, ctx: ServerContext, turn: CallTurn<McpCallResult>): Promise<McpCallResult> {
   if (turn.kind === 'done') return turn.value
   if (turn.kind === 'failed') return failure(turn.error, { runId: '', toolCallId: '' })
   return inputRequired({
@@ -185,7 +185,7 @@ async function turnResult(deps: ModernMcpDeps, ctx: ServerContext, turn: CallTur
 }
 
 /** Where a run stands after a step: its result, a question (input_required), or a background run followed to its end. */
-async function settle(deps: ModernMcpDeps, ctx: ServerContext, answers: AnswerContext, run: RunRecord): Promise<ModernResult> {
+async function settle(deps: McpCallDeps, ctx: ServerContext, answers: AnswerContext, run: RunRecord): Promise<McpCallResult> {
   // A background run is a task for a client of the tasks extension: answered at once, driven with tasks/*.
   if (run.background && run.status !== 'completed' && requestDeclaresTasks(ctx)) {
     if (run.status !== 'running' || !run.askable || !answers.tool.mcp?.askBeforeTask) return createTaskResult(run, deps.basePath)
@@ -218,7 +218,7 @@ async function settle(deps: ModernMcpDeps, ctx: ServerContext, answers: AnswerCo
  * The run's question as an `input_required` result, or the HTTP routes when no form can ask it or
  * the request declares no form elicitation (the SDK refuses to send it such a question: -32021).
  */
-async function ask(deps: ModernMcpDeps, ctx: ServerContext, run: RunRecord, problem = '', asked = 1): Promise<ModernResult> {
+async function ask(deps: McpCallDeps, ctx: ServerContext, run: RunRecord, problem = '', asked = 1): Promise<McpCallResult> {
   if (!formsOf(deps, ctx)) return waiting(deps, run)
   const tool = await toolOfRun(deps.tools, run)
   const question = run.status === 'approval-required' ? await approvalQuestion(tool, run) : await resumeQuestion(tool, run, problem)
@@ -229,7 +229,7 @@ async function ask(deps: ModernMcpDeps, ctx: ServerContext, run: RunRecord, prob
   })
 }
 
-async function waiting(deps: ModernMcpDeps, run: RunRecord): Promise<CallToolResult> {
+async function waiting(deps: McpCallDeps, run: RunRecord): Promise<CallToolResult> {
   const tool = await toolOfRun(deps.tools, run)
   return waitingResult(tool, run, deps.basePath, run.status === 'suspended' ? await shown(tool, run, 'suspend') : undefined) as CallToolResult
 }

@@ -26,7 +26,7 @@ import { StatelessCalls, callIdOf, cancelledIdOf, statelessCallKey } from './sta
 import { resolveMcpCaller } from './resolve-mcp-caller.ts'
 import { sessionIdPattern } from '../caller/principal-of.ts'
 
-export interface McpHandlerOptions {
+export interface McpEndpointOptions {
   tools: ReadonlyMap<string, AnyTool>
   options: McpAppOptions
   runs: (c: Context) => RunHost
@@ -39,7 +39,7 @@ export interface McpHandlerOptions {
  * tool can ask it questions mid-call. Any other client is served statelessly. No GET stream:
  * every server-to-client message belongs to a call and goes out on that call's response.
  */
-export function createMcpHandler({ tools, options, runs }: McpHandlerOptions) {
+export function createMcpEndpoint({ tools, options, runs }: McpEndpointOptions) {
   const settings = typeof options.mcp === 'object' ? options.mcp : {}
   const maxBytes = options.maxInputBytes ?? defaultMaxInputBytes
   const depsOf = (c: Context): McpServerDeps => ({
