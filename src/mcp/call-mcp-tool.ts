@@ -35,7 +35,10 @@ function attach(sink: ProgressSink, ctx: ServerContext): void {
   sink.send = token !== undefined ? createProgressSender((notification) => ctx.mcpReq.notify(notification), token) : undefined
   sink.log = createMcpLogSender(sink.logger, (message) => ctx.mcpReq.log(message.level, message.data, message.logger))
 }
-import { answerApproval, answerResume, approvalQuestion, cancelAbandoned, followToEnd, maxResumeAttempts, resumeQuestion, shown, type AnswerContext } from './finish-waiting-run.ts'
+import { answerApproval, answerResume, type AnswerContext } from './answer-waiting-run.ts'
+import { cancelAbandoned } from './cancel-abandoned.ts'
+import { followToEnd } from './follow-to-end.ts'
+import { approvalQuestion, maxResumeAttempts, resumeQuestion, shown } from './waiting-run-questions.ts'
 import { answersForms } from './answers-forms.ts'
 import { readCaller } from './mcp-caller.ts'
 import { tapRunEvents } from './tap-run-events.ts'

@@ -2,7 +2,7 @@ import { inputRequired, type CallToolResult } from '@modelcontextprotocol/server
 import type { RunRecord } from '../runs/run-record.ts'
 import { toolOfRun } from '../manifest/load-tool.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
-import { approvalQuestion, resumeQuestion } from './finish-waiting-run.ts'
+import { approvalQuestion, resumeQuestion } from './waiting-run-questions.ts'
 import { runRoute, settledResult } from './mcp-tool-result.ts'
 import { taskPollIntervalMs, taskStatusOf } from './to-mcp-task.ts'
 import { pendingQuestions } from '../runs/run-questions.ts'
