@@ -7,9 +7,6 @@ import { createRunLifetime } from './run-lifetime.ts'
 import { settledStatuses, type RunRecord } from './run-record.ts'
 import { callerStepRefusal, type CallerStep } from './run-refusal.ts'
 
-/** What the engine of finished runs needs: no tools (it never executes one), no deferred work. */
-export type FinishedRunEngineOptions = Omit<RunEngineOptions, 'tools' | 'defer' | 'pollMs'>
-
 /**
  * The run engine of an app whose tools never wait (no approval, suspend or background), where a
  * run is stored only because its call had to be (an `Idempotency-Key`, `storeRuns: 'all'`): such
@@ -20,8 +17,9 @@ export type FinishedRunEngineOptions = Omit<RunEngineOptions, 'tools' | 'defer' 
  * settled is not stored (a tool that suspends through a helper, which the build cannot see: its
  * call fails as in an app that keeps no runs). `toolroute build` chooses it (`workerFinishedRunStore`)
  * for an app whose calls reach no other run; everything a caller reads answers as in the full engine.
+ * It takes the full engine's options but the tools (it never executes one) and deferred work.
  */
-export function createFinishedRunEngine(options: FinishedRunEngineOptions): RunEngine {
+export function createFinishedRunEngine(options: Omit<RunEngineOptions, 'tools' | 'defer' | 'pollMs'>): RunEngine {
   const { store } = options
   const now = options.now ?? Date.now
   const lifetime = createRunLifetime(options)

@@ -13,14 +13,12 @@ import { holdRunLease, type RunLease } from './hold-run-lease.ts'
 import { runBackgroundAttempt } from './run-background-attempt.ts'
 import { cancellation } from './run-cancellation.ts'
 import type { RunCaller, RunHost, RunSegment } from './run-host.ts'
-import { createRunLifetime, defaultRunTtlMs } from './run-lifetime.ts'
+import { createRunLifetime } from './run-lifetime.ts'
 import { createRunNotifier } from './run-notifier.ts'
 import { resolveRunLimits, type RunLimits } from './run-limits.ts'
 import type { RunRecord } from './run-record.ts'
 import type { RunStore } from './run-store.ts'
 import { transitionOf, type RunAction } from './run-transitions.ts'
-
-export { defaultRunTtlMs }
 
 /** Keeps work alive past the request that started it (`ctx.waitUntil`). */
 export type Defer = (work: Promise<unknown>) => void
