@@ -181,9 +181,17 @@ function answerOf(ctx: ServerContext, key = answerKey): ElicitResult {
 async function turnResult(deps: McpCallDeps, ctx: ServerContext, turn: CallTurn<McpCallResult>): Promise<McpCallResult> {
   if (turn.kind === 'done') return turn.value
   if (turn.kind === 'failed') return failure(turn.error, { runId: '', toolCallId: '' })
+  return questionsResult(deps, ctx, { [turn.key ?? answerKey]: turn.question }, { questionId: turn.questionId, ...(turn.key ? { key: turn.key } : {}) })
+}
+
+/**
+ * Questions as this request's `input_required` result, their `requestState` sealed with where the
+ * call runs (`callKey`), so that the retry reaches the object where the call or its run waits.
+ */
+async function questionsResult(deps: McpCallDeps, ctx: ServerContext, questions: Record<string, unknown>, state: QuestionState): Promise<InputRequiredResult> {
   return inputRequired({
-    inputRequests: { [turn.key ?? answerKey]: inputRequired.elicit(turn.question as Parameters<typeof inputRequired.elicit>[0]) },
-    requestState: await deps.requestState.mint({ questionId: turn.questionId, ...(turn.key ? { key: turn.key } : {}), ...(deps.callKey ? { callKey: deps.callKey } : {}) }, ctx),
+    inputRequests: Object.fromEntries(Object.entries(questions).map(([key, question]) => [key, inputRequired.elicit(question as Parameters<typeof inputRequired.elicit>[0])])),
+    requestState: await deps.requestState.mint({ ...state, ...(deps.callKey ? { callKey: deps.callKey } : {}) }, ctx),
   })
 }
 
@@ -194,13 +202,10 @@ async function settle(deps: McpCallDeps, ctx: ServerContext, answers: AnswerCont
     if (run.status !== 'running' || !run.askable || !answers.tool.mcp?.askBeforeTask) return createTaskResult(run, deps.basePath)
     // A tool that gathers its input first: its first question is this call's, its answer's retry the task.
     const turn = await firstTurn(answers.runs, run, answers.principal, ctx.mcpReq.signal)
-    const pending = Object.entries(pendingQuestions(turn))
+    const pending = pendingQuestions(turn)
     if (turn.status !== 'running') return settle(deps, ctx, answers, turn)
-    if (pending.length === 0) return createTaskResult(turn, deps.basePath)
-    return inputRequired({
-      inputRequests: Object.fromEntries(pending.map(([key, question]) => [key, inputRequired.elicit(question as Parameters<typeof inputRequired.elicit>[0])])),
-      requestState: await deps.requestState.mint({ runId: turn.runId, ...(deps.callKey ? { callKey: deps.callKey } : {}) }, ctx),
-    })
+    if (Object.keys(pending).length === 0) return createTaskResult(turn, deps.basePath)
+    return questionsResult(deps, ctx, pending, { runId: turn.runId })
   }
   let current = run
   if (current.status === 'running') {
@@ -226,10 +231,7 @@ async function ask(deps: McpCallDeps, ctx: ServerContext, run: RunRecord, proble
   const tool = await toolOfRun(deps.tools, run)
   const question = run.status === 'approval-required' ? await approvalQuestion(tool, run) : await resumeQuestion(tool, run, problem)
   if (!question) return waiting(deps, run)
-  return inputRequired({
-    inputRequests: { [answerKey]: inputRequired.elicit(question as Parameters<typeof inputRequired.elicit>[0]) },
-    requestState: await deps.requestState.mint({ runId: run.runId, ...(asked > 1 ? { asked } : {}), ...(deps.callKey ? { callKey: deps.callKey } : {}) }, ctx),
-  })
+  return questionsResult(deps, ctx, { [answerKey]: question }, { runId: run.runId, ...(asked > 1 ? { asked } : {}) })
 }
 
 async function waiting(deps: McpCallDeps, run: RunRecord): Promise<CallToolResult> {
