@@ -1,9 +1,9 @@
 import { acceptedContent, type ServerContext } from '@modelcontextprotocol/server'
-import { ToolrouteError } from '../errors/toolroute-error.ts'
 import type { RunHost } from '../runs/run-host.ts'
 import type { RunRecord } from '../runs/run-record.ts'
 import { pendingQuestions } from '../runs/run-questions.ts'
 import type { ElicitResult } from '../tool/tool-execution-context.ts'
+import { answerPendingQuestions } from './answer-pending-questions.ts'
 
 /** How often a call that waits for a run's first question looks at the run again. */
 const lookEveryMs = 50
@@ -28,19 +28,12 @@ export async function firstTurn(runs: RunHost, run: RunRecord, principal: string
  * ignored, as `tasks/update` ignores them.
  */
 export async function answerFirstTurn(runs: RunHost, run: RunRecord, principal: string | null, ctx: ServerContext): Promise<RunRecord> {
-  const answers: Record<string, ElicitResult> = {}
-  for (const key of Object.keys(pendingQuestions(run))) {
+  const answered = await answerPendingQuestions(runs, run, principal, (key) => {
     const content = acceptedContent(ctx.mcpReq.inputResponses, key)
+    if (content) return { action: 'accept', content: content as ElicitResult['content'] }
     const given = ctx.mcpReq.inputResponses?.[key] as { action?: unknown } | undefined
-    if (content) answers[key] = { action: 'accept', content: content as ElicitResult['content'] }
-    else if (given?.action === 'decline' || given?.action === 'cancel') answers[key] = { action: given.action }
-  }
-  if (Object.keys(answers).length === 0 || !runs.answer) return run
-  try {
-    await runs.answer(run.runId, { principal, answers })
-  } catch (error) {
-    // Settled meanwhile: the task says how.
-    if (!ToolrouteError.isInstance(error) || error.code !== 'RUN_STATE_CONFLICT') throw error
-  }
-  return (await runs.get(run.runId, { principal })).run
+    return given?.action === 'decline' || given?.action === 'cancel' ? { action: given.action } : undefined
+  })
+  // Settled meanwhile, or answered: the task says how.
+  return answered === 'answered' ? (await runs.get(run.runId, { principal })).run : run
 }

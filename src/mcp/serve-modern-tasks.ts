@@ -13,7 +13,7 @@ import { hasTool } from '../manifest/load-tool.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import type { ElicitResult } from '../tool/tool-execution-context.ts'
 import { readCaller } from './mcp-caller.ts'
-import { pendingQuestions } from '../runs/run-questions.ts'
+import { answerPendingQuestions } from './answer-pending-questions.ts'
 import type { McpServerDeps } from './mcp-server-deps.ts'
 import { questionKeyOf, tasksExtensionId, toDetailedModernTask, toModernTask, type ModernTask } from './to-modern-task.ts'
 
@@ -162,20 +162,8 @@ export function serveModernTasks(server: Server, deps: McpServerDeps & { defer: 
  * asked), and the task stays `input_required` until every question has its answer.
  */
 async function answerStep(runs: RunHost, run: RunRecord, principal: string | null, responses: Record<string, unknown>): Promise<Record<string, never>> {
-  const pending = pendingQuestions(run)
-  const answers: Record<string, ElicitResult> = {}
-  for (const [key, value] of Object.entries(responses)) {
-    const answer = Object.hasOwn(pending, key) ? elicitAnswerOf(value) : undefined
-    if (answer) answers[key] = answer
-  }
-  if (Object.keys(answers).length === 0) return {}
-  if (!runs.answer) throw new ProtocolError(-32603, 'This server\'s run host cannot answer questions asked mid-execute')
-  try {
-    await runs.answer(run.runId, { principal, answers })
-  } catch (error) {
-    // Settled meanwhile (cancelled, timed out): nothing waits for the answer any more.
-    if (!ToolrouteError.isInstance(error) || error.code !== 'RUN_STATE_CONFLICT') throw error
-  }
+  const answered = await answerPendingQuestions(runs, run, principal, (key) => (Object.hasOwn(responses, key) ? elicitAnswerOf(responses[key]) : undefined))
+  if (answered === 'unanswerable') throw new ProtocolError(-32603, 'This server\'s run host cannot answer questions asked mid-execute')
   return {}
 }
 

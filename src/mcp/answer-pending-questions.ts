@@ -1,0 +1,28 @@
+import { ToolrouteError } from '../errors/toolroute-error.ts'
+import type { RunHost } from '../runs/run-host.ts'
+import type { RunRecord } from '../runs/run-record.ts'
+import { pendingQuestions } from '../runs/run-questions.ts'
+import type { ElicitResult } from '../tool/tool-execution-context.ts'
+
+/**
+ * Hands the answers a request carries (`readAnswer`, by key) to the questions a running run
+ * waits on, through its host, where the step that asked reads them; keys naming no pending
+ * question are not sent. `unanswered` when the request answered none, `unanswerable` when the
+ * host cannot answer (its runs never ask); a run settled meanwhile (cancelled, timed out) counts
+ * as `answered`, since nothing waits for the answer any more.
+ */
+export async function answerPendingQuestions(runs: RunHost, run: RunRecord, principal: string | null, readAnswer: (key: string) => ElicitResult | undefined): Promise<'answered' | 'unanswered' | 'unanswerable'> {
+  const answers: Record<string, ElicitResult> = {}
+  for (const key of Object.keys(pendingQuestions(run))) {
+    const answer = readAnswer(key)
+    if (answer) answers[key] = answer
+  }
+  if (Object.keys(answers).length === 0) return 'unanswered'
+  if (!runs.answer) return 'unanswerable'
+  try {
+    await runs.answer(run.runId, { principal, answers })
+  } catch (error) {
+    if (!ToolrouteError.isInstance(error) || error.code !== 'RUN_STATE_CONFLICT') throw error
+  }
+  return 'answered'
+}
