@@ -5,6 +5,7 @@ import { idempotentCall } from '../../http/idempotent-call.ts'
 import type { IdempotentCall } from '../../http/tool-app-features.ts'
 import { createIdempotencyObject, type IdempotencyObjectOptions } from './create-idempotency-object.ts'
 import { createDurableObjectIdempotencyStore } from './durable-object-idempotency-store.ts'
+import { perNamespace } from './per-namespace.ts'
 
 /** What `createWorker` knows that keys on Workers need. */
 export interface WorkerKeyStoreContext {
@@ -28,14 +29,9 @@ export interface WorkerKeyStore {
  * ignores the header bundles neither the keyed call nor the keys' Durable Object.
  */
 export function workerKeyStore(context: WorkerKeyStoreContext): WorkerKeyStore {
-  const stores = new WeakMap<DurableObjectNamespace, IdempotencyStore>()
   return {
     call: idempotentCall,
-    store: (namespace) => {
-      let store = stores.get(namespace)
-      if (!store) stores.set(namespace, (store = createDurableObjectIdempotencyStore(namespace)))
-      return store
-    },
+    store: perNamespace(createDurableObjectIdempotencyStore),
     IdempotencyObject: createIdempotencyObject({
       ...context.options,
       // A keyed call cut off by a crash leaves its run failed, in the run's own object.

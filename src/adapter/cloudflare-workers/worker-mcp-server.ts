@@ -7,6 +7,7 @@ import type { RunHost } from '../../runs/run-host.ts'
 import type { AnyTool } from '../../tool/tool-types.ts'
 import { createMcpSessionObject } from './create-mcp-session-object.ts'
 import { createDurableObjectMcpSessions } from './durable-object-mcp-sessions.ts'
+import { perNamespace } from './per-namespace.ts'
 
 /** What `createWorker` knows that MCP on Workers needs. */
 export interface WorkerMcpContext {
@@ -36,15 +37,12 @@ export interface WorkerMcp {
  * bound; stateless otherwise.
  */
 export function workerMcpServer(context: WorkerMcpContext): WorkerMcp {
-  const hosts = new WeakMap<DurableObjectNamespace, McpSessionHost>()
+  const hostOf = perNamespace(createDurableObjectMcpSessions)
   return {
     handler: createMcpEndpoint,
     sessions: (c) => {
       const namespace = context.sessionNamespace(c.env)
-      if (!namespace) return undefined
-      let host = hosts.get(namespace)
-      if (!host) hosts.set(namespace, (host = createDurableObjectMcpSessions(namespace)))
-      return host
+      return namespace ? hostOf(namespace) : undefined
     },
     McpSessionObject: createMcpSessionObject({
       deps: (env) => ({

@@ -6,6 +6,7 @@ import { createRunObjectClass, type ToolRunObject, type ToolRunObjectOptions } f
 import { createToolRunObject } from './create-tool-run-object.ts'
 import { createDurableObjectRunHost, createFinishedDurableObjectRunHost } from './durable-object-run-host.ts'
 import { createDurableObjectRunIndex } from './durable-object-run-index.ts'
+import { perNamespace } from './per-namespace.ts'
 
 /** What `createWorker` knows that runs on Workers need. */
 export interface WorkerRunStoreContext {
@@ -45,13 +46,5 @@ export function workerFinishedRunStore(context: WorkerRunStoreContext): WorkerRu
 
 /** The class runs live in, beside the run host over a namespace (`hostOf`'s, one per namespace). */
 function workerRunStoreOf(ToolRunObject: WorkerRunStore['ToolRunObject'], hostOf: (namespace: DurableObjectNamespace) => RunHost): WorkerRunStore {
-  const hosts = new WeakMap<DurableObjectNamespace, RunHost>()
-  return {
-    host: (namespace) => {
-      let host = hosts.get(namespace)
-      if (!host) hosts.set(namespace, (host = hostOf(namespace)))
-      return host
-    },
-    ToolRunObject,
-  }
+  return { host: perNamespace(hostOf), ToolRunObject }
 }
