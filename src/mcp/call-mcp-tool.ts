@@ -202,8 +202,8 @@ async function settle(deps: McpCallDeps, ctx: ServerContext, answers: AnswerCont
     if (run.status !== 'running' || !run.askable || !answers.tool.mcp?.askBeforeTask) return createTaskResult(run, deps.basePath)
     // A tool that gathers its input first: its first question is this call's, its answer's retry the task.
     const turn = await firstTurn(answers.runs, run, answers.principal, ctx.mcpReq.signal)
-    const pending = pendingQuestions(turn)
     if (turn.status !== 'running') return settle(deps, ctx, answers, turn)
+    const pending = pendingQuestions(turn)
     if (Object.keys(pending).length === 0) return createTaskResult(turn, deps.basePath)
     return questionsResult(deps, ctx, pending, { runId: turn.runId })
   }

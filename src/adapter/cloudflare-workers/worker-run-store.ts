@@ -29,7 +29,10 @@ export interface WorkerRunStore {
  * run engine or store, so a Worker whose calls all complete in their request bundles none (SPEC §11).
  */
 export function workerRunStore(context: WorkerRunStoreContext): WorkerRunStore {
-  return workerRunStoreOf(createToolRunObject(context.tools, context.options), (namespace) => withRunIndex(createDurableObjectRunHost(namespace), createDurableObjectRunIndex(namespace)))
+  return {
+    host: perNamespace((namespace) => withRunIndex(createDurableObjectRunHost(namespace), createDurableObjectRunIndex(namespace))),
+    ToolRunObject: createToolRunObject(context.tools, context.options),
+  }
 }
 
 /**
@@ -41,10 +44,5 @@ export function workerRunStore(context: WorkerRunStoreContext): WorkerRunStore {
  */
 export function workerFinishedRunStore(context: WorkerRunStoreContext): WorkerRunStore {
   // No run index: it feeds MCP tasks/list, which lists background runs only, and none is made here.
-  return workerRunStoreOf(createRunObjectClass(createFinishedRunEngine, context.options), createFinishedDurableObjectRunHost)
-}
-
-/** The class runs live in, beside the run host over a namespace (`hostOf`'s, one per namespace). */
-function workerRunStoreOf(ToolRunObject: WorkerRunStore['ToolRunObject'], hostOf: (namespace: DurableObjectNamespace) => RunHost): WorkerRunStore {
-  return { host: perNamespace(hostOf), ToolRunObject }
+  return { host: perNamespace(createFinishedDurableObjectRunHost), ToolRunObject: createRunObjectClass(createFinishedRunEngine, context.options) }
 }
