@@ -7,8 +7,7 @@ import { millisecondsOf } from './milliseconds-of.ts'
 export interface IdempotencyObjectOptions {
   /**
    * How long a key is kept from its first request: the run retention (`retentionMs`, else the
-   * `TOOLROUTE_RETENTION_MS` var, default 24 h), so a key never outlives the run an SSE repeat
-   * replays.
+   * `TOOLROUTE_RETENTION_MS` var, default 24 h), so a key never outlives the run an SSE repeat replays.
    */
   retentionMs?: number
   /** How long a first request's lease on its key lasts unrenewed (`leaseMs`, else the `TOOLROUTE_LEASE_MS` var, default 30 s). */
@@ -18,22 +17,16 @@ export interface IdempotencyObjectOptions {
 }
 
 /** An idempotency key's Durable Object: the RPC methods its store calls, and its alarm. */
-export interface IdempotencyObject extends DurableObject {
+export interface IdempotencyObject extends DurableObject, Omit<DurableObjectIdempotencyKey, 'sweep'> {
   readonly key: DurableObjectIdempotencyKey
-  begin(fingerprint: string, claim?: IdempotencyClaim): Promise<IdempotencyBegin>
-  renew(fingerprint: string): Promise<boolean>
-  complete(fingerprint: string, answer: IdempotentAnswer): Promise<void>
-  release(fingerprint: string): Promise<void>
   alarm(): Promise<void>
 }
 
 /**
- * The Durable Object class that holds one idempotency key (`idFromName` of principal and key):
- * its record and the alarm that settles it when its request's lease lapses, and forgets it once its
- * retention ends. Thin: the compare-and-set lives in the store.
+ * The Durable Object class that holds one idempotency key (`idFromName` of principal and key): its record,
+ * and the alarm that settles it when its request's lease lapses and forgets it once its retention ends.
  */
-// The return type is spelled out, as for the run object: the package's .d.ts cannot carry an
-// anonymous class extending DurableObject (its ctx and env are protected).
+// The return type is spelled out: the .d.ts cannot carry an anonymous class extending DurableObject.
 export function createIdempotencyObject(options: IdempotencyObjectOptions = {}): new (ctx: DurableObjectState, env: unknown) => IdempotencyObject {
   return class IdempotencyObject extends DurableObject {
     readonly key: DurableObjectIdempotencyKey
@@ -59,7 +52,6 @@ export function createIdempotencyObject(options: IdempotencyObjectOptions = {}):
     release(fingerprint: string): Promise<void> {
       return this.key.release(fingerprint)
     }
-
     alarm(): Promise<void> {
       return this.key.sweep()
     }

@@ -8,23 +8,17 @@ export interface DurableObjectIdempotencyKey {
   renew(fingerprint: string): Promise<boolean>
   complete(fingerprint: string, answer: IdempotentAnswer): Promise<void>
   release(fingerprint: string): Promise<void>
-  /**
-   * The alarm: settles a pending key whose lease lapsed (its request was cut off), looks again
-   * at a lease's end while it is renewed, and otherwise drops the key (its retention is over).
-   */
+  /** The alarm: settles a lapsed pending key, looks again at a renewed lease's end, else drops the key (retention over). */
   sweep(): Promise<void>
 }
 
 /**
- * One idempotency key over a SQLite-backed Durable Object's storage.
- *
- * Key layout (SQLite table of the object): `idempotency (id INTEGER PRIMARY KEY CHECK (id = 1),
- * record TEXT)`: the one key's record as JSON. The object's one alarm is due at the end of a
- * pending key's lease, then at the end of its retention (`retentionMs` after the first request).
- *
- * `sql.exec` is synchronous and each method reads and writes before its first await, so each is
- * a true compare-and-set: of 50 racing requests with one key, only the first finds no record,
- * and a renewal and the alarm that finds the lease lapsed never both win.
+ * One idempotency key over a SQLite-backed Durable Object's storage. Layout: the table `idempotency (id
+ * INTEGER PRIMARY KEY CHECK (id = 1), record TEXT)` holds the key's record as JSON; the one alarm is due at
+ * a pending key's lease end, then at its retention's end (`retentionMs` after the first request).
+ * `sql.exec` is synchronous and each method reads and writes before its first await, so each is a true
+ * compare-and-set: of racing requests with one key only the first finds no record, and a renewal and the
+ * alarm that finds the lease lapsed never both win.
  */
 export function createDurableObjectIdempotencyKey(
   storage: DurableObjectStorage,
@@ -62,14 +56,9 @@ export function createDurableObjectIdempotencyKey(
       }
       const createdAt = now()
       // Written before the first await: the claim is the compare-and-set.
-      if (!claim) {
-        write({ state: 'pending', fingerprint, createdAt })
-        await storage.setAlarm(createdAt + options.retentionMs)
-        return { state: 'new' }
-      }
-      write({ state: 'pending', fingerprint, createdAt, lease: { ...claim, until: createdAt + options.leaseMs } })
-      await storage.setAlarm(createdAt + options.leaseMs)
-      return { state: 'new', renewEveryMs: options.leaseMs / 3 }
+      write({ state: 'pending', fingerprint, createdAt, ...(claim ? { lease: { ...claim, until: createdAt + options.leaseMs } } : {}) })
+      await storage.setAlarm(createdAt + (claim ? options.leaseMs : options.retentionMs))
+      return claim ? { state: 'new', renewEveryMs: options.leaseMs / 3 } : { state: 'new' }
     },
     async renew(fingerprint) {
       const { record, interrupted } = read()
