@@ -1,5 +1,5 @@
 import type { IdempotencyStore } from '../../idempotency/idempotency-store.ts'
-import type { DurableObjectIdempotencyKey } from './durable-object-idempotency-key.ts'
+import type { IdempotencyObject } from './create-idempotency-object.ts'
 
 /**
  * `IdempotencyStore` over a Durable Object namespace: each (principal, key) lives in the object
@@ -7,7 +7,7 @@ import type { DurableObjectIdempotencyKey } from './durable-object-idempotency-k
  */
 export function createDurableObjectIdempotencyStore(namespace: DurableObjectNamespace): IdempotencyStore {
   const stub = (scope: { principal: string | null; key: string }) =>
-    namespace.get(namespace.idFromName(JSON.stringify([scope.principal, scope.key]))) as unknown as Omit<DurableObjectIdempotencyKey, 'sweep'>
+    namespace.get(namespace.idFromName(JSON.stringify([scope.principal, scope.key]))) as unknown as IdempotencyObject
   return {
     begin: (scope, fingerprint, claim) => stub(scope).begin(fingerprint, claim),
     renew: (scope, fingerprint) => stub(scope).renew(fingerprint),
