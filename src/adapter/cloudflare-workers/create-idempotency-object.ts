@@ -39,25 +39,22 @@ export interface IdempotencyObject extends DurableObject {
 // The return type is spelled out: the .d.ts cannot carry an anonymous class extending DurableObject.
 export function createIdempotencyObject(options: IdempotencyObjectOptions = {}): new (ctx: DurableObjectState, env: unknown) => IdempotencyObject {
   return class IdempotencyObject extends DurableObject {
-    readonly #storage: DurableObjectStorage
     readonly #retentionMs: number
     readonly #leaseMs: number
 
     constructor(ctx: DurableObjectState, env: unknown) {
       super(ctx, env as never)
-      const vars = (env ?? {}) as Record<string, unknown>
-      this.#storage = ctx.storage
-      this.#retentionMs = millisecondsOf(options.retentionMs, vars.TOOLROUTE_RETENTION_MS) ?? defaultIdempotencyRetentionMs
-      this.#leaseMs = millisecondsOf(options.leaseMs, vars.TOOLROUTE_LEASE_MS) ?? defaultLeaseMs
+      this.#retentionMs = millisecondsOf(options.retentionMs, env, 'TOOLROUTE_RETENTION_MS') ?? defaultIdempotencyRetentionMs
+      this.#leaseMs = millisecondsOf(options.leaseMs, env, 'TOOLROUTE_LEASE_MS') ?? defaultLeaseMs
       ctx.storage.sql.exec('CREATE TABLE IF NOT EXISTS idempotency (id INTEGER PRIMARY KEY CHECK (id = 1), record TEXT NOT NULL)')
     }
 
     #write(record: IdempotencyRecord) {
-      this.#storage.sql.exec('INSERT OR REPLACE INTO idempotency (id, record) VALUES (1, ?)', JSON.stringify(record))
+      this.ctx.storage.sql.exec('INSERT OR REPLACE INTO idempotency (id, record) VALUES (1, ?)', JSON.stringify(record))
     }
     /** The record as it stands now: gone past retention (the alarm not run yet), settled once its lease lapsed. */
     #read(): { record: IdempotencyRecord | undefined; interrupted?: IdempotencyLease } {
-      const row = this.#storage.sql.exec<{ record: string }>('SELECT record FROM idempotency WHERE id = 1').toArray()[0]
+      const row = this.ctx.storage.sql.exec<{ record: string }>('SELECT record FROM idempotency WHERE id = 1').toArray()[0]
       const record = row ? decodeIdempotencyRecord(JSON.parse(row.record)) : undefined
       if (!record || record.createdAt + this.#retentionMs <= Date.now()) return { record: undefined }
       if (!isLapsed(record, Date.now())) return { record }
@@ -68,7 +65,7 @@ export function createIdempotencyObject(options: IdempotencyObjectOptions = {}):
     /** The run a lapsed key leaves is opened after the write that settled the key (and the alarm moved on to the retention). */
     async #settled(interrupted: IdempotencyLease | undefined, record: IdempotencyRecord) {
       if (!interrupted) return
-      await this.#storage.setAlarm(record.createdAt + this.#retentionMs)
+      await this.ctx.storage.setAlarm(record.createdAt + this.#retentionMs)
       await options.onInterrupted?.(this.env, interrupted).catch((error) => console.error(`toolroute: the run of interrupted call ${interrupted.runId} could not be stored`, error))
     }
 
@@ -81,7 +78,7 @@ export function createIdempotencyObject(options: IdempotencyObjectOptions = {}):
       const createdAt = Date.now()
       // Written before the first await: the claim is the compare-and-set.
       this.#write({ state: 'pending', fingerprint, createdAt, ...(claim ? { lease: { ...claim, until: createdAt + this.#leaseMs } } : {}) })
-      await this.#storage.setAlarm(createdAt + (claim ? this.#leaseMs : this.#retentionMs))
+      await this.ctx.storage.setAlarm(createdAt + (claim ? this.#leaseMs : this.#retentionMs))
       return claim ? { state: 'new', renewEveryMs: this.#leaseMs / 3 } : { state: 'new' }
     }
     async renew(fingerprint: string): Promise<boolean> {
@@ -98,20 +95,20 @@ export function createIdempotencyObject(options: IdempotencyObjectOptions = {}):
       const { record, interrupted } = this.#read()
       if (record?.state === 'pending' && record.fingerprint === fingerprint) {
         this.#write({ state: 'done', fingerprint, createdAt: record.createdAt, answer })
-        if (record.lease) await this.#storage.setAlarm(record.createdAt + this.#retentionMs)
+        if (record.lease) await this.ctx.storage.setAlarm(record.createdAt + this.#retentionMs)
       } else if (record) await this.#settled(interrupted, record)
     }
     async release(fingerprint: string): Promise<void> {
       const { record, interrupted } = this.#read()
-      if (record?.state === 'pending' && record.fingerprint === fingerprint) this.#storage.sql.exec('DELETE FROM idempotency')
+      if (record?.state === 'pending' && record.fingerprint === fingerprint) this.ctx.storage.sql.exec('DELETE FROM idempotency')
       else if (record) await this.#settled(interrupted, record)
     }
     async alarm(): Promise<void> {
       const { record, interrupted } = this.#read()
       if (record && interrupted) return this.#settled(interrupted, record)
       // Only a leased pending key has an alarm before its retention's end: every other alarm is that end.
-      if (record?.state !== 'pending' || !record.lease) return void this.#storage.sql.exec('DELETE FROM idempotency')
-      await this.#storage.setAlarm(record.lease.until)
+      if (record?.state !== 'pending' || !record.lease) return void this.ctx.storage.sql.exec('DELETE FROM idempotency')
+      await this.ctx.storage.setAlarm(record.lease.until)
     }
   }
 }

@@ -103,10 +103,9 @@ export class ToolRunObject extends DurableObject {
   constructor(ctx: DurableObjectState, env: unknown, engineOf: EngineOf, options: ToolRunObjectOptions, indexOf?: IndexOf) {
     super(ctx, env as never)
     this.#indexOf = indexOf
-    const vars = (env ?? {}) as Record<string, unknown>
-    const ttlMs = millisecondsOf(options.runTtlMs, vars.TOOLROUTE_RUN_TTL_MS)
-    const retentionMs = millisecondsOf(options.retentionMs, vars.TOOLROUTE_RETENTION_MS)
-    const leaseMs = millisecondsOf(options.leaseMs, vars.TOOLROUTE_LEASE_MS)
+    const ttlMs = millisecondsOf(options.runTtlMs, env, 'TOOLROUTE_RUN_TTL_MS')
+    const retentionMs = millisecondsOf(options.retentionMs, env, 'TOOLROUTE_RETENTION_MS')
+    const leaseMs = millisecondsOf(options.leaseMs, env, 'TOOLROUTE_LEASE_MS')
     this.engine = engineOf({
       store: createDurableObjectRunStore(ctx.storage),
       ...(ttlMs !== undefined ? { ttlMs } : {}),

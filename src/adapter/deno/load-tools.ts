@@ -15,10 +15,9 @@ function directoryUrl(directory: string | URL): URL {
 }
 
 /**
- * Imports every module in `directory` (`tools/` by convention) and collects the tools they
- * export: what cli/build-tools.mjs compiles into the Worker, found at startup instead, so a
- * Deno user runs no build step. The rules (what a tool is, ids that collide) are collectTools',
- * shared with the build: a collision is refused with a message naming both files.
+ * Imports every module in `directory` (`tools/` by convention) and collects the tools they export, as
+ * cli/build-tools.mjs does for the Worker but at startup, so a Deno user runs no build step. The rules
+ * (what a tool is, colliding ids) are collectTools', shared with the build.
  */
 export async function loadTools(directory: string | URL): Promise<LoadedTools> {
   const base = directoryUrl(directory)
