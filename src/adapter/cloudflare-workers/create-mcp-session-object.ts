@@ -66,7 +66,6 @@ export function createMcpSessionObject(options: McpSessionObjectOptions): new (c
     #session: Promise<McpSession> | undefined
     #deps: McpServerDeps
     #modern: ReturnType<typeof createModernMcpHandler> | undefined
-    #env: unknown
     /** 2026-07-28 executions waiting for the alarm handler to run them (`#launch`). */
     #launched: (() => Promise<void>)[] = []
     #alarmAt = 0
@@ -75,7 +74,6 @@ export function createMcpSessionObject(options: McpSessionObjectOptions): new (c
 
     constructor(ctx: DurableObjectState, env: unknown) {
       super(ctx, env as never)
-      this.#env = env
       this.#deps = options.deps(env)
     }
 
@@ -121,7 +119,7 @@ export function createMcpSessionObject(options: McpSessionObjectOptions): new (c
       const read = await readJson(request)
       if (!read.ok) return read.response
       this.#modern ??= createModernMcpHandler(this.#deps.serverInfo ?? defaultServerInfo, this.#deps.elicitationTimeoutMs ?? defaultElicitationTimeoutMs, (work) => this.#launch(work))
-      const secret = (this.#env as { TOOLROUTE_MCP_STATE_KEY?: unknown } | undefined)?.TOOLROUTE_MCP_STATE_KEY
+      const secret = (this.env as { TOOLROUTE_MCP_STATE_KEY?: unknown } | undefined)?.TOOLROUTE_MCP_STATE_KEY
       return this.#modern.fetch(
         request,
         { ...this.#deps, requestState: questionStateCodecFor(this.#deps.requestStateKey ?? secret), defer: (work) => this.ctx.waitUntil(work), callKey },

@@ -13,7 +13,7 @@
 const maxDelayMs = 30 * 24 * 60 * 60 * 1000 - 60_000
 /** A claim not renewed for this long belongs to a handler that died. */
 const defaultClaimTimeoutMs = 60_000
-/** A sweep that throws is tried again (as a Durable Object retries a failed alarm) this often, from this delay, doubling. */
+/** A sweep that throws is tried again, as a Durable Object retries a failed alarm: this often, the delay doubling. */
 const maxRetries = 5
 const retryBaseMs = 500
 

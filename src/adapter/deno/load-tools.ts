@@ -22,12 +22,8 @@ function directoryUrl(directory: string | URL): URL {
 export async function loadTools(directory: string | URL): Promise<LoadedTools> {
   const base = directoryUrl(directory)
   const folder = decodeURIComponent(base.pathname.split('/').at(-2) ?? 'tools')
-  const names: string[] = []
-  for await (const entry of Deno.readDir(base)) {
-    if (entry.isFile && isToolModuleFile(entry.name)) names.push(entry.name)
-  }
-  names.sort()
-
+  const entries = await Array.fromAsync(Deno.readDir(base))
+  const names = entries.filter((entry) => entry.isFile && isToolModuleFile(entry.name)).map((entry) => entry.name).sort()
   const modules: ToolModule[] = []
   for (const name of names) modules.push({ file: `${folder}/${name}`, exports: await import(new URL(name, base).href) })
   const found = collectTools(modules)
