@@ -3,7 +3,7 @@ import type { SequencedEvent, ToolEvent } from '../../protocol/tool-event.ts'
 import type { Defer, RunEngine } from '../../runs/create-run-engine.ts'
 import type { RunRecord } from '../../runs/run-record.ts'
 import type { RunCaller, RunEventPage, RunSegment } from '../../runs/run-host.ts'
-import { encodeSegmentStream, toRpcError, type RpcResult } from './segment-stream.ts'
+import { encodeSegmentStream, rpc, type RpcResult } from './segment-stream.ts'
 import type { RunStore } from '../../runs/run-store.ts'
 import { createDurableObjectRunStore, storedRunId } from './durable-object-run-store.ts'
 import { millisecondsOf } from './milliseconds-of.ts'
@@ -50,14 +50,6 @@ export type RpcSegment = RpcResult<{
   stream: ReadableStream<Uint8Array> | null
   done?: { run: RunRecord; events: SequencedEvent[] }
 }>
-
-async function rpc<T>(work: () => Promise<T>): Promise<RpcResult<T>> {
-  try {
-    return { ok: true, value: await work() }
-  } catch (error) {
-    return toRpcError(error)
-  }
-}
 
 /** Resolves on the object's next turn, once what the current one started has run. */
 const nextTurn = () => new Promise<undefined>((resolve) => setTimeout(resolve, 0, undefined))

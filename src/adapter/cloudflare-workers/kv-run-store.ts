@@ -97,9 +97,8 @@ export function createKvRunStore(kv: KVNamespace, options: KvRunStoreOptions = {
     const sequenced = events.map((event, index) => ({ seq: after + index + 1, event: structuredClone(event) }))
     await Promise.all(
       sequenced.map(({ seq, event }, index) => {
-        const body = bodies[index]!
-        const metadata: EventMetadata = body.length <= metadataEventBytes ? { event, bytes: sizes[index]! } : { bytes: sizes[index]! }
-        return kv.put(eventKey(runId, seq), body, { ...putOptions, metadata })
+        const metadata: EventMetadata = { ...(bodies[index]!.length <= metadataEventBytes ? { event } : {}), bytes: sizes[index]! }
+        return kv.put(eventKey(runId, seq), bodies[index]!, { ...putOptions, metadata })
       }),
     )
     lastSeqs.set(runId, after + events.length)

@@ -79,9 +79,14 @@ export function decodeSegmentStream(stream: ReadableStream<Uint8Array>): {
 /** RPC does not carry error classes: failures cross as the wire body and become errors again. */
 export type RpcResult<T> = { ok: true; value: T } | ({ ok: false } & ErrorBody)
 
-export function toRpcError(error: unknown): { ok: false } & ErrorBody {
-  if (ToolrouteError.isInstance(error)) return { ok: false, ...error.toJSON() }
-  return { ok: false, error: { code: 'EXECUTION_FAILED', message: error instanceof Error ? error.message : String(error) } }
+/** Runs an RPC method's `work`: its value, or its failure as the wire body. */
+export async function rpc<T>(work: () => Promise<T>): Promise<RpcResult<T>> {
+  try {
+    return { ok: true, value: await work() }
+  } catch (error) {
+    if (ToolrouteError.isInstance(error)) return { ok: false, ...error.toJSON() }
+    return { ok: false, error: { code: 'EXECUTION_FAILED', message: error instanceof Error ? error.message : String(error) } }
+  }
 }
 
 export function fromRpc<T>(result: RpcResult<T>): T {
