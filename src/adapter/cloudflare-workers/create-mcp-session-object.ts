@@ -78,23 +78,19 @@ export function createMcpSessionObject(options: McpSessionObjectOptions): new (c
     }
 
     async fetch(request: Request): Promise<Response> {
+      // The Worker forwards a body only with a POST (a 2026 call's and a stateless call's always are).
+      const read = request.method === 'POST' ? await readJson(request) : undefined
+      if (read && !read.ok) return read.response
+      const body = read?.body
       const callKey = request.headers.get(mcpCallKeyHeader)
-      if (callKey) return this.#call(callKey, request)
+      if (callKey) return this.#call(callKey, request, body)
       // A stateless 2025 call, or its cancel: both land here, so the cancel reaches the call.
       if (request.headers.has(mcpStatelessKeyHeader)) {
-        const read = await readJson(request)
-        if (!read.ok) return read.response
-        return handleStatelessMcp(this.#deps, new Request(request.url, { method: 'POST', headers: request.headers, body: read.text }), read.body, this.#stateless)
+        return handleStatelessMcp(this.#deps, new Request(request.url, { method: 'POST', headers: request.headers, body: read?.text }), body, this.#stateless)
       }
       const sessionId = request.headers.get(mcpSessionIdHeader)
       if (!sessionId) return sessionNotFound()
       const caller = readCaller(request.headers)
-      let body: unknown
-      if (request.method === 'POST') {
-        const read = await readJson(request)
-        if (!read.ok) return read.response
-        body = read.body
-      }
       if (isInitialize(body)) return this.#open(sessionId, request, body, caller.principal)
 
       const saved = await this.#saved()
@@ -115,15 +111,13 @@ export function createMcpSessionObject(options: McpSessionObjectOptions): new (c
      * mid-`execute` waits in memory for the retry, which the Worker routes here by the key sealed in its
      * `requestState`. Nothing is stored: an eviction loses the question (the retry is told to call again).
      */
-    async #call(callKey: string, request: Request): Promise<Response> {
-      const read = await readJson(request)
-      if (!read.ok) return read.response
+    async #call(callKey: string, request: Request, body: unknown): Promise<Response> {
       this.#modern ??= createModernMcpHandler(this.#deps.serverInfo ?? defaultServerInfo, this.#deps.elicitationTimeoutMs ?? defaultElicitationTimeoutMs, (work) => this.#launch(work))
       const secret = (this.env as { TOOLROUTE_MCP_STATE_KEY?: unknown } | undefined)?.TOOLROUTE_MCP_STATE_KEY
       return this.#modern.fetch(
         request,
         { ...this.#deps, requestState: questionStateCodecFor(this.#deps.requestStateKey ?? secret), defer: (work) => this.ctx.waitUntil(work), callKey },
-        read.body,
+        body,
       )
     }
 
