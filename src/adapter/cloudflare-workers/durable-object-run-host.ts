@@ -76,27 +76,13 @@ function durableObjectRunHost(namespace: DurableObjectNamespace, segment: Segmen
     return namespace.get(namespace.idFromName(runId)) as unknown as RunObjectStub
   }
   const host: RunHost = {
-    async open(run, events) {
-      fromRpc(await stub(run.runId).open(run, [...events]))
-    },
-    async approve(runId, caller) {
-      return segment(fromRpc(await stub(runId).approve(runId, caller)), caller, host, stub)
-    },
-    async decline(runId, caller) {
-      return segment(fromRpc(await stub(runId).decline(runId, caller)), caller, host, stub)
-    },
-    async resume(runId, caller) {
-      return segment(fromRpc(await stub(runId).resume(runId, caller)), caller, host, stub)
-    },
-    async cancel(runId, caller) {
-      return fromRpc(await stub(runId).cancel(runId, caller))
-    },
-    async answer(runId, caller) {
-      return fromRpc(await stub(runId).answer(runId, caller))
-    },
-    async get(runId, caller) {
-      return fromRpc(await stub(runId).get(runId, caller))
-    },
+    open: async (run, events) => fromRpc(await stub(run.runId).open(run, [...events])),
+    approve: async (runId, caller) => segment(fromRpc(await stub(runId).approve(runId, caller)), caller, host, stub),
+    decline: async (runId, caller) => segment(fromRpc(await stub(runId).decline(runId, caller)), caller, host, stub),
+    resume: async (runId, caller) => segment(fromRpc(await stub(runId).resume(runId, caller)), caller, host, stub),
+    cancel: async (runId, caller) => fromRpc(await stub(runId).cancel(runId, caller)),
+    answer: async (runId, caller) => fromRpc(await stub(runId).answer(runId, caller)),
+    get: async (runId, caller) => fromRpc(await stub(runId).get(runId, caller)),
     async follow(runId, caller) {
       const { signal, ...rest } = caller
       const decoded = decodeSegmentStream(fromRpc(await stub(runId).follow(runId, rest)))

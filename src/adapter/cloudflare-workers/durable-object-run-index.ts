@@ -10,11 +10,7 @@ export function createDurableObjectRunIndex(namespace: DurableObjectNamespace): 
   type IndexObjectStub = Pick<ToolRunObject, 'indexAdd' | 'indexList'>
   const stub = (principal: string) => namespace.get(namespace.idFromName(`index:${principal}`)) as unknown as IndexObjectStub
   return {
-    async add(principal, runId, createdAt) {
-      fromRpc(await stub(principal).indexAdd(runId, createdAt))
-    },
-    async list(principal, { cursor, limit }) {
-      return fromRpc(await stub(principal).indexList(cursor, limit))
-    },
+    add: async (principal, runId, createdAt) => fromRpc(await stub(principal).indexAdd(runId, createdAt)),
+    list: async (principal, { cursor, limit }) => fromRpc(await stub(principal).indexList(cursor, limit)),
   }
 }

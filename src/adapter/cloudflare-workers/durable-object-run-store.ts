@@ -55,9 +55,7 @@ export function createDurableObjectRunStore(storage: DurableObjectStorage): RunS
         return insert(events)
       })
     },
-    async get(runId) {
-      return read(runId)
-    },
+    get: async (runId) => read(runId),
     async transition(runId, from, patch, events = [], when) {
       return storage.transactionSync(() => {
         const run = read(runId)

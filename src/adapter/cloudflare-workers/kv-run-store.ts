@@ -121,9 +121,7 @@ export function createKvRunStore(kv: KVNamespace, options: KvRunStoreOptions = {
         return written
       })
     },
-    async get(runId) {
-      return (await readRecord(runId))?.run
-    },
+    get: async (runId) => (await readRecord(runId))?.run,
     transition(runId, from, patch, events = [], when) {
       return serialised(runId, async (): Promise<TransitionResult> => {
         const stored = await readRecord(runId)

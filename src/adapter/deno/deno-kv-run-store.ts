@@ -106,9 +106,7 @@ export function createDenoKvRunStore(kv: Deno.Kv): RunStore {
       }
       throw new Error(`run ${run.runId}: too much contention to create it`)
     },
-    async get(runId) {
-      return (await snapshot(runId)).run
-    },
+    get: async (runId) => (await snapshot(runId)).run,
     async transition(runId, from, patch, events = [], when) {
       for (let tries = 0; tries < maxTries; tries++) {
         const snap = await snapshot(runId)
