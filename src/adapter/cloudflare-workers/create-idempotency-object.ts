@@ -66,7 +66,8 @@ export function createIdempotencyObject(options: IdempotencyObjectOptions = {}):
     async #settled(interrupted: IdempotencyLease | undefined, record: IdempotencyRecord) {
       if (!interrupted) return
       await this.ctx.storage.setAlarm(record.createdAt + this.#retentionMs)
-      await options.onInterrupted?.(this.env, interrupted).catch((error) => console.error(`toolroute: the run of interrupted call ${interrupted.runId} could not be stored`, error))
+      const failed = (error: unknown) => console.error(`toolroute: the run of interrupted call ${interrupted.runId} could not be stored`, error)
+      await options.onInterrupted?.(this.env, interrupted).catch(failed)
     }
 
     async begin(fingerprint: string, claim?: IdempotencyClaim): Promise<IdempotencyBegin> {
