@@ -6,7 +6,8 @@
  * pending one is stale and dropped. A process that dies handling a message may lose it (the SQLite
  * backend was not seen to deliver it again), so `start` sends again every due sweep no live handler
  * claimed. A handler claims its sweep in one atomic commit and renews the claim while it runs, so two
- * processes never run one sweep at once.
+ * processes never run one sweep at once. Every read and write retries while SQLite reports the file busy
+ * (several processes on one database), as the stores do (`unlessBusy`).
  */
 
 /** Deno KV refuses queue delays over 30 days; a later sweep is sent in hops. */
@@ -16,6 +17,8 @@ const defaultClaimTimeoutMs = 60_000
 /** A sweep that throws is tried again, as a Durable Object retries a failed alarm: this often, the delay doubling. */
 const maxRetries = 5
 const retryBaseMs = 500
+
+import { unlessBusy } from './kv-text.ts'
 
 const denoKvSchedulePrefix = ['toolroute', 'schedule'] as const
 
@@ -50,23 +53,23 @@ export function createDenoKvScheduler(kv: Deno.Kv, options: DenoKvSchedulerOptio
   const keyOf = (runId: string): Deno.KvKey => [...denoKvSchedulePrefix, runId]
 
   const send = (runId: string, pending: PendingSweep) =>
-    kv.enqueue({ toolroute: 'sweep', runId, id: pending.id } satisfies SweepMessage, { delay: Math.min(maxDelayMs, Math.max(0, pending.at - now())) })
+    unlessBusy(() => kv.enqueue({ toolroute: 'sweep', runId, id: pending.id } satisfies SweepMessage, { delay: Math.min(maxDelayMs, Math.max(0, pending.at - now())) }))
 
   async function handle(message: SweepMessage, sweep: (runId: string) => Promise<void>) {
     const key = keyOf(message.runId)
-    const entry = await kv.get<unknown>(key)
+    const entry = await unlessBusy(() => kv.get<unknown>(key))
     if (!isPendingSweep(entry.value) || entry.value.id !== message.id || entry.value.claimedAt !== undefined) return
     // Sent early (a delay longer than the queue allows): hop again.
     if (entry.value.at > now()) return void (await send(message.runId, entry.value))
     const pending = entry.value
-    const claim = await kv.atomic().check(entry).set(key, { ...pending, claimedAt: now() }).commit()
+    const claim = await unlessBusy(() => kv.atomic().check(entry).set(key, { ...pending, claimedAt: now() }).commit())
     if (!claim.ok) return
     // Renewed while the sweep runs (a background attempt can take minutes), unless it scheduled the next one.
     let claimStamp = claim.versionstamp
     let renewing: Promise<unknown> = Promise.resolve()
     const renew = setInterval(() => {
       renewing = renewing.then(async () => {
-        const renewed = await kv.atomic().check({ key, versionstamp: claimStamp }).set(key, { ...pending, claimedAt: now() }).commit()
+        const renewed = await unlessBusy(() => kv.atomic().check({ key, versionstamp: claimStamp }).set(key, { ...pending, claimedAt: now() }).commit())
         if (renewed.ok) claimStamp = renewed.versionstamp
       }).catch(() => {})
     }, claimTimeoutMs / 3)
@@ -82,17 +85,17 @@ export function createDenoKvScheduler(kv: Deno.Kv, options: DenoKvSchedulerOptio
       await renewing
     }
     // Done, unless the sweep scheduled the next one meanwhile (then the key holds that one).
-    const after = await kv.get<unknown>(key)
+    const after = await unlessBusy(() => kv.get<unknown>(key))
     if (after.versionstamp !== claimStamp) return
     const operation = kv.atomic().check(after)
-    const done = await (next ? operation.set(key, next) : operation.delete(key)).commit()
+    const done = await unlessBusy(() => (next ? operation.set(key, next) : operation.delete(key)).commit())
     if (done.ok && next) await send(message.runId, next)
   }
 
   return {
     async schedule(runId, at) {
       const pending: PendingSweep = { at, id: crypto.randomUUID() }
-      await kv.set(keyOf(runId), pending)
+      await unlessBusy(() => kv.set(keyOf(runId), pending))
       await send(runId, pending)
     },
     async start(sweep) {
@@ -106,14 +109,14 @@ export function createDenoKvScheduler(kv: Deno.Kv, options: DenoKvSchedulerOptio
           console.error(`toolroute: the scheduled sweep of run ${message.runId} could not run`, error)
         }
       }).catch((error) => console.error('toolroute: the Deno KV queue listener stopped', error))
-      for await (const entry of kv.list<unknown>({ prefix: denoKvSchedulePrefix })) {
+      for (const entry of await unlessBusy(() => Array.fromAsync(kv.list<unknown>({ prefix: denoKvSchedulePrefix })))) {
         const runId = entry.key.at(-1)
         if (typeof runId !== 'string' || !isPendingSweep(entry.value)) continue
         const { at, claimedAt } = entry.value
         if (claimedAt === undefined ? at > now() : now() - claimedAt < claimTimeoutMs) continue
         // Due and unhandled, or claimed by a handler that died: a fresh id, so only this send counts.
         const retry: PendingSweep = { at, id: crypto.randomUUID() }
-        const reset = await kv.atomic().check(entry).set(entry.key, retry).commit()
+        const reset = await unlessBusy(() => kv.atomic().check(entry).set(entry.key, retry).commit())
         if (reset.ok) await send(runId, retry)
       }
     },
