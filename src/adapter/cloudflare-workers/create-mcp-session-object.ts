@@ -12,13 +12,12 @@ import { handleStatelessMcp } from '../../mcp/handle-stateless-mcp.ts'
 import { StatelessCalls } from '../../mcp/stateless-calls.ts'
 
 /**
- * The internal header that tells a session object which session it is (the Worker sets it). These
- * three are set on the copy `withCaller` made, which holds no client's `x-toolroute-*` header.
+ * The internal headers the Worker sets to tell a session object what it serves: which session, one
+ * 2026-07-28 call (under which key), or a stateless 2025 call (or its cancel). They are set on the copy
+ * `withCaller` made, which holds no client's `x-toolroute-*` header.
  */
 export const mcpSessionIdHeader = `${internalHeaderPrefix}mcp-session`
-/** The internal header that tells the object it runs one 2026-07-28 call, and under which key. */
 export const mcpCallKeyHeader = `${internalHeaderPrefix}mcp-call`
-/** The internal header that tells the object it serves a stateless 2025 call (or its cancel). */
 export const mcpStatelessKeyHeader = `${internalHeaderPrefix}mcp-stateless`
 
 export interface McpSessionObjectOptions {
@@ -29,17 +28,15 @@ export interface McpSessionObjectOptions {
 }
 
 /**
- * Storage layout, one object per session (`idFromName(sessionId)`):
- * - `session`: `{ initialize, principal, createdAt }`: the client's `initialize` request as it
- *   came, replayed to rebuild the server after the object was evicted; the principal that
- *   opened it, the only one it answers.
- * - the alarm: idle expiry.
+ * Storage layout, one object per session (`idFromName(sessionId)`): `session` is `{ initialize, principal,
+ * createdAt }`, the client's `initialize` as it came (replayed to rebuild the server after an eviction)
+ * and the principal that opened it, the only one it answers; the alarm is the idle expiry.
  */
 const savedSessionSchema = z.object({ initialize: z.unknown(), principal: z.string().nullable(), createdAt: z.string() })
 type SavedSession = z.infer<typeof savedSessionSchema>
 
 const defaultSessionTtlMs = 24 * 60 * 60 * 1000
-/** The alarm moves at most this often (an alarm write per request would cost a write per request). */
+/** The alarm moves at most this often (else every request would cost a storage write). */
 const alarmSlackMs = 60 * 60 * 1000
 
 /** An MCP session's Durable Object: the Worker forwards the session's requests to its `fetch`. */
@@ -48,11 +45,7 @@ export interface McpSessionObject extends DurableObject {
   alarm(): Promise<void>
 }
 
-/**
- * A body the Worker has already read and checked (its size, its depth) and hands this object as
- * text: parsed once more here through the same depth-guarded parser, for all three kinds of
- * request the object serves (a session's, a stateless call's, a 2026 call's).
- */
+/** A body the Worker already read and checked, handed over as text: parsed again by the same depth-guarded parser. */
 async function readJson(request: Request): Promise<{ ok: true; text: string; body: unknown } | { ok: false; response: Response }> {
   const text = await request.text()
   const read = safeParseJson(text)
@@ -61,21 +54,19 @@ async function readJson(request: Request): Promise<{ ok: true; text: string; bod
 }
 
 /**
- * The Durable Object that holds one MCP session: the SDK server and its transport, in memory,
- * so the client's answer to a question (a later POST) reaches the call that asked it. Every
- * request of the session lands here because the Worker routes by `Mcp-Session-Id`. After an
- * eviction the session is rebuilt from its saved `initialize`; a question pending at that
- * moment is lost (its call ends with the run still waiting for HTTP), so waits stay bounded.
+ * The Durable Object that holds one MCP session (the Worker routes by `Mcp-Session-Id`): the SDK server
+ * and its transport, in memory, so the client's answer to a question (a later POST) reaches the call that
+ * asked it. After an eviction the session is rebuilt from its saved `initialize`; a question pending then
+ * is lost (its call ends with the run still waiting for HTTP), so waits stay bounded.
  */
-// The return type is spelled out: see createToolRunObject.
+// The return type is spelled out: the .d.ts cannot carry an anonymous class extending DurableObject.
 export function createMcpSessionObject(options: McpSessionObjectOptions): new (ctx: DurableObjectState, env: unknown) => McpSessionObject {
   const ttlMs = options.sessionTtlMs ?? defaultSessionTtlMs
   return class McpSessionObject extends DurableObject {
     #session: Promise<McpSession> | undefined
     #deps: McpServerDeps
     #modern: ReturnType<typeof createModernMcpHandler> | undefined
-    #env: unknown
-    /** 2026-07-28 executions waiting for the alarm handler to run them (see `#launch`). */
+    /** 2026-07-28 executions waiting for the alarm handler to run them (`#launch`). */
     #launched: (() => Promise<void>)[] = []
     #alarmAt = 0
     #lastSeen = 0
@@ -83,37 +74,29 @@ export function createMcpSessionObject(options: McpSessionObjectOptions): new (c
 
     constructor(ctx: DurableObjectState, env: unknown) {
       super(ctx, env as never)
-      this.#env = env
       this.#deps = options.deps(env)
     }
 
     async fetch(request: Request): Promise<Response> {
+      // The Worker forwards a body only with a POST (a 2026 call's and a stateless call's always are).
+      const read = request.method === 'POST' ? await readJson(request) : undefined
+      if (read && !read.ok) return read.response
+      const body = read?.body
       const callKey = request.headers.get(mcpCallKeyHeader)
-      if (callKey) return this.#call(callKey, request)
+      if (callKey) return this.#call(callKey, request, body)
       // A stateless 2025 call, or its cancel: both land here, so the cancel reaches the call.
       if (request.headers.has(mcpStatelessKeyHeader)) {
-        const read = await readJson(request)
-        if (!read.ok) return read.response
-        return handleStatelessMcp(this.#deps, new Request(request.url, { method: 'POST', headers: request.headers, body: read.text }), read.body, this.#stateless)
+        return handleStatelessMcp(this.#deps, new Request(request.url, { method: 'POST', headers: request.headers, body: read?.text }), body, this.#stateless)
       }
       const sessionId = request.headers.get(mcpSessionIdHeader)
       if (!sessionId) return sessionNotFound()
       const caller = readCaller(request.headers)
-      let body: unknown
-      if (request.method === 'POST') {
-        const read = await readJson(request)
-        if (!read.ok) return read.response
-        body = read.body
-      }
       if (isInitialize(body)) return this.#open(sessionId, request, body, caller.principal)
 
       const saved = await this.#saved()
       if (!saved || saved.principal !== caller.principal) return sessionNotFound()
-      this.#session ??= this.#restore(sessionId, saved)
-      let session: McpSession
-      try {
-        session = await this.#session
-      } catch {
+      const session = await (this.#session ??= this.#restore(sessionId, saved)).catch(() => undefined)
+      if (!session) {
         this.#session = undefined
         return sessionNotFound()
       }
@@ -124,17 +107,13 @@ export function createMcpSessionObject(options: McpSessionObjectOptions): new (c
     }
 
     /**
-     * One 2026-07-28 `tools/call` (or the retry answering its question): the call runs here, so a
-     * question asked mid-`execute` waits in this object's memory for the retry, which the Worker
-     * routes here by the key sealed in its `requestState`. Nothing is stored: an eviction loses
-     * the question (the retry is told to call again), never a run's state.
+     * One 2026-07-28 `tools/call` (or the retry answering its question), run here so a question asked
+     * mid-`execute` waits in memory for the retry, which the Worker routes here by the key sealed in its
+     * `requestState`. Nothing is stored: an eviction loses the question (the retry is told to call again).
      */
-    async #call(callKey: string, request: Request): Promise<Response> {
-      const read = await readJson(request)
-      if (!read.ok) return read.response
-      const body = read.body
+    async #call(callKey: string, request: Request, body: unknown): Promise<Response> {
       this.#modern ??= createModernMcpHandler(this.#deps.serverInfo ?? defaultServerInfo, this.#deps.elicitationTimeoutMs ?? defaultElicitationTimeoutMs, (work) => this.#launch(work))
-      const secret = (this.#env as { TOOLROUTE_MCP_STATE_KEY?: unknown } | undefined)?.TOOLROUTE_MCP_STATE_KEY
+      const secret = (this.env as { TOOLROUTE_MCP_STATE_KEY?: unknown } | undefined)?.TOOLROUTE_MCP_STATE_KEY
       return this.#modern.fetch(
         request,
         { ...this.#deps, requestState: questionStateCodecFor(this.#deps.requestStateKey ?? secret), defer: (work) => this.ctx.waitUntil(work), callKey },
@@ -143,10 +122,9 @@ export function createMcpSessionObject(options: McpSessionObjectOptions): new (c
     }
 
     /**
-     * Runs a 2026-07-28 call's execution in the alarm handler: a request's context ends with its
-     * response, so a tool that asked a question and waits for the retry's answer would never wake
-     * up there; the alarm's context lasts until the execution ends (bounded by the question
-     * timeout). The requests of the call reach it through memory, as a 2025 session's do.
+     * Runs a 2026-07-28 call's execution in the alarm handler: a request's context ends with its response,
+     * so a tool waiting for the retry's answer would never wake up there; the alarm's lasts until the
+     * execution ends (bounded by the question timeout).
      */
     #launch(work: () => Promise<void>): void {
       this.#launched.push(work)
@@ -159,19 +137,14 @@ export function createMcpSessionObject(options: McpSessionObjectOptions): new (c
         await Promise.all(works.map((work) => work().catch(() => {})))
         return
       }
-      if (this.#lastSeen && Date.now() - this.#lastSeen < ttlMs) {
-        this.#alarmAt = this.#lastSeen + ttlMs
-        await this.ctx.storage.setAlarm(this.#alarmAt)
-        return
-      }
+      if (this.#lastSeen && Date.now() - this.#lastSeen < ttlMs) return this.#expireIdle()
       await this.#forget()
     }
 
     async #open(sessionId: string, request: Request, body: unknown, principal: string | null): Promise<Response> {
       if (this.#session || (await this.#saved())) return jsonRpcError(400, -32600, 'Invalid Request: Server already initialized')
-      const opening = createMcpSession(sessionId, this.#deps, body)
-      this.#session = opening
-      const response = await (await opening).handle(request, body)
+      this.#session = createMcpSession(sessionId, this.#deps, body)
+      const response = await (await this.#session).handle(request, body)
       if (!response.ok) {
         this.#session = undefined
         return response
@@ -194,7 +167,10 @@ export function createMcpSessionObject(options: McpSessionObjectOptions): new (c
 
     async #touch(): Promise<void> {
       this.#lastSeen = Date.now()
-      if (this.#alarmAt - this.#lastSeen > ttlMs - alarmSlackMs) return
+      if (this.#alarmAt - this.#lastSeen <= ttlMs - alarmSlackMs) await this.#expireIdle()
+    }
+
+    async #expireIdle(): Promise<void> {
       this.#alarmAt = this.#lastSeen + ttlMs
       await this.ctx.storage.setAlarm(this.#alarmAt)
     }

@@ -3,7 +3,7 @@ import type { SequencedEvent, ToolEvent } from '../../protocol/tool-event.ts'
 import type { Defer, RunEngine } from '../../runs/create-run-engine.ts'
 import type { RunRecord } from '../../runs/run-record.ts'
 import type { RunCaller, RunEventPage, RunSegment } from '../../runs/run-host.ts'
-import { encodeSegmentStream, toRpcError, type RpcResult } from './segment-stream.ts'
+import { encodeSegmentStream, rpc, type RpcResult } from './segment-stream.ts'
 import type { RunStore } from '../../runs/run-store.ts'
 import { createDurableObjectRunStore, storedRunId } from './durable-object-run-store.ts'
 import { millisecondsOf } from './milliseconds-of.ts'
@@ -13,19 +13,15 @@ import { eventPage, type RunLimits } from '../../runs/run-limits.ts'
 import type { ElicitResult } from '../../tool/tool-execution-context.ts'
 
 export interface ToolRunObjectOptions {
-  /**
-   * How long a run may wait for approval or resumption (default 24 h). When the config leaves
-   * it unset, the `TOOLROUTE_RUN_TTL_MS` var of the environment is used, if any.
-   */
+  /** How long a run may wait for approval or resumption (default 24 h); else the `TOOLROUTE_RUN_TTL_MS` var. */
   runTtlMs?: number
   /** How long a settled run is kept (default 24 h); else the `TOOLROUTE_RETENTION_MS` var. */
   retentionMs?: number
   /** How far a run's event log may grow (default 10,000 events and 8 MiB of event data, SPEC §12). */
   runLimits?: RunLimits
   /**
-   * How long a call's lease on its run and its key lasts unrenewed before the call is taken as
-   * cut off by a crash (default 30 s, renewed every third of it; SPEC §12); else the
-   * `TOOLROUTE_LEASE_MS` var. Shorter only to test crash recovery without waiting.
+   * How long a call's lease on its run and its key lasts unrenewed before the call is taken as cut off by a
+   * crash (default 30 s, renewed every third of it; SPEC §12); else the `TOOLROUTE_LEASE_MS` var.
    */
   leaseMs?: number
 }
@@ -44,11 +40,9 @@ export interface RunObjectEngineOptions {
 }
 
 /**
- * What a step returns over RPC: the run after its state change, and its events. A step that has
- * ended by the object's next turn (most do: a tool with no I/O of its own) carries its events
- * and final state in the answer itself (`done`), with no stream to pump across; a longer one
- * streams them as NDJSON. A background run's step has no stream: its events are the run's, which
- * a caller that wants them follows (`follow`, from `after`), and a JSON caller never opens.
+ * A step's answer over RPC: the run after its state change, and its events. A step ended by the object's
+ * next turn carries them in the answer (`done`); a longer one streams them as NDJSON; a background run's
+ * step has none (a caller that wants its events `follow`s them, from `after`).
  */
 export type RpcSegment = RpcResult<{
   run: RunRecord
@@ -57,14 +51,6 @@ export type RpcSegment = RpcResult<{
   done?: { run: RunRecord; events: SequencedEvent[] }
 }>
 
-async function rpc<T>(work: () => Promise<T>): Promise<RpcResult<T>> {
-  try {
-    return { ok: true, value: await work() }
-  } catch (error) {
-    return toRpcError(error)
-  }
-}
-
 /** Resolves on the object's next turn, once what the current one started has run. */
 const nextTurn = () => new Promise<undefined>((resolve) => setTimeout(resolve, 0, undefined))
 
@@ -72,7 +58,7 @@ async function streamed(segment: RunSegment) {
   const { run } = segment
   const after = segment.after ?? 0
   if (run.background && run.status === 'running') return { run, after, stream: null }
-  // A failed step falls back to the stream, which carries the failure as it always has.
+  // A failed step falls back to the stream, which carries the failure.
   const ended = await Promise.race([segment.settled.catch(() => undefined), nextTurn()])
   let events: AsyncIterable<SequencedEvent> = segment.events
   if (ended) {
@@ -89,125 +75,109 @@ async function streamed(segment: RunSegment) {
       for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value
     })()
   }
-  return { run, after, stream: encodeSegmentStream(events, () => segment.settled, () => segment.abort(new Error('The caller disconnected'))) }
+  const abort = () => segment.abort(new Error('The caller disconnected'))
+  return { run, after, stream: encodeSegmentStream(events, () => segment.settled, abort) }
 }
 
-/** A run's Durable Object: the RPC methods `createDurableObjectRunHost` calls, and its alarm. */
-export interface ToolRunObject extends DurableObject {
+type EngineOf = (options: RunObjectEngineOptions) => RunEngine
+type IndexOf = (sql: SqlStorage) => SqlRunIndex
+
+/**
+ * A run's Durable Object: its record, event log, execution and alarm (background attempts, expiry,
+ * retention), every call handed to its engine; the RPC methods `createDurableObjectRunHost` calls.
+ */
+// A named class: the .d.ts cannot carry an anonymous class extending DurableObject (ctx and env are protected).
+export class ToolRunObject extends DurableObject {
   readonly engine: RunEngine
-  open(run: RunRecord, events: ToolEvent[]): Promise<RpcResult<null>>
-  approve(runId: string, caller: RunCaller & { approvalId?: string }): Promise<RpcSegment>
-  decline(runId: string, caller: RunCaller & { reason?: string }): Promise<RpcSegment>
-  resume(runId: string, caller: RunCaller & { resumeData: unknown }): Promise<RpcSegment>
-  cancel(runId: string, caller: RunCaller): Promise<RpcResult<RunRecord>>
-  answer(runId: string, caller: RunCaller & { answers: Record<string, ElicitResult> }): Promise<RpcResult<string[]>>
-  abortStep(runId: string, caller: RunCaller & { after: number; message: string }): Promise<RpcResult<null>>
-  get(runId: string, caller: RunCaller & { events?: RunEventPage }): Promise<RpcResult<{ run: RunRecord; events: SequencedEvent[] }>>
-  follow(runId: string, caller: RunCaller & { after: number }): Promise<RpcResult<ReadableStream<Uint8Array>>>
+  readonly #indexOf: IndexOf | undefined
+  #index?: SqlRunIndex
+
+  constructor(ctx: DurableObjectState, env: unknown, engineOf: EngineOf, options: ToolRunObjectOptions, indexOf?: IndexOf) {
+    super(ctx, env as never)
+    this.#indexOf = indexOf
+    const ttlMs = millisecondsOf(options.runTtlMs, env, 'TOOLROUTE_RUN_TTL_MS')
+    const retentionMs = millisecondsOf(options.retentionMs, env, 'TOOLROUTE_RETENTION_MS')
+    const leaseMs = millisecondsOf(options.leaseMs, env, 'TOOLROUTE_LEASE_MS')
+    this.engine = engineOf({
+      store: createDurableObjectRunStore(ctx.storage),
+      ...(ttlMs !== undefined ? { ttlMs } : {}),
+      ...(retentionMs !== undefined ? { retentionMs } : {}),
+      ...(options.runLimits !== undefined ? { runLimits: options.runLimits } : {}),
+      ...(leaseMs !== undefined ? { leaseMs } : {}),
+      exclusive: true,
+      // The run's state names the one time it next needs (expiry, retention, the next background
+      // attempt, the end of a running step's lease): each call replaces the object's single alarm.
+      schedule: (_runId, at) => ctx.storage.setAlarm(at),
+      defer: (work) => ctx.waitUntil(work.catch(() => {})),
+    })
+  }
+
+  open(run: RunRecord, events: ToolEvent[]): Promise<RpcResult<void>> {
+    return rpc(() => this.engine.open(run, events))
+  }
+  approve(runId: string, caller: RunCaller & { approvalId?: string }): Promise<RpcSegment> {
+    return rpc(async () => streamed(await this.engine.approve(runId, caller)))
+  }
+  decline(runId: string, caller: RunCaller & { reason?: string }): Promise<RpcSegment> {
+    return rpc(async () => streamed(await this.engine.decline(runId, caller)))
+  }
+  resume(runId: string, caller: RunCaller & { resumeData: unknown }): Promise<RpcSegment> {
+    return rpc(async () => streamed(await this.engine.resume(runId, caller)))
+  }
+  cancel(runId: string, caller: RunCaller): Promise<RpcResult<RunRecord>> {
+    return rpc(() => this.engine.cancel(runId, caller))
+  }
+  // Where a background attempt runs (the object's alarm), so an answer stored here wakes the step at once.
+  answer(runId: string, caller: RunCaller & { answers: Record<string, ElicitResult> }): Promise<RpcResult<string[]>> {
+    return rpc(() => this.engine.answer(runId, caller))
+  }
+  abortStep(runId: string, caller: RunCaller & { after: number; message: string }): Promise<RpcResult<void>> {
+    return rpc(() => this.engine.abortStep(runId, caller))
+  }
+  get(runId: string, caller: RunCaller & { events?: RunEventPage }): Promise<RpcResult<{ run: RunRecord; events: SequencedEvent[] }>> {
+    return rpc(() => this.engine.get(runId, caller))
+  }
+  follow(runId: string, caller: RunCaller & { after: number }): Promise<RpcResult<ReadableStream<Uint8Array>>> {
+    return rpc(async () => {
+      const controller = new AbortController()
+      const events = await this.engine.follow(runId, { ...caller, signal: controller.signal })
+      // The final state is read once the events are over, not when the stream opens.
+      const settled = () => this.engine.get(runId, caller).then((state) => state.run)
+      return encodeSegmentStream(events, settled, () => controller.abort())
+    })
+  }
+
+  #runIndex(): SqlRunIndex {
+    if (!this.#indexOf) throw new Error('This Worker keeps no run index (none of its tools runs in the background)')
+    return (this.#index ??= this.#indexOf(this.ctx.storage.sql))
+  }
   /** On the object named `index:<principal>`: the principal's run index (`createDurableObjectRunIndex`). */
-  indexAdd(runId: string, createdAt: string): Promise<RpcResult<null>>
-  indexList(cursor: string | undefined, limit: number): Promise<RpcResult<RunIndexPage>>
-  alarm(): Promise<void>
+  indexAdd(runId: string, createdAt: string): Promise<RpcResult<void>> {
+    return rpc(async () => this.#runIndex().add(runId, createdAt))
+  }
+  indexList(cursor: string | undefined, limit: number): Promise<RpcResult<RunIndexPage>> {
+    return rpc(async () => this.#runIndex().list(cursor, limit))
+  }
+
+  async alarm(): Promise<void> {
+    const runId = storedRunId(this.ctx.storage)
+    if (runId) await this.engine.sweep(runId)
+  }
 }
 
 /**
- * The Durable Object class that holds one run: its record, its event log, its execution and its
- * alarm (background attempts, expiry, retention). Thin by design: it hands every call to the
- * engine `engineOf` makes over the object's own SQLite storage (`createToolRunObject`'s full run
- * engine, or `workerFinishedRunStore`'s engine of runs stored settled). On the object named
- * `index:<principal>` it keeps that principal's run index with `index` (`createSqlRunIndex`), when
- * given: the index feeds MCP `tasks/list`, which lists background runs only, so a Worker whose
- * tools never run in the background has no use for one.
+ * The class of a Worker's run objects, over the engine `engineOf` makes (`createToolRunObject`'s full
+ * engine, or `workerFinishedRunStore`'s of runs stored settled). With `index`, the objects named
+ * `index:<principal>` keep run indexes (`createSqlRunIndex`); a Worker with no background tool needs none.
  */
-// The return type is spelled out: the declaration of an anonymous class extending DurableObject
-// (whose ctx and env are protected) cannot be emitted into the package's .d.ts.
 export function createRunObjectClass(
-  engineOf: (options: RunObjectEngineOptions) => RunEngine,
+  engineOf: EngineOf,
   options: ToolRunObjectOptions = {},
-  index?: (sql: SqlStorage) => SqlRunIndex,
+  index?: IndexOf,
 ): new (ctx: DurableObjectState, env: unknown) => ToolRunObject {
-  return class ToolRunObject extends DurableObject {
-    readonly engine: RunEngine
-
+  return class extends ToolRunObject {
     constructor(ctx: DurableObjectState, env: unknown) {
-      super(ctx, env as never)
-      const vars = (env ?? {}) as Record<string, unknown>
-      const ttlMs = millisecondsOf(options.runTtlMs, vars.TOOLROUTE_RUN_TTL_MS)
-      const retentionMs = millisecondsOf(options.retentionMs, vars.TOOLROUTE_RETENTION_MS)
-      const leaseMs = millisecondsOf(options.leaseMs, vars.TOOLROUTE_LEASE_MS)
-      this.engine = engineOf({
-        store: createDurableObjectRunStore(ctx.storage),
-        ...(ttlMs !== undefined ? { ttlMs } : {}),
-        ...(retentionMs !== undefined ? { retentionMs } : {}),
-        ...(options.runLimits !== undefined ? { runLimits: options.runLimits } : {}),
-        ...(leaseMs !== undefined ? { leaseMs } : {}),
-        exclusive: true,
-        // One object holds one run, and the run's state names the one time it next needs
-        // (expiry, retention, the next background attempt, the end of a running step's lease):
-        // each call replaces the object's single alarm.
-        schedule: (_runId, at) => ctx.storage.setAlarm(at),
-        defer: (work) => ctx.waitUntil(work.catch(() => {})),
-      })
-    }
-
-    open(run: RunRecord, events: ToolEvent[]): Promise<RpcResult<null>> {
-      return rpc(async () => {
-        await this.engine.open(run, events)
-        return null
-      })
-    }
-    approve(runId: string, caller: RunCaller & { approvalId?: string }): Promise<RpcSegment> {
-      return rpc(async () => streamed(await this.engine.approve(runId, caller)))
-    }
-    decline(runId: string, caller: RunCaller & { reason?: string }): Promise<RpcSegment> {
-      return rpc(async () => streamed(await this.engine.decline(runId, caller)))
-    }
-    resume(runId: string, caller: RunCaller & { resumeData: unknown }): Promise<RpcSegment> {
-      return rpc(async () => streamed(await this.engine.resume(runId, caller)))
-    }
-    cancel(runId: string, caller: RunCaller): Promise<RpcResult<RunRecord>> {
-      return rpc(() => this.engine.cancel(runId, caller))
-    }
-    // Where a background attempt runs (the object's alarm), so an answer stored here wakes the step at once.
-    answer(runId: string, caller: RunCaller & { answers: Record<string, ElicitResult> }): Promise<RpcResult<string[]>> {
-      return rpc(() => this.engine.answer(runId, caller))
-    }
-    abortStep(runId: string, caller: RunCaller & { after: number; message: string }): Promise<RpcResult<null>> {
-      return rpc(async () => {
-        await this.engine.abortStep(runId, caller)
-        return null
-      })
-    }
-    get(runId: string, caller: RunCaller & { events?: RunEventPage }): Promise<RpcResult<{ run: RunRecord; events: SequencedEvent[] }>> {
-      return rpc(() => this.engine.get(runId, caller))
-    }
-    follow(runId: string, caller: RunCaller & { after: number }): Promise<RpcResult<ReadableStream<Uint8Array>>> {
-      return rpc(async () => {
-        const controller = new AbortController()
-        const events = await this.engine.follow(runId, { ...caller, signal: controller.signal })
-        // The final state is read once the events are over, not when the stream opens.
-        return encodeSegmentStream(events, () => this.engine.get(runId, caller).then((state) => state.run), () => controller.abort())
-      })
-    }
-
-    #index?: SqlRunIndex
-    #runIndex(): SqlRunIndex {
-      if (!index) throw new Error('This Worker keeps no run index (none of its tools runs in the background)')
-      return (this.#index ??= index(this.ctx.storage.sql))
-    }
-    indexAdd(runId: string, createdAt: string): Promise<RpcResult<null>> {
-      return rpc(async () => {
-        this.#runIndex().add(runId, createdAt)
-        return null
-      })
-    }
-    indexList(cursor: string | undefined, limit: number): Promise<RpcResult<RunIndexPage>> {
-      return rpc(async () => this.#runIndex().list(cursor, limit))
-    }
-
-    async alarm(): Promise<void> {
-      const runId = storedRunId(this.ctx.storage)
-      if (runId) await this.engine.sweep(runId)
+      super(ctx, env, engineOf, options, index)
     }
   }
 }

@@ -1,12 +1,5 @@
-import type { IdempotencyBegin, IdempotencyClaim, IdempotencyStore, IdempotentAnswer } from '../../idempotency/idempotency-store.ts'
-
-/** The RPC surface of the idempotency object, as the Worker sees it. */
-interface IdempotencyObjectStub {
-  begin(fingerprint: string, claim?: IdempotencyClaim): Promise<IdempotencyBegin>
-  renew(fingerprint: string): Promise<boolean>
-  complete(fingerprint: string, answer: IdempotentAnswer): Promise<void>
-  release(fingerprint: string): Promise<void>
-}
+import type { IdempotencyStore } from '../../idempotency/idempotency-store.ts'
+import type { IdempotencyObject } from './create-idempotency-object.ts'
 
 /**
  * `IdempotencyStore` over a Durable Object namespace: each (principal, key) lives in the object
@@ -14,7 +7,7 @@ interface IdempotencyObjectStub {
  */
 export function createDurableObjectIdempotencyStore(namespace: DurableObjectNamespace): IdempotencyStore {
   const stub = (scope: { principal: string | null; key: string }) =>
-    namespace.get(namespace.idFromName(JSON.stringify([scope.principal, scope.key]))) as unknown as IdempotencyObjectStub
+    namespace.get(namespace.idFromName(JSON.stringify([scope.principal, scope.key]))) as unknown as IdempotencyObject
   return {
     begin: (scope, fingerprint, claim) => stub(scope).begin(fingerprint, claim),
     renew: (scope, fingerprint) => stub(scope).renew(fingerprint),

@@ -8,27 +8,17 @@ import { mcpCallKeyHeader, mcpSessionIdHeader, mcpStatelessKeyHeader } from './c
  * resolved here travels along; the object cannot be reached from outside the Worker.
  */
 export function createDurableObjectMcpSessions(namespace: DurableObjectNamespace): McpSessionHost {
+  const forward = (name: string, header: string, value: string, method: string, request: Request, text?: string) => {
+    const headers = new Headers(request.headers)
+    headers.set(header, value)
+    const stub = namespace.get(namespace.idFromName(name))
+    return stub.fetch(new Request(request.url, { method, headers, ...(text !== undefined ? { body: text } : {}) }))
+  }
   return {
-    handle(sessionId, { request, text }) {
-      const headers = new Headers(request.headers)
-      headers.set(mcpSessionIdHeader, sessionId)
-      const stub = namespace.get(namespace.idFromName(sessionId))
-      return stub.fetch(new Request(request.url, { method: request.method, headers, ...(text !== undefined ? { body: text } : {}) }))
-    },
-    // A 2026-07-28 call in an object of its own (`call:<key>`), where the retry that answers its
-    // question lands: 2026-07-28 has no session to pin it to.
-    call(callKey, { request, text }) {
-      const headers = new Headers(request.headers)
-      headers.set(mcpCallKeyHeader, callKey)
-      const stub = namespace.get(namespace.idFromName(`call:${callKey}`))
-      return stub.fetch(new Request(request.url, { method: 'POST', headers, ...(text !== undefined ? { body: text } : {}) }))
-    },
+    handle: (sessionId, { request, text }) => forward(sessionId, mcpSessionIdHeader, sessionId, request.method, request, text),
+    // A 2026-07-28 call in an object of its own, where the retry answering its question lands (it has no session).
+    call: (callKey, { request, text }) => forward(`call:${callKey}`, mcpCallKeyHeader, callKey, 'POST', request, text),
     // A stateless 2025 call and its cancel, both in the object named by the principal and request id.
-    stateless(key, { request, text }) {
-      const headers = new Headers(request.headers)
-      headers.set(mcpStatelessKeyHeader, key)
-      const stub = namespace.get(namespace.idFromName(`stateless:${key}`))
-      return stub.fetch(new Request(request.url, { method: 'POST', headers, ...(text !== undefined ? { body: text } : {}) }))
-    },
+    stateless: (key, { request, text }) => forward(`stateless:${key}`, mcpStatelessKeyHeader, key, 'POST', request, text),
   }
 }

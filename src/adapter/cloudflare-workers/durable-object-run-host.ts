@@ -4,14 +4,13 @@ import { ToolrouteError } from '../../errors/toolroute-error.ts'
 import { decodeSegmentStream, fromRpc } from './segment-stream.ts'
 import type { RpcSegment, ToolRunObject } from './create-run-object-class.ts'
 
-/** The RPC surface of the run object, as the Worker sees it: the object's own methods, less its index and alarm. */
+/** The run object's RPC methods the Worker calls. */
 type RunObjectStub = Pick<ToolRunObject, 'open' | 'approve' | 'decline' | 'resume' | 'cancel' | 'answer' | 'abortStep' | 'get' | 'follow'>
+type StepAnswer = Extract<RpcSegment, { ok: true }>['value']
+type SegmentOf = (result: StepAnswer, caller: RunCaller, host: RunHost, stub: (runId: string) => RunObjectStub) => RunSegment
 
 /** Run ids are UUIDs; anything else cannot name a run and never reaches an object. */
 const runIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
-/** What the answer of a step (approve, decline, resume) becomes: the segment its caller reads. */
-type SegmentOf = (result: Extract<RpcSegment, { ok: true }>['value'], caller: RunCaller, host: RunHost, stub: (runId: string) => RunObjectStub) => RunSegment
 
 /**
  * `RunHost` over a Durable Object namespace: each run lives in the object named by its run id,
@@ -21,11 +20,7 @@ export function createDurableObjectRunHost(namespace: DurableObjectNamespace): R
   return durableObjectRunHost(namespace, segmentOf)
 }
 
-/**
- * The same host over the objects of `workerFinishedRunStore`, whose engine refuses every step
- * (its runs are all settled): a step's answer is always that refusal, so none of the code that
- * follows a step is needed.
- */
+/** The same host over `workerFinishedRunStore`'s objects, whose engine refuses every step (its runs are settled). */
 export function createFinishedDurableObjectRunHost(namespace: DurableObjectNamespace): RunHost {
   return durableObjectRunHost(namespace, (result) => {
     throw new ToolrouteError('EXECUTION_FAILED', `Run ${result.run.runId} took a step, but this Worker keeps only finished runs`)
@@ -36,7 +31,6 @@ export function createFinishedDurableObjectRunHost(namespace: DurableObjectNames
 const segmentOf: SegmentOf = (result, caller, host, stub) => {
   const { run, after } = result
   if (result.done) {
-    // The step ended inside the call: its events and final state came with the answer.
     const { events, run: settled } = result.done
     return { run, after, events: (async function* () { yield* events })(), settled: Promise.resolve(settled), abort() {} }
   }
@@ -57,9 +51,9 @@ const segmentOf: SegmentOf = (result, caller, host, stub) => {
     return { run, after, events, settled: Promise.resolve(run), abort: () => void opened?.return?.() }
   }
   const { events, settled, cancel } = decodeSegmentStream(result.stream)
-  // Cancelling an RPC stream does not reach the object that writes it (workerd), so the step
-  // is aborted by a call of its own, naming where it began: a later step is never touched.
-  // Sent once, however many signs of the caller leaving arrive (stream cancel, request abort).
+  // Cancelling an RPC stream does not reach the object that writes it (workerd), so the step is aborted
+  // by a call of its own, naming where it began (a later step is never touched), sent once however many
+  // signs of the caller leaving arrive.
   let aborting: Promise<void> | undefined
   const abort = (reason?: unknown) => {
     if (aborting) return aborting
@@ -82,27 +76,13 @@ function durableObjectRunHost(namespace: DurableObjectNamespace, segment: Segmen
     return namespace.get(namespace.idFromName(runId)) as unknown as RunObjectStub
   }
   const host: RunHost = {
-    async open(run, events) {
-      fromRpc(await stub(run.runId).open(run, [...events]))
-    },
-    async approve(runId, caller) {
-      return segment(fromRpc(await stub(runId).approve(runId, caller)), caller, host, stub)
-    },
-    async decline(runId, caller) {
-      return segment(fromRpc(await stub(runId).decline(runId, caller)), caller, host, stub)
-    },
-    async resume(runId, caller) {
-      return segment(fromRpc(await stub(runId).resume(runId, caller)), caller, host, stub)
-    },
-    async cancel(runId, caller) {
-      return fromRpc(await stub(runId).cancel(runId, caller))
-    },
-    async answer(runId, caller) {
-      return fromRpc(await stub(runId).answer(runId, caller))
-    },
-    async get(runId, caller) {
-      return fromRpc(await stub(runId).get(runId, caller))
-    },
+    open: async (run, events) => fromRpc(await stub(run.runId).open(run, [...events])),
+    approve: async (runId, caller) => segment(fromRpc(await stub(runId).approve(runId, caller)), caller, host, stub),
+    decline: async (runId, caller) => segment(fromRpc(await stub(runId).decline(runId, caller)), caller, host, stub),
+    resume: async (runId, caller) => segment(fromRpc(await stub(runId).resume(runId, caller)), caller, host, stub),
+    cancel: async (runId, caller) => fromRpc(await stub(runId).cancel(runId, caller)),
+    answer: async (runId, caller) => fromRpc(await stub(runId).answer(runId, caller)),
+    get: async (runId, caller) => fromRpc(await stub(runId).get(runId, caller)),
     async follow(runId, caller) {
       const { signal, ...rest } = caller
       const decoded = decodeSegmentStream(fromRpc(await stub(runId).follow(runId, rest)))

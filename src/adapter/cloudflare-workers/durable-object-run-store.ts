@@ -1,22 +1,17 @@
 import type { SequencedEvent, ToolEvent } from '../../protocol/tool-event.ts'
 import { decodeRunRecord, type RunRecord } from '../../runs/run-record.ts'
-import type { RunStatus } from '../../protocol/call-result.ts'
-import type { RunStore, TransitionResult } from '../../runs/run-store.ts'
+import type { RunStore } from '../../runs/run-store.ts'
 import { checkRunLimits, jsonBytes, type RunLimits } from '../../runs/run-limits.ts'
 
 /**
- * A run store over one SQLite-backed Durable Object's storage: one object holds one run.
- *
- * Key layout (SQLite tables of the object):
+ * A run store over one SQLite-backed Durable Object's storage: one object holds one run. Tables:
  * - `run (id TEXT PRIMARY KEY, record TEXT)`: the run record as JSON, one row.
- * - `event (seq INTEGER PRIMARY KEY, body TEXT)`: the event log, `seq` from 1, as JSON.
+ * - `event (seq INTEGER PRIMARY KEY, body TEXT)`: the event log, `seq` from 1, as JSON; no run column,
+ *   so creating a second run fails and another run id reads as absent.
  *
- * `sql.exec` is synchronous and the object runs one request's code at a time, so a read-check-
- * write with no `await` inside `transactionSync` is a true compare-and-set.
- *
- * The event table has no run column: the store holds one run. Creating a second run fails,
- * and another run id reads as absent (no record, no events). The log's size (what `RunLimits`
- * count) is summed once per object instance and then kept in memory: only this object writes it.
+ * `sql.exec` is synchronous and the object runs one request's code at a time, so a read-check-write
+ * with no `await` inside `transactionSync` is a true compare-and-set. The log's size (what `RunLimits`
+ * count) is summed once per object instance, then kept in memory: only this object writes it.
  */
 export function createDurableObjectRunStore(storage: DurableObjectStorage): RunStore {
   const sql = storage.sql
@@ -60,11 +55,9 @@ export function createDurableObjectRunStore(storage: DurableObjectStorage): RunS
         return insert(events)
       })
     },
-    async get(runId) {
-      return read(runId)
-    },
-    async transition(runId: string, from: readonly RunStatus[], patch: Partial<RunRecord>, events: readonly ToolEvent[] = [], when?: (run: RunRecord) => boolean): Promise<TransitionResult> {
-      return storage.transactionSync((): TransitionResult => {
+    get: async (runId) => read(runId),
+    async transition(runId, from, patch, events = [], when) {
+      return storage.transactionSync(() => {
         const run = read(runId)
         if (!run) return { ok: false, reason: 'not-found' }
         if (!from.includes(run.status) || (when && !when(run))) return { ok: false, reason: 'conflict', run }

@@ -1,14 +1,12 @@
 import type { SequencedEvent, ToolEvent } from '../../protocol/tool-event.ts'
 import { decodeRunRecord, type RunRecord } from '../../runs/run-record.ts'
-import type { RunStatus } from '../../protocol/call-result.ts'
 import type { RunStore, TransitionResult } from '../../runs/run-store.ts'
 import { checkRunLimits, jsonBytes, type RunLimits } from '../../runs/run-limits.ts'
 
 export interface KvRunStoreOptions {
   /**
-   * Seconds after its last write that each key expires (Workers KV's `expirationTtl`, at least
-   * 60). Choose more than a run can live: its time to live, plus its work, plus retention.
-   * Default: keys never expire (the engine deletes settled runs it sweeps).
+   * Seconds after its last write that each key expires (Workers KV's `expirationTtl`, at least 60): more than a
+   * run can live (its time to live, its work, its retention). Default: never (the engine deletes settled runs).
    */
   expirationTtl?: number
 }
@@ -27,30 +25,24 @@ const eventPrefix = (runId: string) => `run:${runId}:event:`
 const eventKey = (runId: string, seq: number) => `${eventPrefix(runId)}${String(seq).padStart(10, '0')}`
 
 /**
- * A run store over Workers KV, for deployments that choose it.
- *
- * KV is eventually consistent (a write can take 60 s or more to be seen elsewhere) and has no
- * compare-and-set, so this store is NOT exactly-once: two requests in different isolates can
- * both win a transition. Within one isolate, operations on a run are serialised, so transitions
- * are compare-and-set there. Use Durable Objects when a tool must run once.
+ * A run store over Workers KV. KV is eventually consistent and has no compare-and-set, so this store is
+ * NOT exactly-once: two isolates can both win a transition (within one, a run's operations are serialised).
+ * Use Durable Objects when a tool must run once.
  *
  * Key layout:
- * - `run:<runId>`: the run record as JSON; metadata `{ lastSeq }`, the last event number the
- *   writer of the record knew of (a later isolate numbers its appends after it).
- * - `run:<runId>:event:<seq, 10 digits>`: one event as JSON, one key each (KV allows one write
- *   per second per key, so a busy log never rewrites a shared key). An event of up to 900 bytes
- *   also rides in the key's metadata, so `events(after)` is one `list` per 1000 events, with
- *   bulk `get`s only for larger events. The metadata also says the event's size in bytes, so the
- *   log's size (what `RunLimits` count) is known from a `list` alone. KV lists from the start of a
- *   prefix only: a page after a cursor lists the keys before it too, and reads only its own.
+ * - `run:<runId>`: the run record as JSON; metadata `{ lastSeq }`, the last event number its writer
+ *   knew of (a later isolate numbers its appends after it).
+ * - `run:<runId>:event:<seq, 10 digits>`: one event as JSON, one key each (KV allows one write per second
+ *   per key). Its metadata holds its size in bytes (so `RunLimits` are checked from a `list` alone) and
+ *   an event of up to 900 bytes itself (so `events(after)` is one `list` per 1000 events, with bulk `get`s
+ *   only for larger ones). KV lists from a prefix's start only: a page after a cursor lists the keys before it too.
  */
 export function createKvRunStore(kv: KVNamespace, options: KvRunStoreOptions = {}): RunStore {
   const putOptions = options.expirationTtl ? { expirationTtl: options.expirationTtl } : {}
   /** Per-run queues: this isolate's operations on one run never interleave. */
   const queues = new Map<string, Promise<unknown>>()
-  /** The last event number this isolate wrote or read, per run. */
+  /** Per run, the last event number this isolate wrote or read, and the bytes of its events as far as it knows. */
   const lastSeqs = new Map<string, number>()
-  /** The bytes of each run's events, as far as this isolate knows (another isolate's appends show up when it lists them). */
   const logBytes = new Map<string, number>()
 
   function serialised<T>(runId: string, work: () => Promise<T>): Promise<T> {
@@ -105,9 +97,8 @@ export function createKvRunStore(kv: KVNamespace, options: KvRunStoreOptions = {
     const sequenced = events.map((event, index) => ({ seq: after + index + 1, event: structuredClone(event) }))
     await Promise.all(
       sequenced.map(({ seq, event }, index) => {
-        const body = bodies[index]!
-        const metadata: EventMetadata = body.length <= metadataEventBytes ? { event, bytes: sizes[index]! } : { bytes: sizes[index]! }
-        return kv.put(eventKey(runId, seq), body, { ...putOptions, metadata })
+        const metadata: EventMetadata = { ...(bodies[index]!.length <= metadataEventBytes ? { event } : {}), bytes: sizes[index]! }
+        return kv.put(eventKey(runId, seq), bodies[index]!, { ...putOptions, metadata })
       }),
     )
     lastSeqs.set(runId, after + events.length)
@@ -130,10 +121,8 @@ export function createKvRunStore(kv: KVNamespace, options: KvRunStoreOptions = {
         return written
       })
     },
-    async get(runId) {
-      return (await readRecord(runId))?.run
-    },
-    transition(runId: string, from: readonly RunStatus[], patch: Partial<RunRecord>, events: readonly ToolEvent[] = [], when?: (run: RunRecord) => boolean): Promise<TransitionResult> {
+    get: async (runId) => (await readRecord(runId))?.run,
+    transition(runId, from, patch, events = [], when) {
       return serialised(runId, async (): Promise<TransitionResult> => {
         const stored = await readRecord(runId)
         if (!stored) return { ok: false, reason: 'not-found' }
@@ -165,14 +154,12 @@ export function createKvRunStore(kv: KVNamespace, options: KvRunStoreOptions = {
       for (let index = 0; index < missing.length; index += bulkGetKeys) {
         for (const [name, body] of await kv.get(missing.slice(index, index + bulkGetKeys), 'text')) bodies.set(name, body)
       }
-      const result: SequencedEvent[] = []
-      for (const entry of listed) {
-        const body = entry.event ? undefined : bodies.get(entry.name)
-        // A key listed but already gone (deleted meanwhile) is skipped, not invented.
-        if (entry.event) result.push({ seq: entry.seq, event: entry.event })
-        else if (typeof body === 'string') result.push({ seq: entry.seq, event: JSON.parse(body) as ToolEvent })
-      }
-      return result
+      // A key listed but already gone (deleted meanwhile) is skipped, not invented.
+      return listed.flatMap((entry): SequencedEvent[] => {
+        if (entry.event) return [{ seq: entry.seq, event: entry.event }]
+        const body = bodies.get(entry.name)
+        return typeof body === 'string' ? [{ seq: entry.seq, event: JSON.parse(body) as ToolEvent }] : []
+      })
     },
     delete(runId) {
       return serialised(runId, async () => {

@@ -5,30 +5,28 @@ import type { RunRecord } from '../../runs/run-record.ts'
 
 /**
  * Run steps cross from a Durable Object to the Worker as NDJSON byte streams (what RPC carries):
- * one `{"event":…}` line per stored event, then `{"run":…}` with the run where the step left it.
+ * one `{"event":…}` line per stored event, then `{"run":…}` with the run where the step left it
+ * (`settled`, read once the events are over).
  */
 type Line = { event: SequencedEvent } | { run: RunRecord }
 
 export function encodeSegmentStream(
   events: AsyncIterable<SequencedEvent>,
-  /** Read once the events are over: the run where the step left it. */
   settled: () => Promise<RunRecord>,
   onCancel: () => void,
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder()
   const iterator = events[Symbol.asyncIterator]()
+  const line = (value: Line) => encoder.encode(`${JSON.stringify(value)}\n`)
   let done = false
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       if (done) return
       const next = await iterator.next()
-      if (next.done) {
-        done = true
-        controller.enqueue(encoder.encode(`${JSON.stringify({ run: await settled() } satisfies Line)}\n`))
-        controller.close()
-        return
-      }
-      controller.enqueue(encoder.encode(`${JSON.stringify({ event: next.value } satisfies Line)}\n`))
+      if (!next.done) return controller.enqueue(line({ event: next.value }))
+      done = true
+      controller.enqueue(line({ run: await settled() }))
+      controller.close()
     },
     async cancel() {
       onCancel()
@@ -37,10 +35,7 @@ export function encodeSegmentStream(
   })
 }
 
-/**
- * Reads a segment stream: its events as they come; `settled` resolves once the events have
- * been read to the end (JSON callers drain them first).
- */
+/** Reads a segment stream: its events as they come; `settled` once they have been read to the end. */
 export function decodeSegmentStream(stream: ReadableStream<Uint8Array>): {
   events: AsyncIterable<SequencedEvent>
   settled: Promise<RunRecord>
@@ -84,9 +79,14 @@ export function decodeSegmentStream(stream: ReadableStream<Uint8Array>): {
 /** RPC does not carry error classes: failures cross as the wire body and become errors again. */
 export type RpcResult<T> = { ok: true; value: T } | ({ ok: false } & ErrorBody)
 
-export function toRpcError(error: unknown): { ok: false } & ErrorBody {
-  if (ToolrouteError.isInstance(error)) return { ok: false, ...error.toJSON() }
-  return { ok: false, error: { code: 'EXECUTION_FAILED', message: error instanceof Error ? error.message : String(error) } }
+/** Runs an RPC method's `work`: its value, or its failure as the wire body. */
+export async function rpc<T>(work: () => Promise<T>): Promise<RpcResult<T>> {
+  try {
+    return { ok: true, value: await work() }
+  } catch (error) {
+    if (ToolrouteError.isInstance(error)) return { ok: false, ...error.toJSON() }
+    return { ok: false, error: { code: 'EXECUTION_FAILED', message: error instanceof Error ? error.message : String(error) } }
+  }
 }
 
 export function fromRpc<T>(result: RpcResult<T>): T {

@@ -19,24 +19,21 @@ export function createSqlRunIndex(sql: SqlStorage): SqlRunIndex {
     ready = true
   }
   return {
-    add(runId: string, createdAt: string): void {
+    add(runId, createdAt) {
       table()
       sql.exec('INSERT OR IGNORE INTO run_index (run_id, created_at) VALUES (?, ?)', runId, createdAt)
     },
-    list(cursor: string | undefined, limit: number): RunIndexPage {
+    list(cursor, limit) {
       table()
-      const [at, id] = cursor?.includes('|') ? [cursor.slice(0, cursor.indexOf('|')), cursor.slice(cursor.indexOf('|') + 1)] : [undefined, undefined]
-      const rows = (
-        at === undefined
-          ? sql.exec<{ run_id: string; created_at: string }>('SELECT run_id, created_at FROM run_index ORDER BY created_at DESC, run_id DESC LIMIT ?', limit + 1)
-          : sql.exec<{ run_id: string; created_at: string }>(
-              'SELECT run_id, created_at FROM run_index WHERE created_at < ? OR (created_at = ? AND run_id < ?) ORDER BY created_at DESC, run_id DESC LIMIT ?',
-              at,
-              at,
-              id,
-              limit + 1,
-            )
-      ).toArray()
+      const [at, id] = cursor?.includes('|') ? [cursor.slice(0, cursor.indexOf('|')), cursor.slice(cursor.indexOf('|') + 1)] : []
+      const where = at === undefined ? '' : 'WHERE created_at < ? OR (created_at = ? AND run_id < ?)'
+      const rows = sql
+        .exec<{ run_id: string; created_at: string }>(
+          `SELECT run_id, created_at FROM run_index ${where} ORDER BY created_at DESC, run_id DESC LIMIT ?`,
+          ...(at === undefined ? [] : [at, at, id]),
+          limit + 1,
+        )
+        .toArray()
       const page = rows.slice(0, limit)
       const last = page.at(-1)
       return { runIds: page.map((row) => row.run_id), ...(rows.length > limit && last ? { nextCursor: `${last.created_at}|${last.run_id}` } : {}) }

@@ -9,24 +9,22 @@ import { perNamespace } from './per-namespace.ts'
 
 /** What `createWorker` knows that keys on Workers need. */
 export interface WorkerKeyStoreContext {
-  /** The run host, from the env alone (a key's object has no request): where a call cut off by a crash leaves its run. */
+  /** The run host, from the env alone: where a call cut off by a crash leaves its run. */
   runs: (env: unknown) => RunHost
   /** The config's times (`retentionMs`, `leaseMs`). */
   options: Omit<IdempotencyObjectOptions, 'onInterrupted'>
 }
 
-/** Idempotent calls on Workers: what answers a keyed call, the store over the `TOOLROUTE_IDEMPOTENCY` namespace, and the class each key lives in. */
+/** Idempotent calls on Workers: the keyed call, the store over a namespace, and the class each key lives in. */
 export interface WorkerKeyStore {
   call: IdempotentCall
-  /** The key store over a namespace; one per namespace. */
   store: (namespace: DurableObjectNamespace) => IdempotencyStore
   IdempotencyObject: ReturnType<typeof createIdempotencyObject>
 }
 
 /**
- * `Idempotency-Key` on Workers (SPEC §9), passed in as `keyStore` by the generated entry unless the
- * config says `idempotency: false`: `createWorker` itself imports none of it, so a Worker that
- * ignores the header bundles neither the keyed call nor the keys' Durable Object.
+ * `Idempotency-Key` on Workers (SPEC §9), passed in as `keyStore` by the generated entry unless the config
+ * says `idempotency: false`, so a Worker that ignores the header bundles neither the keyed call nor its object.
  */
 export function workerKeyStore(context: WorkerKeyStoreContext): WorkerKeyStore {
   return {

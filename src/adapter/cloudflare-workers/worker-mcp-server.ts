@@ -31,10 +31,9 @@ export interface WorkerMcp {
 }
 
 /**
- * MCP for `createWorker`, passed in as `mcpServer` by the generated entry only when the config
- * serves `/mcp`: `createWorker` itself imports no MCP code, so a Worker with `mcp: false`
- * bundles neither MCP SDK. Sessions go to the object named by their id when `TOOLROUTE_MCP` is
- * bound; stateless otherwise.
+ * MCP for `createWorker`, passed in as `mcpServer` by the generated entry only when the config serves
+ * `/mcp`, so a Worker with `mcp: false` bundles neither MCP SDK. Sessions go to the object named by
+ * their id when `TOOLROUTE_MCP` is bound; stateless otherwise.
  */
 export function workerMcpServer(context: WorkerMcpContext): WorkerMcp {
   const hostOf = perNamespace(createDurableObjectMcpSessions)

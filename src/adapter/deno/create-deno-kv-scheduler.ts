@@ -1,42 +1,30 @@
 /**
- * The run engine's `schedule` on Deno: what a Durable Object's alarm is on Workers. Each run has
- * at most one pending sweep, kept at `['toolroute', 'schedule', runId]` as `{ at, id }`; a
- * later `schedule` replaces it, as `setAlarm` does. The sweep itself travels as a delayed Deno KV
- * queue message `{ toolroute: 'sweep', runId, id }`: the queue delivers it to whichever process
- * listens, after a restart too. A message whose `id` is no longer the run's pending one is stale
- * and dropped.
- *
- * A process that dies while handling a message may lose it (the local SQLite backend was not
- * seen to deliver it again), so `start` sends again every pending sweep that is due and not
- * claimed by a live handler. A handler claims its sweep in one atomic commit before running it,
- * and renews the claim while the sweep runs, so two processes never run one sweep at once.
+ * The run engine's `schedule` on Deno, as a Durable Object's alarm is on Workers. Each run has at most
+ * one pending sweep, kept at `['toolroute', 'schedule', runId]` as `{ at, id }` (a later `schedule`
+ * replaces it, as `setAlarm` does), and sent as a delayed queue message `{ toolroute: 'sweep', runId, id }`
+ * that reaches whichever process listens, after a restart too; a message whose `id` is no longer the
+ * pending one is stale and dropped. A process that dies handling a message may lose it (the SQLite
+ * backend was not seen to deliver it again), so `start` sends again every due sweep no live handler
+ * claimed. A handler claims its sweep in one atomic commit and renews the claim while it runs, so two
+ * processes never run one sweep at once. Every read and write retries while SQLite reports the file busy
+ * (several processes on one database), as the stores do (`unlessBusy`).
  */
 
 /** Deno KV refuses queue delays over 30 days; a later sweep is sent in hops. */
 const maxDelayMs = 30 * 24 * 60 * 60 * 1000 - 60_000
 /** A claim not renewed for this long belongs to a handler that died. */
 const defaultClaimTimeoutMs = 60_000
-/** A sweep that throws is tried again, as a Durable Object retries a failed alarm: this often… */
+/** A sweep that throws is tried again, as a Durable Object retries a failed alarm: this often, the delay doubling. */
 const maxRetries = 5
-/** …after this long, doubling each time. */
 const retryBaseMs = 500
 
-export const denoKvSchedulePrefix = ['toolroute', 'schedule'] as const
+import { unlessBusy } from './kv-text.ts'
 
-interface PendingSweep {
-  at: number
-  id: string
-  /** When a handler claimed it (ms). */
-  claimedAt?: number
-  /** How many times the sweep threw before. */
-  retries?: number
-}
+const denoKvSchedulePrefix = ['toolroute', 'schedule'] as const
 
-interface SweepMessage {
-  toolroute: 'sweep'
-  runId: string
-  id: string
-}
+/** A run's pending sweep; `claimedAt` (ms) once a handler claimed it, `retries` the times it threw before. */
+type PendingSweep = { at: number; id: string; claimedAt?: number; retries?: number }
+type SweepMessage = { toolroute: 'sweep'; runId: string; id: string }
 
 const isPendingSweep = (value: unknown): value is PendingSweep =>
   typeof value === 'object' && value !== null && typeof (value as PendingSweep).at === 'number' && typeof (value as PendingSweep).id === 'string'
@@ -65,24 +53,23 @@ export function createDenoKvScheduler(kv: Deno.Kv, options: DenoKvSchedulerOptio
   const keyOf = (runId: string): Deno.KvKey => [...denoKvSchedulePrefix, runId]
 
   const send = (runId: string, pending: PendingSweep) =>
-    kv.enqueue({ toolroute: 'sweep', runId, id: pending.id } satisfies SweepMessage, { delay: Math.min(maxDelayMs, Math.max(0, pending.at - now())) })
+    unlessBusy(() => kv.enqueue({ toolroute: 'sweep', runId, id: pending.id } satisfies SweepMessage, { delay: Math.min(maxDelayMs, Math.max(0, pending.at - now())) }))
 
   async function handle(message: SweepMessage, sweep: (runId: string) => Promise<void>) {
     const key = keyOf(message.runId)
-    const entry = await kv.get<unknown>(key)
+    const entry = await unlessBusy(() => kv.get<unknown>(key))
     if (!isPendingSweep(entry.value) || entry.value.id !== message.id || entry.value.claimedAt !== undefined) return
     // Sent early (a delay longer than the queue allows): hop again.
     if (entry.value.at > now()) return void (await send(message.runId, entry.value))
     const pending = entry.value
-    const claim = await kv.atomic().check(entry).set(key, { ...pending, claimedAt: now() }).commit()
+    const claim = await unlessBusy(() => kv.atomic().check(entry).set(key, { ...pending, claimedAt: now() }).commit())
     if (!claim.ok) return
-    // Renewed while the sweep runs (a background attempt can take minutes), unless the sweep
-    // has scheduled the next one meanwhile.
+    // Renewed while the sweep runs (a background attempt can take minutes), unless it scheduled the next one.
     let claimStamp = claim.versionstamp
     let renewing: Promise<unknown> = Promise.resolve()
     const renew = setInterval(() => {
       renewing = renewing.then(async () => {
-        const renewed = await kv.atomic().check({ key, versionstamp: claimStamp }).set(key, { ...pending, claimedAt: now() }).commit()
+        const renewed = await unlessBusy(() => kv.atomic().check({ key, versionstamp: claimStamp }).set(key, { ...pending, claimedAt: now() }).commit())
         if (renewed.ok) claimStamp = renewed.versionstamp
       }).catch(() => {})
     }, claimTimeoutMs / 3)
@@ -98,23 +85,21 @@ export function createDenoKvScheduler(kv: Deno.Kv, options: DenoKvSchedulerOptio
       await renewing
     }
     // Done, unless the sweep scheduled the next one meanwhile (then the key holds that one).
-    const after = await kv.get<unknown>(key)
+    const after = await unlessBusy(() => kv.get<unknown>(key))
     if (after.versionstamp !== claimStamp) return
     const operation = kv.atomic().check(after)
-    const done = await (next ? operation.set(key, next) : operation.delete(key)).commit()
+    const done = await unlessBusy(() => (next ? operation.set(key, next) : operation.delete(key)).commit())
     if (done.ok && next) await send(message.runId, next)
   }
 
   return {
     async schedule(runId, at) {
       const pending: PendingSweep = { at, id: crypto.randomUUID() }
-      await kv.set(keyOf(runId), pending)
+      await unlessBusy(() => kv.set(keyOf(runId), pending))
       await send(runId, pending)
     },
-
     async start(sweep) {
-      // Settles when the database closes. A second listener on one handle receives nothing, so
-      // one handle serves one scheduler.
+      // Settles when the database closes; a second listener on one handle receives nothing.
       kv.listenQueue(async (message: unknown) => {
         if (!isSweepMessage(message)) return
         try {
@@ -124,15 +109,14 @@ export function createDenoKvScheduler(kv: Deno.Kv, options: DenoKvSchedulerOptio
           console.error(`toolroute: the scheduled sweep of run ${message.runId} could not run`, error)
         }
       }).catch((error) => console.error('toolroute: the Deno KV queue listener stopped', error))
-      for await (const entry of kv.list<unknown>({ prefix: denoKvSchedulePrefix })) {
+      for (const entry of await unlessBusy(() => Array.fromAsync(kv.list<unknown>({ prefix: denoKvSchedulePrefix })))) {
         const runId = entry.key.at(-1)
         if (typeof runId !== 'string' || !isPendingSweep(entry.value)) continue
-        const pending = entry.value
-        if (pending.claimedAt !== undefined && now() - pending.claimedAt < claimTimeoutMs) continue
-        if (pending.claimedAt === undefined && pending.at > now()) continue
+        const { at, claimedAt } = entry.value
+        if (claimedAt === undefined ? at > now() : now() - claimedAt < claimTimeoutMs) continue
         // Due and unhandled, or claimed by a handler that died: a fresh id, so only this send counts.
-        const retry: PendingSweep = { at: pending.at, id: crypto.randomUUID() }
-        const reset = await kv.atomic().check(entry).set(entry.key, retry).commit()
+        const retry: PendingSweep = { at, id: crypto.randomUUID() }
+        const reset = await unlessBusy(() => kv.atomic().check(entry).set(entry.key, retry).commit())
         if (reset.ok) await send(runId, retry)
       }
     },

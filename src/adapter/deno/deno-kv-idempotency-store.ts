@@ -2,22 +2,19 @@ import { decodeIdempotencyRecord } from '../../idempotency/idempotency-record.ts
 import { beginFrom, defaultIdempotencyRetentionMs, isLapsed, type IdempotencyLease, type IdempotencyRecord, type IdempotencyScope, type IdempotencyStore } from '../../idempotency/idempotency-store.ts'
 import { settleInterrupted } from '../../idempotency/interrupted-call.ts'
 import { defaultLeaseMs } from '../../runs/default-lease-ms.ts'
-import { inlineChars, unlessBusy } from './kv-text.ts'
+import { readText, stageText, unlessBusy } from './kv-text.ts'
 
 /**
  * Idempotency keys in Deno KV:
- *
- * - `['toolroute', 'idempotency', name]`: the key's record (`IdempotencyRecord`), where `name` is
- *   `JSON.stringify([principal, key])`. An answer body longer than one value holds is stored in
- *   parts and the record's `answer.body` is `''` with `bodyParts` set.
+ * - `['toolroute', 'idempotency', name]`: the key's record (`IdempotencyRecord`), `name` being
+ *   `JSON.stringify([principal, key])`. An answer body too long for one value is stored in parts:
+ *   the record's `answer.body` is then `''`, with `bodyParts` set.
  * - `['toolroute', 'idempotency', name, 'body', blob, i]`: those parts.
  *
- * Every entry is written with `expireIn` = the retention, so Deno KV forgets a key by itself.
- * `begin` is an atomic commit that checks the record is absent: of racing processes on one
- * database, one claims the key. A pending key's lease is renewed by a commit that checks the
- * record is unchanged, and so is the settling of a lapsed one: the two never both win. A lapse is
- * found by the sweep `schedule` asks for at the lease's end (the queue scheduler, which outlives
- * the process), or by the next request with the key.
+ * Every entry is written with `expireIn` = the retention, so Deno KV forgets a key by itself. `begin`
+ * is an atomic commit that checks the record is absent, so of racing processes one claims the key. A
+ * lease's renewal and the settling of a lapsed one each check the record is unchanged: never both win.
+ * A lapse is found by the sweep `schedule` asks for at the lease's end, or by the next request with the key.
  */
 export const denoKvIdempotencyPrefix = ['toolroute', 'idempotency'] as const
 
@@ -41,6 +38,8 @@ export interface DenoKvIdempotencyStore extends IdempotencyStore {
 }
 
 type StoredRecord = IdempotencyRecord & { bodyParts?: { blob: string; parts: number } }
+/** Where a key's answer body is kept in parts when it is too long for one value. */
+const bodyOf = (key: Deno.KvKey): Deno.KvKey => [...key, 'body']
 
 export function createDenoKvIdempotencyStore(kv: Deno.Kv, options: DenoKvIdempotencyStoreOptions = {}): DenoKvIdempotencyStore {
   const retentionMs = options.retentionMs ?? defaultIdempotencyRetentionMs
@@ -49,6 +48,7 @@ export function createDenoKvIdempotencyStore(kv: Deno.Kv, options: DenoKvIdempot
   const nameOf = (scope: IdempotencyScope) => JSON.stringify([scope.principal, scope.key])
   const keyOf = (scope: IdempotencyScope): Deno.KvKey => [...denoKvIdempotencyPrefix, nameOf(scope)]
   const watch = (name: string, at: number) => options.schedule?.(`${denoKvKeySweepPrefix}${name}`, at)
+  const expireIn = (record: { createdAt: number }) => Math.max(1, record.createdAt + retentionMs - now())
   /** Settles a lapsed key as interrupted, if the record is still the one read; then stores the run it leaves. */
   async function interrupt(key: Deno.KvKey, entry: Deno.KvEntryMaybe<unknown>, record: IdempotencyRecord & { state: 'pending'; lease: IdempotencyLease }): Promise<boolean> {
     const settled = await unlessBusy(() => kv.atomic().check(entry).set(key, settleInterrupted(record, record.lease), { expireIn: expireIn(record) }).commit())
@@ -56,7 +56,6 @@ export function createDenoKvIdempotencyStore(kv: Deno.Kv, options: DenoKvIdempot
     await options.onInterrupted?.(record.lease).catch((error) => console.error(`toolroute: the run of interrupted call ${record.lease.runId} could not be stored`, error))
     return true
   }
-  const expireIn = (record: { createdAt: number }) => Math.max(1, record.createdAt + retentionMs - now())
 
   async function read(key: Deno.KvKey): Promise<{ entry: Deno.KvEntryMaybe<unknown>; record: IdempotencyRecord | undefined }> {
     const entry = await unlessBusy(() => kv.get<unknown>(key))
@@ -66,10 +65,9 @@ export function createDenoKvIdempotencyStore(kv: Deno.Kv, options: DenoKvIdempot
     const record = decodeIdempotencyRecord(stored)
     if (record.createdAt + retentionMs <= now()) return { entry, record: undefined }
     if (record.state === 'done' && stored.bodyParts) {
-      const parts: string[] = []
-      for await (const part of kv.list<string>({ prefix: [...key, 'body', stored.bodyParts.blob] })) parts.push(part.value)
-      if (parts.length !== stored.bodyParts.parts) throw new Error('toolroute: an idempotent answer lost a part')
-      record.answer.body = parts.join('')
+      const body = await readText(kv, bodyOf(key), stored.bodyParts)
+      if (body === undefined) throw new Error('toolroute: an idempotent answer lost a part')
+      record.answer.body = body
     }
     return { entry, record }
   }
@@ -114,20 +112,10 @@ export function createDenoKvIdempotencyStore(kv: Deno.Kv, options: DenoKvIdempot
       const { entry, record } = await read(key)
       // A lapsed lease is no longer this request's: the sweep settles it as interrupted, as every store does.
       if (record?.state !== 'pending' || record.fingerprint !== fingerprint || isLapsed(record, now())) return
-      const done: StoredRecord = { state: 'done', fingerprint, createdAt: record.createdAt, answer }
-      if (answer.body.length > inlineChars) {
-        const blob = crypto.randomUUID()
-        const parts = Math.ceil(answer.body.length / inlineChars)
-        for (let index = 0; index < parts; index += 10) {
-          const commit = kv.atomic()
-          for (let part = index; part < Math.min(parts, index + 10); part++) {
-            commit.set([...key, 'body', blob, part], answer.body.slice(part * inlineChars, (part + 1) * inlineChars), { expireIn: expireIn(record) })
-          }
-          await unlessBusy(() => commit.commit())
-        }
-        done.answer = { ...answer, body: '' }
-        done.bodyParts = { blob, parts }
-      }
+      const body = await stageText(kv, bodyOf(key), answer.body, expireIn(record))
+      const done: StoredRecord = typeof body === 'string'
+        ? { state: 'done', fingerprint, createdAt: record.createdAt, answer }
+        : { state: 'done', fingerprint, createdAt: record.createdAt, answer: { ...answer, body: '' }, bodyParts: body }
       await unlessBusy(() => kv.atomic().check(entry).set(key, done, { expireIn: expireIn(record) }).commit())
     },
     async release(scope, fingerprint) {

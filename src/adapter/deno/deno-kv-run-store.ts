@@ -1,25 +1,21 @@
 import type { SequencedEvent, ToolEvent } from '../../protocol/tool-event.ts'
 import { decodeRunRecord, type RunRecord } from '../../runs/run-record.ts'
-import type { RunStatus } from '../../protocol/call-result.ts'
-import type { RunStore, TransitionResult } from '../../runs/run-store.ts'
+import type { RunStore } from '../../runs/run-store.ts'
 import { checkRunLimits, jsonBytes, type RunLimits } from '../../runs/run-limits.ts'
 import { deletePrefix, dropText, isStoredText, readText, stageText, unlessBusy, type StoredText } from './kv-text.ts'
 
 /**
- * Where a run lives in Deno KV. Every key of a run starts with `['toolroute', 'run', runId]`,
- * so deleting a run is one prefix scan:
- *
- * - `['toolroute', 'run', runId]`: the run record as JSON text (`StoredText`).
- * - `['toolroute', 'run', runId, 'seq']`: the number of the run's last event (absent: none yet).
- * - `['toolroute', 'run', runId, 'bytes']`: the bytes of the run's events (`RunLimits`), written
- *   with the counter (absent: none yet, or a log stored before sizes were kept).
- * - `['toolroute', 'run', runId, 'events', lastSeq]`: the events one write added, as a JSON array
- *   of `ToolEvent`s numbered `lastSeq - length + 1` … `lastSeq`. One entry per write, not per
- *   event: a call's first step can bring hundreds of input deltas, and one commit holds at most
- *   1000 mutations. Keyed by the last number, so the entries holding events after a cursor are
- *   exactly those with a key from `cursor + 1` on.
- * - `['toolroute', 'run', runId, 'blob', blobId, i]`: parts of a record or event batch too large
- *   for one value (see kv-text.ts).
+ * Where a run lives in Deno KV; every key of a run starts with `['toolroute', 'run', runId]`, so
+ * deleting a run is one prefix scan:
+ * - `[…runId]`: the run record as JSON text (`StoredText`).
+ * - `[…runId, 'seq']`: the number of the run's last event (absent: none yet).
+ * - `[…runId, 'bytes']`: the bytes of the run's events (`RunLimits`), written with the counter
+ *   (absent: none yet, or a log stored before sizes were kept).
+ * - `[…runId, 'events', lastSeq]`: the events one write added, as a JSON array numbered
+ *   `lastSeq - length + 1` … `lastSeq`: one entry per write (a first step can bring hundreds of input
+ *   deltas, and a commit holds at most 1000 mutations), keyed by the last number, so the entries
+ *   holding events after a cursor are exactly those from `cursor + 1` on.
+ * - `[…runId, 'blob', blobId, i]`: parts of a record or event batch too large for one value (kv-text.ts).
  */
 export const denoKvRunPrefix = ['toolroute', 'run'] as const
 
@@ -27,6 +23,7 @@ const runKey = (runId: string): Deno.KvKey => [...denoKvRunPrefix, runId]
 const seqKey = (runId: string): Deno.KvKey => [...runKey(runId), 'seq']
 const bytesKey = (runId: string): Deno.KvKey => [...runKey(runId), 'bytes']
 const eventsPrefix = (runId: string): Deno.KvKey => [...runKey(runId), 'events']
+const blobsOf = (runId: string): Deno.KvKey => [...runKey(runId), 'blob']
 
 /** A consistent read of a run: its record, its last event number, and the versions of both. */
 interface Snapshot {
@@ -65,7 +62,7 @@ export function createDenoKvRunStore(kv: Deno.Kv): RunStore {
       const bytes = typeof bytesEntry.value === 'number' ? bytesEntry.value : 0
       if (runEntry.versionstamp === null) return { runEntry, seqEntry, lastSeq, bytes }
       if (!isStoredText(runEntry.value)) throw new Error(`Run ${runId}: the stored value is not a run record`)
-      const text = await readText(kv, runKey(runId), runEntry.value)
+      const text = await readText(kv, blobsOf(runId), runEntry.value)
       // A part is gone: the record was replaced since it was read. Read again.
       if (text === undefined) continue
       return { runEntry, seqEntry, stored: runEntry.value, run: decodeRunRecord(JSON.parse(text)), lastSeq, bytes }
@@ -74,34 +71,32 @@ export function createDenoKvRunStore(kv: Deno.Kv): RunStore {
   }
 
   /**
-   * Writes `run` (when given) and `events` if neither the record nor the counter changed since
-   * `snap`. Answers the numbered events, or `undefined` when another write got there first.
-   * Past `limits`, throws before writing anything.
+   * Writes `run` (when given) and `events` if neither the record nor the counter changed since `snap`:
+   * the numbered events, or `undefined` when another write got there first. Past `limits`, throws first.
    */
   async function commit(runId: string, snap: Snapshot, run: RunRecord | undefined, events: readonly ToolEvent[], limits?: RunLimits): Promise<SequencedEvent[] | undefined> {
-    const base = runKey(runId)
+    const blobs = blobsOf(runId)
     const batch = JSON.stringify(events)
     // A JSON array of n objects is their texts, n - 1 commas and two brackets.
     const added = events.length > 0 ? jsonBytes(batch) - events.length - 1 : 0
     checkRunLimits(limits, { events: snap.lastSeq, bytes: snap.bytes }, events.length, added)
-    const runText = run === undefined ? undefined : await stageText(kv, base, JSON.stringify(run))
-    const eventsText = events.length > 0 ? await stageText(kv, base, batch) : undefined
+    const runText = run === undefined ? undefined : await stageText(kv, blobs, JSON.stringify(run))
+    const eventsText = events.length > 0 ? await stageText(kv, blobs, batch) : undefined
     const lastSeq = snap.lastSeq + events.length
     const operation = kv.atomic().check(snap.runEntry).check(snap.seqEntry)
-    if (runText !== undefined) operation.set(base, runText)
+    if (runText !== undefined) operation.set(runKey(runId), runText)
     if (eventsText !== undefined) operation.set(seqKey(runId), lastSeq).set(bytesKey(runId), snap.bytes + added).set([...eventsPrefix(runId), lastSeq], eventsText)
     const result = await unlessBusy(() => operation.commit())
     if (!result.ok) {
-      await Promise.all([dropText(kv, base, runText), dropText(kv, base, eventsText)])
+      await Promise.all([dropText(kv, blobs, runText), dropText(kv, blobs, eventsText)])
       return undefined
     }
-    if (runText !== undefined) await dropText(kv, base, snap.stored)
+    if (runText !== undefined) await dropText(kv, blobs, snap.stored)
     return (JSON.parse(batch) as ToolEvent[]).map((event, index) => ({ seq: snap.lastSeq + index + 1, event }))
   }
 
   return {
     exactlyOnce: true,
-
     async create(run, events) {
       for (let tries = 0; tries < maxTries; tries++) {
         const snap = await snapshot(run.runId)
@@ -111,12 +106,8 @@ export function createDenoKvRunStore(kv: Deno.Kv): RunStore {
       }
       throw new Error(`run ${run.runId}: too much contention to create it`)
     },
-
-    async get(runId) {
-      return (await snapshot(runId)).run
-    },
-
-    async transition(runId: string, from: readonly RunStatus[], patch: Partial<RunRecord>, events: readonly ToolEvent[] = [], when?: (run: RunRecord) => boolean): Promise<TransitionResult> {
+    get: async (runId) => (await snapshot(runId)).run,
+    async transition(runId, from, patch, events = [], when) {
       for (let tries = 0; tries < maxTries; tries++) {
         const snap = await snapshot(runId)
         if (!snap.run) return { ok: false, reason: 'not-found' }
@@ -128,7 +119,6 @@ export function createDenoKvRunStore(kv: Deno.Kv): RunStore {
       }
       throw new Error(`run ${runId}: too much contention to change it`)
     },
-
     async append(runId, events, limits) {
       for (let tries = 0; tries < maxTries; tries++) {
         const snap = await snapshot(runId)
@@ -139,12 +129,10 @@ export function createDenoKvRunStore(kv: Deno.Kv): RunStore {
       }
       throw new Error(`run ${runId}: too much contention to append to it`)
     },
-
     async size(runId) {
       const snap = await snapshot(runId)
       return snap.run ? { events: snap.lastSeq, bytes: snap.bytes } : { events: 0, bytes: 0 }
     },
-
     async events(runId, after, limit = Infinity) {
       const found: SequencedEvent[] = []
       const prefix = eventsPrefix(runId)
@@ -153,7 +141,7 @@ export function createDenoKvRunStore(kv: Deno.Kv): RunStore {
       for (const entry of entries) {
         const lastSeq = entry.key.at(-1)
         if (typeof lastSeq !== 'number' || !isStoredText(entry.value)) throw new Error(`Run ${runId}: a stored event batch is unreadable`)
-        const text = await readText(kv, runKey(runId), entry.value)
+        const text = await readText(kv, blobsOf(runId), entry.value)
         // Only a delete removes an event batch's parts: the run is going away.
         if (text === undefined) break
         const batch = decodeEvents(runId, JSON.parse(text))
@@ -164,10 +152,8 @@ export function createDenoKvRunStore(kv: Deno.Kv): RunStore {
       }
       return found
     },
-
     async delete(runId) {
-      // The record first: a write racing the delete then fails its check instead of leaving
-      // events behind a run that no longer exists.
+      // The record first: a write racing the delete then fails its check instead of leaving events behind.
       await unlessBusy(() => kv.delete(runKey(runId)))
       await deletePrefix(kv, runKey(runId))
     },

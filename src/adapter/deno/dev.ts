@@ -1,15 +1,10 @@
 /**
- * `deno task dev`: serves every tool in `tools/` with runs in a Deno KV file, as `npm run dev`
- * does on wrangler. No build step: the tools are imported at startup.
- *
- *   deno task dev [--port 8000] [--hostname 127.0.0.1] [--tools tools] [--kv .toolroute/deno-kv.sqlite3]
- *
- * `PORT` and `TOOLROUTE_KV` set the port and the database too; `--kv :memory:` keeps nothing.
+ * `deno task dev [--port 8000] [--hostname 127.0.0.1] [--tools tools] [--kv .toolroute/deno-kv.sqlite3]`:
+ * serves every tool in `tools/` with runs in a Deno KV file, as `npm run dev` does on wrangler, with no
+ * build step. `PORT` and `TOOLROUTE_KV` set the port and the database too; `--kv :memory:` keeps nothing.
  */
 import { loadTools } from './load-tools.ts'
 import { serveTools } from './serve-tools.ts'
-
-const defaultKvPath = '.toolroute/deno-kv.sqlite3'
 
 function flag(name: string): string | undefined {
   const index = Deno.args.indexOf(`--${name}`)
@@ -20,7 +15,7 @@ function flag(name: string): string | undefined {
 const port = Number(flag('port') ?? Deno.env.get('PORT') ?? 8000)
 if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`toolroute: --port must be a port number, got ${flag('port') ?? Deno.env.get('PORT')}`)
 const toolsDir = flag('tools') ?? 'tools'
-const kvPath = flag('kv') ?? Deno.env.get('TOOLROUTE_KV') ?? defaultKvPath
+const kvPath = flag('kv') ?? Deno.env.get('TOOLROUTE_KV') ?? '.toolroute/deno-kv.sqlite3'
 if (kvPath !== ':memory:') await Deno.mkdir(new URL('.', new URL(kvPath, new URL(`${Deno.cwd()}/`, 'file:///'))), { recursive: true })
 
 const { tools, files } = await loadTools(toolsDir)
@@ -37,8 +32,7 @@ const server = await serveTools({
   },
 })
 
-// Stops on Ctrl-C or a TERM from `deno task` or a supervisor: in-flight requests get a moment to
-// finish (an open event stream would hold a graceful shutdown forever), the database is closed.
+// On SIGINT/SIGTERM in-flight requests get a moment (an open event stream would hold a graceful shutdown forever).
 let stopping = false
 const stop = () => {
   if (stopping) return

@@ -15,20 +15,15 @@ function directoryUrl(directory: string | URL): URL {
 }
 
 /**
- * Imports every module in `directory` (`tools/` by convention) and collects the tools they
- * export: what cli/build-tools.mjs compiles into the Worker, found at startup instead, so a
- * Deno user runs no build step. The rules (what a tool is, ids that collide) are collectTools',
- * shared with the build: a collision is refused with a message naming both files.
+ * Imports every module in `directory` (`tools/` by convention) and collects the tools they export, as
+ * cli/build-tools.mjs does for the Worker but at startup, so a Deno user runs no build step. The rules
+ * (what a tool is, colliding ids) are collectTools', shared with the build.
  */
 export async function loadTools(directory: string | URL): Promise<LoadedTools> {
   const base = directoryUrl(directory)
   const folder = decodeURIComponent(base.pathname.split('/').at(-2) ?? 'tools')
-  const names: string[] = []
-  for await (const entry of Deno.readDir(base)) {
-    if (entry.isFile && isToolModuleFile(entry.name)) names.push(entry.name)
-  }
-  names.sort()
-
+  const entries = await Array.fromAsync(Deno.readDir(base))
+  const names = entries.filter((entry) => entry.isFile && isToolModuleFile(entry.name)).map((entry) => entry.name).sort()
   const modules: ToolModule[] = []
   for (const name of names) modules.push({ file: `${folder}/${name}`, exports: await import(new URL(name, base).href) })
   const found = collectTools(modules)

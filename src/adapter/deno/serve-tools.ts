@@ -9,16 +9,12 @@ export interface ServeToolsOptions extends Omit<DenoToolAppOptions, 'kv'> {
   kvPath?: string
   /** Default 8000; 0 picks a free port. */
   port?: number
-  /**
-   * Default `127.0.0.1`. On a loopback address the app is `servedLocally`: it answers only
-   * loopback `Host`s and `allowedHosts` (SPEC §5).
-   */
+  /** Default `127.0.0.1`; on a loopback address the app answers only loopback `Host`s and `allowedHosts` (SPEC §5). */
   hostname?: string
   /** Called once the server listens; by default it prints `toolroute: listening on <url>`. */
   onListen?: (address: { url: URL; hostname: string; port: number }) => void
 }
 
-/** A running server. */
 export interface ToolServer extends DenoToolApp {
   kv: Deno.Kv
   server: Deno.HttpServer<Deno.NetAddr>
@@ -40,8 +36,7 @@ export async function serveTools(options: ServeToolsOptions): Promise<ToolServer
   const { kv: givenKv, kvPath, port = 8000, hostname = '127.0.0.1', onListen, ...appOptions } = options
   const kv = givenKv ?? (await Deno.openKv(kvPath))
   try {
-    // Bound to a loopback address, the server answers loopback Hosts only (SPEC §5, DNS rebinding):
-    // known from its own bind address, which no request can change. The options may still say otherwise.
+    // Known from the bind address, which no request can change (SPEC §5, DNS rebinding); the options may override it.
     const loopback = isLoopbackHost(hostname.includes(':') ? `[${hostname}]` : hostname.toLowerCase())
     const built = await createDenoToolApp({ servedLocally: loopback, ...appOptions, kv })
     const server = Deno.serve({ port, hostname, onListen() {} }, built.app.fetch)
