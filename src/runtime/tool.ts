@@ -49,41 +49,33 @@ export interface ToolConstructor {
 
 type AnyOptions = ToolOptions<string, any, any, any, any, any, any>
 
+/** The options a tool also carries under their own names, in this order. */
+const ownOptions = [
+  'inputSchema', 'outputSchema', 'suspendSchema', 'resumeSchema', 'requestContextSchema', 'requireApproval', 'strict',
+  'outputValidation', 'providerOptions', 'inputExamples', 'toModelOutput', 'transform', 'mcp', 'background',
+  'onInputStart', 'onInputDelta', 'onInputAvailable', 'onOutput',
+] as const
+
+// Declaration merging: the fields `ownOptions` copies, typed as the options are.
+interface ToolObject extends Pick<AnyOptions, Exclude<(typeof ownOptions)[number], 'requireApproval'>> {}
+
 /**
  * The tool object, as Mastra's `Tool` class: every option readable under its own name, and an
- * ordinary, writable object (tests spy on `execute`, apps wrap it). Schemas are compiled and
- * their JSON Schema computed here, once, never per request. The runtime reads `options` and
- * `schemas`, so reassigning `tool.execute` changes direct calls only: HTTP and MCP calls run the
- * `execute` option after their own validation.
+ * ordinary, writable object (tests spy on `execute`, apps wrap it). Schemas are compiled here,
+ * once. The runtime reads `options` and `schemas`, so reassigning `tool.execute` changes direct
+ * calls only: HTTP and MCP calls run the `execute` option after their own validation.
  */
 class ToolObject {
   declare readonly [toolMarker]: true
-  id: string
-  title: string | undefined
-  description: string
+  declare id: string
+  declare title: string | undefined
+  declare description: string
   /** The options as written, for the runtime (hooks, transforms, approval…). */
-  options: AnyOptions
-  schemas: CompiledToolSchemas
-  inputSchema: AnyOptions['inputSchema']
-  outputSchema: AnyOptions['outputSchema']
-  suspendSchema: AnyOptions['suspendSchema']
-  resumeSchema: AnyOptions['resumeSchema']
-  requestContextSchema: AnyOptions['requestContextSchema']
-  requireApproval: NonNullable<AnyOptions['requireApproval']>
-  strict: AnyOptions['strict']
-  outputValidation: AnyOptions['outputValidation']
-  providerOptions: AnyOptions['providerOptions']
-  inputExamples: AnyOptions['inputExamples']
-  toModelOutput: AnyOptions['toModelOutput']
-  transform: AnyOptions['transform']
-  mcp: AnyOptions['mcp']
-  background: AnyOptions['background']
-  onInputStart: AnyOptions['onInputStart']
-  onInputDelta: AnyOptions['onInputDelta']
-  onInputAvailable: AnyOptions['onInputAvailable']
-  onOutput: AnyOptions['onOutput']
+  declare options: AnyOptions
+  declare schemas: CompiledToolSchemas
+  declare requireApproval: NonNullable<AnyOptions['requireApproval']>
   /** The direct call; `undefined` for a tool defined without `execute`, as in Mastra. */
-  execute: ((input: unknown, context?: object) => Promise<unknown>) | undefined
+  declare execute: ((input: unknown, context?: object) => Promise<unknown>) | undefined
 
   constructor(options: AnyOptions) {
     assertToolOptions(options)
@@ -100,24 +92,8 @@ class ToolObject {
     this.description = options.description
     this.options = options
     this.schemas = schemas
-    this.inputSchema = options.inputSchema
-    this.outputSchema = options.outputSchema
-    this.suspendSchema = options.suspendSchema
-    this.resumeSchema = options.resumeSchema
-    this.requestContextSchema = options.requestContextSchema
-    this.requireApproval = options.requireApproval ?? false
-    this.strict = options.strict
-    this.outputValidation = options.outputValidation
-    this.providerOptions = options.providerOptions
-    this.inputExamples = options.inputExamples
-    this.toModelOutput = options.toModelOutput
-    this.transform = options.transform
-    this.mcp = options.mcp
-    this.background = options.background
-    this.onInputStart = options.onInputStart
-    this.onInputDelta = options.onInputDelta
-    this.onInputAvailable = options.onInputAvailable
-    this.onOutput = options.onOutput
+    for (const key of ownOptions) (this as Record<string, unknown>)[key] = options[key]
+    this.requireApproval ??= false
     this.execute = options.execute ? (input, context) => executeDirect(this as never, input, context) : undefined
   }
 }
