@@ -38,7 +38,6 @@ function chunkReader(scope: ToolCallScope, maxBytes: number) {
     return inputDelta(scope, text)
   }
   return {
-    /** A failure when the body is now over the limit; else the chunk's delta, its hook awaited. */
     async take(chunk: Uint8Array | string): Promise<{ ok: false; error: ToolrouteError } | undefined> {
       bytes += typeof chunk === 'string' ? chunk.length : chunk.byteLength
       if (bytes > maxBytes) {
@@ -48,7 +47,6 @@ function chunkReader(scope: ToolCallScope, maxBytes: number) {
       if (text !== '') await delta(text)
       return undefined
     },
-    /** The decoder's tail (a delta of its own), then the whole text. */
     async end(): Promise<string> {
       const tail = decoder?.decode() ?? ''
       if (tail !== '') await delta(tail)
@@ -73,12 +71,9 @@ async function readChunks(scope: ToolCallScope, chunks: AsyncIterable<Uint8Array
 const drainLimits = 4
 
 /**
- * A body past the limit: `tool-input-error` at once (no more deltas), then the rest of the body
- * read and dropped, up to `drainLimits` more limits, before the step ends. Cancelling the body
- * while its client still sends made the end of the answer a matter of luck under `wrangler dev`
- * (a clean end, the proxy's `503 Your worker restarted mid-request`, or a stream cut mid-delta);
- * read to its end, the request and its answer finish in order. A body that goes on past the
- * drain is cut off then.
+ * A body past the limit: `tool-input-error` at once, then the rest read and dropped (up to
+ * `drainLimits` more limits) before the step ends: cancelling a body its client still sends made
+ * `wrangler dev` end the answer at random (a `503`, or a stream cut mid-delta).
  */
 async function drainOverLimit(
   scope: ToolCallScope,
@@ -150,7 +145,6 @@ export async function receiveInput(scope: ToolCallScope, source: ToolInputSource
   if ('input' in source) {
     result = received(acceptInput(scope, source.input), source.input)
   } else if ('text' in source) {
-    // A body read whole: its one delta, then the text.
     if (source.text !== '') await inputDelta(scope, source.text)
     result = acceptText(scope, source.text)
   } else {
