@@ -138,7 +138,7 @@ function contextValues(requestContext: ToolCallContextInput['requestContext']): 
   return (requestContext ?? {}) as Record<string, unknown>
 }
 
-/** The resume state a direct call passed (agent's, workflow's or flat), its `resumeData` checked against `resumeSchema`. */
+/** The resume state a direct call passed (agent's, workflow's or flat), `resumeData` checked. */
 function resumeOf(tool: AnyTool, call: ToolCallContextInput): ValidationError | ResumeState | undefined {
   const { agent, workflow } = call
   const resumeData = agent?.resumeData ?? workflow?.resumeData ?? call.resumeData
@@ -167,7 +167,9 @@ export function executeDirect(tool: AnyTool, input: unknown, context?: ToolCallC
     const scope = new DirectCallScope(tool, call, schema ? started.requestContext : undefined)
     const { options } = tool
     if (options.onInputStart || options.onInputAvailable) {
-      return receiveInput(scope, { input }).then((received) => startExecute(scope, call, received.ok ? { ok: true, value: received.value.value } : received))
+      return receiveInput(scope, { input }).then((received) =>
+        startExecute(scope, call, received.ok ? { ok: true, value: received.value.value } : received),
+      )
     }
     return startExecute(scope, call, checkInput(tool.id, tool.schemas.input, input))
   } catch (error) {
@@ -177,7 +179,8 @@ export function executeDirect(tool: AnyTool, input: unknown, context?: ToolCallC
 
 function startExecute(scope: DirectCallScope, call: ToolCallContextInput, received: Checked<unknown>): Promise<unknown> {
   if (!received.ok) return Promise.resolve(toValidationError(directFailureDetails(received)))
-  const resume = call.agent || call.workflow || call.resumeData !== undefined || call.suspendPayload !== undefined ? resumeOf(scope.tool, call) : undefined
+  const resumes = call.agent || call.workflow || call.resumeData !== undefined || call.suspendPayload !== undefined
+  const resume = resumes ? resumeOf(scope.tool, call) : undefined
   if (resume && 'error' in resume) return Promise.resolve(resume)
   const executionContext = new ExecutionContext(scope, resume)
   let pending: unknown

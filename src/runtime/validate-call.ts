@@ -90,8 +90,9 @@ export function checkOutput(toolId: string, schema: CompiledSchema | undefined, 
   if (!schema) return { ok: true, value: output }
   const result = schema.validate(output)
   if (result.ok) return result
-  const message = `Tool output validation failed for ${toolId}. The tool returned invalid output:\n${describeIssues(result.issues)}`
-  return new ValidationFailure('OUTPUT_VALIDATION_FAILED', message, result.issues)
+  const { issues } = result
+  const message = `Tool output validation failed for ${toolId}. The tool returned invalid output:\n${describeIssues(issues)}`
+  return new ValidationFailure('OUTPUT_VALIDATION_FAILED', message, issues)
 }
 
 const secretKeyPattern = /password|secret|token|api_?key|auth|credential/i
