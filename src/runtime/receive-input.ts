@@ -4,10 +4,7 @@ import type { ToolCallScope } from './tool-call-scope.ts'
 import { safeParseJson } from './safe-parse-json.ts'
 import { checkInput, type Checked } from './validate-call.ts'
 
-/**
- * Where a call's input comes from: a value already parsed, JSON text read whole (`readBody`,
- * which held it to the limit), or JSON text arriving in chunks, counted here against `maxBytes`.
- */
+/** A call's input: a parsed value, JSON text read whole (`readBody`), or JSON text in chunks, held to `maxBytes` here. */
 export type ToolInputSource = { input: unknown } | { text: string } | { chunks: AsyncIterable<Uint8Array | string>; maxBytes?: number }
 
 /** What came in, for the run record: the raw JSON value and the validated one. */
@@ -132,9 +129,8 @@ function received(accepted: Checked<unknown>, raw: unknown): Checked<ReceivedInp
 export const defaultMaxInputBytes = 1024 * 1024
 
 /**
- * The input phase of a call: `tool-input-start` (and `onInputStart`), one `tool-input-delta`
- * (and `onInputDelta`) per chunk as it arrives, then `tool-input-available` (and
- * `onInputAvailable`) once the whole input parsed and validated, or `tool-input-error`.
+ * The input phase of a call, each event with its hook: `tool-input-start`, a `tool-input-delta`
+ * per chunk, then `tool-input-available` once parsed and validated, or `tool-input-error`.
  */
 export async function receiveInput(scope: ToolCallScope, source: ToolInputSource): Promise<Checked<ReceivedInput>> {
   const { tool, emit, observe } = scope

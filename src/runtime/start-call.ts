@@ -73,9 +73,8 @@ export interface RunningCall<R, S> {
 }
 
 /**
- * A call whose request context passed its tool's schema. `requestContext` is what the call's
- * rules read; `sentRequestContext` what the caller sent, which a kept run stores (a later step
- * parses it again, so a codec or a transform gives `execute` the same values, applied once).
+ * A call whose request context passed its tool's schema: `requestContext` parsed, and
+ * `sentRequestContext` as sent, which a kept run stores (a later step parses it again, once).
  */
 export class ToolCall {
   readonly ok = true

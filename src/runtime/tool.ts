@@ -6,6 +6,7 @@ import { assertToolOptions } from '../tool/assert-tool-options.ts'
 import {
   toolMarker,
   type CompiledToolSchemas,
+  type ContextValues,
   type SchemaInput,
   type SchemaOutput,
   type Tool as ToolShape,
@@ -15,12 +16,6 @@ import {
 /** Output type a tool's `execute` must return: the output schema's input, or anything. */
 export type ExecuteResult<TOut> = [TOut] extends [undefined] ? unknown : SchemaInput<TOut> | ValidationError | void
 
-type ContextOf<TContext> = [TContext] extends [undefined]
-  ? Record<string, unknown>
-  : SchemaOutput<TContext> extends Record<string, any>
-    ? SchemaOutput<TContext>
-    : Record<string, unknown>
-
 /** The tool `new Tool(options)` and `createTool(options)` make, its types inferred from the options' schemas. */
 export type ToolOf<TId extends string, TIn, TOut, TSuspend, TResume, TContext, TResult> = ToolShape<
   TId,
@@ -28,7 +23,7 @@ export type ToolOf<TId extends string, TIn, TOut, TSuspend, TResume, TContext, T
   SchemaOutput<TOut, Exclude<Awaited<TResult>, ValidationError | void>>,
   SchemaInput<TSuspend>,
   SchemaInput<TResume>,
-  ContextOf<TContext>
+  ContextValues<TContext>
 >
 
 /** `Tool` as a value: `new Tool(options)` infers the tool's types as `createTool` does. */
@@ -60,17 +55,14 @@ const ownOptions = [
 interface ToolObject extends Pick<AnyOptions, Exclude<(typeof ownOptions)[number], 'requireApproval'>> {}
 
 /**
- * The tool object, as Mastra's `Tool` class: every option readable under its own name, and an
- * ordinary, writable object (tests spy on `execute`, apps wrap it). Schemas are compiled here,
- * once. The runtime reads `options` and `schemas`, so reassigning `tool.execute` changes direct
- * calls only: HTTP and MCP calls run the `execute` option after their own validation.
+ * The tool object, as Mastra's `Tool` class: an ordinary, writable object. The runtime reads
+ * `options` and `schemas`, so reassigning `tool.execute` changes direct calls only.
  */
 class ToolObject {
   declare readonly [toolMarker]: true
   declare id: string
   declare title: string | undefined
   declare description: string
-  /** The options as written, for the runtime (hooks, transforms, approval…). */
   declare options: AnyOptions
   declare schemas: CompiledToolSchemas
   declare requireApproval: NonNullable<AnyOptions['requireApproval']>

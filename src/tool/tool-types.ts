@@ -118,7 +118,8 @@ export interface ToolOptions<
   onOutput?: (options: Omit<ToolCallOptions, 'messages'> & { output: SchemaOutput<TOut, TResult>; toolName: string }) => MaybePromise<void>
 }
 
-type ContextValues<TContext> = [TContext] extends [undefined]
+/** The request context's values as a `requestContextSchema` parses them. */
+export type ContextValues<TContext> = [TContext] extends [undefined]
   ? Record<string, unknown>
   : InferOutput<TContext> extends Record<string, any>
     ? InferOutput<TContext>
