@@ -24,44 +24,30 @@ async function inputDelta(scope: ToolCallScope, text: string): Promise<void> {
   if (onInputDelta) await callHook('onInputDelta', onInputDelta, hookOptions(scope, { inputTextDelta: text }), scope.observe)
 }
 
-/** Reads a body's chunks: a delta per chunk, counted against `maxBytes`. */
-function chunkReader(scope: ToolCallScope, maxBytes: number) {
+/** Reads a body's chunks, a delta each, counted against `maxBytes`. */
+async function readChunks(scope: ToolCallScope, chunks: AsyncIterable<Uint8Array | string>, maxBytes: number): Promise<Checked<string>> {
   // Made on the first byte chunk: a chunk may be text already.
   let decoder: TextDecoder | undefined
   const parts: string[] = []
   let bytes = 0
-  const delta = (text: string): Promise<void> => {
-    parts.push(text)
-    return inputDelta(scope, text)
-  }
-  return {
-    async take(chunk: Uint8Array | string): Promise<{ ok: false; error: ToolrouteError } | undefined> {
-      bytes += typeof chunk === 'string' ? chunk.length : chunk.byteLength
-      if (bytes > maxBytes) {
-        return { ok: false, error: new ToolrouteError('PAYLOAD_TOO_LARGE', `Request body is larger than ${maxBytes} bytes`) }
-      }
-      const text = typeof chunk === 'string' ? chunk : (decoder ??= new TextDecoder()).decode(chunk, { stream: true })
-      if (text !== '') await delta(text)
-      return undefined
-    },
-    async end(): Promise<string> {
-      const tail = decoder?.decode() ?? ''
-      if (tail !== '') await delta(tail)
-      return parts.join('')
-    },
-  }
-}
-
-async function readChunks(scope: ToolCallScope, chunks: AsyncIterable<Uint8Array | string>, maxBytes: number): Promise<Checked<string>> {
-  const reader = chunkReader(scope, maxBytes)
   const iterator = chunks[Symbol.asyncIterator]()
   while (true) {
     const next = await iterator.next()
     if (next.done) break
-    const failure = await reader.take(next.value)
-    if (failure) return drainOverLimit(scope, iterator, failure, maxBytes)
+    const chunk = next.value
+    bytes += typeof chunk === 'string' ? chunk.length : chunk.byteLength
+    if (bytes > maxBytes) {
+      const error = new ToolrouteError('PAYLOAD_TOO_LARGE', `Request body is larger than ${maxBytes} bytes`)
+      return drainOverLimit(scope, iterator, { ok: false, error }, maxBytes)
+    }
+    const text = typeof chunk === 'string' ? chunk : (decoder ??= new TextDecoder()).decode(chunk, { stream: true })
+    parts.push(text)
+    if (text !== '') await inputDelta(scope, text)
   }
-  return { ok: true, value: await reader.end() }
+  const tail = decoder?.decode() ?? ''
+  parts.push(tail)
+  if (tail !== '') await inputDelta(scope, tail)
+  return { ok: true, value: parts.join('') }
 }
 
 /** How much more of a body past the limit is read (and dropped) before it is cut off, in limits. */
