@@ -18,10 +18,6 @@ export function isAbortFailure(error: unknown): error is ToolrouteError {
  * The abort side of one call, free until used: in workerd an `AbortController` and its listeners
  * are costly (BENCHMARKS.md, isolate) and most tools never read their signal. So the signal is
  * made on first read, and the race against an abort is a plain promise.
- *
- * @example
- * const abort = new CallAbort(request, () => new Error('The caller disconnected'))
- * const output = await abort.race(execute(input, { get abortSignal() { return abort.signal } }))
  */
 export class CallAbort {
   #controller: AbortController | undefined

@@ -150,11 +150,7 @@ class CompiledJsonSchema<T> implements CompiledSchema<T> {
   }
 }
 
-/**
- * Compiles any accepted schema once: Standard Schema with Standard JSON Schema (Zod 4,
- * ArkType, Valibot via `toStandardJsonSchema`), Standard Schema alone (listed as `{}`), or a
- * plain JSON Schema object.
- */
+/** Compiles any accepted schema once: a Standard Schema (without Standard JSON Schema listed as `{}`), or JSON Schema. */
 export function compileSchema<T = unknown>(schema: SchemaLike, name: string): CompiledSchema<T> {
   if (isStandardSchema(schema)) return new CompiledStandardSchema<T>(schema, name)
   if (typeof schema === 'object' && schema !== null && !Array.isArray(schema)) {

@@ -137,9 +137,8 @@ export interface CompiledToolSchemas {
 export const toolMarker = Symbol.for('toolroute.tool')
 
 /**
- * A tool made by `createTool` or `new Tool`: every option under its own name, its compiled
- * schemas, and a direct `execute`. An ordinary object: `vi.spyOn(tool, 'execute')` and
- * `tool.execute = wrapper` work (the wrapper is what direct calls run).
+ * A tool made by `createTool` or `new Tool`: every option under its own name, its compiled schemas,
+ * and a direct `execute`. An ordinary object: `vi.spyOn(tool, 'execute')` and `tool.execute = wrapper` work.
  */
 export interface Tool<
   TId extends string = string,
