@@ -1,5 +1,6 @@
 import { errorMessage, type ToolrouteError } from '../errors/toolroute-error.ts'
 import { EventLog } from '../events/event-log.ts'
+import type { RunIds } from '../protocol/call-result.ts'
 import type { ErrorBody } from '../protocol/error-codes.ts'
 import type { ToolEvent } from '../protocol/tool-event.ts'
 import { isBackgroundTool } from '../tool/is-background-tool.ts'
@@ -13,10 +14,8 @@ import { receiveInput, type ToolInputSource } from './receive-input.ts'
 import type { ToolCallScope } from './tool-call-scope.ts'
 import { checkRequestContext } from './validate-call.ts'
 
-export interface CallIds {
-  runId: string
-  toolCallId: string
-}
+/** A call's ids: those of the run it is, or will be kept as. */
+export type CallIds = RunIds
 
 /** Where a call stands when it is kept: what its run records of the first step. */
 export type KeptState =

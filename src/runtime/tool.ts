@@ -51,24 +51,12 @@ const ownOptions = [
   'onInputStart', 'onInputDelta', 'onInputAvailable', 'onOutput',
 ] as const
 
-// Declaration merging: the fields `ownOptions` copies, typed as the options are.
-interface ToolObject extends Pick<AnyOptions, Exclude<(typeof ownOptions)[number], 'requireApproval'>> {}
-
 /**
- * The tool object, as Mastra's `Tool` class: an ordinary, writable object. The runtime reads
- * `options` and `schemas`, so reassigning `tool.execute` changes direct calls only.
+ * The tool object, as Mastra's `Tool` class: an ordinary, writable object with the fields of `Tool`
+ * (tool-types.ts). The runtime reads `options` and `schemas`, so reassigning `tool.execute` changes
+ * direct calls only.
  */
 class ToolObject {
-  declare readonly [toolMarker]: true
-  declare id: string
-  declare title: string | undefined
-  declare description: string
-  declare options: AnyOptions
-  declare schemas: CompiledToolSchemas
-  declare requireApproval: NonNullable<AnyOptions['requireApproval']>
-  /** The direct call; `undefined` for a tool defined without `execute`, as in Mastra. */
-  declare execute: ((input: unknown, context?: object) => Promise<unknown>) | undefined
-
   constructor(options: AnyOptions) {
     assertToolOptions(options)
     const name = (what: string) => `${what} of tool "${options.id}"`
@@ -78,15 +66,16 @@ class ToolObject {
     if (options.suspendSchema) schemas.suspend = compileSchema(options.suspendSchema, name('suspendSchema'))
     if (options.resumeSchema) schemas.resume = compileSchema(options.resumeSchema, name('resumeSchema'))
     if (options.requestContextSchema) schemas.requestContext = compileSchema(options.requestContextSchema, name('requestContextSchema'))
-    ;(this as { [toolMarker]: true })[toolMarker] = true
-    this.id = options.id
-    this.title = options.title
-    this.description = options.description
-    this.options = options
-    this.schemas = schemas
-    for (const key of ownOptions) (this as Record<string, unknown>)[key] = options[key]
-    this.requireApproval ??= false
-    this.execute = options.execute ? (input, context) => executeDirect(this as never, input, context) : undefined
+    const tool = this as unknown as Record<PropertyKey, unknown>
+    tool[toolMarker] = true
+    tool.id = options.id
+    tool.title = options.title
+    tool.description = options.description
+    tool.options = options
+    tool.schemas = schemas
+    for (const key of ownOptions) tool[key] = options[key]
+    tool.requireApproval ??= false
+    tool.execute = options.execute ? (input: unknown, context?: object) => executeDirect(this as never, input, context) : undefined
   }
 }
 
