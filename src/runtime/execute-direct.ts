@@ -155,7 +155,7 @@ function resumeOf(tool: AnyTool, call: ToolCallContextInput): ValidationError | 
  * (`startCall`), input, resume data, execute, suspend payload, output. A validation failure is
  * returned as `{ error: true, message, validationErrors }`; an error `execute` throws is thrown
  * again (an abort throws the signal's reason). Hooks run; `toModelOutput` does not.
- * Synchronous but for one small async function (`awaitExecute`), as BENCHMARKS.md's `core` says why.
+ * Synchronous but for one small async function (`awaitExecute`): see BENCHMARKS.md, `core`.
  */
 export function executeDirect(tool: AnyTool, input: unknown, context?: ToolCallContextInput | null): Promise<unknown> {
   try {
