@@ -1,6 +1,5 @@
 import { errorStatus, type ErrorBody, type ErrorCode, type ValidationIssue } from '../protocol/error-codes.ts'
 
-
 const marker = Symbol.for('toolroute.error')
 
 /**

@@ -21,11 +21,10 @@ function asText(value: unknown): string {
 }
 
 /**
- * The view layer of SPEC §3. `raw` passes everything through. `display` and `transcript` pass
- * each payload through the tool's `transform[view][phase]`; a transform that throws or returns
- * `undefined` yields `{ message: "Tool <phase> payload unavailable" }`, never the raw value.
- * Only `raw` carries `data-tool-model-output`. Input deltas are dropped from a view that
- * transforms `input` but not `inputDelta`, since raw deltas would spell out the hidden input.
+ * The view layer of SPEC §3: `raw` passes everything through; `display` and `transcript` pass each
+ * payload through `transform[view][phase]` (one that throws or returns `undefined` yields
+ * `{ message: "Tool <phase> payload unavailable" }`). Only `raw` carries `data-tool-model-output`;
+ * a view that transforms `input` but not `inputDelta` drops the deltas (they spell out the input).
  */
 export function createEventProjector(tool: AnyTool, view: ToolEventView, seed: { input?: unknown } = {}): EventProjector {
   let input = seed.input
@@ -65,10 +64,9 @@ export function createEventProjector(tool: AnyTool, view: ToolEventView, seed: {
           return undefined
         }
       }
-      case 'tool-input-available': {
+      case 'tool-input-available':
         trackInput(event)
         return { ...event, input: await apply('input', event.input, { toolCallId: event.toolCallId, input: event.input }) }
-      }
       case 'tool-input-error': {
         trackInput(event)
         const shownInput = await apply('input', event.input, { toolCallId: event.toolCallId, input: event.input })
@@ -79,11 +77,9 @@ export function createEventProjector(tool: AnyTool, view: ToolEventView, seed: {
         return { ...event, output: await apply('output', event.output, { toolCallId: event.toolCallId, output: event.output }) }
       case 'tool-output-error':
         return { ...event, errorText: asText(await apply('error', event.errorText, { toolCallId: event.toolCallId, error: event.errorText })) }
-      case 'tool-approval-response': {
+      case 'tool-approval-response':
         if (event.reason === undefined || !transforms?.approval) return event
-        const reason = await apply('approval', event.reason, { toolCallId: '' })
-        return { ...event, reason: asText(reason) }
-      }
+        return { ...event, reason: asText(await apply('approval', event.reason, { toolCallId: '' })) }
       case 'data-tool-suspended': {
         const { toolCallId, suspendPayload } = event.data
         return { ...event, data: { ...event.data, suspendPayload: await apply('suspend', suspendPayload, { toolCallId, suspendPayload }) } }

@@ -2,9 +2,7 @@ import type { SequencedEvent, ToolEvent } from '../protocol/tool-event.ts'
 
 /**
  * The events of one request's call, numbered from where the run's stored log will put them,
- * readable live by any number of consumers. A call's first step lives here until it is stored.
- * Events are kept as emitted; a `SequencedEvent` is made only for a reader, so a JSON call,
- * which never reads its log, allocates nothing per event.
+ * readable live by any number of consumers. A `SequencedEvent` is made only for a reader.
  */
 export class EventLog {
   /** The events so far; the first is numbered `firstSeq`. */
@@ -26,9 +24,8 @@ export class EventLog {
   }
 
   /**
-   * Adds an event for live readers only: it is not in `events` (what gets stored) and takes no
-   * number of its own; readers get it with the number of the event before it, so reconnecting
-   * from it loses nothing stored.
+   * Adds an event for live readers only: not in `events` (what gets stored), and read with the
+   * number of the event before it, so reconnecting from it loses nothing stored.
    */
   pushTransient(event: ToolEvent): void {
     if (this.#closed) return

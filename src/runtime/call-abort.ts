@@ -15,14 +15,9 @@ export function isAbortFailure(error: unknown): error is ToolrouteError {
 }
 
 /**
- * The abort side of one call, free until used. In workerd an `AbortController`, a listener on
- * the request's signal and another to race `execute` cost more than the rest of a small call's
- * checks (BENCHMARKS.md, the isolate bench), and most tools never read their signal. So the signal is made on first read
- * (following `upstream` from then on), and the race against an abort is a plain promise.
- *
- * @example
- * const abort = new CallAbort(request, () => new Error('The caller disconnected'))
- * const output = await abort.race(execute(input, { get abortSignal() { return abort.signal } }))
+ * The abort side of one call, free until used: in workerd an `AbortController` and its listeners
+ * are costly (BENCHMARKS.md, isolate) and most tools never read their signal. So the signal is
+ * made on first read, and the race against an abort is a plain promise.
  */
 export class CallAbort {
   #controller: AbortController | undefined
@@ -35,8 +30,7 @@ export class CallAbort {
   readonly #upstreamReason: () => unknown
 
   /**
-   * @param source whose `signal` to follow once ours is read (a request: in workerd reading
-   *   `request.signal` builds an object, so it is read only then)
+   * @param source whose `signal` to follow once ours is read (in workerd `request.signal` builds an object)
    * @param upstreamReason the reason the call sees when that signal aborts
    */
   constructor(source?: { readonly signal?: AbortSignal | null }, upstreamReason: () => unknown = noReason) {
@@ -77,10 +71,7 @@ export class CallAbort {
     this.release()
   }
 
-  /**
-   * `work`, or its rejection with `abortFailure` as soon as the call aborts: a tool that
-   * ignores its signal still releases its caller.
-   */
+  /** `work`, or `abortFailure` as soon as the call aborts: a tool that ignores its signal still releases its caller. */
   race<T>(work: T | Promise<T>): Promise<T> {
     if (this.#aborted) return Promise.reject(abortFailure(this.#reason))
     return new Promise<T>((resolve, reject) => {

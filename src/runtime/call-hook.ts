@@ -2,10 +2,7 @@ import { errorMessage } from '../errors/toolroute-error.ts'
 import type { ToolObserve } from '../tool/tool-execution-context.ts'
 import type { ToolCallScope } from './tool-call-scope.ts'
 
-/**
- * Runs a lifecycle hook. A hook that throws is logged and never fails the call (SPEC §1):
- * hooks observe a call, they do not own it.
- */
+/** Runs a lifecycle hook; one that throws is logged and never fails the call (SPEC §1). */
 export async function callHook<A>(
   name: string,
   hook: ((argument: A) => unknown) | undefined,
@@ -20,10 +17,7 @@ export async function callHook<A>(
   }
 }
 
-/**
- * A hook's argument: `fields` and the call's `abortSignal`, read from the scope only when the
- * hook reads it (a scope may make its signal on first read, see `CallAbort`).
- */
+/** A hook's argument: `fields` and the call's `abortSignal`, read only when the hook reads it (`CallAbort`). */
 export function withAbortSignal<T extends object>(scope: ToolCallScope, fields: T): T & { abortSignal: AbortSignal | undefined } {
   return Object.defineProperty(fields, 'abortSignal', { get: () => scope.signal, enumerable: true }) as T & { abortSignal: AbortSignal | undefined }
 }

@@ -23,10 +23,8 @@ export type CallJson = { ok: true; status: 200 | 202; body: CallResult } | { ok:
 const running = { status: 'running' } as const
 
 /**
- * The JSON answer of SPEC §2 for a call's ending or a run as stored, the one function behind a
- * call's answer, an idempotency record (a replay is byte for byte the first answer) and the answer
- * of a run's later step. A record written before `modelOutput` or `approvalId` were kept still
- * answers with every field the protocol names.
+ * The JSON answer of SPEC §2 for a call's ending or a stored run: behind a call's answer, an
+ * idempotency record (a replay is byte for byte the first answer) and a run's later step.
  */
 export function callJson(ids: RunIds, from: CallEnding<unknown> | CallState, tool: AnyTool | undefined): CallJson {
   const state = 'kind' in from ? stateOf(from) : from

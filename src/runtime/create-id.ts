@@ -4,9 +4,8 @@ export function createRunId(): string {
 }
 
 /**
- * A tool call id in the AI SDK's style (`call_` + 24 hex digits), cut from a random UUID:
- * `randomUUID` is several times cheaper than `getRandomValues` in workerd, and the 24 digits
- * taken skip the UUID's fixed version digit.
+ * A tool call id in the AI SDK's style (`call_` + 24 hex digits), cut from a random UUID (cheaper
+ * than `getRandomValues` in workerd), skipping its fixed version digit.
  */
 export function createToolCallId(): string {
   const uuid = crypto.randomUUID()

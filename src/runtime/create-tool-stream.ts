@@ -23,10 +23,8 @@ function toDataEvent(chunk: ToolCustomChunk): ToolDataEvent {
 }
 
 /**
- * `context.writer` for one execution (SPEC §8). `write` emits `data-tool-output`; `custom` emits
- * the chunk as written, a transient one to live readers only. Once the execution has ended
- * (`ended()`), writing does nothing: a late write must not land after the run's `finish`.
- * Made on first read of `writer`, so a tool that never writes pays nothing.
+ * `context.writer` for one execution (SPEC §8): `write` emits `data-tool-output`, `custom` the
+ * chunk as written. Once `ended()`, writing does nothing: nothing may land after `finish`.
  */
 export function createToolStream(scope: ToolCallScope, ended: () => boolean): ToolStream {
   const own = scope.writer

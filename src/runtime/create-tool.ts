@@ -8,9 +8,7 @@ const callable =
 
 /**
  * Defines a tool with the options of Mastra's `createTool`, types inferred from the schemas:
- * `new Tool(options)`, as in Mastra, whose signature (`ToolConstructor`) is the one list of a
- * tool's type parameters. Schemas are compiled and their JSON Schema computed here, once, never
- * per request.
+ * `new Tool(options)`, whose signature (`ToolConstructor`) is the one list of type parameters.
  *
  * @example
  * export const weatherTool = createTool({

@@ -14,10 +14,8 @@ export interface EventCallExtras {
 }
 
 /**
- * The scope of every call whose lifecycle is emitted as events: an HTTP request, an MCP call, a
- * run's later step in its Durable Object. (A direct `tool.execute()` emits nothing and has its own,
- * `DirectCallScope`.) The request context and `observe` are made on first read, since most calls
- * read neither.
+ * The scope of every call whose lifecycle is emitted as events (HTTP, MCP, a run's later step).
+ * The request context and `observe` are made on first read, since most calls read neither.
  */
 export class EventCallScope implements ToolCallScope {
   readonly tool: AnyTool

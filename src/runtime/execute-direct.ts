@@ -9,7 +9,6 @@ import { ExecutionContext, type ResumeState } from './execution-context.ts'
 import { isAbortFailure } from './call-abort.ts'
 import { callOnOutput, runExecute, settleInvalidOutput, settleSuspension, toExecutionError } from './execute-tool-call.ts'
 import { receiveInput } from './receive-input.ts'
-import { resultOf } from './stream-outputs.ts'
 import { RequestContext } from '../tool/request-context.ts'
 import { ParsedRequestContext, isRequestContextLike, requestContextValues } from './parsed-request-context.ts'
 import type { ToolCallScope } from './tool-call-scope.ts'
@@ -20,7 +19,7 @@ function toValidationError(error: { message: string; issues?: ValidationIssue[] 
   return { error: true, message: error.message, validationErrors: formatValidationErrors(error.issues ?? []) }
 }
 
-// Direct calls have no stream: logs at warn and above go to the console so failures in hooks are not silent.
+// No stream: warn and above go to the console, so a failing hook is not silent.
 function logToConsole(event: ToolEvent): void {
   if (event.type !== 'data-tool-log') return
   const { level, message, data } = event.data
@@ -38,15 +37,13 @@ interface LazyParts {
 }
 
 /**
- * The scope of a direct call. Ids, the request context, `observe` and `messages` are made on
- * first read: a call that reads none of them (the common case) pays for no random ids and no
- * objects. There is no `emit`: a direct call has no stream, so no events are built. Plain
- * (not `#`) fields, since this object is internal and is made on every call.
+ * The scope of a direct call: ids, request context, `observe` and `messages` are made on first read.
+ * No `emit`: a direct call has no stream. Plain (not `#`) fields, since it is made on every call.
  */
 class DirectCallScope implements ToolCallScope {
   declare readonly tool: AnyTool
   declare readonly emit: undefined
-  /** The request context's values as `requestContextSchema` parsed them (`startCall`); none without a schema. */
+  /** The values `requestContextSchema` parsed (`startCall`); none without a schema. */
   private declare readonly validatedContext: Record<string, unknown> | undefined
   private declare readonly call: ToolCallContextInput
   private declare lazy: LazyParts | undefined
@@ -108,10 +105,8 @@ class DirectCallScope implements ToolCallScope {
   }
 
   /**
-   * A `RequestContext` passed in is used as it is (the caller's object, which `execute` may
-   * change). With a `requestContextSchema`, the tool sees the parsed values instead (defaults,
-   * transforms, codecs applied, as over HTTP): a view over the caller's context that writes
-   * through to it. A plain object becomes a `RequestContext`.
+   * The caller's `RequestContext` as it is; with a `requestContextSchema`, a view of its parsed
+   * values that writes through to it. A plain object becomes a `RequestContext`.
    */
   get requestContext(): RequestContext<any> {
     const parts = this.parts
@@ -143,59 +138,24 @@ function contextValues(requestContext: ToolCallContextInput['requestContext']): 
   return (requestContext ?? {}) as Record<string, unknown>
 }
 
-function resumeOf(context: ToolCallContextInput): ResumeState | undefined {
-  const { agent, workflow } = context
-  const resumeData = agent?.resumeData ?? workflow?.resumeData ?? context.resumeData
-  const suspendPayload = agent?.suspendPayload ?? workflow?.suspendPayload ?? context.suspendPayload
+/** The resume state a direct call passed (agent's, workflow's or flat), `resumeData` checked. */
+function resumeOf(tool: AnyTool, call: ToolCallContextInput): ValidationError | ResumeState | undefined {
+  const { agent, workflow } = call
+  const resumeData = agent?.resumeData ?? workflow?.resumeData ?? call.resumeData
+  const suspendPayload = agent?.suspendPayload ?? workflow?.suspendPayload ?? call.suspendPayload
+  if (resumeData != null && tool.schemas.resume) {
+    const checked = checkResumeData(tool.id, tool.schemas.resume, resumeData)
+    return checked.ok ? { resumeData: checked.value, suspendPayload } : toValidationError(directFailureDetails(checked))
+  }
   return resumeData !== undefined || suspendPayload !== undefined ? { resumeData, suspendPayload } : undefined
 }
 
-/** The resume data check, out of line: most direct calls have nothing to resume, and the hot path stays small. */
-function prepareResume(tool: AnyTool, call: ToolCallContextInput): { error: ValidationError } | { resume: ResumeState | undefined } {
-  const { schemas } = tool
-  const resume = resumeOf(call)
-  if (resume && resume.resumeData != null && schemas.resume) {
-    const checked = checkResumeData(tool.id, schemas.resume, resume.resumeData)
-    if (!checked.ok) return { error: toValidationError(directFailureDetails(checked)) }
-    return { resume: { resumeData: checked.value, suspendPayload: resume.suspendPayload } }
-  }
-  return { resume }
-}
-
-/** What a direct call does with an error from `execute`: Mastra's contract, out of line. */
-function directFailure(error: unknown): ValidationError {
-  const failure = toExecutionError(error)
-  if (failure.code !== 'EXECUTION_FAILED') return toValidationError(failure)
-  throw isAbortFailure(failure) ? failure.cause : error
-}
-
 /**
- * A direct call's output failure shows what `execute` returned, truncated, as Mastra's does: the
- * caller is the tool's own code. HTTP and MCP errors carry the message without it.
- */
-function outputFailure(details: { message: string; issues?: ValidationIssue[] }, result: unknown): ValidationError {
-  const failure = toValidationError(details)
-  failure.message = `${failure.message}\n\nReturned output: ${preview(result)}`
-  return failure
-}
-
-function directSuspension(scope: DirectCallScope, context: ExecutionContext): ValidationError | undefined {
-  const settled = settleSuspension(scope, context)
-  return settled?.status === 'failed' ? toValidationError(settled.error) : undefined
-}
-
-/**
- * `tool.execute(input, context?)`: the executor's phases with Mastra's direct-call contract.
- * Order: request context (`startCall`, as on every surface), input, resume data, execute,
- * suspend payload, output.
- * Validation failures come back as `{ error: true, message, validationErrors }`; an error
- * thrown by `execute` is thrown again, as Mastra does (an abort throws the signal's reason).
- * Hooks run as on every surface; `toModelOutput` does not (only a model reads it). An async
- * generator `execute` returns its last yield; `writer` forwards to the caller's, or goes nowhere.
- *
- * Shaped for speed, since agents call tools in loops: the work before and after `execute` is
- * synchronous, and the only async function (`awaitExecute`) is a small one, because an async
- * function saves all its locals at each `await`.
+ * `tool.execute(input, context?)` with Mastra's direct-call contract. Order: request context
+ * (`startCall`), input, resume data, execute, suspend payload, output. A validation failure is
+ * returned as `{ error: true, message, validationErrors }`; an error `execute` throws is thrown
+ * again (an abort throws the signal's reason). Hooks run; `toModelOutput` does not.
+ * Synchronous but for one small async function (`awaitExecute`): see BENCHMARKS.md, `core`.
  */
 export function executeDirect(tool: AnyTool, input: unknown, context?: ToolCallContextInput | null): Promise<unknown> {
   try {
@@ -206,9 +166,10 @@ export function executeDirect(tool: AnyTool, input: unknown, context?: ToolCallC
     if (!started.ok) return Promise.resolve(toValidationError(directFailureDetails(started)))
     const scope = new DirectCallScope(tool, call, schema ? started.requestContext : undefined)
     const { options } = tool
-    // Without input hooks the input phase is one synchronous check (a direct call emits no events).
     if (options.onInputStart || options.onInputAvailable) {
-      return Promise.resolve(receiveInput(scope, { input })).then((received) => startExecute(scope, call, received.ok ? { ok: true, value: received.value.value } : received))
+      return receiveInput(scope, { input }).then((received) =>
+        startExecute(scope, call, received.ok ? { ok: true, value: received.value.value } : received),
+      )
     }
     return startExecute(scope, call, checkInput(tool.id, tool.schemas.input, input))
   } catch (error) {
@@ -218,19 +179,13 @@ export function executeDirect(tool: AnyTool, input: unknown, context?: ToolCallC
 
 function startExecute(scope: DirectCallScope, call: ToolCallContextInput, received: Checked<unknown>): Promise<unknown> {
   if (!received.ok) return Promise.resolve(toValidationError(directFailureDetails(received)))
-  const { tool } = scope
-  let resume: ResumeState | undefined
-  if (call.agent || call.workflow || call.resumeData !== undefined || call.suspendPayload !== undefined) {
-    const prepared = prepareResume(tool, call)
-    if ('error' in prepared) return Promise.resolve(prepared.error)
-    resume = prepared.resume
-  }
+  const resumes = call.agent || call.workflow || call.resumeData !== undefined || call.suspendPayload !== undefined
+  const resume = resumes ? resumeOf(scope.tool, call) : undefined
+  if (resume && 'error' in resume) return Promise.resolve(resume)
   const executionContext = new ExecutionContext(scope, resume)
   let pending: unknown
   try {
-    // No signal to race: call execute straight (runExecute handles a signal and a missing execute).
-    const execute = tool.options.execute
-    pending = execute && !call.abortSignal ? resultOf(scope, executionContext, execute(received.value, executionContext as never)) : runExecute(scope, executionContext, received.value)
+    pending = runExecute(scope, executionContext, received.value)
   } catch (error) {
     pending = Promise.reject(error)
   }
@@ -243,19 +198,25 @@ async function awaitExecute(scope: DirectCallScope, executionContext: ExecutionC
     result = await pending
   } catch (error) {
     ExecutionContext.end(executionContext)
-    return directFailure(error)
+    const failure = toExecutionError(error)
+    if (failure.code !== 'EXECUTION_FAILED') return toValidationError(failure)
+    throw isAbortFailure(failure) ? failure.cause : error
   }
   ExecutionContext.end(executionContext)
   return finishExecute(scope, executionContext, result)
 }
 
 function finishExecute(scope: DirectCallScope, executionContext: ExecutionContext, result: unknown): unknown {
-  if (ExecutionContext.suspensionOf(executionContext)) return directSuspension(scope, executionContext)
+  const suspended = settleSuspension(scope, executionContext)
+  if (suspended) return suspended.status === 'failed' ? toValidationError(suspended.error) : undefined
   const { tool } = scope
   let output = checkOutput(tool.id, tool.schemas.output, result)
+  if (!output.ok) output = settleInvalidOutput(scope, result, output)
   if (!output.ok) {
-    output = settleInvalidOutput(scope, result, output)
-    if (!output.ok) return outputFailure(failureDetails(output), result)
+    // The caller is the tool's own code: it sees what `execute` returned, as in Mastra (HTTP and MCP do not).
+    const failure = toValidationError(failureDetails(output))
+    failure.message = `${failure.message}\n\nReturned output: ${preview(result)}`
+    return failure
   }
   const value = output.value
   return tool.options.onOutput ? callOnOutput(scope, value).then(() => value) : value

@@ -2,20 +2,18 @@ import { ToolrouteError, errorMessage } from '../errors/toolroute-error.ts'
 import type { ToolEvent } from '../protocol/tool-event.ts'
 import { abortFailure } from './call-abort.ts'
 import { callHook, withAbortSignal } from './call-hook.ts'
-import { ExecutionContext, type ResumeState, type Suspension } from './execution-context.ts'
+import { ExecutionContext, type ResumeState } from './execution-context.ts'
 import { toModelOutputOf } from './model-output.ts'
 import type { ToolModelOutput } from '../protocol/model-output.ts'
 import type { ToolCallScope } from './tool-call-scope.ts'
 import { resultOf } from './stream-outputs.ts'
 import { checkOutput, failureDetails, type Checked } from './validate-call.ts'
 
-
 /** How one execution ended. */
 export type ExecuteOutcome =
   | { status: 'completed'; output: unknown; modelOutput: ToolModelOutput }
   | { status: 'suspended'; suspendPayload: unknown }
   | { status: 'failed'; error: ToolrouteError }
-
 
 /** The `finish` event that ends a step with this outcome (`other`: it waits to be resumed). */
 export function finishOf(outcome: ExecuteOutcome): ToolEvent {
@@ -35,22 +33,15 @@ export function failExecution(scope: ToolCallScope, error: ToolrouteError): { st
 }
 
 /**
- * Calls `execute` (an async generator is driven to its last yield, see `streamOutputs`). With a
- * signal, the call races it, so a tool that ignores its signal still releases the caller;
- * without one (a direct call that passed none) nothing is raced or allocated. May throw
- * synchronously when `execute` does: callers await it inside `try`.
+ * Calls `execute`, raced against the call's signal when it has one, so a tool that ignores its
+ * signal still releases the caller. May throw synchronously: callers await it inside `try`.
  */
 export function runExecute(scope: ToolCallScope, context: ExecutionContext, input: unknown): unknown {
-  const execute = scope.tool.options.execute
-  if (execute && scope.raceAbort) return scope.raceAbort(resultOf(scope, context, execute(input, context as never)))
-  return execute && !scope.signal ? resultOf(scope, context, execute(input, context as never)) : runGuarded(scope, context, input)
-}
-
-function runGuarded(scope: ToolCallScope, context: ExecutionContext, input: unknown): Promise<unknown> {
-  const { tool, signal } = scope
-  const execute = tool.options.execute
-  if (!execute) throw new ToolrouteError('EXECUTION_FAILED', `Tool ${tool.id} has no execute function`)
-  if (!signal) return Promise.resolve(resultOf(scope, context, execute(input, context as never)))
+  const { execute } = scope.tool.options
+  if (!execute) throw new ToolrouteError('EXECUTION_FAILED', `Tool ${scope.tool.id} has no execute function`)
+  if (scope.raceAbort) return scope.raceAbort(resultOf(scope, context, execute(input, context as never)))
+  const signal = scope.signal
+  if (!signal) return resultOf(scope, context, execute(input, context as never))
   if (signal.aborted) throw abortFailure(signal.reason)
   return new Promise((resolve, reject) => {
     const onAbort = () => reject(abortFailure(signal.reason))
@@ -66,16 +57,12 @@ function runGuarded(scope: ToolCallScope, context: ExecutionContext, input: unkn
 }
 
 /**
- * What `suspend()` left on the context once `execute` returned: nothing (the call goes on to
- * its output), the suspended outcome (`data-tool-suspended` emitted; the payload was validated
- * when `suspend` was called), or the failure of an invalid payload (`tool-output-error`).
+ * What `suspend()` left on the context once `execute` returned: nothing, the suspended outcome
+ * (`data-tool-suspended` emitted), or the failure of an invalid payload (`tool-output-error`).
  */
 export function settleSuspension(scope: ToolCallScope, context: ExecutionContext): Exclude<ExecuteOutcome, { status: 'completed' }> | undefined {
   const suspension = ExecutionContext.suspensionOf(context)
-  return suspension ? settleSuspended(scope, suspension) : undefined
-}
-
-function settleSuspended(scope: ToolCallScope, suspension: Suspension): Exclude<ExecuteOutcome, { status: 'completed' }> {
+  if (!suspension) return undefined
   if (!suspension.ok) return failExecution(scope, suspension.error)
   const resumeSchema = scope.tool.schemas.resume?.jsonSchema
   scope.emit?.({
@@ -83,16 +70,6 @@ function settleSuspended(scope: ToolCallScope, suspension: Suspension): Exclude<
     data: { runId: scope.runId, toolCallId: scope.toolCallId, suspendPayload: suspension.payload, ...(resumeSchema ? { resumeSchema } : {}) },
   })
   return { status: 'suspended', suspendPayload: suspension.payload }
-}
-
-/**
- * What `execute` returned against `outputSchema`, synchronously: the validated output; with
- * `outputValidation: 'warn'` a bad output logged and kept as returned; else the failure, with
- * `tool-output-error` emitted.
- */
-function settleOutput(scope: ToolCallScope, result: unknown): Checked<unknown> {
-  const checked = checkOutput(scope.tool.id, scope.tool.schemas.output, result)
-  return checked.ok ? checked : settleInvalidOutput(scope, result, checked)
 }
 
 /** An output that failed `outputSchema`: kept and logged under `outputValidation: 'warn'`, else the failure. */
@@ -112,10 +89,7 @@ export async function callOnOutput(scope: ToolCallScope, output: unknown): Promi
   await callHook('onOutput', tool.options.onOutput, withAbortSignal(scope, { toolCallId, output, toolName: tool.id }), observe)
 }
 
-/**
- * Completes a settled output: `toModelOutput` applied (a failure there fails the call),
- * `tool-output-available` and `data-tool-model-output` emitted, then `onOutput`.
- */
+/** A valid output: `toModelOutput` applied (its failure fails the call), its events, then `onOutput`. */
 async function completeExecution(scope: ToolCallScope, output: unknown): Promise<ExecuteOutcome> {
   let modelOutput: ToolModelOutput
   try {
@@ -123,23 +97,15 @@ async function completeExecution(scope: ToolCallScope, output: unknown): Promise
   } catch (error) {
     return failExecution(scope, new ToolrouteError('EXECUTION_FAILED', `toModelOutput failed: ${errorMessage(error)}`, { cause: error }))
   }
-  const outcome = completed(scope, output, modelOutput)
-  if (scope.tool.options.onOutput) await callOnOutput(scope, output)
-  return outcome
-}
-
-function completed(scope: ToolCallScope, output: unknown, modelOutput: ToolModelOutput): ExecuteOutcome {
   scope.emit?.({ type: 'tool-output-available', toolCallId: scope.toolCallId, output })
   scope.emit?.({ type: 'data-tool-model-output', data: { toolCallId: scope.toolCallId, modelOutput } })
+  if (scope.tool.options.onOutput) await callOnOutput(scope, output)
   return { status: 'completed', output, modelOutput }
 }
 
 /**
- * Runs `execute` once and settles the call: output validated (and `toModelOutput` applied),
- * or a `suspend()` payload validated, or the failure. An async generator's yields come first, as
- * preliminary outputs. Writes and yields after the ending emit nothing. Emits `tool-output-available` and
- * `data-tool-model-output`, `data-tool-suspended`, or `tool-output-error`; `onOutput` on
- * success only. Never rejects: every ending is an outcome the caller stores or answers with.
+ * Runs `execute` once and settles the call: the output validated (`outputValidation`), a
+ * `suspend()`, or the failure, with their events; `onOutput` on success only. Never rejects.
  */
 export async function executeToolCall(scope: ToolCallScope, input: unknown, resume?: ResumeState): Promise<ExecuteOutcome> {
   const context = new ExecutionContext(scope, resume)
@@ -153,7 +119,8 @@ export async function executeToolCall(scope: ToolCallScope, input: unknown, resu
   ExecutionContext.end(context)
   const suspended = settleSuspension(scope, context)
   if (suspended) return suspended
-  const output = settleOutput(scope, result)
+  let output = checkOutput(scope.tool.id, scope.tool.schemas.output, result)
+  if (!output.ok) output = settleInvalidOutput(scope, result, output)
   return output.ok ? completeExecution(scope, output.value) : { status: 'failed', error: output.error }
 }
 

@@ -22,26 +22,21 @@ interface LazyParts {
   writer?: ToolStream
 }
 
-// The context's own state sits under symbols, not `#private` fields: a class with private fields
-// runs an initializer per instance, and this object is made on every call. Code without the
-// symbols cannot read it, as with private fields.
+// State under symbols, not `#private` fields (whose initializer runs per instance): made on every call.
 const scopeKey = Symbol('toolroute.scope')
 const resumeKey = Symbol('toolroute.resume')
 const lazyKey = Symbol('toolroute.lazy')
 const endedKey = Symbol('toolroute.ended')
 
 /**
- * The second argument of `execute`. Its fields are getters computed on first read, so a call
- * that never reads `abortSignal` or `agent` never pays for an `AbortController` or a random
- * tool call id (the direct-call hot path reads neither). Destructuring works as on a plain
- * object; spreading it does not copy the getters, so pass the context itself along.
+ * The second argument of `execute`: getters computed on first read, so a call that reads no
+ * `abortSignal` or `agent` pays for neither. Spreading it does not copy the getters.
  */
 export class ExecutionContext implements ToolExecutionContext<unknown, unknown, any> {
   declare readonly [scopeKey]: ToolCallScope
   declare readonly [resumeKey]: ResumeState | undefined
-  // Everything made on first read shares one slot, so the object stays four small fields.
   declare [lazyKey]: LazyParts | undefined
-  // A field of its own, not in the lazy slot: ending a call that never read anything allocates nothing.
+  // Not in the lazy slot: ending a call that read nothing allocates nothing.
   declare [endedKey]: boolean
 
   constructor(scope: ToolCallScope, resume?: ResumeState) {
@@ -98,10 +93,7 @@ export class ExecutionContext implements ToolExecutionContext<unknown, unknown, 
     return (partsOf(this).suspend ??= (payload, suspendOptions) => suspendWith(this, payload, suspendOptions))
   }
 
-  /**
-   * `{ agentId, toolCallId, messages, suspend, resumeData?, suspendPayload?, threadId?, resourceId? }`,
-   * the caller's own agent fields spread in; `undefined` when the call comes from no agent.
-   */
+  /** The caller's agent fields with `agentId`, `toolCallId`, `messages`, `suspend`; `undefined` without an agent. */
   get agent(): AgentToolContext<unknown, unknown> | undefined {
     const parts = partsOf(this)
     if (parts.agent !== undefined) return parts.agent ?? undefined
@@ -126,20 +118,16 @@ export class ExecutionContext implements ToolExecutionContext<unknown, unknown, 
     return (parts.agent = agent)
   }
 
-  /**
-   * Marks the execution over (`execute` settled or was aborted): from now on the writer and an
-   * async generator's later yields emit nothing, so nothing lands after the step's `finish`.
-   */
+  /** Marks the execution over: the writer and later yields emit nothing, so nothing lands after `finish`. */
   static end(context: ExecutionContext): void {
     context[endedKey] = true
   }
 
-  /** Whether `end` was called. */
   static hasEnded(context: ExecutionContext): boolean {
     return context[endedKey]
   }
 
-  /** What `suspend()` recorded on this context, for the executor once `execute` returned. */
+  /** What `suspend()` recorded, for the executor once `execute` returned. */
   static suspensionOf(context: ExecutionContext): Suspension | undefined {
     return context[lazyKey]?.suspension
   }
@@ -149,8 +137,7 @@ function partsOf(context: ExecutionContext): LazyParts {
   return (context[lazyKey] ??= {})
 }
 
-// The payload is validated when `suspend()` is called, so the caller's own suspend callback
-// (a Mastra agent, a direct caller) only ever sees a payload that matches `suspendSchema`.
+// Validated when `suspend()` is called, so the caller's own callback only sees a valid payload.
 async function suspendWith(context: ExecutionContext, payload: unknown, suspendOptions: SuspendOptions | undefined): Promise<void> {
   const { tool, onSuspend } = context[scopeKey]
   const parts = partsOf(context)

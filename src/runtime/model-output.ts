@@ -1,6 +1,5 @@
 import type { ToolModelOutput } from '../protocol/model-output.ts'
 
-
 const outputTypes = new Set(['text', 'json', 'content', 'error-text', 'error-json', 'execution-denied'])
 const partTypes = new Set(['text', 'image-url', 'image-data', 'file-url', 'file-data', 'file-id', 'image-file-id', 'custom'])
 
@@ -21,10 +20,7 @@ export function defaultModelOutput(output: unknown): ToolModelOutput {
   return { type: 'json', value: output ?? null }
 }
 
-/**
- * `toModelOutput(output)` when the tool defines it, else `{ type: 'json', value: output }`
- * (what the AI SDK sends a model by default). A string shorthand becomes a text output.
- */
+/** `toModelOutput(output)` when the tool defines it (a string becomes a text output), else the default. */
 export async function toModelOutputOf(
   toModelOutput: ((output: any) => unknown) | undefined,
   output: unknown,

@@ -19,10 +19,7 @@ export function isRequestContextLike(value: unknown): value is RequestContextLik
 
 const sourceKey = Symbol.for('toolroute.request-context.source')
 
-/**
- * The caller's own context behind a parsed view: a view forwarded to another tool is validated
- * from the raw values again, never from values already decoded.
- */
+/** The caller's own context behind a parsed view, so a forwarded view is validated from the raw values. */
 export function requestContextSource(context: RequestContextLike): RequestContextLike {
   let current = context as RequestContextLike & { [sourceKey]?: RequestContextLike }
   while (current[sourceKey]) current = current[sourceKey]
@@ -37,12 +34,9 @@ export function requestContextValues(context: RequestContextLike): Record<string
 type Encoder = (values: Record<string, unknown>) => { success: boolean; data?: unknown }
 
 /**
- * What a tool with a `requestContextSchema` sees on a direct call: the parsed values (defaults,
- * coercions, transforms and codecs applied; keys the schema does not name still there), while
- * the caller's context keeps its raw ones. Writes go through to the caller's context: the value
- * as it is when the schema accepts it as input, else encoded back (Zod codecs, `safeEncode`), as
- * in Mastra; a value that is neither is refused rather than stored where the next call would
- * fail on it.
+ * What a tool with a `requestContextSchema` sees on a direct call: the parsed values, while the
+ * caller's context keeps its raw ones. A write goes through to it as is when the schema accepts it
+ * as input, else encoded back (`safeEncode`), as in Mastra; else it is refused.
  */
 export class ParsedRequestContext extends RequestContext<any> {
   declare readonly [sourceKey]: RequestContextLike

@@ -4,10 +4,7 @@ import type { ToolCallScope } from './tool-call-scope.ts'
 import { safeParseJson } from './safe-parse-json.ts'
 import { checkInput, type Checked } from './validate-call.ts'
 
-/**
- * Where a call's input comes from: a value already parsed, JSON text read whole (`readBody`,
- * which held it to the limit), or JSON text arriving in chunks, counted here against `maxBytes`.
- */
+/** A call's input: a parsed value, JSON text read whole (`readBody`), or JSON text in chunks, held to `maxBytes` here. */
 export type ToolInputSource = { input: unknown } | { text: string } | { chunks: AsyncIterable<Uint8Array | string>; maxBytes?: number }
 
 /** What came in, for the run record: the raw JSON value and the validated one. */
@@ -27,58 +24,39 @@ async function inputDelta(scope: ToolCallScope, text: string): Promise<void> {
   if (onInputDelta) await callHook('onInputDelta', onInputDelta, hookOptions(scope, { inputTextDelta: text }), scope.observe)
 }
 
-/** Reads a body's chunks: a delta per chunk, counted against `maxBytes`. */
-function chunkReader(scope: ToolCallScope, maxBytes: number) {
+/** Reads a body's chunks, a delta each, counted against `maxBytes`. */
+async function readChunks(scope: ToolCallScope, chunks: AsyncIterable<Uint8Array | string>, maxBytes: number): Promise<Checked<string>> {
   // Made on the first byte chunk: a chunk may be text already.
   let decoder: TextDecoder | undefined
   const parts: string[] = []
   let bytes = 0
-  const delta = (text: string): Promise<void> => {
-    parts.push(text)
-    return inputDelta(scope, text)
-  }
-  return {
-    /** A failure when the body is now over the limit; else the chunk's delta, its hook awaited. */
-    async take(chunk: Uint8Array | string): Promise<{ ok: false; error: ToolrouteError } | undefined> {
-      bytes += typeof chunk === 'string' ? chunk.length : chunk.byteLength
-      if (bytes > maxBytes) {
-        return { ok: false, error: new ToolrouteError('PAYLOAD_TOO_LARGE', `Request body is larger than ${maxBytes} bytes`) }
-      }
-      const text = typeof chunk === 'string' ? chunk : (decoder ??= new TextDecoder()).decode(chunk, { stream: true })
-      if (text !== '') await delta(text)
-      return undefined
-    },
-    /** The decoder's tail (a delta of its own), then the whole text. */
-    async end(): Promise<string> {
-      const tail = decoder?.decode() ?? ''
-      if (tail !== '') await delta(tail)
-      return parts.join('')
-    },
-  }
-}
-
-async function readChunks(scope: ToolCallScope, chunks: AsyncIterable<Uint8Array | string>, maxBytes: number): Promise<Checked<string>> {
-  const reader = chunkReader(scope, maxBytes)
   const iterator = chunks[Symbol.asyncIterator]()
   while (true) {
     const next = await iterator.next()
     if (next.done) break
-    const failure = await reader.take(next.value)
-    if (failure) return drainOverLimit(scope, iterator, failure, maxBytes)
+    const chunk = next.value
+    bytes += typeof chunk === 'string' ? chunk.length : chunk.byteLength
+    if (bytes > maxBytes) {
+      const error = new ToolrouteError('PAYLOAD_TOO_LARGE', `Request body is larger than ${maxBytes} bytes`)
+      return drainOverLimit(scope, iterator, { ok: false, error }, maxBytes)
+    }
+    const text = typeof chunk === 'string' ? chunk : (decoder ??= new TextDecoder()).decode(chunk, { stream: true })
+    parts.push(text)
+    if (text !== '') await inputDelta(scope, text)
   }
-  return { ok: true, value: await reader.end() }
+  const tail = decoder?.decode() ?? ''
+  parts.push(tail)
+  if (tail !== '') await inputDelta(scope, tail)
+  return { ok: true, value: parts.join('') }
 }
 
 /** How much more of a body past the limit is read (and dropped) before it is cut off, in limits. */
 const drainLimits = 4
 
 /**
- * A body past the limit: `tool-input-error` at once (no more deltas), then the rest of the body
- * read and dropped, up to `drainLimits` more limits, before the step ends. Cancelling the body
- * while its client still sends made the end of the answer a matter of luck under `wrangler dev`
- * (a clean end, the proxy's `503 Your worker restarted mid-request`, or a stream cut mid-delta);
- * read to its end, the request and its answer finish in order. A body that goes on past the
- * drain is cut off then.
+ * A body past the limit: `tool-input-error` at once, then the rest read and dropped (up to
+ * `drainLimits` more limits) before the step ends: cancelling a body its client still sends made
+ * `wrangler dev` end the answer at random (a `503`, or a stream cut mid-delta).
  */
 async function drainOverLimit(
   scope: ToolCallScope,
@@ -137,9 +115,8 @@ function received(accepted: Checked<unknown>, raw: unknown): Checked<ReceivedInp
 export const defaultMaxInputBytes = 1024 * 1024
 
 /**
- * The input phase of a call: `tool-input-start` (and `onInputStart`), one `tool-input-delta`
- * (and `onInputDelta`) per chunk as it arrives, then `tool-input-available` (and
- * `onInputAvailable`) once the whole input parsed and validated, or `tool-input-error`.
+ * The input phase of a call, each event with its hook: `tool-input-start`, a `tool-input-delta`
+ * per chunk, then `tool-input-available` once parsed and validated, or `tool-input-error`.
  */
 export async function receiveInput(scope: ToolCallScope, source: ToolInputSource): Promise<Checked<ReceivedInput>> {
   const { tool, emit, observe } = scope
@@ -150,7 +127,6 @@ export async function receiveInput(scope: ToolCallScope, source: ToolInputSource
   if ('input' in source) {
     result = received(acceptInput(scope, source.input), source.input)
   } else if ('text' in source) {
-    // A body read whole: its one delta, then the text.
     if (source.text !== '') await inputDelta(scope, source.text)
     result = acceptText(scope, source.text)
   } else {

@@ -2,18 +2,12 @@ import { ToolrouteError } from '../errors/toolroute-error.ts'
 import type { Checked } from './validate-call.ts'
 
 /**
- * The deepest nesting a body may have. `JSON.parse` reads any depth, but everything after it
- * recurses (`JSON.stringify` for an event, validators, `structuredClone`) and overflows the
- * stack a few thousand levels down: the hardening suite found a 3,000-level body breaking an
- * event stream mid-way. No tool input needs more than this.
+ * The deepest nesting a body may have: `JSON.parse` reads any depth, but what comes after it
+ * recurses (`JSON.stringify`, validators, `structuredClone`) and overflows the stack.
  */
 export const maxJsonDepth = 256
 
-/**
- * Whether JSON text (already parsed, so valid) nests deeper than `maxJsonDepth`. Strings are
- * skipped with `indexOf` (native), so a body that is mostly one long string costs little more
- * than its parse; brackets inside strings do not count.
- */
+/** Whether valid JSON text nests deeper than `maxJsonDepth`; strings are skipped with `indexOf`. */
 function tooDeep(text: string): boolean {
   let depth = 0
   for (let index = 0; index < text.length; index++) {
@@ -36,20 +30,14 @@ function tooDeep(text: string): boolean {
   return false
 }
 
-/**
- * V8's parse error without the piece of the text it quotes (`Unexpected token 'C', "{"key":
- * CANARY…" is not valid JSON`): the message travels into display and transcript views as an
- * event's `errorText`, where raw input never may (found by the hardening suite's secret canary).
- */
+/** V8's parse error without the text it quotes: the message reaches views as `errorText`, where raw input never may. */
 function withoutSnippet(message: string): string {
   return message.includes('"') ? message.replace(/,?\s*(?:\.\.\.)?"[\s\S]*$/, '') || 'Unexpected token' : message
 }
 
 /**
- * JSON a request carries, as a value, or `INVALID_JSON` naming `what` it was (default `Request
- * body`): the one depth-guarded parser of request JSON, for tool input, the framework's own
- * bodies, MCP bodies and JSON headers (`x-request-context`) alike, so nothing deeper than
- * `maxJsonDepth` reaches code that recurses. Empty text is `undefined` (no body).
+ * JSON a request carries, or `INVALID_JSON` naming `what` it was: the one depth-guarded parser of
+ * request JSON (tool input, framework and MCP bodies, JSON headers). Empty text is `undefined`.
  */
 export function safeParseJson(text: string, what = 'Request body'): Checked<unknown> {
   let value: unknown

@@ -1,5 +1,6 @@
 import { errorMessage, type ToolrouteError } from '../errors/toolroute-error.ts'
 import { EventLog } from '../events/event-log.ts'
+import type { RunIds } from '../protocol/call-result.ts'
 import type { ErrorBody } from '../protocol/error-codes.ts'
 import type { ToolEvent } from '../protocol/tool-event.ts'
 import { isBackgroundTool } from '../tool/is-background-tool.ts'
@@ -13,10 +14,8 @@ import { receiveInput, type ToolInputSource } from './receive-input.ts'
 import type { ToolCallScope } from './tool-call-scope.ts'
 import { checkRequestContext } from './validate-call.ts'
 
-export interface CallIds {
-  runId: string
-  toolCallId: string
-}
+/** A call's ids: those of the run it is, or will be kept as. */
+export type CallIds = RunIds
 
 /** Where a call stands when it is kept: what its run records of the first step. */
 export type KeptState =
@@ -28,8 +27,7 @@ export type KeptState =
 
 /**
  * Where a call is kept when it must be: a run that waits (approval, background, suspended), or
- * every call when `keepAll`. The runs service is passed in by whoever starts the call
- * (`runs/run-keeper.ts`): this file stores nothing itself. `R` is the kept run.
+ * every call when `keepAll`. Passed in by whoever starts the call (`runs/run-keeper.ts`); `R` is the kept run.
  */
 export interface CallKeeper<R> {
   keepAll: boolean
@@ -54,18 +52,12 @@ export interface CallPhases<R, S extends CallScope> {
   keeper: CallKeeper<R>
   /** Made before the call (an idempotent call claims its key with them); else new ones. */
   ids?: CallIds
-  /**
-   * The surface's own scope (HTTP's request scope); else an `EventCallScope` over the log, with
-   * `extras` (a transient chunk goes to the log's live readers unless `extras` says where).
-   */
+  /** The surface's own scope (HTTP's); else an `EventCallScope` over the log, with `extras`. */
   scope?: (ids: CallIds, requestContext: Record<string, unknown>, log: EventLog) => S
   extras?: EventCallExtras
   /** Sees every event the default scope emits, after the log (MCP's progress notifications). */
   tap?: (event: ToolEvent) => void
-  /**
-   * The default scope holds `data-tool-suspended` back until the run it names is kept, as HTTP's
-   * does, so a caller acting on it at once never meets RUN_NOT_FOUND.
-   */
+  /** Hold `data-tool-suspended` back until its run is kept, so a caller acting on it never meets RUN_NOT_FOUND. */
   holdSuspended?: boolean
   /** Told as soon as the input phase ends, before any approval or execution. */
   onInput?: (ok: boolean) => void
@@ -80,9 +72,8 @@ export interface RunningCall<R, S> {
 }
 
 /**
- * A call whose request context passed its tool's schema. `requestContext` is what the call's
- * rules read; `sentRequestContext` what the caller sent, which a kept run stores (a later step
- * parses it again, so a codec or a transform gives `execute` the same values, applied once).
+ * A call whose request context passed its tool's schema: `requestContext` parsed, and
+ * `sentRequestContext` as sent, which a kept run stores (a later step parses it again, once).
  */
 export class ToolCall {
   readonly ok = true
@@ -97,11 +88,9 @@ export class ToolCall {
   }
 
   /**
-   * The rest of the call, in this order: input phase, the approval rule, then a background
-   * hand-off or `execute` and its suspension. A call that must be kept is kept through the
-   * keeper with the events so far, so its log goes on under the same ids. Events go to the log,
-   * which ends with `finish` however the call ends; a failure to keep rejects the ending, after
-   * `tool-output-error` and `finish`.
+   * The rest of the call, in this order: input, the approval rule, then a background hand-off or
+   * `execute`. A call that must be kept is kept with its events so far. The log ends with `finish`
+   * however the call ends; a failure to keep rejects the ending, after `tool-output-error` and `finish`.
    */
   run<R, S extends CallScope = EventCallScope>(phases: CallPhases<R, S>): RunningCall<R, S> {
     const ids = phases.ids ?? { runId: createRunId(), toolCallId: createToolCallId() }
@@ -116,9 +105,8 @@ export class ToolCall {
 }
 
 /**
- * Starts a call of `tool` with the request context its caller sent: the first check of every
- * call, on every surface (HTTP, MCP, the Mastra route, a run's later step, `tool.execute()`).
- * A context the tool's `requestContextSchema` refuses is the failure, as `checkRequestContext` made it.
+ * Starts a call of `tool` with the request context its caller sent: the first check of every call
+ * on every surface (HTTP, MCP, the Mastra route, a run's later step, `tool.execute()`).
  */
 export function startCall(tool: AnyTool, sent: Record<string, unknown>): ToolCall | { ok: false; error: ToolrouteError } {
   const checked = checkRequestContext(tool.id, tool.schemas.requestContext, sent)

@@ -12,36 +12,19 @@ export interface ToolCallScope {
   runId: string
   toolCallId: string
   requestContext: RequestContext<any>
-  /**
-   * Where lifecycle events go. Absent for a direct `tool.execute()` call: no events are built
-   * and no model output is computed, since nothing would read them.
-   */
+  /** Where lifecycle events go; absent for a direct `tool.execute()`, which builds none. */
   emit?: EmitEvent
-  /**
-   * Where a `transient: true` chunk of `writer.custom` goes: to the call's live readers only,
-   * never into the log that is stored and replayed. Absent, transient chunks are dropped.
-   * Called as a method (`scope.emitTransient(event)`), so it may be one.
-   */
+  /** Where a transient `writer.custom` chunk goes (live readers only, never the log); absent, it is dropped. */
   emitTransient?(event: ToolEvent): void
   /** A caller's own writer (a direct call that passed one): `context.writer` forwards to it. */
   writer?: Pick<ToolStream, 'write' | 'custom'>
   observe: ToolObserve
-  /**
-   * Absent when nothing can abort the call; `execute` then gets a signal that never aborts.
-   * May be a getter that makes the signal on first read (`CallAbort`), so read it only to hand it on.
-   */
+  /** Absent when nothing can abort the call; may be a getter that makes it (`CallAbort`), so read it only to hand on. */
   signal?: AbortSignal
-  /**
-   * Races `execute` against an abort without reading `signal` (a scope backed by `CallAbort`);
-   * absent, the executor races `signal` by listening to it.
-   */
+  /** Races `execute` against an abort without reading `signal` (`CallAbort`); absent, `signal` is listened to. */
   raceAbort?: <T>(work: T | Promise<T>) => Promise<T>
   messages: unknown[]
-  /**
-   * The caller's agent fields (`agentId`, `threadId`, `resourceId`…), spread into `context.agent`.
-   * `null` when the call comes from no agent (a direct call that passed no agent fields), so
-   * `context.agent` is `undefined`, as in Mastra; absent, the call has an agent with `agentId: ''`.
-   */
+  /** Spread into `context.agent`; `null`: no agent (`context.agent` undefined, as in Mastra); absent: `agentId: ''`. */
   agent?: Partial<AgentToolContext<unknown, unknown>> | null
   mcp?: McpToolContext
   workflow?: WorkflowToolContext<unknown, unknown>

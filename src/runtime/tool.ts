@@ -6,6 +6,7 @@ import { assertToolOptions } from '../tool/assert-tool-options.ts'
 import {
   toolMarker,
   type CompiledToolSchemas,
+  type ContextValues,
   type SchemaInput,
   type SchemaOutput,
   type Tool as ToolShape,
@@ -15,12 +16,6 @@ import {
 /** Output type a tool's `execute` must return: the output schema's input, or anything. */
 export type ExecuteResult<TOut> = [TOut] extends [undefined] ? unknown : SchemaInput<TOut> | ValidationError | void
 
-type ContextOf<TContext> = [TContext] extends [undefined]
-  ? Record<string, unknown>
-  : SchemaOutput<TContext> extends Record<string, any>
-    ? SchemaOutput<TContext>
-    : Record<string, unknown>
-
 /** The tool `new Tool(options)` and `createTool(options)` make, its types inferred from the options' schemas. */
 export type ToolOf<TId extends string, TIn, TOut, TSuspend, TResume, TContext, TResult> = ToolShape<
   TId,
@@ -28,7 +23,7 @@ export type ToolOf<TId extends string, TIn, TOut, TSuspend, TResume, TContext, T
   SchemaOutput<TOut, Exclude<Awaited<TResult>, ValidationError | void>>,
   SchemaInput<TSuspend>,
   SchemaInput<TResume>,
-  ContextOf<TContext>
+  ContextValues<TContext>
 >
 
 /** `Tool` as a value: `new Tool(options)` infers the tool's types as `createTool` does. */
@@ -49,42 +44,19 @@ export interface ToolConstructor {
 
 type AnyOptions = ToolOptions<string, any, any, any, any, any, any>
 
+/** The options a tool also carries under their own names, in this order. */
+const ownOptions = [
+  'inputSchema', 'outputSchema', 'suspendSchema', 'resumeSchema', 'requestContextSchema', 'requireApproval', 'strict',
+  'outputValidation', 'providerOptions', 'inputExamples', 'toModelOutput', 'transform', 'mcp', 'background',
+  'onInputStart', 'onInputDelta', 'onInputAvailable', 'onOutput',
+] as const
+
 /**
- * The tool object, as Mastra's `Tool` class: every option readable under its own name, and an
- * ordinary, writable object (tests spy on `execute`, apps wrap it). Schemas are compiled and
- * their JSON Schema computed here, once, never per request. The runtime reads `options` and
- * `schemas`, so reassigning `tool.execute` changes direct calls only: HTTP and MCP calls run the
- * `execute` option after their own validation.
+ * The tool object, as Mastra's `Tool` class: an ordinary, writable object with the fields of `Tool`
+ * (tool-types.ts). The runtime reads `options` and `schemas`, so reassigning `tool.execute` changes
+ * direct calls only.
  */
 class ToolObject {
-  declare readonly [toolMarker]: true
-  id: string
-  title: string | undefined
-  description: string
-  /** The options as written, for the runtime (hooks, transforms, approval…). */
-  options: AnyOptions
-  schemas: CompiledToolSchemas
-  inputSchema: AnyOptions['inputSchema']
-  outputSchema: AnyOptions['outputSchema']
-  suspendSchema: AnyOptions['suspendSchema']
-  resumeSchema: AnyOptions['resumeSchema']
-  requestContextSchema: AnyOptions['requestContextSchema']
-  requireApproval: NonNullable<AnyOptions['requireApproval']>
-  strict: AnyOptions['strict']
-  outputValidation: AnyOptions['outputValidation']
-  providerOptions: AnyOptions['providerOptions']
-  inputExamples: AnyOptions['inputExamples']
-  toModelOutput: AnyOptions['toModelOutput']
-  transform: AnyOptions['transform']
-  mcp: AnyOptions['mcp']
-  background: AnyOptions['background']
-  onInputStart: AnyOptions['onInputStart']
-  onInputDelta: AnyOptions['onInputDelta']
-  onInputAvailable: AnyOptions['onInputAvailable']
-  onOutput: AnyOptions['onOutput']
-  /** The direct call; `undefined` for a tool defined without `execute`, as in Mastra. */
-  execute: ((input: unknown, context?: object) => Promise<unknown>) | undefined
-
   constructor(options: AnyOptions) {
     assertToolOptions(options)
     const name = (what: string) => `${what} of tool "${options.id}"`
@@ -94,31 +66,16 @@ class ToolObject {
     if (options.suspendSchema) schemas.suspend = compileSchema(options.suspendSchema, name('suspendSchema'))
     if (options.resumeSchema) schemas.resume = compileSchema(options.resumeSchema, name('resumeSchema'))
     if (options.requestContextSchema) schemas.requestContext = compileSchema(options.requestContextSchema, name('requestContextSchema'))
-    ;(this as { [toolMarker]: true })[toolMarker] = true
-    this.id = options.id
-    this.title = options.title
-    this.description = options.description
-    this.options = options
-    this.schemas = schemas
-    this.inputSchema = options.inputSchema
-    this.outputSchema = options.outputSchema
-    this.suspendSchema = options.suspendSchema
-    this.resumeSchema = options.resumeSchema
-    this.requestContextSchema = options.requestContextSchema
-    this.requireApproval = options.requireApproval ?? false
-    this.strict = options.strict
-    this.outputValidation = options.outputValidation
-    this.providerOptions = options.providerOptions
-    this.inputExamples = options.inputExamples
-    this.toModelOutput = options.toModelOutput
-    this.transform = options.transform
-    this.mcp = options.mcp
-    this.background = options.background
-    this.onInputStart = options.onInputStart
-    this.onInputDelta = options.onInputDelta
-    this.onInputAvailable = options.onInputAvailable
-    this.onOutput = options.onOutput
-    this.execute = options.execute ? (input, context) => executeDirect(this as never, input, context) : undefined
+    const tool = this as unknown as Record<PropertyKey, unknown>
+    tool[toolMarker] = true
+    tool.id = options.id
+    tool.title = options.title
+    tool.description = options.description
+    tool.options = options
+    tool.schemas = schemas
+    for (const key of ownOptions) tool[key] = options[key]
+    tool.requireApproval ??= false
+    tool.execute = options.execute ? (input: unknown, context?: object) => executeDirect(this as never, input, context) : undefined
   }
 }
 

@@ -7,9 +7,8 @@ import { validateWithRepairs } from '../schema/validate-with-repairs.ts'
 export type Checked<T> = { ok: true; value: T } | { ok: false; error: ToolrouteError }
 
 /**
- * A failed validation whose `ToolrouteError` is built on first read of `error`: constructing an
- * Error captures a stack, most of the cost of a failing call, and a direct call (which returns
- * `{ error: true, message, validationErrors }`) never needs one.
+ * A failed validation whose `ToolrouteError` is built on first read of `error`: an Error's stack
+ * is most of a failing call's cost, and a direct call never needs one.
  */
 export class ValidationFailure {
   readonly ok = false as const
@@ -40,8 +39,7 @@ export function failureDetails(failure: { ok: false; error: ToolrouteError }): {
 
 /**
  * The same for a direct `tool.execute()`, whose message also shows the value that failed, as
- * Mastra's does. Only the caller that passed the value sees it: HTTP, SSE and MCP messages travel
- * into display and transcript views and logs, where raw input never may (the secret canary).
+ * Mastra's does: HTTP, SSE and MCP messages reach views and logs, where raw input never may.
  */
 export function directFailureDetails(failure: { ok: false; error: ToolrouteError }): { message: string; issues?: ValidationIssue[] } {
   if (!(failure instanceof ValidationFailure)) return failure.error
@@ -67,11 +65,8 @@ function fail(code: ErrorCode, what: string, toolId: string, issues: ValidationI
 export function checkInput(toolId: string, schema: CompiledSchema | undefined, input: unknown): Checked<unknown> {
   if (!schema) return { ok: true, value: input }
   const result = validateWithRepairs(schema, input)
-  return result.ok ? result : inputFailure(toolId, result.issues, input)
-}
-
-function inputFailure(toolId: string, issues: ValidationIssue[], input: unknown): ValidationFailure {
-  return fail('INPUT_VALIDATION_FAILED', 'Tool input', toolId, issues, `Provided arguments: ${preview(input)}`)
+  if (result.ok) return result
+  return fail('INPUT_VALIDATION_FAILED', 'Tool input', toolId, result.issues, `Provided arguments: ${preview(input)}`)
 }
 
 /** `resumeData` against `resumeSchema`. */
@@ -94,10 +89,8 @@ export function checkSuspendPayload(toolId: string, schema: CompiledSchema | und
 export function checkOutput(toolId: string, schema: CompiledSchema | undefined, output: unknown): Checked<unknown> {
   if (!schema) return { ok: true, value: output }
   const result = schema.validate(output)
-  return result.ok ? result : outputFailure(toolId, result.issues)
-}
-
-function outputFailure(toolId: string, issues: ValidationIssue[]): ValidationFailure {
+  if (result.ok) return result
+  const { issues } = result
   const message = `Tool output validation failed for ${toolId}. The tool returned invalid output:\n${describeIssues(issues)}`
   return new ValidationFailure('OUTPUT_VALIDATION_FAILED', message, issues)
 }
@@ -113,11 +106,7 @@ export function redactSecrets(value: unknown): unknown {
   )
 }
 
-/**
- * Request context against `requestContextSchema`. Its issues, like every schema's, never carry
- * a value (schema/safe-issues.ts); the direct call's preview of the context hides the values of
- * keys like password/secret/token/apiKey/auth/credential.
- */
+/** Request context against `requestContextSchema`; the direct call's preview of it hides secret-looking keys. */
 export function checkRequestContext(
   toolId: string,
   schema: CompiledSchema | undefined,
@@ -126,11 +115,6 @@ export function checkRequestContext(
   if (!schema) return { ok: true, value: values }
   const result = schema.validate(values)
   if (result.ok) return { ok: true, value: (result.value ?? {}) as Record<string, unknown> }
-  return fail(
-    'REQUEST_CONTEXT_VALIDATION_FAILED',
-    'Request context',
-    toolId,
-    result.issues,
-    `Provided request context: ${preview(redactSecrets(values))}`,
-  )
+  const shown = `Provided request context: ${preview(redactSecrets(values))}`
+  return fail('REQUEST_CONTEXT_VALIDATION_FAILED', 'Request context', toolId, result.issues, shown)
 }

@@ -15,10 +15,8 @@ function pointerToPath(pointer: string): (string | number)[] {
 }
 
 /**
- * @cfworker/json-schema's message with what it says of the instance taken out: the bounds keywords
- * open with the number that failed (`1234 is greater than 10.`) and the length keywords quote the
- * instance's length (`String is too long (31 > 20).`). What is left is what the schema expected.
- * Its other messages name only types, schema values and property names (the path).
+ * @cfworker/json-schema's message without what it says of the instance: the bounds keywords open
+ * with the number (`1234 is greater than 10.`), the length keywords quote the length (`(31 > 20)`).
  */
 function expectedOnly({ keyword, error }: OutputUnit): string {
   switch (keyword) {
@@ -39,10 +37,8 @@ function expectedOnly({ keyword, error }: OutputUnit): string {
 }
 
 /**
- * A direct call may hand a check what JSON cannot carry (an `undefined` field, a function), and
- * @cfworker/json-schema throws on those. Checked as JSON would carry it (an `undefined` field
- * absent, an `undefined` item `null`), as every HTTP and MCP value already arrives; the tool still
- * receives what it was given. A value JSON cannot write at all (a BigInt, a cycle) fails at its root.
+ * A direct call may pass what JSON cannot carry (an `undefined` field, a function), on which
+ * @cfworker/json-schema throws: it is checked as JSON would carry it (the tool still gets it as given).
  */
 function asJson(value: unknown): { ok: true; value: unknown } | { ok: false } {
   try {
@@ -56,9 +52,8 @@ function asJson(value: unknown): { ok: true; value: unknown } | { ok: false } {
 const notJson: ValidationIssue[] = [{ path: [], message: 'Value is not representable as JSON.' }]
 
 /**
- * Plain JSON Schema (draft 2020-12) checked by @cfworker/json-schema, which needs no
- * `new Function` and so runs on Workers. Its own module, imported only by whoever registers it
- * (`setJsonSchemaValidator`), so a Worker without plain JSON Schemas never bundles it.
+ * Plain JSON Schema (draft 2020-12) checked by @cfworker/json-schema, which needs no `new Function`
+ * and so runs on Workers. Imported only by whoever registers it, so a Worker without one never bundles it.
  */
 export const cfworkerJsonSchema: JsonSchemaValidator = (schema) => {
   const validator = new Validator(schema as never, '2020-12', false)

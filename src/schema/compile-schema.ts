@@ -3,17 +3,13 @@ import type { ValidationIssue } from '../protocol/error-codes.ts'
 import { jsonSchemaValidator, type JsonSchemaCheck } from './json-schema-validator.ts'
 import { expectedMessage, safeIssues } from './safe-issues.ts'
 import type { SchemaLike, StandardJSONSchemaV1, StandardSchemaV1 } from './standard-schema.ts'
-
 import type { JSONSchemaObject } from '../protocol/tool-descriptor.ts'
-
-/** A JSON Schema document (draft 2020-12). */
 
 export type SchemaResult<T> = { ok: true; value: T } | { ok: false; issues: ValidationIssue[] }
 
 /**
- * A schema as toolroute uses it: its JSON Schema, computed once (for a Standard Schema, when first
- * read), and a synchronous validator. Standard Schemas validate with their own code; plain JSON Schema
- * with the registered `JsonSchemaValidator` (@cfworker/json-schema, see json-schema-validator.ts).
+ * A schema as toolroute uses it: its JSON Schema, computed once, and a synchronous validator (a
+ * Standard Schema's own; for plain JSON Schema the registered `JsonSchemaValidator`).
  */
 export interface CompiledSchema<T = unknown> {
   readonly source: SchemaLike
@@ -21,10 +17,7 @@ export interface CompiledSchema<T = unknown> {
   readonly jsonSchema: JSONSchemaObject
   /** JSON Schema of what the schema produces (differs from `jsonSchema` for transforms). */
   readonly outputJsonSchema: JSONSchemaObject
-  /**
-   * `false` for a Standard Schema without Standard JSON Schema (plain Valibot, a hand-written
-   * `~standard`): it still validates, but `jsonSchema` is the permissive `{}`.
-   */
+  /** `false` for a Standard Schema without Standard JSON Schema: it still validates, but `jsonSchema` is `{}`. */
   readonly describable: boolean
   validate(value: unknown): SchemaResult<T>
 }
@@ -69,12 +62,9 @@ function describeStandard(schema: StandardSchemaV1): { jsonSchema: JSONSchemaObj
 }
 
 /**
- * A compiled Standard Schema. Its JSON Schema is computed when first read, not at definition: a
- * tool is defined in plain code (tests, `createToolApp` in Node, Deno's loader) often without ever
- * being listed, and Zod's conversion is most of a large app's startup (BENCHMARKS.md, startup).
- *
- * A Standard Schema without Standard JSON Schema is accepted, as Mastra accepts it, and unlike
- * Mastra 1.71 (which then skips validation) it is validated: a schema given is a schema enforced.
+ * A compiled Standard Schema. Its JSON Schema is computed when first read: a tool is often defined
+ * without ever being listed, and Zod's conversion is most of a large app's startup (BENCHMARKS.md).
+ * Without Standard JSON Schema it is still validated (unlike Mastra 1.71, which skips validation).
  */
 class CompiledStandardSchema<T> implements CompiledSchema<T> {
   readonly source: StandardSchemaV1
@@ -106,17 +96,11 @@ class CompiledStandardSchema<T> implements CompiledSchema<T> {
 
   validate(value: unknown): SchemaResult<T> {
     const result = this.#validate(value)
-    if (result instanceof Promise) throw asyncSchemaError(this.name)
+    if (result instanceof Promise) {
+      throw new TypeError(`${this.name} is asynchronous; tool schemas must validate synchronously`)
+    }
     return result.issues ? standardFailure(result.issues, this.#vendor, value) : { ok: true, value: result.value as T }
   }
-}
-
-function compileStandard<T>(schema: StandardSchemaV1, name: string): CompiledSchema<T> {
-  return new CompiledStandardSchema<T>(schema, name)
-}
-
-function asyncSchemaError(name: string): TypeError {
-  return new TypeError(`${name} is asynchronous; tool schemas must validate synchronously`)
 }
 
 /** A failure's issues carry where and what was expected, never the value (safe-issues.ts). */
@@ -125,10 +109,9 @@ function standardFailure(issues: ReadonlyArray<StandardSchemaV1.Issue>, vendor: 
 }
 
 /**
- * A compiled plain JSON Schema. Its check is compiled on the first `validate`, by the validator
- * registered then (json-schema-validator.ts): this module imports none, so a Worker whose tools
- * all use Standard Schemas bundles none. Without one, a call that must check a value fails with
- * `EXECUTION_FAILED` saying what to pass, every time, until one is registered: never skipped.
+ * A compiled plain JSON Schema, its check compiled on the first `validate` by the validator
+ * registered then (this module imports none, so a Worker without plain JSON Schemas bundles none).
+ * Without one, every check fails with `EXECUTION_FAILED` saying what to pass: never skipped.
  */
 class CompiledJsonSchema<T> implements CompiledSchema<T> {
   readonly source: SchemaLike
@@ -154,8 +137,11 @@ class CompiledJsonSchema<T> implements CompiledSchema<T> {
   #compile(): JsonSchemaCheck {
     const validator = jsonSchemaValidator()
     if (validator) return validator(this.jsonSchema)
-    const error = missingValidator(this.name)
-    // The caller gets the error with each call; the log gets it once per schema, for whoever deploys.
+    const error = new ToolrouteError(
+      'EXECUTION_FAILED',
+      `${this.name} is a plain JSON Schema, and no JSON Schema validator is registered: on Workers, pass \`jsonSchema: workerJsonSchema\` (from toolroute/workers) to createWorker, as the entry toolroute build writes does when a tool has one (or call \`setJsonSchemaValidator(workerJsonSchema)\` before calling the tool directly)`,
+    )
+    // The caller gets it with each call; the log once per schema, for whoever deploys.
     if (!this.#logged) {
       this.#logged = true
       console.error(`toolroute: ${error.message}`)
@@ -164,20 +150,9 @@ class CompiledJsonSchema<T> implements CompiledSchema<T> {
   }
 }
 
-function missingValidator(name: string): ToolrouteError {
-  return new ToolrouteError(
-    'EXECUTION_FAILED',
-    `${name} is a plain JSON Schema, and no JSON Schema validator is registered: on Workers, pass \`jsonSchema: workerJsonSchema\` (from toolroute/workers) to createWorker, as the entry toolroute build writes does when a tool has one (or call \`setJsonSchemaValidator(workerJsonSchema)\` before calling the tool directly)`,
-  )
-}
-
-/**
- * Compiles any accepted schema once: Standard Schema with Standard JSON Schema (Zod 4,
- * ArkType, Valibot via `toStandardJsonSchema`), Standard Schema alone (listed as `{}`), or a
- * plain JSON Schema object.
- */
+/** Compiles any accepted schema once: a Standard Schema (without Standard JSON Schema listed as `{}`), or JSON Schema. */
 export function compileSchema<T = unknown>(schema: SchemaLike, name: string): CompiledSchema<T> {
-  if (isStandardSchema(schema)) return compileStandard<T>(schema, name)
+  if (isStandardSchema(schema)) return new CompiledStandardSchema<T>(schema, name)
   if (typeof schema === 'object' && schema !== null && !Array.isArray(schema)) {
     return new CompiledJsonSchema<T>(schema as JSONSchemaObject, name)
   }

@@ -23,8 +23,7 @@ export function formatValidationErrors(issues: readonly ValidationIssue[]): Form
     let node = root
     for (const segment of issue.path) {
       const key = String(segment)
-      // Own properties only: an input key `__proto__` or `constructor` (JSON.parse makes them own
-      // keys) would otherwise walk into Object.prototype (found by the hardening suite).
+      // Own properties only: an input key `__proto__` or `constructor` would walk into Object.prototype.
       let next = Object.hasOwn(node.fields, key) ? node.fields[key] : undefined
       if (!next) {
         next = { errors: [], fields: {} }
@@ -44,10 +43,5 @@ export function describeIssues(issues: readonly ValidationIssue[]): string {
 
 /** Whether a value is the `{ error: true, validationErrors }` result of a direct call. */
 export function isValidationError(value: unknown): value is ValidationError {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    (value as { error?: unknown }).error === true &&
-    'validationErrors' in value
-  )
+  return typeof value === 'object' && value !== null && (value as ValidationError).error === true && 'validationErrors' in value
 }

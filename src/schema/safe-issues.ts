@@ -2,14 +2,9 @@ import type { ValidationIssue } from '../protocol/error-codes.ts'
 import type { StandardSchemaV1 } from './standard-schema.ts'
 
 /**
- * Validation messages travel where the value that failed never may: error bodies, display and
- * transcript views, stored runs, MCP results, logs (SPEC §12). Valibot and ArkType quote it
- * (`Expected number but received "sk_live_…"`, `must be "a" (was "sk_live_…")`); Zod's and
- * @cfworker/json-schema's own messages do not (cfworker-json-schema.ts takes out the numbers and
- * lengths it quotes). So every issue's message is rebuilt here from what the library says was
- * expected, and the path says where. Then, whatever the library (Zod with a custom `error`, a
- * hand-written `~standard`, a registered JSON Schema validator), a message that still quotes a
- * string or number of the value is replaced by one that does not.
+ * Validation messages travel where the value that failed never may (SPEC §12), and Valibot and
+ * ArkType quote it. So messages are rebuilt from what was expected (`expectedMessage`), and here,
+ * whatever the library, a message that still quotes a string or number of the value is replaced.
  */
 export function safeIssues(issues: readonly ValidationIssue[], value: unknown): ValidationIssue[] {
   let quoted: string[] | undefined
@@ -34,9 +29,8 @@ interface ValibotIssue extends StandardSchemaV1.Issue {
 }
 
 /**
- * Valibot's default message is `Invalid <what>: Expected <expected> but received <received>` (or
- * `Invalid <what>: Received <received>`): kept up to what was expected. A message of the schema's
- * own (`v.string('Name is required')`) is the author's and stays.
+ * Valibot's default `Invalid <what>: Expected <expected> but received <received>` (or `…: Received
+ * <received>`), kept up to what was expected. A message of the schema's own stays.
  */
 function valibotExpected({ message, expected, received }: ValibotIssue): string {
   if (typeof received !== 'string') return message
@@ -55,9 +49,8 @@ interface ArkIssue extends StandardSchemaV1.Issue {
 }
 
 /**
- * ArkType's default message is `<path> must be <expected> (was <actual>)`: rebuilt as `must be
- * <expected>` (the path is the issue's). A union's `expected` is its whole message, the value
- * included: its branches' say what each expected. A message the schema configured stays.
+ * ArkType's default `<path> must be <expected> (was <actual>)`, rebuilt as `must be <expected>`; a
+ * union's from its branches' (its own quotes the value). A message the schema configured stays.
  */
 function arktypeExpected(issue: ArkIssue): string {
   const { message, problem, propString } = issue
@@ -77,8 +70,7 @@ function arkExpected(issue: ArkIssue): string | undefined {
   return expected.every((item) => item !== undefined) ? expected.join(' or ') : undefined
 }
 
-// Short strings and numbers would match most messages by chance ("a" in "expected"), and say
-// little of a value; a secret is longer. The walk is bounded: failures of huge values stay cheap.
+// Short leaves would match most messages by chance ("a" in "expected"); the walk is bounded.
 const minimumQuoted = 3
 const maximumLeaves = 1000
 

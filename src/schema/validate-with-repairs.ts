@@ -40,9 +40,8 @@ function typesOf(schema: unknown, types = new Set<string>()): Set<string> {
 }
 
 /**
- * Top-level fields whose schema is an array or an object but which arrived as a JSON string
- * (`{ "files": "[\"a.py\"]" }`: some models stringify nested arguments), parsed. Fields that may
- * be strings are left alone. The same input back when nothing changed.
+ * Top-level array or object fields that arrived as a JSON string (some models stringify nested
+ * arguments), parsed; fields that may be strings are left alone. The same input when nothing changed.
  */
 function withJsonStringsParsed(jsonSchema: JSONSchemaObject, input: unknown): unknown {
   const properties = jsonSchema.properties
@@ -68,12 +67,10 @@ function withJsonStringsParsed(jsonSchema: JSONSchemaObject, input: unknown): un
 }
 
 /**
- * Validates, repairing models' habits before a failure counts, as Mastra does: `null` or
- * `undefined` for an object schema is `{}` and for an array schema `[]`; a top-level array or
- * object field sent as a JSON string is parsed; a `null` for a field that fails only because it
- * is `null` (an optional field, or one with a default) is dropped, so it counts as absent and
- * takes its default. Nulls that a nullable field accepts are left alone. The repairs are off the
- * hot path: a valid value costs one validation and nothing else.
+ * Validates, repairing models' habits before a failure counts, as Mastra does: `null`/`undefined`
+ * for an object schema is `{}` (array: `[]`); a stringified array or object field is parsed; a
+ * `null` that fails only for being `null` is dropped (absent, so it takes its default). A valid
+ * value costs one validation.
  */
 export function validateWithRepairs<T>(schema: CompiledSchema<T>, value: unknown): SchemaResult<T> {
   const input = value === undefined || value === null ? emptyFor(schema, value) : value

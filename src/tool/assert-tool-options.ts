@@ -5,21 +5,11 @@ import type { AnyTool } from './tool-types.ts'
 /** The longest id: MCP's limit on a tool name, which an id maps onto one character for one. */
 export const maxToolIdLength = 128
 
-const functionOptions = [
-  'execute',
-  'toModelOutput',
-  'onInputStart',
-  'onInputDelta',
-  'onInputAvailable',
-  'onOutput',
-] as const
+const functionOptions = ['execute', 'toModelOutput', 'onInputStart', 'onInputDelta', 'onInputAvailable', 'onOutput'] as const
 const schemaOptions = ['inputSchema', 'outputSchema', 'suspendSchema', 'resumeSchema', 'requestContextSchema'] as const
 const transformPhases = new Set(['input', 'inputDelta', 'output', 'error', 'approval', 'suspend', 'resume'])
 
-/**
- * Fails at definition, naming the tool, for options that would otherwise fail on the first
- * request: an id that is not a non-empty string, a missing description, a function option that is not a function.
- */
+/** Fails at definition, naming the tool, for options that would otherwise fail on the first request. */
 export function assertToolOptions(options: Record<string, any>): void {
   if (typeof options !== 'object' || options === null) throw new TypeError('createTool() needs an options object')
   const id = options.id
@@ -31,8 +21,7 @@ export function assertToolOptions(options: Record<string, any>): void {
   if (typeof id !== 'string' || id.length === 0 || id.length > maxToolIdLength) {
     fail(`id must be a non-empty string of at most ${maxToolIdLength} characters, got ${JSON.stringify(id)}`)
   }
-  // A URL's dot segments are removed before any router sees them, encoded or not (`/tools/..` is
-  // `/`): such a tool would build and list, and no call could ever reach it.
+  // A URL's dot segments are removed before any router sees them, encoded or not (`/tools/..` is `/`).
   if (id === '.' || id === '..') fail(`id ${JSON.stringify(id)} can never be called: its route /tools/${id} is a URL dot segment, which every client and router removes`)
   if (typeof options.description !== 'string' || options.description.trim() === '') fail('description must be a non-empty string')
   for (const key of functionOptions) {
@@ -49,19 +38,15 @@ export function assertToolOptions(options: Record<string, any>): void {
   if (approval !== undefined && typeof approval !== 'boolean' && typeof approval !== 'function') {
     fail('requireApproval must be a boolean or a function (input, { requestContext }) => boolean')
   }
-  for (const key of ['strict'] as const) {
-    if (options[key] !== undefined && typeof options[key] !== 'boolean') fail(`${key} must be a boolean`)
-  }
+  if (options.strict !== undefined && typeof options.strict !== 'boolean') fail('strict must be a boolean')
   if (options.outputValidation !== undefined && !['error', 'warn'].includes(options.outputValidation)) {
     fail('outputValidation must be "error" or "warn"')
   }
-  if (options.transform !== undefined) {
-    for (const [target, phases] of Object.entries(options.transform ?? {})) {
-      if (target !== 'display' && target !== 'transcript') fail(`transform.${target} is not a view (display, transcript)`)
-      for (const [phase, fn] of Object.entries(phases ?? {})) {
-        if (!transformPhases.has(phase)) fail(`transform.${target}.${phase} is not a phase (${[...transformPhases].join(', ')})`)
-        if (typeof fn !== 'function') fail(`transform.${target}.${phase} must be a function`)
-      }
+  for (const [target, phases] of Object.entries(options.transform ?? {})) {
+    if (target !== 'display' && target !== 'transcript') fail(`transform.${target} is not a view (display, transcript)`)
+    for (const [phase, fn] of Object.entries(phases ?? {})) {
+      if (!transformPhases.has(phase)) fail(`transform.${target}.${phase} is not a phase (${[...transformPhases].join(', ')})`)
+      if (typeof fn !== 'function') fail(`transform.${target}.${phase} must be a function`)
     }
   }
   const background = options.background

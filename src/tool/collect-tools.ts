@@ -29,11 +29,8 @@ export interface FoundTool {
 }
 
 /**
- * The tools exported by `modules`, in order, each once (a tool re-exported by a second file is
- * the same object, served once). The one place the discovery rules live, for `toolroute build`
- * (cli/build-tools.mjs runs it on the modules it loaded in Node) and Deno's `loadTools`: a value
- * is a tool when it carries the tool marker; two tools with one id, or with ids that map to one
- * MCP name, are problems naming both files.
+ * The tools exported by `modules`, in order, each once: the discovery rules of `toolroute build`
+ * and Deno's `loadTools`. Two tools with one id, or one MCP name, are problems naming both files.
  */
 export function collectTools(modules: readonly ToolModule[]): { tools: FoundTool[]; problems: string[] } {
   const tools: FoundTool[] = []

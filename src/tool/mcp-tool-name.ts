@@ -4,9 +4,8 @@ export const mcpToolNamePattern = /^[A-Za-z0-9_.-]{1,128}$/
 const outsideAlphabet = /[^A-Za-z0-9_.-]/gu
 
 /**
- * A tool's MCP name: its id when the id is already a valid MCP name, else the id with every
- * other character replaced by `_` (`'Lookup order'` → `'Lookup_order'`). One character per code
- * point, so an emoji becomes one `_`. cli/build-tools.mjs applies the same rule.
+ * A tool's MCP name: its id, every character outside the alphabet replaced by `_` (one per code
+ * point: `'Lookup order'` → `'Lookup_order'`). cli/build-tools.mjs applies the same rule.
  */
 export function mcpToolName(id: string): string {
   return mcpToolNamePattern.test(id) ? id : id.replace(outsideAlphabet, '_')

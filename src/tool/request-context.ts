@@ -26,27 +26,19 @@ export class RequestContext<Values extends Record<string, any> = Record<string, 
   readonly #values: Map<string, unknown>
 
   constructor(init?: Partial<Values> | Iterable<readonly [string, unknown]> | null) {
-    this.#values = new Map(
-      init === undefined || init === null
-        ? []
-        : typeof (init as Iterable<unknown>)[Symbol.iterator] === 'function'
-          ? (init as Iterable<[string, unknown]>)
-          : Object.entries(init),
-    )
+    const iterable = init == null || typeof (init as Iterable<unknown>)[Symbol.iterator] === 'function'
+    this.#values = new Map(iterable ? (init as Iterable<[string, unknown]> | null | undefined) : Object.entries(init))
   }
 
   get<K extends keyof Values & string>(key: K): Values[K] {
     return this.#values.get(key) as Values[K]
   }
-
   set<K extends keyof Values & string>(key: K, value: Values[K]): void {
     this.#values.set(key, value)
   }
-
   has(key: keyof Values & string): boolean {
     return this.#values.has(key)
   }
-
   delete(key: keyof Values & string): boolean {
     return this.#values.delete(key)
   }
@@ -55,15 +47,12 @@ export class RequestContext<Values extends Record<string, any> = Record<string, 
   getRaw(key: string): unknown {
     return this.#values.get(key)
   }
-
   setRaw(key: string, value: unknown): void {
     this.#values.set(key, value)
   }
-
   hasRaw(key: string): boolean {
     return this.#values.has(key)
   }
-
   deleteRaw(key: string): boolean {
     return this.#values.delete(key)
   }
@@ -75,11 +64,9 @@ export class RequestContext<Values extends Record<string, any> = Record<string, 
   keys(): MapIterator<string> {
     return this.#values.keys()
   }
-
   values(): MapIterator<unknown> {
     return this.#values.values()
   }
-
   entries(): MapIterator<[string, unknown]> {
     return this.#values.entries()
   }

@@ -1,7 +1,6 @@
 import type { RequestContext } from './request-context.ts'
 
-// The execution context `execute` receives and what a direct call may pass as one: the second
-// half of a tool's public types (tool-types.ts holds the options and the `Tool`).
+// The execution context `execute` receives, and what a direct call may pass as one.
 
 /** `observe` on the execution context: spans and structured logs, always present. */
 export interface ToolObserve {
@@ -26,9 +25,8 @@ export interface ToolCustomChunk {
 }
 
 /**
- * `writer` on the execution context (Mastra's `ToolStream`), always present: a tool shows its
- * work while it runs. A `WritableStream` too, so a stream can be piped into it (each chunk is a
- * `write`). On a direct call without a writer of the caller's, writing goes nowhere.
+ * `writer` on the execution context (Mastra's `ToolStream`): a tool shows its work while it runs.
+ * A `WritableStream` too (each chunk piped in is a `write`). On a direct call without one, writes go nowhere.
  */
 export interface ToolStream extends WritableStream<unknown> {
   /** Emits `data-tool-output` with `{ toolCallId, output: value }`. */
@@ -78,10 +76,7 @@ export interface ElicitResult {
 
 /** How a question is asked, beside its `elicitation/create` params. */
 export interface ElicitOptions {
-  /**
-   * The question's key in a 2026-07-28 `input_required` result's `inputRequests` (and so in the
-   * client's `inputResponses`): default `answer`. A 2025 session asks by request and has no keys.
-   */
+  /** The question's key in a 2026-07-28 `input_required` result's `inputRequests`: default `answer` (2025 has none). */
   key?: string
 }
 

@@ -1,12 +1,7 @@
-/**
- * The public types of a tool: `createTool`'s options and the `Tool` it returns, each type
- * documented where a user's editor shows it. The execution context `execute` receives is
- * tool-execution-context.ts.
- */
+// The public types of a tool: `createTool`'s options and the `Tool` it returns.
 import type { ToolCallContextInput, ToolCallOptions, ToolExecutionContext } from './tool-execution-context.ts'
 import type { ToolModelOutput } from '../protocol/model-output.ts'
 import type { ToolMcpOptions } from '../protocol/tool-descriptor.ts'
-
 import type { InferInput, InferOutput, SchemaLike } from '../schema/standard-schema.ts'
 import type { CompiledSchema } from '../schema/compile-schema.ts'
 import type { ValidationError } from '../schema/format-validation-errors.ts'
@@ -110,9 +105,8 @@ export interface ToolOptions<
   inputExamples?: Array<{ input: Record<string, unknown> }>
   background?: ToolBackgroundOptions
   /**
-   * Runs the tool. An async generator (`async function*`) streams preliminary outputs, as in the
-   * AI SDK: each `yield` is sent as a preliminary `tool-output-available`, and the last value
-   * yielded is the final output (a `return` value is ignored, as the AI SDK ignores it).
+   * Runs the tool. An `async function*` streams preliminary outputs, as in the AI SDK: each `yield`
+   * is a preliminary `tool-output-available`, the last one the final output (a `return` is ignored).
    */
   execute?: (
     input: SchemaOutput<TIn>,
@@ -124,7 +118,8 @@ export interface ToolOptions<
   onOutput?: (options: Omit<ToolCallOptions, 'messages'> & { output: SchemaOutput<TOut, TResult>; toolName: string }) => MaybePromise<void>
 }
 
-type ContextValues<TContext> = [TContext] extends [undefined]
+/** The request context's values as a `requestContextSchema` parses them. */
+export type ContextValues<TContext> = [TContext] extends [undefined]
   ? Record<string, unknown>
   : InferOutput<TContext> extends Record<string, any>
     ? InferOutput<TContext>
@@ -139,13 +134,11 @@ export interface CompiledToolSchemas {
   requestContext?: CompiledSchema
 }
 
-const toolMarker = Symbol.for('toolroute.tool')
-export { toolMarker }
+export const toolMarker = Symbol.for('toolroute.tool')
 
 /**
- * A tool made by `createTool` or `new Tool`: every option under its own name, its compiled
- * schemas, and a direct `execute`. An ordinary object: `vi.spyOn(tool, 'execute')` and
- * `tool.execute = wrapper` work (the wrapper is what direct calls run).
+ * A tool made by `createTool` or `new Tool`: every option under its own name, its compiled schemas,
+ * and a direct `execute`. An ordinary object: `vi.spyOn(tool, 'execute')` and `tool.execute = wrapper` work.
  */
 export interface Tool<
   TId extends string = string,
@@ -186,10 +179,8 @@ export interface Tool<
   /** Phantom types for inference (`InferToolInput<typeof tool>`); never set at run time. */
   readonly '~types'?: { input: TInput; output: TOutput; suspend: TSuspend; resume: TResume; requestContext: TRequestContext }
   /**
-   * Calls the tool without a server, as in Mastra: validates input, request context, suspend
-   * payload and output; a validation failure is returned as `{ error: true, message, validationErrors }`.
-   * `undefined` at run time for a tool defined without `execute` (typed as present, since almost
-   * every tool has one).
+   * Calls the tool without a server, as in Mastra; a validation failure is returned as
+   * `{ error: true, message, validationErrors }`. `undefined` for a tool defined without `execute`.
    */
   execute(
     input: TInput,
