@@ -1,5 +1,6 @@
 import { createMemoryRunIndex } from '../../runs/create-memory-run-index.ts'
 import { createRunEngine } from '../../runs/create-run-engine.ts'
+import { driveRuns } from '../../runs/drive-runs.ts'
 import type { RunHost } from '../../runs/run-host.ts'
 import type { RunLimits } from '../../runs/run-limits.ts'
 import { withRunIndex } from '../../runs/with-run-index.ts'
@@ -12,5 +13,5 @@ import { createMemoryRunStore } from './memory-run-store.ts'
  * so a Worker that keeps no runs bundles none of the engine (SPEC §11).
  */
 export function createMemoryRunHost(tools: ReadonlyMap<string, AnyTool>, options: { runLimits?: RunLimits } = {}): RunHost {
-  return withRunIndex(createRunEngine({ tools, store: createMemoryRunStore(), ...options }), createMemoryRunIndex())
+  return withRunIndex(createRunEngine({ store: createMemoryRunStore(), drive: driveRuns(tools), ...options }), createMemoryRunIndex())
 }
