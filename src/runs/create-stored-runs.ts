@@ -17,7 +17,7 @@ export interface StoredRuns {
   view(run: RunRecord, page: RunEventPage): Promise<{ run: RunRecord; events: SequencedEvent[] }>
   /** The events the run stored after `after`, as emitted, read a page at a time. */
   replay(run: RunRecord, after: number): AsyncGenerator<SequencedEvent>
-  /** Asks for the sweep the run's state next needs (its expiry, its deletion), when the engine has a scheduler. */
+  /** Asks for the sweep the run's state next needs, when the engine has a scheduler. */
   schedule(run: RunRecord): Promise<void>
 }
 
@@ -38,7 +38,7 @@ export function createStoredRuns(deps: {
       const authorized = authorizeRun(await store.get(runId), runId, caller)
       if (!authorized.ok) throw authorized.error
       if (lifetime.isGone(authorized.run, now())) {
-        // Past retention: gone, whether or not an alarm got to it first (KV and memory have none).
+        // Past retention: gone, whether or not an alarm got to it first.
         await store.delete(runId)
         throw runNotFound(runId)
       }
@@ -50,7 +50,7 @@ export function createStoredRuns(deps: {
       const before = Math.min(page.before ?? Infinity, (await store.size(run.runId)).events + 1)
       const after = Math.max(0, before - 1 - limit)
       const events = before > 1 ? await store.events(run.runId, after, before - 1 - after) : []
-      // Within the page's bytes, newest kept first: the oldest events of an oversized page go to the page before.
+      // Within the page's bytes, newest first: an oversized page's oldest go to the page before.
       const sizeOf = (index: number) => JSON.stringify(events[index]!.event).length
       let first = Math.max(0, events.length - 1)
       for (let bytes = events.length > 0 ? sizeOf(first) : 0; first > 0 && (bytes += sizeOf(first - 1)) <= eventPage.maxBytes; ) first -= 1

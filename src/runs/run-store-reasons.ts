@@ -10,12 +10,9 @@ export interface RunStoreUse {
 }
 
 /**
- * Why an app's calls can reach a run store, one message each; none when they cannot: no tool
- * waits for approval, suspends or runs in the background, `Idempotency-Key` is ignored (a keyed
- * call stores its run whatever the tool, so that an SSE repeat replays it), and `storeRuns` is
- * `'stateful'`. `/runs/:runId` and MCP tasks need no reason of their own: without a stored run
- * they answer "not found". The one rule `toolroute build` (which passes the Worker its run store
- * only then) and `createWorker` (which says what fails without one) share.
+ * Why an app's calls can reach a run store, one message each: a tool that waits, `Idempotency-Key`
+ * honoured (a keyed call stores its run, so an SSE repeat replays it), `storeRuns: 'all'`. The one
+ * rule `toolroute build` and `createWorker` share.
  */
 export function runStoreReasons(tools: Iterable<AnyTool | ToolRoute>, use: RunStoreUse): string[] {
   const reasons: string[] = []

@@ -128,7 +128,7 @@ describe('a Worker bundles only what its config and tools use', () => {
     expect(entry).not.toContain('workerRunStore')
     // What a run stored settled needs: its object and store, the host, reading it back, retention, the refusals.
     for (const file of [
-      'runs/create-run-engine',
+      'runs/finished-runs',
       'runs/create-stored-runs',
       'runs/run-refusal',
       'runs/stored-input-events',
