@@ -1,4 +1,4 @@
-import type { SequencedEvent, ToolEvent } from '../protocol/tool-event.ts'
+import type { ToolEvent } from '../protocol/tool-event.ts'
 import type { ElicitResult } from '../tool/tool-execution-context.ts'
 import { createStoredRuns, type StoredRuns } from './create-stored-runs.ts'
 import type { RunCaller, RunHost, RunSegment } from './run-host.ts'
@@ -27,15 +27,9 @@ export interface RunEngineOptions {
   defer?: Defer
   /** How far a run's event log may grow (default 10,000 events, 8 MiB): past them its step fails. */
   runLimits?: RunLimits
-  /**
-   * How long a running step's lease lasts unrenewed (default 30 s; renewed every third of it):
-   * past it, the run is taken as cut off by a crash (SPEC §12 "Crash recovery").
-   */
+  /** How long a running step's lease lasts unrenewed (default 30 s): past it, a crash cut the run off (SPEC §12). */
   leaseMs?: number
-  /**
-   * This engine alone executes its runs (a Durable Object holds one run), so a sweep need not wait
-   * for a running run's lease to run out. Elsewhere (Deno KV, several processes) only a lapsed lease says so.
-   */
+  /** This engine alone executes its runs (a Durable Object), so a sweep need not wait for a lease to run out. */
   exclusive?: boolean
   /** When runs are driven from several processes (KV), followers also poll this often (ms). */
   pollMs?: number
@@ -58,26 +52,21 @@ export interface RunEngine extends RunHost {
   /** Expires a waiting run past its time to live; deletes a settled run past retention. */
   sweep(runId: string): Promise<void>
   /**
-   * Aborts the step that began after event `after`, if it still runs in this process: its caller
-   * left. For a segment from another process (a Durable Object's RPC stream, whose cancellation
-   * does not reach the object); a segment made here aborts by itself.
+   * Aborts the step that began after event `after`, if it runs here: its caller left. For a Durable
+   * Object's RPC stream, whose cancellation does not reach the object.
    */
   abortStep(runId: string, caller: RunCaller & { after: number; message: string }): Promise<void>
 }
 
-/** What every engine is made of, handed to its driver. */
-export interface RunEngineParts {
-  options: RunEngineOptions
+/** The engine's options and what every engine is made of, handed to what it is given as `drive`. */
+export interface RunEngineParts extends RunEngineOptions {
   now: () => number
   lifetime: RunLifetime
   runs: StoredRuns
 }
 
-/** The engine's methods but `get`, and the run a caller may see (`get` reads it through `load`). */
-export type KeptRuns = Omit<RunEngine, 'get'> & { load(runId: string, caller: RunCaller): Promise<RunRecord> }
-
 /** What an engine keeps and how, over its parts: `driveRuns(tools)` or `finishedRuns`. */
-export type RunDriver = (parts: RunEngineParts) => KeptRuns
+export type RunDriver = (parts: RunEngineParts) => RunEngine
 
 /**
  * Runs over any `RunStore`; what it is given as `drive` decides what is kept: every run (approval,
@@ -87,14 +76,6 @@ export type RunDriver = (parts: RunEngineParts) => KeptRuns
 export function createRunEngine(options: RunEngineOptions): RunEngine {
   const now = options.now ?? Date.now
   const lifetime = createRunLifetime(options)
-  const runs = createStoredRuns({ store: options.store, lifetime, now, schedule: options.schedule })
-  const parts = { options, now, lifetime, runs }
-  const { load, ...kept } = options.drive(parts)
-  return {
-    ...kept,
-    async get(runId, caller) {
-      const run = await load(runId, caller)
-      return caller.events ? runs.view(run, caller.events) : { run, events: [] }
-    },
-  }
+  const runs = createStoredRuns({ ...options, lifetime, now })
+  return options.drive({ ...options, now, lifetime, runs })
 }

@@ -15,6 +15,9 @@ import type { RunStore } from './run-store.ts'
 import { askRunQuestion } from './run-questions.ts'
 import type { McpToolContext } from '../tool/tool-execution-context.ts'
 
+const failureOf = (error: unknown) =>
+  ToolrouteError.isInstance(error) ? error : new ToolrouteError('EXECUTION_FAILED', errorMessage(error), { cause: error })
+
 /** Runs a tool's `execute` for a run that is `running`: the step between two transitions. */
 export interface StepRunner {
   /** The run's tool (a lazy one loaded on its first step here); `EXECUTION_FAILED` once it is gone or cannot load. */
@@ -65,7 +68,7 @@ export function createStepRunner(deps: { tools: ReadonlyMap<string, AnyTool>; st
               notifier.notify(run.runId)
             },
             (error: unknown) => {
-              refused = ToolrouteError.isInstance(error) ? error : new ToolrouteError('EXECUTION_FAILED', errorMessage(error), { cause: error })
+              refused = failureOf(error)
               refusal.abort(refused)
             },
           )
@@ -86,7 +89,7 @@ export function createStepRunner(deps: { tools: ReadonlyMap<string, AnyTool>; st
         const scope = new EventCallScope(tool, run, call.requestContext, emit, { emitTransient, signal: stepSignal, ...(run.askable ? { mcp: asker(run.runId, stepSignal) } : {}) })
         outcome = await executeToolCall(scope, run.input, resume)
       } catch (error) {
-        const failure = ToolrouteError.isInstance(error) ? error : new ToolrouteError('EXECUTION_FAILED', errorMessage(error), { cause: error })
+        const failure = failureOf(error)
         emit({ type: 'tool-output-error', toolCallId: run.toolCallId, errorText: failure.message })
         outcome = { status: 'failed', error: failure }
       }

@@ -13,8 +13,8 @@ export interface StoredRuns {
   create(run: RunRecord, events: readonly ToolEvent[]): Promise<RunRecord>
   /** The run a caller may see; `RUN_NOT_FOUND` (and deleted) once it is past retention. */
   load(runId: string, caller: RunCaller): Promise<RunRecord>
-  /** The run with a page of the events it stored (`RunEventPage`), as emitted. */
-  view(run: RunRecord, page: RunEventPage): Promise<{ run: RunRecord; events: SequencedEvent[] }>
+  /** The run with a page of the events it stored (`RunEventPage`), as emitted; none without a page. */
+  view(run: RunRecord, page?: RunEventPage): Promise<{ run: RunRecord; events: SequencedEvent[] }>
   /** The events the run stored after `after`, as emitted, read a page at a time. */
   replay(run: RunRecord, after: number): AsyncGenerator<SequencedEvent>
   /** Asks for the sweep the run's state next needs, when the engine has a scheduler. */
@@ -45,6 +45,7 @@ export function createStoredRuns(deps: {
       return authorized.run
     },
     async view(run, page) {
+      if (!page) return { run, events: [] }
       const limit = Math.min(Math.max(Math.trunc(page.limit ?? eventPage.size), 1), eventPage.maxSize)
       // Numbers run from 1 without gaps, so the page before `before` starts at a known number.
       const before = Math.min(page.before ?? Infinity, (await store.size(run.runId)).events + 1)

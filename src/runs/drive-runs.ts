@@ -4,7 +4,7 @@ import type { ResumeState } from '../runtime/execution-context.ts'
 import { checkResumeData } from '../runtime/validate-call.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import { runNotFound } from './authorize-run.ts'
-import type { Defer, KeptRuns, RunCallOptions, RunDriver, RunEngineParts } from './create-run-engine.ts'
+import type { Defer, RunCallOptions, RunDriver, RunEngine, RunEngineParts } from './create-run-engine.ts'
 import { createStepRunner } from './create-step-runner.ts'
 import { answerRunQuestions } from './run-questions.ts'
 import { followRun } from './follow-run.ts'
@@ -28,18 +28,18 @@ export function driveRuns(tools: ReadonlyMap<string, AnyTool>): RunDriver {
   return (parts) => drivenRuns(tools, parts)
 }
 
-function drivenRuns(tools: ReadonlyMap<string, AnyTool>, { options, now, lifetime, runs }: RunEngineParts): KeptRuns {
-  const { store } = options
+function drivenRuns(tools: ReadonlyMap<string, AnyTool>, options: RunEngineParts): RunEngine {
+  const { store, now, lifetime, runs } = options
   const notifier = createRunNotifier(options)
   const steps = createStepRunner({ tools, store, notifier, limits: resolveRunLimits(options.runLimits) })
   const fallbackDefer: Defer = options.defer ?? ((work) => void work.catch(() => {}))
   const deferFor = (call?: RunCallOptions): Defer => call?.defer ?? fallbackDefer
-  const followed = { store, notifier }
+  const followed = { store, notifier, now }
   const running = new Map<string, AbortController>()
   // Where each foreground step began, so a late abort from a caller of an earlier step never reaches a later one.
   const stepStarts = new WeakMap<AbortController, number>()
 
-  /** Decides `action`, stores it as one compare-and-set (on `when` too, a lease's condition), wakes followers, asks for the next sweep. */
+  /** Decides `action` and stores it as one compare-and-set (on `when` too), then wakes followers and asks for a sweep. */
   async function apply(run: RunRecord, action: RunAction, when?: (stored: RunRecord) => boolean): Promise<Applied> {
     const at = now()
     const decided = transitionOf(run, action, at)
@@ -73,8 +73,9 @@ function drivenRuns(tools: ReadonlyMap<string, AnyTool>, { options, now, lifetim
     const result = await apply(run, action, when)
     return result.ok ? result.run : undefined
   }
-  const settle = (run: RunRecord, outcome: ExecuteOutcome, when?: (stored: RunRecord) => boolean) => decide(run, { type: 'settle', outcome }, when)
-  /** Whether no other process executes a running run (on an exclusive engine, always: `running` says whether this one does). */
+  const settle = (run: RunRecord, outcome: ExecuteOutcome, when?: (stored: RunRecord) => boolean) =>
+    decide(run, { type: 'settle', outcome }, when)
+  /** Whether no other process executes a running run (always, on an exclusive engine). */
   const lapsed = (stored: RunRecord) => options.exclusive === true || lifetime.isLapsed(stored, now())
   /** Holds `run`'s lease while its step executes; a lease lost aborts the step, which then stores nothing more. */
   const holdLease = (run: RunRecord, controller: AbortController): RunLease =>
@@ -121,8 +122,7 @@ function drivenRuns(tools: ReadonlyMap<string, AnyTool>, { options, now, lifetim
     else defer(engine.runBackground(runId, { defer }))
   }
 
-  const engine: KeptRuns = {
-    load,
+  const engine: RunEngine = {
     async open(run, events, call) {
       const stored = await runs.create(run, events)
       notifier.notify(run.runId)
@@ -154,9 +154,10 @@ function drivenRuns(tools: ReadonlyMap<string, AnyTool>, { options, now, lifetim
       running.get(runId)?.abort(cancellation())
       return result.run
     },
+    get: async (runId, caller) => runs.view(await load(runId, caller), caller.events),
     async answer(runId, caller) {
       await load(runId, caller)
-      return answerRunQuestions({ store, notifier, now }, runId, caller.answers)
+      return answerRunQuestions(followed, runId, caller.answers)
     },
     async abortStep(runId, caller) {
       await load(runId, caller)

@@ -10,25 +10,25 @@ import { callerStepRefusal, type CallerStep } from './run-refusal.ts'
  * A caller's step is refused as `driveRuns` refuses it for a run in that state, and a run that is
  * not settled (a tool that suspends through a helper, which the build cannot see) is not stored.
  */
-export const finishedRuns: RunDriver = ({ options: { store }, now, lifetime, runs }) => {
-  const refuse = async (runId: string, caller: RunCaller, step: CallerStep): Promise<never> => {
+export const finishedRuns: RunDriver = ({ store, now, lifetime, runs }) => {
+  const refuse = (step: CallerStep) => async (runId: string, caller: RunCaller): Promise<never> => {
     const run = await runs.load(runId, caller)
     // A run this engine did not store (a deploy whose tools waited left it) cannot be driven here.
     throw callerStepRefusal(run, step) ??
       new ToolrouteError('EXECUTION_FAILED', `Run ${run.runId} is ${run.status}, and this Worker keeps only finished runs (none of its tools waits): it cannot be driven here`)
   }
   return {
-    load: runs.load,
     async open(run, events) {
       if (!settledStatuses.includes(run.status)) {
         refuseToKeep(run, `needs its run kept ${run.status}, but this Worker keeps only finished runs: pass \`runStore: workerRunStore\` (from toolroute/workers), as toolroute build does when it sees a tool that may wait (a tool that suspends: give it a suspendSchema or resumeSchema)`)
       }
       await runs.schedule(await runs.create(run, events))
     },
-    approve: (runId, caller) => refuse(runId, caller, 'approve'),
-    decline: (runId, caller) => refuse(runId, caller, 'decline'),
-    resume: (runId, caller) => refuse(runId, caller, 'resume'),
-    cancel: (runId, caller) => refuse(runId, caller, 'cancel'),
+    approve: refuse('approve'),
+    decline: refuse('decline'),
+    resume: refuse('resume'),
+    cancel: refuse('cancel'),
+    get: async (runId, caller) => runs.view(await runs.load(runId, caller), caller.events),
     async answer(runId, caller) {
       // A settled run asks nothing: no key names a pending question.
       await runs.load(runId, caller)

@@ -17,9 +17,9 @@ export interface RunEventPage {
 export interface RunSegment {
   /** The run as the step found it, after its state change. */
   run: RunRecord
-  /** The step's events, from its `start` to its `finish`, as they are stored. */
+  /** The step's events, from its `start` to its `finish`. */
   events: AsyncIterable<SequencedEvent>
-  /** The sequence number the step's events follow (its `start` is `after + 1`), when known. */
+  /** The sequence number the step's events follow, when known. */
   after?: number
   /** The run once the step is over. */
   settled: Promise<RunRecord>

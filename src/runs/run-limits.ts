@@ -24,7 +24,7 @@ const encoder = new TextEncoder()
 /** The bytes an event's JSON text takes: what `maxEventBytes` counts, the same on every backend. */
 export const jsonBytes = (text: string): number => encoder.encode(text).byteLength
 
-/** Throws the error a store's `append` refuses with when a log of `size` may not take `added` more events of `addedBytes`. */
+/** Throws `append`'s refusal when a log of `size` may not take `added` more events of `addedBytes`. */
 export function checkRunLimits(limits: RunLimits | undefined, size: { events: number; bytes: number }, added: number, addedBytes: number): void {
   if (!limits || added === 0) return
   if (limits.maxEvents !== undefined && size.events + added > limits.maxEvents) {

@@ -1,5 +1,6 @@
 import { ToolrouteError } from '../errors/toolroute-error.ts'
 import type { ElicitRequestParams, ElicitResult } from '../tool/tool-execution-context.ts'
+import { runNotFound } from './authorize-run.ts'
 import { cancellation } from './run-cancellation.ts'
 import type { RunNotifier } from './run-notifier.ts'
 import type { RunQuestion, RunRecord } from './run-record.ts'
@@ -27,7 +28,7 @@ const same = (a: RunRecord['questions'], b: RunRecord['questions']) => JSON.stri
 async function rewrite(deps: RunQuestionDeps, runId: string, change: (run: RunRecord) => Record<string, RunQuestion> | undefined): Promise<RunRecord> {
   for (;;) {
     const run = await deps.store.get(runId)
-    if (!run) throw new ToolrouteError('RUN_NOT_FOUND', `Run ${runId} not found`)
+    if (!run) throw runNotFound(runId)
     if (run.status !== 'running') throw new ToolrouteError('RUN_STATE_CONFLICT', `Run ${runId} is ${run.status}: it asks nothing`)
     const questions = change(run)
     if (!questions) return run
@@ -37,7 +38,7 @@ async function rewrite(deps: RunQuestionDeps, runId: string, change: (run: RunRe
       deps.notifier.notify(runId)
       return result.run
     }
-    if (result.reason === 'not-found') throw new ToolrouteError('RUN_NOT_FOUND', `Run ${runId} not found`)
+    if (result.reason === 'not-found') throw runNotFound(runId)
   }
 }
 
@@ -72,7 +73,7 @@ export async function askRunQuestion(deps: RunQuestionDeps, runId: string, reque
   }
 }
 
-/** Stores answers to a running run's pending questions, each once; other keys are ignored. Resolves with those answered. */
+/** Stores answers to a running run's pending questions, each once (other keys ignored); resolves with those answered. */
 export async function answerRunQuestions(deps: RunQuestionDeps, runId: string, answers: Record<string, ElicitResult>): Promise<string[]> {
   let answered: string[] = []
   await rewrite(deps, runId, (run) => {

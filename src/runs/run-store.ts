@@ -19,9 +19,8 @@ export interface RunStore {
   create(run: RunRecord, events: readonly ToolEvent[]): Promise<SequencedEvent[]>
   get(runId: string): Promise<RunRecord | undefined>
   /**
-   * Compare-and-set: applies `patch` and appends `events` only when the run's status is one of
-   * `from` (and `when`, if given, holds of the stored run), atomically. Exactly-once execution
-   * rests on this; `when` is how a lease's holder and whoever finds it lapsed never both win.
+   * Compare-and-set: applies `patch` and appends `events` atomically, only when the run's status is
+   * one of `from` and `when` holds of it. Exactly-once execution (and a lease's one winner) rests on this.
    */
   transition(runId: string, from: readonly RunStatus[], patch: Partial<RunRecord>, events?: readonly ToolEvent[], when?: (run: RunRecord) => boolean): Promise<TransitionResult>
   /**
