@@ -19,30 +19,25 @@ const failureOf = (error: unknown) =>
   ToolrouteError.isInstance(error) ? error : new ToolrouteError('EXECUTION_FAILED', errorMessage(error), { cause: error })
 
 /** Runs a tool's `execute` for a run that is `running`: the step between two transitions. */
-export interface StepRunner {
-  /** The run's tool (a lazy one loaded on its first step here); `EXECUTION_FAILED` once it is gone or cannot load. */
-  toolOf(run: RunRecord): Promise<AnyTool>
-  /**
-   * Executes, appending the events in order; a transient chunk goes to live followers after the
-   * event numbered `after` (or the last appended since). Never throws: a failure is the outcome. An
-   * append the store refuses (`limits`, a failed write) fails the step and aborts the tool's
-   * `abortSignal`; the refusal's own `tool-output-error` goes past the limits, so the run ends readably.
-   */
-  execute(run: RunRecord, signal: AbortSignal, resume?: ResumeState, after?: number): Promise<ExecuteOutcome>
-}
-
-export function createStepRunner(deps: { tools: ReadonlyMap<string, AnyTool>; store: RunStore; notifier: RunNotifier; limits: Required<RunLimits> }): StepRunner {
+export function createStepRunner(deps: { tools: ReadonlyMap<string, AnyTool>; store: RunStore; notifier: RunNotifier; limits: Required<RunLimits> }) {
   const { tools, store, notifier, limits } = deps
-  const toolOf = (run: RunRecord): Promise<AnyTool> => toolOfRun(tools, run)
   const questions = { store, notifier, now: Date.now }
   // Each mid-execute question waits on the run record, where its answer lands whichever process it reaches.
   const asker = (runId: string, signal: AbortSignal): McpToolContext => ({
     elicitation: { sendRequest: (request, options) => askRunQuestion(questions, runId, request, options?.key ?? `question-${crypto.randomUUID()}`, signal) },
     extra: {},
   })
+  /** The run's tool (a lazy one loaded on its first step here); `EXECUTION_FAILED` once it is gone or cannot load. */
+  const toolOf = (run: RunRecord): Promise<AnyTool> => toolOfRun(tools, run)
   return {
     toolOf,
-    async execute(run, signal, resume, after) {
+    /**
+     * Executes, appending the events in order; a transient chunk goes to live followers after the
+     * event numbered `after` (or the last appended since). Never throws: a failure is the outcome. An
+     * append the store refuses (`limits`, a failed write) fails the step and aborts the tool's
+     * `abortSignal`; the refusal's own `tool-output-error` goes past the limits, so the run ends readably.
+     */
+    async execute(run: RunRecord, signal: AbortSignal, resume?: ResumeState, after?: number): Promise<ExecuteOutcome> {
       let chain: Promise<unknown> = Promise.resolve()
       // The batch still waiting for its append; events emitted meanwhile join it.
       let batch: ToolEvent[] | undefined
