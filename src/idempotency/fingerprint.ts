@@ -1,12 +1,9 @@
 import { sha256Hex } from '../runtime/sha256-hex.ts'
 
 /**
- * The fingerprint of a keyed request: SHA-256 over the tool id, the principal, the request
- * context (validated, as the tool sees it) and the raw body bytes, so the same key sent to another
- * tool, with another body or in another context, is a different request (422). The principal
- * already scopes the key in every store; it is in the fingerprint too, so a record never answers
- * someone else's request even where a store's layout would let two principals meet. Body bytes,
- * not parsed JSON: `{"a":1}` and `{ "a": 1 }` differ, as Stripe and the IETF draft compare them.
+ * The fingerprint of a keyed request: SHA-256 over the tool id, the principal (so a record never
+ * answers someone else's request, whatever a store's layout), the validated request context and
+ * the raw body bytes (`{"a":1}` and `{ "a": 1 }` differ, as Stripe and the IETF draft compare them).
  */
 export async function fingerprintOf(
   scope: { toolId: string; principal: string | null; requestContext: Record<string, unknown> },

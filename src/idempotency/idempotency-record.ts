@@ -12,9 +12,8 @@ const isLease = (value: unknown): value is IdempotencyLease =>
   (value.principal === null || typeof value.principal === 'string')
 
 /**
- * Decodes a stored key's record, checked, not cast: records outlive the code that wrote them.
- * Throws on one this code cannot read (the call then fails; it never executes a second time).
- * Fields it does not know are dropped. Checked by hand, so a Worker carries no Zod for it.
+ * A stored key's record, checked, not cast: throws on one this code cannot read (the call then
+ * fails, never executing twice); unknown fields are dropped. By hand, so a Worker carries no Zod.
  */
 export function decodeIdempotencyRecord(value: unknown): IdempotencyRecord {
   if (!isObject(value) || typeof value.fingerprint !== 'string' || typeof value.createdAt !== 'number') throw new Error('A stored Idempotency-Key record cannot be read')

@@ -1,19 +1,10 @@
-/**
- * Idempotent calls (SPEC §9): one record per (principal, `Idempotency-Key`), written by the first
- * request with that key and read by every repeat. One contract, several backends: memory, a
- * Durable Object per key, Deno KV (test/shared/idempotency-store-contract.ts holds them to it).
- */
-
 /** Who sent a key: keys are scoped to the principal, so two callers never share one. */
 export interface IdempotencyScope {
   principal: string | null
   key: string
 }
 
-/**
- * What the first request answered, as JSON (SPEC §2 "JSON responses", or an error body): a JSON
- * repeat gets exactly this back; an SSE repeat replays the run `runId` instead.
- */
+/** What the first request answered, as JSON: a JSON repeat gets exactly this back, an SSE repeat replays run `runId`. */
 export interface IdempotentAnswer {
   status: number
   /** The response body as JSON text, byte for byte what the first request sent. */
@@ -22,10 +13,7 @@ export interface IdempotentAnswer {
   toolCallId: string
 }
 
-/**
- * What the first request with a key tells its store as it claims the key: enough to settle the
- * key, and to leave its run failed, if the request is cut off by a crash (SPEC §12).
- */
+/** What the first request tells the store as it claims a key: enough to settle it if a crash cuts it off (SPEC §12). */
 export interface IdempotencyClaim {
   runId: string
   toolCallId: string
@@ -40,10 +28,7 @@ export interface IdempotencyLease extends IdempotencyClaim {
 
 /** Where a request with a key stands. */
 export type IdempotencyBegin =
-  /**
-   * The first with this key: it executes, then calls `complete` (or `release`). A store that
-   * keeps leases says how often to `renew` the key meanwhile.
-   */
+  /** The first with this key: it executes, then calls `complete` (or `release`), renewing every `renewEveryMs`. */
   | { state: 'new'; renewEveryMs?: number }
   /** A repeat of a request that ended: answer what it answered. */
   | { state: 'replay'; answer: IdempotentAnswer }
@@ -52,23 +37,18 @@ export type IdempotencyBegin =
   /** The key with another request (another tool or body): `422 IDEMPOTENCY_KEY_REUSED`. */
   | { state: 'reused' }
 
+/**
+ * Idempotent calls (SPEC §9): one record per (principal, `Idempotency-Key`), written by the first
+ * request and read by every repeat (test/shared/idempotency-store-contract.ts holds each backend).
+ */
 export interface IdempotencyStore {
-  /**
-   * Claims the key for a request whose fingerprint is `fingerprint`, atomically: of any number
-   * of racing requests with one key, exactly one gets `new`.
-   */
+  /** Claims the key for a request of `fingerprint`, atomically: of racing requests, exactly one gets `new`. */
   begin(scope: IdempotencyScope, fingerprint: string, claim?: IdempotencyClaim): Promise<IdempotencyBegin>
-  /**
-   * Renews the first request's lease on the key, a compare-and-set: `false` once the key is no
-   * longer that request's (its lease lapsed and the key was settled as interrupted).
-   */
+  /** Renews the first request's lease, a compare-and-set: `false` once the key was settled as interrupted. */
   renew?(scope: IdempotencyScope, fingerprint: string): Promise<boolean>
   /** Records the first request's answer; repeats from now on replay it. */
   complete(scope: IdempotencyScope, fingerprint: string, answer: IdempotentAnswer): Promise<void>
-  /**
-   * Gives the key up: the first request was refused before anything ran (bad input), so its
-   * repeat is a new request. A no-op unless the key is still held by `fingerprint`.
-   */
+  /** Gives the key up (the request was refused before anything ran), if `fingerprint` still holds it. */
   release(scope: IdempotencyScope, fingerprint: string): Promise<void>
 }
 
@@ -76,11 +56,9 @@ export interface IdempotencyStore {
 export const defaultIdempotencyRetentionMs = 24 * 60 * 60 * 1000
 
 /**
- * The record a backend keeps per key. `pending` while the first request executes, under its
- * lease; a request that dies mid-way stops renewing it, and once it lapses the key is `done`
- * with the interrupted answer (`settleInterrupted`): a key is never handed to a second
- * execution (at most once), and never stuck. A pending record without a lease (written before
- * leases) stays pending until the retention ends.
+ * The record a backend keeps per key: `pending` under the first request's lease; once a lease
+ * lapses the key is `done` with the interrupted answer (`settleInterrupted`), so a key never runs
+ * twice and is never stuck. A pending record without a lease stays pending until retention ends.
  */
 export type IdempotencyRecord =
   | { state: 'pending'; fingerprint: string; createdAt: number; lease?: IdempotencyLease }

@@ -5,22 +5,14 @@ import type { IdempotencyLease, IdempotencyRecord, IdempotentAnswer } from './id
 
 const interrupted = () => new ToolrouteError('EXECUTION_FAILED', 'The call was interrupted before it finished')
 
-/**
- * A keyed call cut off by a crash (SPEC §12 "Crash recovery"): what its key answers from now on,
- * `EXECUTION_FAILED` "interrupted", replayed like any failure (the same status and body on every
- * repeat), and the record that says so.
- */
+/** The record of a keyed call cut off by a crash (SPEC §12): its key now answers `EXECUTION_FAILED` "interrupted". */
 export function settleInterrupted(record: Extract<IdempotencyRecord, { state: 'pending' }>, lease: IdempotencyLease): IdempotencyRecord {
   const error = interrupted()
   const answer: IdempotentAnswer = { status: error.status, body: JSON.stringify(error.toJSON()), runId: lease.runId, toolCallId: lease.toolCallId }
   return { state: 'done', fingerprint: record.fingerprint, createdAt: record.createdAt, answer }
 }
 
-/**
- * The run such a call leaves, failed with the same error, so that an SSE repeat replays its end
- * and `GET /runs/:runId` answers it. Its input is not known: a key keeps the request's
- * fingerprint, not its body.
- */
+/** The run such a call leaves, failed alike, for an SSE repeat and `GET /runs/:runId`; a key keeps no input. */
 export function interruptedRun(lease: IdempotencyLease, now: number): { run: RunRecord; events: ToolEvent[] } {
   const at = new Date(now).toISOString()
   const { runId, toolCallId, toolId, principal } = lease

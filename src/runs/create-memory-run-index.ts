@@ -1,9 +1,6 @@
 import type { RunIndex } from './run-index.ts'
 
-/**
- * A `RunIndex` in this process's memory, beside the memory run store. The cursor is the last
- * entry of a page (`createdAt|runId`), so runs added meanwhile neither repeat nor shift a page.
- */
+/** A `RunIndex` in memory. The cursor is a page's last `createdAt|runId`, so runs added meanwhile shift no page. */
 export function createMemoryRunIndex(): RunIndex {
   const byPrincipal = new Map<string, string[]>()
   return {

@@ -5,14 +5,12 @@ import type { RunHost } from './run-host.ts'
 /** Whether a tool suspends is declared, not guessed: one that suspends without a schema is unseen by the build. */
 const suspendAdvice = ' (a tool that suspends: give it a suspendSchema or resumeSchema, so toolroute build sees that it may)'
 
-/** Why a host keeps no runs, on the host itself: a symbol key, so hosts spread over it (`withRunIndex`, MCP's progress tap) keep it. */
+/** Why a host keeps no runs: a symbol key, so hosts spread over it (`withRunIndex`, MCP's progress tap) keep it. */
 const noRuns = Symbol('toolroute.noRuns')
 
 /**
- * The run host of an app that keeps no runs (a Worker whose entry passed no run store, SPEC §11):
- * no run can exist, so every run id is `RUN_NOT_FOUND`, and a call that must store its run fails
- * with `EXECUTION_FAILED` saying `advice` (what to pass to get runs). It imports nothing of the
- * engine or a store.
+ * The run host of an app that keeps no runs (SPEC §11): every run id is `RUN_NOT_FOUND`, and a
+ * call that must store its run fails with `EXECUTION_FAILED` saying `advice`. It imports nothing of the engine.
  */
 export function createNoRunHost(advice: string): RunHost {
   const refuse = async (run: { toolId: string; status?: string }): Promise<never> =>
@@ -34,8 +32,7 @@ export function createNoRunHost(advice: string): RunHost {
 
 /**
  * Fails a call whose run this app cannot keep, saying `why` to its caller and in the log: the
- * app's first request may have warned of nothing (a tool that suspends without declaring a schema), and the
- * call's answer goes to its caller, not to whoever deploys.
+ * first request may have warned of nothing (a tool that suspends without a schema).
  */
 export function refuseToKeep(run: { toolId: string }, why: string): never {
   const error = new ToolrouteError('EXECUTION_FAILED', `Tool "${run.toolId}" ${why}`)
@@ -44,9 +41,8 @@ export function refuseToKeep(run: { toolId: string }, why: string): never {
 }
 
 /**
- * The refusal of a call whose run is stored whatever happens (`storeRuns: 'all'`, an
- * `Idempotency-Key`) by a host that keeps none: found before anything of the tool runs, so
- * the tool is not executed for an answer that then fails.
+ * The refusal of a call whose run must be stored (`storeRuns: 'all'`, an `Idempotency-Key`) by a
+ * host that keeps none: found before the tool runs, so it is not executed for an answer that then fails.
  */
 export function refusalToStore(host: RunHost): ToolrouteError | undefined {
   const advice = (host as { [noRuns]?: string })[noRuns]

@@ -15,42 +15,33 @@ import type { RunStore } from './run-store.ts'
 import { askRunQuestion } from './run-questions.ts'
 import type { McpToolContext } from '../tool/tool-execution-context.ts'
 
-/** Runs a tool's `execute` for a run that is `running`: the step between two transitions. */
-export interface StepRunner {
-  /**
-   * The run's tool; `EXECUTION_FAILED` once it is no longer deployed or its module cannot load. A
-   * build's lazy tool is loaded here on its first step in this isolate (an approval, a resume or a
-   * background attempt may be the first thing a Durable Object does with it).
-   */
-  toolOf(run: RunRecord): Promise<AnyTool>
-  /**
-   * Executes, appending the events as they come, in order; a transient chunk goes to this
-   * process's live followers after the event numbered `after` (or the last appended since).
-   * Never throws: a failure is the outcome, its `tool-output-error` appended. An append the store
-   * refuses (the run's `limits`, or any failed write) fails the step: the tool's `abortSignal`
-   * aborts with that error, nothing more it emits is stored, and the refusal's own
-   * `tool-output-error` goes past the limits, so the run still ends readably.
-   */
-  execute(run: RunRecord, signal: AbortSignal, resume?: ResumeState, after?: number): Promise<ExecuteOutcome>
-}
+const failureOf = (error: unknown) =>
+  ToolrouteError.isInstance(error) ? error : new ToolrouteError('EXECUTION_FAILED', errorMessage(error), { cause: error })
 
-export function createStepRunner(deps: { tools: ReadonlyMap<string, AnyTool>; store: RunStore; notifier: RunNotifier; limits: Required<RunLimits> }): StepRunner {
+/** Runs a tool's `execute` for a run that is `running`: the step between two transitions. */
+export function createStepRunner(deps: { tools: ReadonlyMap<string, AnyTool>; store: RunStore; notifier: RunNotifier; limits: Required<RunLimits> }) {
   const { tools, store, notifier, limits } = deps
-  const toolOf = (run: RunRecord): Promise<AnyTool> => toolOfRun(tools, run)
   const questions = { store, notifier, now: Date.now }
-  // A run whose requester answers mid-execute questions: each waits on the run record, where the
-  // answer arrives whichever process it reaches (tasks/update), for as long as the step lives.
+  // Each mid-execute question waits on the run record, where its answer lands whichever process it reaches.
   const asker = (runId: string, signal: AbortSignal): McpToolContext => ({
     elicitation: { sendRequest: (request, options) => askRunQuestion(questions, runId, request, options?.key ?? `question-${crypto.randomUUID()}`, signal) },
     extra: {},
   })
+  /** The run's tool (a lazy one loaded on its first step here); `EXECUTION_FAILED` once it is gone or cannot load. */
+  const toolOf = (run: RunRecord): Promise<AnyTool> => toolOfRun(tools, run)
   return {
     toolOf,
-    async execute(run, signal, resume, after) {
+    /**
+     * Executes, appending the events in order; a transient chunk goes to live followers after the
+     * event numbered `after` (or the last appended since). Never throws: a failure is the outcome. An
+     * append the store refuses (`limits`, a failed write) fails the step and aborts the tool's
+     * `abortSignal`; the refusal's own `tool-output-error` goes past the limits, so the run ends readably.
+     */
+    async execute(run: RunRecord, signal: AbortSignal, resume?: ResumeState, after?: number): Promise<ExecuteOutcome> {
       let chain: Promise<unknown> = Promise.resolve()
       // The batch still waiting for its append; events emitted meanwhile join it.
       let batch: ToolEvent[] | undefined
-      // The number of the last event of the run so far, when known: a transient chunk goes out under it.
+      // The last event's number, when known: a transient chunk goes out under it.
       let lastSeq = after
       // The first write the store refused; the step fails with it, and the tool is told to stop.
       let refused: ToolrouteError | undefined
@@ -63,8 +54,7 @@ export function createStepRunner(deps: { tools: ReadonlyMap<string, AnyTool>; st
         chain = chain
           .then(() => {
             if (batch === current) batch = undefined
-            // Checked when the append runs: an event emitted just before a cancellation must not
-            // land after the cancellation's `finish`.
+            // Checked when the append runs: an event emitted before a cancellation must not land after its `finish`.
             return refused || isCancelled(signal) ? undefined : store.append(run.runId, current, limits)
           })
           .then(
@@ -73,13 +63,12 @@ export function createStepRunner(deps: { tools: ReadonlyMap<string, AnyTool>; st
               notifier.notify(run.runId)
             },
             (error: unknown) => {
-              refused = ToolrouteError.isInstance(error) ? error : new ToolrouteError('EXECUTION_FAILED', errorMessage(error), { cause: error })
+              refused = failureOf(error)
               refusal.abort(refused)
             },
           )
       }
-      // A transient chunk is never stored: it goes to this process's live followers, in order
-      // after the events emitted before it (so it closes the open batch).
+      // Never stored: to live followers, after the events emitted before it (so it closes the open batch).
       const emitTransient = (event: ToolEvent) => {
         batch = undefined
         chain = chain.then(() => {
@@ -89,14 +78,13 @@ export function createStepRunner(deps: { tools: ReadonlyMap<string, AnyTool>; st
       let outcome: ExecuteOutcome
       try {
         const tool = await toolOf(run)
-        // The values the caller sent, stored with the run, checked again as the first step did: a
-        // schema that no longer accepts them (a redeploy changed it) fails the step.
+        // The stored request context checked again: a schema a redeploy changed may now refuse it.
         const call = startCall(tool, run.requestContext)
         if (!call.ok) throw call.error
         const scope = new EventCallScope(tool, run, call.requestContext, emit, { emitTransient, signal: stepSignal, ...(run.askable ? { mcp: asker(run.runId, stepSignal) } : {}) })
         outcome = await executeToolCall(scope, run.input, resume)
       } catch (error) {
-        const failure = ToolrouteError.isInstance(error) ? error : new ToolrouteError('EXECUTION_FAILED', errorMessage(error), { cause: error })
+        const failure = failureOf(error)
         emit({ type: 'tool-output-error', toolCallId: run.toolCallId, errorText: failure.message })
         outcome = { status: 'failed', error: failure }
       }

@@ -13,11 +13,11 @@ export interface StoredRuns {
   create(run: RunRecord, events: readonly ToolEvent[]): Promise<RunRecord>
   /** The run a caller may see; `RUN_NOT_FOUND` (and deleted) once it is past retention. */
   load(runId: string, caller: RunCaller): Promise<RunRecord>
-  /** The run with a page of the events it stored (`RunEventPage`), as emitted. */
-  view(run: RunRecord, page: RunEventPage): Promise<{ run: RunRecord; events: SequencedEvent[] }>
+  /** The run with a page of the events it stored (`RunEventPage`), as emitted; none without a page. */
+  view(run: RunRecord, page?: RunEventPage): Promise<{ run: RunRecord; events: SequencedEvent[] }>
   /** The events the run stored after `after`, as emitted, read a page at a time. */
   replay(run: RunRecord, after: number): AsyncGenerator<SequencedEvent>
-  /** Asks for the sweep the run's state next needs (its expiry, its deletion), when the engine has a scheduler. */
+  /** Asks for the sweep the run's state next needs, when the engine has a scheduler. */
   schedule(run: RunRecord): Promise<void>
 }
 
@@ -38,19 +38,20 @@ export function createStoredRuns(deps: {
       const authorized = authorizeRun(await store.get(runId), runId, caller)
       if (!authorized.ok) throw authorized.error
       if (lifetime.isGone(authorized.run, now())) {
-        // Past retention: gone, whether or not an alarm got to it first (KV and memory have none).
+        // Past retention: gone, whether or not an alarm got to it first.
         await store.delete(runId)
         throw runNotFound(runId)
       }
       return authorized.run
     },
     async view(run, page) {
+      if (!page) return { run, events: [] }
       const limit = Math.min(Math.max(Math.trunc(page.limit ?? eventPage.size), 1), eventPage.maxSize)
       // Numbers run from 1 without gaps, so the page before `before` starts at a known number.
       const before = Math.min(page.before ?? Infinity, (await store.size(run.runId)).events + 1)
       const after = Math.max(0, before - 1 - limit)
       const events = before > 1 ? await store.events(run.runId, after, before - 1 - after) : []
-      // Within the page's bytes, newest kept first: the oldest events of an oversized page go to the page before.
+      // Within the page's bytes, newest first: an oversized page's oldest go to the page before.
       const sizeOf = (index: number) => JSON.stringify(events[index]!.event).length
       let first = Math.max(0, events.length - 1)
       for (let bytes = events.length > 0 ? sizeOf(first) : 0; first > 0 && (bytes += sizeOf(first - 1)) <= eventPage.maxBytes; ) first -= 1

@@ -1,6 +1,2 @@
-/**
- * How long a call's lease on its run or its key lasts unrenewed before the call is taken as cut
- * off by a crash (SPEC §12); renewed every third of it. Its own file: a Worker without runs still
- * leases its keys, and bundles no run lifetime for it.
- */
+/** How long a call's lease on its run or key lasts unrenewed (SPEC §12); its own file, as keys need it without runs. */
 export const defaultLeaseMs = 30_000

@@ -5,10 +5,8 @@ import type { RunStore } from './run-store.ts'
 import { unpackInputEvents } from './stored-input-events.ts'
 
 /**
- * A run's events after `after`, then live until the run stops running: stored events in order,
- * read a page at a time (never the whole log at once), each transient chunk after the stored
- * event it followed. `early` is a step's own subscription,
- * taken before the step began.
+ * A run's events after `after`, a page at a time, then live until it stops running, each transient
+ * chunk after the stored event it followed. `early` is a step's own subscription, taken before it began.
  */
 export async function* followRun(
   deps: { store: RunStore; notifier: RunNotifier },
@@ -36,8 +34,7 @@ export async function* followRun(
     while (!signal?.aborted) {
       const change = notifier.nextChange(runId, signal)
       try {
-        // The state first: a run no longer running has all its events stored (its last
-        // transition wrote them with the state), so one read of the log after it is the end.
+        // The state first: a run no longer running has all its events stored, so one read after it is the end.
         const run = await store.get(runId)
         if (!run) return
         for (let full = true; full; ) {

@@ -9,11 +9,8 @@ export interface RunLease {
 }
 
 /**
- * Renews the lease of `run` (its `leaseUntil`, as its last transition stamped it) every
- * `everyMs` while its step executes. Each renewal is a compare-and-set on the lease itself: one
- * refused means the run was settled, or taken over by whoever found the lease lapsed, and
- * `onLost` is told (the step is then aborted: whatever it still does stores nothing). A renewal
- * that throws (the store failed) is tried again at the next tick; the lease lapses if none lands.
+ * Renews `run`'s lease every `everyMs` while its step executes, each a compare-and-set on the lease:
+ * one refused (the run settled, or was taken over) tells `onLost`. One that throws is tried again next tick.
  */
 export function holdRunLease(
   run: RunRecord,

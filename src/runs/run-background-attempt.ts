@@ -12,7 +12,7 @@ type Condition = (stored: RunRecord) => boolean
 /** What one background attempt needs of the engine. */
 export interface BackgroundAttemptDeps {
   tools: ReadonlyMap<string, AnyTool>
-  /** Whether no other process holds the run: the condition for starting an attempt. */
+  /** Whether no other process holds the run: an attempt's condition. */
   lapsed: Condition
   /** Holds the run's lease while the attempt executes (a lease lost aborts `cancel`). */
   holdLease(run: RunRecord, cancel: AbortController): RunLease
@@ -24,11 +24,9 @@ export interface BackgroundAttemptDeps {
 }
 
 /**
- * One attempt of a background run; answers whether another attempt should follow. On Durable
- * Objects each attempt runs in its own alarm (an alarm handler's wall time is bounded). The
- * attempt holds the run's lease while it executes; a lease that lapses (its process died) is
- * found by the sweep at its end, and that attempt counts: the next one starts (or the run fails
- * when none is left). Each attempt begins with `data-tool-attempt` in the log.
+ * One attempt of a background run (on Durable Objects, in its own alarm, whose wall time is
+ * bounded); answers whether another should follow. It holds the run's lease: one that lapses is
+ * found by the sweep, and that attempt counts.
  */
 export async function runBackgroundAttempt(deps: BackgroundAttemptDeps, run: RunRecord, cancel: AbortController): Promise<'retry' | 'done'> {
   // A tool whose module cannot load fails in `execute`, as its calls do; its limits default here.

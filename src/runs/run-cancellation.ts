@@ -1,7 +1,6 @@
 /**
- * The abort reason of a cancellation (or of a step whose lease was taken over). An execution
- * aborted by it stores nothing more: the cancellation already wrote the run's last events, and a
- * replay must end where the live stream did.
+ * The abort reason of a cancellation (or a lease taken over). An execution aborted by it stores
+ * nothing more: the cancellation wrote the run's last events, where a replay must end.
  */
 const cancelledMarker = Symbol.for('toolroute.run-cancelled')
 

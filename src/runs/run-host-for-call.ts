@@ -2,9 +2,8 @@ import type { RunCallOptions, RunEngine } from './create-run-engine.ts'
 import type { RunHost } from './run-host.ts'
 
 /**
- * The engine as one request's `RunHost`: every call it makes carries that request's `defer`. An
- * engine lives as long as its process (one per KV namespace and isolate), a request only as long
- * as its answer, so the work a call starts is kept alive by the request that started it.
+ * The engine as one request's `RunHost`: every call carries that request's `defer`, so the work a
+ * call starts is kept alive by its request (the engine outlives it: one per KV namespace and isolate).
  */
 export function runHostForCall(engine: RunEngine, call: RunCallOptions): RunHost {
   return {

@@ -7,10 +7,7 @@ export interface RunCaller {
   principal: string | null
 }
 
-/**
- * A page of a run's events, oldest first: the newest `limit` (default 100, at most 1000) of those
- * numbered before `before` (default: all). The page before it ends just before its first `seq`.
- */
+/** A page of a run's events, oldest first: the newest `limit` (default 100, at most 1000) numbered before `before`. */
 export interface RunEventPage {
   before?: number
   limit?: number
@@ -20,23 +17,19 @@ export interface RunEventPage {
 export interface RunSegment {
   /** The run as the step found it, after its state change. */
   run: RunRecord
-  /** The step's events, from its `start` to its `finish`, as they are stored. */
+  /** The step's events, from its `start` to its `finish`. */
   events: AsyncIterable<SequencedEvent>
-  /** The sequence number the step's events follow (its `start` is `after + 1`), when known. */
+  /** The sequence number the step's events follow, when known. */
   after?: number
   /** The run once the step is over. */
   settled: Promise<RunRecord>
-  /**
-   * Aborts the step's execution (the caller went away). A promise when the abort travels to
-   * another process (a Durable Object): keep it alive past the request (`waitUntil`).
-   */
+  /** Aborts the step (its caller left); a promise when it travels to a Durable Object: keep it alive (`waitUntil`). */
   abort(reason?: unknown): void | Promise<void>
 }
 
 /**
- * What the HTTP and MCP surfaces ask of durable runs. The engine implements it in-process over
- * any `RunStore`; on Workers a stub forwards each call to the run's own Durable Object, where
- * the same engine runs over the object's SQLite storage.
+ * What the HTTP and MCP surfaces ask of durable runs: the engine in process, or on Workers a stub
+ * that forwards each call to the run's own Durable Object, where the engine runs.
  */
 export interface RunHost {
   /** Stores a run the request started that now waits for a human, or that goes on in the background. */
@@ -46,21 +39,16 @@ export interface RunHost {
   resume(runId: string, caller: RunCaller & { resumeData: unknown }): Promise<RunSegment>
   cancel(runId: string, caller: RunCaller): Promise<RunRecord>
   /**
-   * Answers questions a running step asked mid-`execute` (`RunRecord.questions`): each key that
-   * names a pending question is answered once, where the step waits for it; other keys are
-   * ignored. Resolves with the keys answered. Absent on a host whose runs never ask.
+   * Answers questions a running step asked mid-`execute` (`RunRecord.questions`), each once; other
+   * keys are ignored. Resolves with the keys answered. Absent on a host whose runs never ask.
    */
   answer?(runId: string, caller: RunCaller & { answers: Record<string, ElicitResult> }): Promise<string[]>
-  /**
-   * The run a caller may see, with no events unless `events` asks for a page of them: however
-   * large its log, no read of a run moves more than a page (SPEC §12).
-   */
+  /** The run a caller may see, with no events unless `events` asks for a page (SPEC §12). */
   get(runId: string, caller: RunCaller & { events?: RunEventPage }): Promise<{ run: RunRecord; events: SequencedEvent[] }>
   /** Replays events after `after`, then follows live until the run stops running. */
   follow(runId: string, caller: RunCaller & { after: number; signal?: AbortSignal }): Promise<AsyncIterable<SequencedEvent>>
   /**
-   * The caller's background runs (what MCP lists as tasks), newest first, a page at a time
-   * (`withRunIndex` adds it over a `RunIndex`).
+   * The caller's background runs (MCP's tasks), newest first, a page at a time (`withRunIndex`).
    * A caller without a principal gets none. Absent on a host that keeps no index.
    */
   list?(caller: RunCaller, page?: { cursor?: string; limit?: number }): Promise<{ runs: RunRecord[]; nextCursor?: string }>

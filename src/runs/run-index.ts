@@ -6,12 +6,9 @@ export interface RunIndexPage {
 }
 
 /**
- * Which runs a principal created, for listing them (MCP `tasks/list`). A run store answers by
- * run id only, and on Workers each run is an object of its own, so the list is kept beside the
- * runs: a Map in memory, a Durable Object per principal, KV or Deno KV keys. Entries may outlive
- * their runs (a settled run is deleted after its retention): readers skip the ones that are gone.
- * Runs without a principal are not indexed: their id is their only key, and listing them would
- * hand one anonymous caller's runs to another.
+ * Which runs a principal created (MCP `tasks/list`), kept beside the runs, which a store reads by
+ * id only. Entries may outlive their runs: readers skip the gone. Runs without a principal are not
+ * indexed: listing them would hand one anonymous caller's runs to another.
  */
 export interface RunIndex {
   add(principal: string, runId: string, createdAt: string): Promise<void>

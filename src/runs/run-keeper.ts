@@ -4,10 +4,7 @@ import { refusalToStore } from './create-no-run-host.ts'
 import type { RunHost } from './run-host.ts'
 import type { RunRecord } from './run-record.ts'
 
-/**
- * Who owns a run the call keeps: the value, or how to get it, asked only when a run is kept
- * (HTTP's default rule hashes the caller's credential, which a call that keeps nothing never needs).
- */
+/** Who owns a run the call keeps, or how to get it: asked only when a run is kept (HTTP hashes a credential). */
 export type StepPrincipal = string | null | (() => Promise<string | null>)
 
 export interface RunKeeperArgs {

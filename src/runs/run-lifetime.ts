@@ -4,19 +4,16 @@ import { settledStatuses, waitingStatuses, type RunRecord } from './run-record.t
 export const defaultRunTtlMs = 24 * 60 * 60 * 1000
 
 /**
- * The times of a run's life: how long it may wait for a human (`ttlMs`), how long it is kept
- * once settled (`retentionMs`), how long the lease of a step at work lasts unrenewed
- * (`leaseMs`), and the one time each state next needs a sweep at. Pure: the engine applies what
- * it answers.
+ * The times of a run's life (`ttlMs` waiting, `retentionMs` once settled, `leaseMs` of a step at
+ * work) and when each state next needs a sweep. Pure: the engine applies what it answers.
  */
 export interface RunLifetime {
   readonly ttlMs: number
   readonly retentionMs: number
   readonly leaseMs: number
   /**
-   * A patch as stored at `now`, for a run whose status is then `status`: `updatedAt`; a wait's
-   * deadline set (or dropped) when the status changes; a running run's lease renewed (every
-   * transition of a step at work is a sign of life), dropped once it stops running.
+   * A patch as stored at `now` for a run then `status`: `updatedAt`; a wait's deadline set or dropped
+   * when the status changes; a running run's lease renewed (any transition is a sign of life).
    */
   stamp(patch: Partial<RunRecord>, now: number, status?: RunRecord['status']): Partial<RunRecord>
   /** A run as `open` stores it: a waiting run gets its deadline. */
@@ -25,7 +22,7 @@ export interface RunLifetime {
   isExpired(run: RunRecord, now: number): boolean
   /** A settled run past retention (it is gone, whether or not a sweep deleted it yet). */
   isGone(run: RunRecord, now: number): boolean
-  /** A running run whose lease was not renewed in time: whoever executed it is gone (or it never began). */
+  /** A running run whose lease was not renewed in time: whoever executed it is gone. */
   isLapsed(run: RunRecord, now: number): boolean
   /** When the run next needs `sweep`: its expiry while it waits, its lease's end while it runs, its deletion once settled. */
   sweepAt(run: RunRecord): number | undefined

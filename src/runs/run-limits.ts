@@ -1,10 +1,8 @@
 import { ToolrouteError } from '../errors/toolroute-error.ts'
 
 /**
- * How far a run's event log may grow (SPEC §12 "Bounded runs"). Past either limit the run fails
- * with a `tool-output-error` naming it, and the events already stored stay. Only stored events
- * count: transient custom chunks (`transient: true`) go to live followers and are
- * never stored, so they cost the log nothing.
+ * How far a run's event log may grow (SPEC §12 "Bounded runs"): past either limit the run fails
+ * with a `tool-output-error` naming it. Transient chunks are never stored and cost nothing.
  */
 export interface RunLimits {
   /** Most events a run's log holds (default 10,000). */
@@ -13,11 +11,9 @@ export interface RunLimits {
   maxEventBytes?: number
 }
 
-export const defaultRunLimits: Required<RunLimits> = { maxEvents: 10_000, maxEventBytes: 8 * 1024 * 1024 }
-
 /** The limits with their defaults; a limit that is not a positive integer is refused at once. */
 export function resolveRunLimits(limits: RunLimits = {}): Required<RunLimits> {
-  const resolved = { ...defaultRunLimits, ...limits }
+  const resolved = { maxEvents: 10_000, maxEventBytes: 8 * 1024 * 1024, ...limits }
   for (const [name, value] of Object.entries(resolved)) {
     if (!Number.isSafeInteger(value) || value < 1) throw new TypeError(`runLimits.${name} must be a positive integer, got ${String(value)}`)
   }
@@ -28,10 +24,7 @@ const encoder = new TextEncoder()
 /** The bytes an event's JSON text takes: what `maxEventBytes` counts, the same on every backend. */
 export const jsonBytes = (text: string): number => encoder.encode(text).byteLength
 
-/**
- * Whether a log of `size` may take `added` more events of `addedBytes`; else the error a store's
- * `append` throws (nothing of the batch is stored).
- */
+/** Throws `append`'s refusal when a log of `size` may not take `added` more events of `addedBytes`. */
 export function checkRunLimits(limits: RunLimits | undefined, size: { events: number; bytes: number }, added: number, addedBytes: number): void {
   if (!limits || added === 0) return
   if (limits.maxEvents !== undefined && size.events + added > limits.maxEvents) {
@@ -43,8 +36,7 @@ export function checkRunLimits(limits: RunLimits | undefined, size: { events: nu
 }
 
 /**
- * How much of a run's log one read moves (SPEC §12: no read fails because a run is large): a page
- * of `size` events by default, at most `maxSize`, and no more than `maxBytes` of them (at least
- * one event), far below what one Durable Object RPC may carry.
+ * How much of a run's log one read moves (SPEC §12: no read fails because a run is large): `size`
+ * events by default, at most `maxSize`, within `maxBytes` (at least one), below one RPC's limit.
  */
 export const eventPage = { size: 100, maxSize: 1000, maxBytes: 4 * 1024 * 1024 } as const

@@ -8,19 +8,12 @@ export interface LiveSubscription {
   dispose(): void
 }
 
-/**
- * Who waits on a run in this process: followers woken when its log or state changes, and the
- * live subscriptions that carry transient chunks (never stored, so never seen by another process).
- */
+/** Who waits on a run in this process: followers woken on a change, and subscriptions carrying transient chunks. */
 export interface RunNotifier {
-  /** Wakes every follower of the run. */
   notify(runId: string): void
   /** A promise that settles at the run's next change (or poll tick, or abort). */
   nextChange(runId: string, signal?: AbortSignal): { promise: Promise<void>; dispose(): void }
-  /**
-   * Starts taking a run's transient chunks for one follower. Eager for a step's own segment, so
-   * a chunk written before its caller starts reading still reaches it.
-   */
+  /** Starts taking a run's transient chunks for one follower (eagerly for a step's own segment, so none is missed). */
   subscribe(runId: string): LiveSubscription
   /** Hands a transient chunk to every live follower, placed after stored event `after`. */
   deliver(runId: string, event: ToolEvent, after: number | undefined): void

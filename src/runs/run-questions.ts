@@ -1,11 +1,11 @@
 import { ToolrouteError } from '../errors/toolroute-error.ts'
 import type { ElicitRequestParams, ElicitResult } from '../tool/tool-execution-context.ts'
+import { runNotFound } from './authorize-run.ts'
 import { cancellation } from './run-cancellation.ts'
 import type { RunNotifier } from './run-notifier.ts'
 import type { RunQuestion, RunRecord } from './run-record.ts'
 import type { RunStore } from './run-store.ts'
 
-/** What asking and answering a run's questions needs: the store that holds them, and who wakes on a change. */
 export interface RunQuestionDeps {
   store: RunStore
   notifier: RunNotifier
@@ -22,14 +22,13 @@ export function pendingQuestions(run: RunRecord): Record<string, ElicitRequestPa
 const same = (a: RunRecord['questions'], b: RunRecord['questions']) => JSON.stringify(a ?? {}) === JSON.stringify(b ?? {})
 
 /**
- * Rewrites a running run's questions with `change` (`undefined`: nothing to write), as a
- * compare-and-set on the questions read: the step asking and the requester answering write the
- * same field, and neither may lose what the other wrote, so a lost race is read and decided again.
+ * Rewrites a running run's questions with `change` (`undefined`: nothing to write), a compare-and-set
+ * on the questions read: asker and answerer write the same field, so a lost race is decided again.
  */
 async function rewrite(deps: RunQuestionDeps, runId: string, change: (run: RunRecord) => Record<string, RunQuestion> | undefined): Promise<RunRecord> {
   for (;;) {
     const run = await deps.store.get(runId)
-    if (!run) throw new ToolrouteError('RUN_NOT_FOUND', `Run ${runId} not found`)
+    if (!run) throw runNotFound(runId)
     if (run.status !== 'running') throw new ToolrouteError('RUN_STATE_CONFLICT', `Run ${runId} is ${run.status}: it asks nothing`)
     const questions = change(run)
     if (!questions) return run
@@ -39,15 +38,13 @@ async function rewrite(deps: RunQuestionDeps, runId: string, change: (run: RunRe
       deps.notifier.notify(runId)
       return result.run
     }
-    if (result.reason === 'not-found') throw new ToolrouteError('RUN_NOT_FOUND', `Run ${runId} not found`)
+    if (result.reason === 'not-found') throw runNotFound(runId)
   }
 }
 
 /**
- * Asks a question from a running step and waits for its answer: the question is stored on the
- * run (so whoever reads the run sees it, in any process), the answer arrives there the same way
- * (`answerRunQuestions`), and the step reads it back and removes the question. The step's
- * `signal` (a cancellation, the attempt's timeout, a lost lease) ends the wait.
+ * Asks a question from a running step and waits for its answer, both stored on the run (so any
+ * process sees them); the step then removes the question. The step's `signal` ends the wait.
  */
 export async function askRunQuestion(deps: RunQuestionDeps, runId: string, request: ElicitRequestParams, key: string, signal: AbortSignal): Promise<ElicitResult> {
   await rewrite(deps, runId, (run) => {
@@ -76,11 +73,7 @@ export async function askRunQuestion(deps: RunQuestionDeps, runId: string, reque
   }
 }
 
-/**
- * Stores answers to a running run's pending questions, where the step that asked reads them:
- * the keys that name a pending question, answered once; any other key (stale, repeated, unknown)
- * is ignored. Resolves with the keys it answered.
- */
+/** Stores answers to a running run's pending questions, each once (other keys ignored); resolves with those answered. */
 export async function answerRunQuestions(deps: RunQuestionDeps, runId: string, answers: Record<string, ElicitResult>): Promise<string[]> {
   let answered: string[] = []
   await rewrite(deps, runId, (run) => {

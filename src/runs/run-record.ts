@@ -9,7 +9,6 @@ export interface RunQuestion {
   answer?: ElicitResult
 }
 
-
 export const waitingStatuses: readonly RunStatus[] = ['approval-required', 'suspended']
 export const settledStatuses: readonly RunStatus[] = ['completed', 'failed', 'declined', 'cancelled', 'expired']
 
@@ -25,10 +24,7 @@ export interface RunRecord {
   updatedAt: string
   /** When a waiting run expires (ISO time). */
   expiresAt?: string
-  /**
-   * Until when the process executing a running run holds it (ISO time), renewed while it
-   * executes; past it, the run is taken as cut off by a crash (SPEC §12 "Crash recovery").
-   */
+  /** Until when the process executing a running run holds it (ISO time); past it, a crash (SPEC §12). */
   leaseUntil?: string
   input: unknown
   requestContext: Record<string, unknown>
@@ -40,16 +36,9 @@ export interface RunRecord {
   reason?: string
   background?: boolean
   attempts?: number
-  /**
-   * The progress token of the MCP call that made this run a task (2025-11-25): the task's progress
-   * goes out under it until the run settles (mcp/task-progress.ts).
-   */
+  /** The progress token of the MCP call that made this run a task (2025-11-25; mcp/task-progress.ts). */
   progressToken?: string | number
-  /**
-   * Whoever started the run answers the questions its steps ask mid-`execute` (an MCP client of
-   * the tasks extension, with `tasks/update`): its steps get `mcp.elicitation`, and each question
-   * waits on the record (`questions`) for its answer.
-   */
+  /** Its requester answers the questions its steps ask mid-`execute` (MCP `tasks/update`): they get `mcp.elicitation`. */
   askable?: boolean
   /** The questions the running step asked, by key, until it reads their answers. */
   questions?: Record<string, RunQuestion>
@@ -89,9 +78,8 @@ const fields: Record<keyof RunRecord, (value: unknown) => boolean> = {
 }
 
 /**
- * A stored run, checked, not cast: stored runs outlive the code that wrote them. Throws on a
- * record this code cannot read; fields it does not know are dropped. Checked by hand, not by a
- * schema library, so a Worker carries no Zod for it (its tools may use another library).
+ * A stored run, checked, not cast: stored runs outlive the code that wrote them. Throws on one this
+ * code cannot read; unknown fields are dropped. By hand, so a Worker carries no Zod for it.
  */
 export function decodeRunRecord(value: unknown): RunRecord {
   if (!isObject(value)) throw new Error('A stored run cannot be read: it is not an object')

@@ -20,9 +20,8 @@ export function refusal(run: RunRecord, wanted: RunStatus, action: string): Tool
 }
 
 /**
- * The refusal of a caller's step on a run in a state the step does not start from; `undefined`
- * when it may start. Apart from the transitions, so that an engine whose runs are all settled
- * answers as the full one does without carrying the state machine.
+ * The refusal of a caller's step on a run in a state it does not start from; `undefined` when it
+ * may. Apart from the transitions, so `finishedRuns` answers as `driveRuns` without the state machine.
  */
 export function callerStepRefusal(run: RunRecord, step: CallerStep): ToolrouteError | undefined {
   const { from, verb } = callerSteps[step]

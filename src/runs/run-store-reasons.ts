@@ -2,22 +2,15 @@ import { storedRunReason } from '../manifest/stored-run-reason.ts'
 import type { ToolRoute } from '../manifest/tool-manifest.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 
-/** What of an app's config decides whether its calls store runs. */
-export interface RunStoreUse {
-  /** `false` ignores `Idempotency-Key`; anything else (the default) honours it. */
-  idempotency?: unknown
-  storeRuns?: 'stateful' | 'all'
-}
-
 /**
- * Why an app's calls can reach a run store, one message each; none when they cannot: no tool
- * waits for approval, suspends or runs in the background, `Idempotency-Key` is ignored (a keyed
- * call stores its run whatever the tool, so that an SSE repeat replays it), and `storeRuns` is
- * `'stateful'`. `/runs/:runId` and MCP tasks need no reason of their own: without a stored run
- * they answer "not found". The one rule `toolroute build` (which passes the Worker its run store
- * only then) and `createWorker` (which says what fails without one) share.
+ * Why an app's calls can reach a run store, one message each: a tool that waits, `Idempotency-Key`
+ * honoured (anything but `idempotency: false`: a keyed call stores its run, so an SSE repeat replays
+ * it), `storeRuns: 'all'`. The one rule `toolroute build` and `createWorker` share.
  */
-export function runStoreReasons(tools: Iterable<AnyTool | ToolRoute>, use: RunStoreUse): string[] {
+export function runStoreReasons(
+  tools: Iterable<AnyTool | ToolRoute>,
+  use: { idempotency?: unknown; storeRuns?: 'stateful' | 'all' },
+): string[] {
   const reasons: string[] = []
   if (use.storeRuns === 'all') reasons.push("storeRuns is 'all'")
   if (use.idempotency !== false) reasons.push('calls with an Idempotency-Key store their run (set `idempotency: false` to ignore the header)')

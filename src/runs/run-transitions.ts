@@ -16,25 +16,18 @@ export type RunAction =
   | { type: 'settle'; outcome: ExecuteOutcome }
   /** Nothing executes the run any more (its process died, its attempts ran out). */
   | { type: 'interrupt'; message: string }
-  /**
-   * A background attempt of at most `of` begins: counted before it starts, so one cut short by a
-   * restart is not free, and marked in the log (`data-tool-attempt`).
-   */
+  /** A background attempt of at most `of` begins: counted before it starts, so one cut short by a restart is not free. */
   | { type: 'start-attempt'; of: number }
   /** The step at work is alive: its lease is renewed (the lifetime policy stamps it). */
   | { type: 'renew' }
   /** A background attempt failed and another follows. */
   | { type: 'retry'; message: string }
 
-/**
- * A decided transition: a compare-and-set from `from`, its patch (without times: the lifetime
- * policy stamps them) and its events; or the refusal a caller gets.
- */
+/** A decided transition (a compare-and-set from `from`, its patch without times, its events), or its refusal. */
 export type RunTransition =
   | { ok: true; from: readonly RunStatus[]; patch: Partial<RunRecord>; events: ToolEvent[] }
   | { ok: false; error: ToolrouteError }
 
-/** A caller's step refused in this state, or an internal action in a state it does not apply to. */
 const refused = (error: ToolrouteError): RunTransition => ({ ok: false, error })
 
 const start = (run: RunRecord): ToolEvent => ({ type: 'start', messageMetadata: { runId: run.runId, toolCallId: run.toolCallId } })
@@ -50,11 +43,8 @@ function settledPatch(outcome: ExecuteOutcome): Partial<RunRecord> {
 }
 
 /**
- * Decides what `action` does to `run` at `now`, without touching a store: the state machine of
- * SPEC §4 (`approval-required → running → completed | failed`, `suspended → running`,
- * `approval-required → declined`, `* → cancelled | expired`). The engine applies the answer as
- * one compare-and-set; when it loses the race, deciding again on the run it lost to gives the
- * refusal for the state another step left.
+ * Decides what `action` does to `run` at `now`, without touching a store: SPEC §4's state machine.
+ * The engine applies it as one compare-and-set; deciding again on the run it lost a race to gives the refusal.
  */
 export function transitionOf(run: RunRecord, action: RunAction, now: number): RunTransition {
   // A caller's step first: refused in any state it does not start from.

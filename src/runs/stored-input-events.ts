@@ -2,18 +2,12 @@ import type { SequencedEvent, ToolEvent } from '../protocol/tool-event.ts'
 import type { RunRecord } from './run-record.ts'
 
 /**
- * A run's input is stored once, in its record. A call's first step also carries it in its
- * events, twice: the body's text in `tool-input-delta`s and the parsed value in
- * `tool-input-available` (more than twice the input beyond itself). So when those events hold
- * exactly the record's input as JSON, they are stored as references to it, and rebuilt from the
- * record when read: a replay is byte for byte the stream it was. Anything else (a body with other
- * whitespace, an input the schema changed) is stored as it came.
- *
- * A reference keeps only the event's `type` and `~input`: `[start, end]` of the input's JSON text
- * for a delta, `'value'` for `tool-input-available`; the ids are the run's own (only the run's
- * own call's events are packed). Each stays a row of its own, so sequence numbers do not move:
- * a body in many chunks still costs ~45 bytes per chunk. Only the engine writes stored events,
- * and only `open` writes input events, so no other event carries the field.
+ * A run's input is stored once, in its record; its first step's events repeat it (the body's text
+ * in `tool-input-delta`s, the value in `tool-input-available`). When they hold exactly the record's
+ * input as JSON they are stored as references (`[start, end]` of its text for a delta, `'value'`),
+ * rebuilt when read, so a replay is byte for byte the stream it was; anything else is stored as it
+ * came. Each stays a row of its own, so sequence numbers do not move. Only `open` writes input
+ * events, so no other event carries the field.
  */
 type InputReference = { '~input'?: [number, number] | 'value' }
 

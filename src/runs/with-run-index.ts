@@ -4,12 +4,9 @@ import type { RunIndex } from './run-index.ts'
 import type { RunRecord } from './run-record.ts'
 
 /**
- * A run host that also lists a principal's background runs (`list`), the runs MCP lists as tasks:
- * every background run it opens with a principal is added to `index`, after the run itself is
- * stored (a failed open indexes nothing). Only those: nothing lists the others, and indexing them
- * cost every stored run with a principal (an approval, a suspension, a keyed call) a second write,
- * on Workers a round trip to the principal's index object. Listing reads each run back through
- * the host, so a run answers only its principal here too.
+ * A run host that also lists a principal's background runs (`list`, MCP's tasks): each one it opens
+ * with a principal is added to `index` once stored. Only those, as nothing lists the others and
+ * each would cost a second write. Listing reads each run back through the host, so only its principal sees it.
  */
 export function withRunIndex(host: RunHost, index: RunIndex): RunHost {
   return {
@@ -20,8 +17,7 @@ export function withRunIndex(host: RunHost, index: RunIndex): RunHost {
     },
     async list(caller, page = {}) {
       if (caller.principal === null) return { runs: [] }
-      // Each run's state is read back (never its events): pages stay small, and the reads go out
-      // together (on Workers, one object each).
+      // Each run's state read back together (never its events).
       const limit = Math.min(Math.max(page.limit ?? 20, 1), 100)
       const ids = await index.list(caller.principal, { limit, ...(page.cursor !== undefined ? { cursor: page.cursor } : {}) })
       const read = await Promise.all(

@@ -4,8 +4,9 @@
 // same run at the same time, and what the finished engine cannot keep (a run that must wait) is
 // refused with nothing stored.
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest'
-import { createFinishedRunEngine } from '../../src/runs/create-finished-run-engine.ts'
 import { createRunEngine, type RunEngine } from '../../src/runs/create-run-engine.ts'
+import { driveRuns } from '../../src/runs/drive-runs.ts'
+import { finishedRuns } from '../../src/runs/finished-runs.ts'
 import type { RunRecord } from '../../src/runs/run-record.ts'
 import type { ToolEvent } from '../../src/protocol/tool-event.ts'
 import { createMemoryRunStore } from '../../src/store/memory/memory-run-store.ts'
@@ -43,7 +44,7 @@ function both(options: { retentionMs?: number } = {}) {
     const scheduled: number[] = []
     const schedule = (_runId: string, at: number) => void scheduled.push(at)
     const engine: RunEngine =
-      kind === 'full' ? createRunEngine({ tools: new Map(), store, now, schedule, ...options }) : createFinishedRunEngine({ store, now, schedule, ...options })
+      createRunEngine({ store, now, schedule, drive: kind === 'full' ? driveRuns(new Map()) : finishedRuns, ...options })
     return { engine, store, scheduled }
   }
   return { full: make('full'), finished: make('finished'), advance: (ms: number) => (clock += ms) }

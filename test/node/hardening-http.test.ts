@@ -12,7 +12,7 @@ import fc from 'fast-check'
 import { afterAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createTool, errorStatus, type JSONSchema } from 'toolroute'
-import { createMemoryIdempotencyStore, createMemoryRunStore, createRunEngine, createToolApp, type IdempotencyStore, type RunStore } from 'toolroute/server'
+import { createMemoryIdempotencyStore, createMemoryRunStore, createRunEngine, createToolApp, driveRuns, type IdempotencyStore, type RunStore } from 'toolroute/server'
 import { bodyFor, headersArbitrary, jsonSchemaArbitrary, problemOf, readAnswer, type Body, type JsonSchema } from '../fixtures/hostile-requests.ts'
 import { canaryFailing, canaryKindTools, canarySecret, canaryTools } from '../fixtures/canary-tools.ts'
 import { assertProperty, describeRuns, propertyTimeout } from '../fixtures/property-seeds.ts'
@@ -134,7 +134,7 @@ const runStore = countingRunStore(createMemoryRunStore())
 const keyStore = trackingKeyStore(createMemoryIdempotencyStore())
 const app = createToolApp({
   tools,
-  runs: createRunEngine({ tools: new Map(tools.map((tool) => [tool.id, tool])), store: runStore.store }),
+  runs: createRunEngine({ drive: driveRuns(new Map(tools.map((tool) => [tool.id, tool]))), store: runStore.store }),
   idempotency: keyStore.store,
   mcp: false,
 })

@@ -5,7 +5,7 @@
 import { gzipSync } from 'node:zlib'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { createTool, type AnyTool } from 'toolroute'
-import { createMemoryRunStore, createRunEngine, createToolApp, LazyTools } from 'toolroute/server'
+import { createMemoryRunStore, createRunEngine, createToolApp, driveRuns, LazyTools } from 'toolroute/server'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { collectTools } from '../../src/tool/collect-tools.ts'
@@ -107,7 +107,7 @@ describe('an app of LazyTools', () => {
     const store = createMemoryRunStore()
     const worker = lazyTools()
     const object = lazyTools()
-    const app = createToolApp({ tools: worker.tools, runs: createRunEngine({ tools: object.tools, store }) })
+    const app = createToolApp({ tools: worker.tools, runs: createRunEngine({ drive: driveRuns(object.tools), store }) })
     const started = (await (await app.request('/tools/guarded', post({}))).json()) as { runId: string; status: string }
     expect(started.status).toBe('approval-required')
     expect(object.imports).toEqual([])

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createTool } from '../../src/runtime/create-tool.ts'
 import { createRunEngine } from '../../src/runs/create-run-engine.ts'
+import { driveRuns } from '../../src/runs/drive-runs.ts'
 import type { RunRecord } from '../../src/runs/run-record.ts'
 import { isToolDataEvent, type SequencedEvent } from '../../src/protocol/tool-event.ts'
 import type { AnyTool } from '../../src/tool/tool-types.ts'
@@ -44,7 +45,7 @@ const brief = (entries: SequencedEvent[]) =>
 describe('run engine: streamed output', () => {
   it('the step’s reader gets every chunk in order, transient ones under the number before them; the log keeps the rest', async () => {
     const store = createMemoryRunStore()
-    const engine = createRunEngine({ tools, store })
+    const engine = createRunEngine({ drive: driveRuns(tools), store })
     await engine.open(waiting('r1'), [])
     const segment = await engine.approve('r1', { principal: null })
     // The reader starts late (after the step began): the first heartbeat still reaches it.

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createTool } from '../../src/runtime/create-tool.ts'
 import { createRunEngine, type RunEngineOptions } from '../../src/runs/create-run-engine.ts'
+import { driveRuns } from '../../src/runs/drive-runs.ts'
 import type { RunRecord } from '../../src/runs/run-record.ts'
 import type { AnyTool } from '../../src/tool/tool-types.ts'
 import { createMemoryRunStore } from '../../src/store/memory/memory-run-store.ts'
@@ -50,7 +51,7 @@ function setup(options: Partial<RunEngineOptions> = {}) {
   let clock = Date.parse('2026-03-01T00:00:00.000Z')
   const scheduled: number[] = []
   const store = createMemoryRunStore()
-  const engine = createRunEngine({ tools, store, now: () => clock, schedule: (_runId, at) => void scheduled.push(at), ...options })
+  const engine = createRunEngine({ drive: driveRuns(tools), store, now: () => clock, schedule: (_runId, at) => void scheduled.push(at), ...options })
   return { engine, store, scheduled, advance: (ms: number) => (clock += ms), now: () => clock }
 }
 

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { createTool } from '../../src/runtime/create-tool.ts'
 import { createRunEngine } from '../../src/runs/create-run-engine.ts'
+import { driveRuns } from '../../src/runs/drive-runs.ts'
 import type { RunRecord } from '../../src/runs/run-record.ts'
 import type { AnyTool } from '../../src/tool/tool-types.ts'
 import { createMemoryRunStore } from '../../src/store/memory/memory-run-store.ts'
@@ -39,7 +40,7 @@ const leaseMs = 3000
 const store = createMemoryRunStore()
 const scheduled: number[] = []
 /** Two processes on one database: each its own engine, none exclusive. */
-const [a, b] = [0, 1].map(() => createRunEngine({ tools, store, leaseMs, now: () => clock, schedule: (_runId, at) => void scheduled.push(at) }))
+const [a, b] = [0, 1].map(() => createRunEngine({ drive: driveRuns(tools), store, leaseMs, now: () => clock, schedule: (_runId, at) => void scheduled.push(at) }))
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] })

@@ -128,7 +128,7 @@ describe('a Worker bundles only what its config and tools use', () => {
     expect(entry).not.toContain('workerRunStore')
     // What a run stored settled needs: its object and store, the host, reading it back, retention, the refusals.
     for (const file of [
-      'runs/create-finished-run-engine',
+      'runs/finished-runs',
       'runs/create-stored-runs',
       'runs/run-refusal',
       'runs/stored-input-events',
@@ -141,7 +141,7 @@ describe('a Worker bundles only what its config and tools use', () => {
     }
     // What only a run that waits, is resumed or runs in the background reaches.
     for (const file of [
-      'runs/create-run-engine',
+      'runs/drive-runs',
       'runs/run-transitions',
       'runs/create-step-runner',
       'runs/run-background-attempt',
@@ -168,7 +168,7 @@ describe('a Worker bundles only what its config and tools use', () => {
     expect(entry).toContain('runStore: workerRunStore')
     expect(entry).not.toContain('workerFinishedRunStore')
     expect(inputs.some((path) => path.includes('src/adapter/cloudflare-workers/create-tool-run-object.ts'))).toBe(true)
-    expect(inputs.some((path) => path.includes('src/runs/create-run-engine.ts'))).toBe(true)
+    expect(inputs.some((path) => path.includes('src/runs/drive-runs.ts'))).toBe(true)
     for (const file of runIndex) expect(inputs.filter((path) => path.includes(`src/${file}.ts`))).toHaveLength(1)
   }, 60_000)
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createTool } from '../../src/runtime/create-tool.ts'
 import { createRunEngine } from '../../src/runs/create-run-engine.ts'
+import { driveRuns } from '../../src/runs/drive-runs.ts'
 import { createMemoryRunIndex } from '../../src/runs/create-memory-run-index.ts'
 import { withRunIndex } from '../../src/runs/with-run-index.ts'
 import type { RunRecord } from '../../src/runs/run-record.ts'
@@ -35,7 +36,7 @@ function setup() {
   const index = createMemoryRunIndex()
   const added: string[] = []
   const counted = { ...index, add: (principal: string, runId: string, createdAt: string) => (added.push(runId), index.add(principal, runId, createdAt)) }
-  const host = withRunIndex(createRunEngine({ tools, store }), counted)
+  const host = withRunIndex(createRunEngine({ drive: driveRuns(tools), store }), counted)
   return { store, host, added }
 }
 

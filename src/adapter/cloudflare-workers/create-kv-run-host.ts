@@ -3,6 +3,7 @@ import type { ToolAppOptions } from '../../http/tool-app-options.ts'
 import { toolRegistry } from '../../http/tool-registry.ts'
 import { deferOf } from '../../caller/defer-of.ts'
 import { createRunEngine, type RunEngine } from '../../runs/create-run-engine.ts'
+import { driveRuns } from '../../runs/drive-runs.ts'
 import type { RunHost } from '../../runs/run-host.ts'
 import { runHostForCall } from '../../runs/run-host-for-call.ts'
 import { createKvRunStore, type KvRunStoreOptions } from './kv-run-store.ts'
@@ -50,7 +51,7 @@ export function createKvRunHost(tools: ToolAppOptions['tools'], options: KvRunHo
     let engine = engines.get(kv)
     if (!engine) {
       engine = createRunEngine({
-        tools: registry,
+        drive: driveRuns(registry),
         store: createKvRunStore(kv, options.expirationTtl ? { expirationTtl: options.expirationTtl } : {}),
         pollMs: options.pollMs ?? 500,
         ...(options.ttlMs !== undefined ? { ttlMs: options.ttlMs } : {}),

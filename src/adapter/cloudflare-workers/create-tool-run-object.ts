@@ -1,4 +1,5 @@
 import { createRunEngine } from '../../runs/create-run-engine.ts'
+import { driveRuns } from '../../runs/drive-runs.ts'
 import type { AnyTool } from '../../tool/tool-types.ts'
 import { createRunObjectClass, type ToolRunObject, type ToolRunObjectOptions } from './create-run-object-class.ts'
 import { createSqlRunIndex } from './sql-run-index.ts'
@@ -10,5 +11,6 @@ import { createSqlRunIndex } from './sql-run-index.ts'
  * per-principal run index on the objects named `index:<principal>`.
  */
 export function createToolRunObject(tools: ReadonlyMap<string, AnyTool>, options: ToolRunObjectOptions = {}): new (ctx: DurableObjectState, env: unknown) => ToolRunObject {
-  return createRunObjectClass((engine) => createRunEngine({ tools, ...engine }), options, createSqlRunIndex)
+  const drive = driveRuns(tools)
+  return createRunObjectClass((engine) => createRunEngine({ ...engine, drive }), options, createSqlRunIndex)
 }

@@ -1,4 +1,5 @@
-import { createFinishedRunEngine } from '../../runs/create-finished-run-engine.ts'
+import { createRunEngine } from '../../runs/create-run-engine.ts'
+import { finishedRuns } from '../../runs/finished-runs.ts'
 import type { RunHost } from '../../runs/run-host.ts'
 import { withRunIndex } from '../../runs/with-run-index.ts'
 import type { AnyTool } from '../../tool/tool-types.ts'
@@ -38,11 +39,14 @@ export function workerRunStore(context: WorkerRunStoreContext): WorkerRunStore {
 /**
  * The run store of an app whose tools never wait (no approval, suspend or background) but whose
  * calls may be stored all the same (`Idempotency-Key` honoured, `storeRuns: 'all'`): such a run
- * is stored settled and only read back, so its object runs `createFinishedRunEngine`, without the
- * transitions, steps and background attempts of the full engine, which this Worker then does not
- * bundle. Every answer is the full store's; `toolroute build` passes it for such an app.
+ * is stored settled and only read back, so its object's engine is given `finishedRuns`, not
+ * `driveRuns`, whose transitions, steps and background attempts this Worker then does not bundle.
+ * Every answer is the full store's; `toolroute build` passes it for such an app.
  */
 export function workerFinishedRunStore(context: WorkerRunStoreContext): WorkerRunStore {
   // No run index: it feeds MCP tasks/list, which lists background runs only, and none is made here.
-  return { host: perNamespace(createFinishedDurableObjectRunHost), ToolRunObject: createRunObjectClass(createFinishedRunEngine, context.options) }
+  return {
+    host: perNamespace(createFinishedDurableObjectRunHost),
+    ToolRunObject: createRunObjectClass((engine) => createRunEngine({ ...engine, drive: finishedRuns }), context.options),
+  }
 }

@@ -9,6 +9,7 @@ import type { ToolAppEnv, ToolAppOptions } from '../../http/tool-app-options.ts'
 import type { ToolAppMcpOptions } from '../../mcp/mcp-app-options.ts'
 import { toolRegistry } from '../../http/tool-registry.ts'
 import { createRunEngine, type RunEngine } from '../../runs/create-run-engine.ts'
+import { driveRuns } from '../../runs/drive-runs.ts'
 import type { RunStore } from '../../runs/run-store.ts'
 import { createDenoKvRunStore } from './deno-kv-run-store.ts'
 import { createDenoKvIdempotencyStore, denoKvKeySweepPrefix } from './deno-kv-idempotency-store.ts'
@@ -66,7 +67,7 @@ export async function createDenoToolApp(options: DenoToolAppOptions): Promise<De
   const store = createDenoKvRunStore(kv)
   const scheduler = queue ? createDenoKvScheduler(kv) : undefined
   const engine = createRunEngine({
-    tools,
+    drive: driveRuns(tools),
     store,
     pollMs,
     ...(ttlMs !== undefined ? { ttlMs } : {}),

@@ -11,10 +11,8 @@ export interface MemoryIdempotencyStoreOptions {
 }
 
 /**
- * Keys in a `Map`, for tests and single-process use (Node, the default app). Each method reads
- * and writes without an `await` in between, so in one process `begin` is a compare-and-set.
- * Expired keys are dropped when met, and swept once the map grows; a lapsed lease is settled
- * when met (a crash takes the map with it: it lapses only when the process stalls).
+ * Keys in a `Map`, for one process: no `await` between a read and its write, so `begin` is a
+ * compare-and-set. Expired keys are dropped when met and swept as the map grows; a lapsed lease is settled when met.
  */
 export function createMemoryIdempotencyStore(options: MemoryIdempotencyStoreOptions = {}): IdempotencyStore {
   const retentionMs = options.retentionMs ?? defaultIdempotencyRetentionMs

@@ -4,12 +4,9 @@ import type { RunRecord } from '../../runs/run-record.ts'
 import type { RunStatus } from '../../protocol/call-result.ts'
 import type { RunStore, TransitionResult } from '../../runs/run-store.ts'
 
-/**
- * Runs in a `Map`, for tests and single-process use. Every method does its work without an
- * `await` in between, so in one JavaScript process a transition is atomic.
- */
 type Entry = { run: RunRecord; log: SequencedEvent[]; bytes: number }
 
+/** Runs in a `Map`, for one process: no method awaits mid-way, so a transition is atomic. */
 export function createMemoryRunStore(): RunStore {
   const runs = new Map<string, Entry>()
   const copy = <T>(value: T): T => structuredClone(value)
