@@ -9,19 +9,17 @@ export interface LazyToolsOptions {
   modules: readonly (() => Promise<Readonly<Record<string, unknown>>>)[]
   routes: readonly ToolRoute[]
   /**
-   * The listings, or each part packed as `toolroute build` writes it (JSON text, or gzipped when
-   * large), decoded when first read: the Worker's startup then scans packed text instead of every
-   * tool's schemas as code, and `GET /tools` decodes the descriptors only (BENCHMARKS.md, startup).
+   * The listings, or each part packed as `toolroute build` writes it, decoded when first read:
+   * startup then scans packed text instead of every tool's schemas as code (BENCHMARKS.md, startup).
    */
   listings: ToolListings | PackedToolListings
 }
 
 /**
- * Tools served from a build's manifest: every tool's routing facts and listings are known at
- * once, and a tool's module is imported on that tool's first call, so a Worker's startup does not
- * grow with its tools (SPEC §11). As a map it holds the tools loaded so far; `loadTool` (what every
- * caller of a tool goes through) loads the others. A module that throws while loading fails the
- * calls of its tools with `EXECUTION_FAILED` naming the file, every time, and nothing else.
+ * Tools served from a build's manifest: routing facts and listings are known at once, and a tool's
+ * module is imported on its first call, so a Worker's startup does not grow with its tools (SPEC
+ * §11). As a map it holds the tools loaded so far; `loadTool` loads the others. A module that
+ * throws while loading fails its tools' calls with `EXECUTION_FAILED` naming the file, every time.
  */
 export class LazyTools extends Map<string, AnyTool> {
   readonly routes: ReadonlyMap<string, ToolRoute>
@@ -55,7 +53,7 @@ export class LazyTools extends Map<string, AnyTool> {
     let loading = this.#loading.get(id)
     if (!loading) {
       // Kept, failed or not: a module whose top level threw is not evaluated twice (a bundler's
-      // lazy module would come back half initialised), so each call gets the same error.
+      // lazy module would come back half initialised).
       loading = importModule().then(
         (exports) => {
           const tool = exports[route.exportName]
@@ -76,14 +74,9 @@ export class LazyTools extends Map<string, AnyTool> {
   }
 }
 
-/** A packed part: JSON text (a listing starts with `[` or `{`, base64 never does), or gzipped. */
-function unpack(packed: string): Promise<unknown> {
-  return packed.startsWith('[') || packed.startsWith('{') ? Promise.resolve().then(() => JSON.parse(packed)) : gunzipJson(packed)
-}
-
-/** JSON gzipped and base64-encoded, decoded with the platform's own DecompressionStream. */
-async function gunzipJson(base64: string): Promise<unknown> {
-  const bytes = Uint8Array.from(atob(base64), (char) => char.charCodeAt(0))
-  const text = await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text()
-  return JSON.parse(text)
+/** A packed part: JSON text (a listing starts with `[` or `{`, base64 never does), or gzipped JSON in base64. */
+async function unpack(packed: string): Promise<unknown> {
+  if (packed.startsWith('[') || packed.startsWith('{')) return JSON.parse(packed)
+  const bytes = Uint8Array.from(atob(packed), (char) => char.charCodeAt(0))
+  return JSON.parse(await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text())
 }

@@ -4,18 +4,16 @@ import type { AnyTool } from '../tool/tool-types.ts'
 
 /**
  * Whether a call of this tool may stop to be resumed: it declares a suspend or resume schema.
- * Declared, never guessed from `execute`'s source (Mastra lets a tool suspend without schemas): a
- * tool that suspends without declaring one, in an app whose build therefore keeps no runs, fails
- * that call with `EXECUTION_FAILED`, saying to declare one.
+ * Declared, never guessed from `execute` (Mastra lets a tool suspend without schemas): one that
+ * suspends undeclared, in a build that keeps no runs, fails with `EXECUTION_FAILED` saying so.
  */
 export function suspendsOf(tool: AnyTool): boolean {
   return tool.suspendSchema !== undefined || tool.resumeSchema !== undefined
 }
 
 /**
- * Why calls of this tool (or of the tool a build's manifest routes) may be stored as runs, for
- * a message; `undefined` when every call completes in its request. Read by `toolroute build`,
- * which gives the Worker its run store only when something can reach it, and by `createWorker`.
+ * Why calls of this tool (or manifest route) may be stored as runs, for a message; `undefined`
+ * when every call completes in its request. Read by `toolroute build` and `createWorker`.
  */
 export function storedRunReason(tool: AnyTool | ToolRoute): string | undefined {
   const route = 'exportName' in tool ? tool : undefined
