@@ -1,9 +1,6 @@
 import type { Context, Env, ExecutionContext } from 'hono'
 
-/**
- * What a choice made per request (which run host) is made from: the request's Hono `Context`, or,
- * inside a Durable Object that has no request (an MCP session object), the env alone.
- */
+/** What a per-request choice (which run host) is made from: the request's `Context`, or the env alone in a Durable Object. */
 export interface EnvContext<E extends Env = any> {
   env: E['Bindings']
   readonly executionCtx?: ExecutionContext
@@ -26,16 +23,12 @@ export interface ResolvedRequestContext {
   principal: string | null
 }
 
-/**
- * How an app tells who is calling: the part of `createToolApp`'s options that both the HTTP routes
- * and `/mcp` read, so each surface resolves a caller the same way without importing the other.
- */
+/** How an app tells who is calling: the options both the HTTP routes and `/mcp` read. */
 export interface CallerOptions<E extends Env = any> {
   /**
-   * Derives the request context from verified auth (a JWT's claims, a session…). When set, it
-   * wins over the `x-request-context` header; return `undefined` to fall back to the header.
-   * A resolver that reads credentials a header hash does not cover (a session cookie) should
-   * also say who the caller is: return `{ requestContext, principal }`.
+   * Derives the request context from verified auth (a JWT's claims, a session…); wins over the
+   * `x-request-context` header, and `undefined` falls back to it. A resolver that reads credentials
+   * a header hash does not cover (a session cookie) should also return `{ requestContext, principal }`.
    */
   resolveRequestContext?: (
     c: Context<E>,

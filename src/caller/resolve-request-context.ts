@@ -14,16 +14,11 @@ export interface RequestCaller {
 }
 
 /**
- * The request context of a request: from the app's resolver (verified auth) when it returns
- * one, else from the `x-request-context` header (a JSON object). `headers` is the request's,
- * when the caller already holds them (see `checkBodyHeaders`).
+ * The request context: from the app's resolver (verified auth) when it returns one, else from
+ * the `x-request-context` header (a JSON object). `headers` is the request's, when already read.
  */
 export async function resolveRequestContext(c: Context, options: CallerOptions, headers: Headers = c.req.raw.headers): Promise<RequestCaller> {
-  if (!options.resolveRequestContext) return { requestContext: requestContextHeader(headers) }
-  return callerOf(await options.resolveRequestContext(c), headers)
-}
-
-function callerOf(value: Record<string, unknown> | ResolvedRequestContext | undefined, headers: Headers): RequestCaller {
+  const value = options.resolveRequestContext ? await options.resolveRequestContext(c) : undefined
   if (value === undefined) return { requestContext: requestContextHeader(headers) }
   if (!isResolvedRequestContext(value)) return { requestContext: value, resolved: true }
   return { requestContext: value.requestContext ?? requestContextHeader(headers), principal: value.principal, resolved: true }
@@ -31,8 +26,8 @@ function callerOf(value: Record<string, unknown> | ResolvedRequestContext | unde
 
 /**
  * `{ requestContext, principal }` and nothing else: any other object is a context as it stands.
- * One of that shape with a principal that is not a string (a numeric user id) is the app's
- * mistake, refused rather than read as a context whose runs would belong to nobody.
+ * One of that shape whose principal is not a string (a numeric user id) is refused, rather than
+ * read as a context whose runs would belong to nobody.
  */
 function isResolvedRequestContext(value: Record<string, unknown> | ResolvedRequestContext): value is ResolvedRequestContext {
   if (Object.keys(value).length !== 2 || !('requestContext' in value) || !('principal' in value)) return false

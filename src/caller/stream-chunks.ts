@@ -1,7 +1,4 @@
-/**
- * A request body's chunks as they arrive, for the input phase to stream as deltas and count
- * against the limit (a chunked body has no length up front). A body read whole is `readBody`'s.
- */
+/** A request body's chunks as they arrive, for the input phase to stream as deltas and count against the limit. */
 export async function* streamChunks(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
   const reader = body.getReader()
   let finished = false
@@ -15,8 +12,7 @@ export async function* streamChunks(body: ReadableStream<Uint8Array>): AsyncGene
       yield value
     }
   } finally {
-    // Left early (a body over the limit): cancel it, so the runtime knows the rest will never be
-    // read instead of holding the connection for a body nobody consumes.
+    // Left early (over the limit): cancel, so the runtime does not hold the connection for a body nobody reads.
     if (!finished) await reader.cancel().catch(() => {})
     reader.releaseLock()
   }
