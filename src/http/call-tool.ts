@@ -21,13 +21,13 @@ export interface ResponseMode {
   sse: boolean
   view: ToolEventView
   dialect: UiMessageStreamDialect
-  /** How long a stream may stay silent before a `: keep-alive` comment (the app's `keepAliveMs`). */
+  /** Silence before a `: keep-alive` comment (the app's `keepAliveMs`). */
   keepAliveMs?: number | undefined
 }
 
 export function responseModeOf(c: Context, keepAliveMs?: number, headers: Headers = c.req.raw.headers): ResponseMode {
   const sse = (headers.get('accept') ?? '').includes('text/event-stream')
-  // Most calls have no query: one read of the URL instead of one per parameter (each `c.req.query` reads it).
+  // Most calls have no query: one read of the URL instead of one per parameter.
   if (!c.req.url.includes('?')) return { sse, view: 'display', dialect: uiMessageStreamDialectOf(undefined), keepAliveMs }
   const requested = c.req.query('view')
   const view = toolEventViews.includes(requested as ToolEventView) ? (requested as ToolEventView) : 'display'
@@ -46,10 +46,9 @@ export interface CallToolArgs {
   liveInput: boolean
   /** Keeps work alive past the response (`executionCtx.waitUntil`). */
   defer: (work: Promise<unknown>) => void
-  /** The response mode, when the route already read it. */
-  mode?: ResponseMode
-  /** The request's headers, when the route already holds them (one call into the runtime less). */
-  headers?: Headers
+  mode: ResponseMode
+  /** The request's headers, read once by the route. */
+  headers: Headers
   /** Writes a completed call's JSON answer (`jsonAnswerOf`); else `c.json`. */
   answer?: JsonAnswer
   /** The call's ids, when made before the call (an idempotent call claims its key with them). */
@@ -59,27 +58,22 @@ export interface CallToolArgs {
 }
 
 /**
- * `POST /tools/:toolId` once the middleware has accepted it. The call's first step runs here,
- * in the request; a run that then waits for a human, or runs in the background, is handed to
- * the run host with the events so far, so its log continues under the same ids.
+ * `POST /tools/:toolId` once its checks passed. The first step runs in the request; a run that then
+ * waits or runs in the background is handed to the run host, its log continuing under the same ids.
  */
 export async function callTool(c: Context, args: CallToolArgs): Promise<Response> {
-  const { call } = args
+  const { call, mode } = args
   const { tool } = call
-  const sent = args.headers ?? c.req.raw.headers
-  const mode = args.mode ?? responseModeOf(c, undefined, sent)
   // Only a stream waits on the input phase by itself; a JSON answer waits for the ending.
   let inputPhaseDone: (ok: boolean) => void = () => {}
   const inputPhase = mode.sse ? new Promise<boolean>((resolve) => (inputPhaseDone = resolve)) : undefined
   const { ids, log, scope, ending } = call.run({
-    ids: args.ids ?? callIdsOf(sent),
+    ids: args.ids ?? callIdsOf(args.headers),
     source: args.source,
     keeper: runKeeper({ tool, runs: args.runs, storeRuns: args.storeRuns, principal: args.principal, sentRequestContext: call.sentRequestContext }),
     scope: (ids, values, log) => new RequestCallScope(tool, ids, values, log, c.req.raw),
     onInput: (ok) => inputPhaseDone(ok),
   })
-  const { runId, toolCallId } = ids
-  const headers = { [headerNames.runId]: runId, [headerNames.toolCallId]: toolCallId }
   args.onEnding?.(ending, ids)
   if (!mode.sse) {
     // A JSON answer waits for the ending, so it leaves no work behind the response.
@@ -91,24 +85,21 @@ export async function callTool(c: Context, args: CallToolArgs): Promise<Response
   }
   ending.catch(() => {})
   args.defer(ending.finally(() => scope.abort.release()).catch(() => {}))
-
-  // A body that is already complete is validated before the stream starts, so bad input gets
-  // its error status; a body still arriving streams its deltas live, and a bad one ends the
-  // stream with `tool-input-error`.
+  // A complete body is validated before the stream starts, so bad input gets its error status; a
+  // body still arriving streams its deltas live, and a bad one ends the stream with `tool-input-error`.
   if (!args.liveInput && !(await inputPhase!)) {
     const end = await ending
     if (end.kind === 'input-error') throw end.error
   }
-  const project = createEventProjector(tool, mode.view)
   async function* events(): AsyncGenerator<SequencedEvent> {
     yield* log.read()
     const end = await ending.catch(() => undefined)
     if (end?.kind !== 'background') return
     const principal = typeof args.principal === 'function' ? await args.principal() : args.principal
-    yield* await args.runs().follow(runId, { principal, after: log.lastSeq() })
+    yield* await args.runs().follow(ids.runId, { principal, after: log.lastSeq() })
   }
-  return sseResponse(events(), project, {
-    headers,
+  return sseResponse(events(), createEventProjector(tool, mode.view), {
+    headers: { [headerNames.runId]: ids.runId, [headerNames.toolCallId]: ids.toolCallId },
     dialect: mode.dialect,
     keepAliveMs: mode.keepAliveMs,
     onCancel: async () => {
@@ -123,10 +114,7 @@ export function callIdsOf(headers: Headers): CallIds {
   return { runId: createRunId(), toolCallId: headers.get(headerNames.toolCallId) || createToolCallId() }
 }
 
-/**
- * A call's ending as its JSON answer (`callJson`), or thrown as its error, with the run's ids
- * on the error's answer for a failed execution.
- */
+/** A call's ending as its JSON answer (`callJson`), or thrown, with the run's ids on a failed execution's answer. */
 function jsonEnding(c: Context, end: CallEnding<RunRecord>, ids: CallIds, tool: AnyTool, answer: JsonAnswer): Response {
   const json = callJson(ids, end, tool)
   if (!json.ok) {

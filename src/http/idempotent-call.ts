@@ -13,8 +13,6 @@ import { callIdsOf, callTool, type CallToolArgs, type ResponseMode } from './cal
 import { sseResponse } from './sse-response.ts'
 import { headerNames } from '../protocol/header-names.ts'
 
-/** The IETF draft's response header on an answer that was replayed, not executed. */
-export const idempotentReplayedHeader = headerNames.idempotentReplayed
 /** Stripe's limit; the IETF draft sets none. */
 const maxKeyLength = 255
 
@@ -23,20 +21,16 @@ export interface IdempotentCallArgs extends Omit<CallToolArgs, 'source' | 'liveI
   principal: string | null
   key: string
   store: IdempotencyStore
-  request: Request
   maxBytes: number
-  mode: ResponseMode
 }
 
 /**
  * `POST /tools/:toolId` with an `Idempotency-Key` (SPEC §9). The body is read whole first: its
- * fingerprint must be known before anything of the tool runs (a keyed call streams no input live).
- * The first request with the key executes, with its run stored whatever the tool (an SSE repeat
- * replays the run's events); a repeat answers what the first answered, with `idempotent-replayed:
- * true`. A first request refused before anything ran (bad input) releases the key, and so does one
- * whose run could not be stored; one whose tool failed keeps its 5xx answer, as Stripe does. While
- * it executes, the first request renews its lease on the key (SPEC §12): cut off by a crash, it
- * stops, and the key's store settles the key as interrupted once the lease lapses.
+ * fingerprint must be known before the tool runs. The first request executes, its run stored
+ * whatever the tool; a repeat answers what the first answered (SSE: the run's events), with
+ * `idempotent-replayed: true`. A first request refused before anything ran, or whose run could
+ * not be stored, releases the key; a failed tool keeps its 5xx answer, as Stripe does. While it
+ * runs it renews its lease on the key (SPEC §12), so after a crash the key settles as interrupted.
  */
 export async function idempotentCall(c: Context, args: IdempotentCallArgs): Promise<Response> {
   const { key, store, mode } = args
@@ -44,12 +38,12 @@ export async function idempotentCall(c: Context, args: IdempotentCallArgs): Prom
   if (key.length === 0 || key.length > maxKeyLength) {
     throw new ToolrouteError('IDEMPOTENCY_KEY_INVALID', `The Idempotency-Key header must be 1 to ${maxKeyLength} characters, got ${key.length}`)
   }
-  const read = await readBody(args.request, { maxBytes: args.maxBytes, as: 'bytes' })
+  const read = await readBody(c.req.raw, { maxBytes: args.maxBytes, as: 'bytes' })
   if (!read.ok) throw read.error
   const body = read.body
   const fingerprint = await fingerprintOf({ toolId: tool.id, principal: args.principal, requestContext: args.call.requestContext }, body)
   const scope: IdempotencyScope = { principal: args.principal, key }
-  const ids = callIdsOf(args.headers ?? args.request.headers)
+  const ids = callIdsOf(args.headers)
   const begun = await store.begin(scope, fingerprint, { ...ids, toolId: tool.id, principal: args.principal })
   switch (begun.state) {
     case 'conflict':
@@ -84,10 +78,7 @@ export async function idempotentCall(c: Context, args: IdempotentCallArgs): Prom
   return calling
 }
 
-/**
- * Renews a key's lease every `everyMs` until stopped, one renewal at a time; a renewal refused (the
- * lease lapsed: this request was taken for dead, and the key now answers "interrupted") ends it.
- */
+/** Renews a key's lease every `everyMs`, one renewal at a time, until stopped or refused (the lease lapsed). */
 function renewKey(renew: () => Promise<boolean>, everyMs: number): { stop(): void } {
   let renewing = false
   const timer = setInterval(() => {
@@ -113,7 +104,7 @@ export function answerOf(end: CallEnding<RunRecord>, ids: CallIds, tool: AnyTool
 
 /** A repeat's answer: the first's JSON as it was, or its run's events from the first. */
 async function replay(c: Context, answer: IdempotentAnswer, tool: AnyTool, mode: ResponseMode, runs: RunHost, principal: string | null): Promise<Response> {
-  const headers = { [headerNames.runId]: answer.runId, [headerNames.toolCallId]: answer.toolCallId, [idempotentReplayedHeader]: 'true' }
+  const headers = { [headerNames.runId]: answer.runId, [headerNames.toolCallId]: answer.toolCallId, [headerNames.idempotentReplayed]: 'true' }
   if (!mode.sse) return c.body(answer.body, answer.status as 200, { ...headers, 'content-type': 'application/json' })
   const events = await runs.follow(answer.runId, { principal, after: 0, signal: c.req.raw.signal })
   return sseResponse(events, createEventProjector(tool, mode.view), { headers, keepAliveMs: mode.keepAliveMs })

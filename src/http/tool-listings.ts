@@ -7,6 +7,7 @@ import { toToolDescriptor } from '../manifest/to-tool-descriptor.ts'
 /** What an app's listing routes serve, each part computed or decoded once, on first use. */
 export interface AppListings {
   descriptors(): Promise<ToolDescriptor[]>
+  byId(): Promise<ReadonlyMap<string, ToolDescriptor>>
   openApi(): Promise<OpenApiDocument>
 }
 
@@ -15,12 +16,12 @@ const once = <T>(compute: () => T | Promise<T>): (() => Promise<T>) => {
   return () => (value ??= Promise.resolve().then(compute))
 }
 
-/**
- * A registry's listings for an app mounted at `options.basePath`: the descriptors from the
- * manifest, read without evaluating a tool module, or from the tools; the OpenAPI document from
- * the descriptors, for the base path and server the app is served with.
- */
+/** A registry's listings: the descriptors from the manifest (no tool module evaluated) or the tools, and OpenAPI from them. */
 export function toolListingsOf(tools: ReadonlyMap<string, AnyTool>, options: OpenApiOptions): AppListings {
   const descriptors = tools instanceof LazyTools ? once(() => tools.listing('descriptors')) : once(() => [...tools.values()].map(toToolDescriptor))
-  return { descriptors, openApi: once(async () => openApiDocumentOf(await descriptors(), options)) }
+  return {
+    descriptors,
+    byId: once(async () => new Map((await descriptors()).map((descriptor) => [descriptor.id, descriptor]))),
+    openApi: once(async () => openApiDocumentOf(await descriptors(), options)),
+  }
 }
