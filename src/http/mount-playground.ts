@@ -7,16 +7,14 @@ import type { ToolAppEnv } from './tool-app-options.ts'
 const localHosts = new Set(['localhost', '127.0.0.1', '[::1]'])
 
 /**
- * Whether `GET /` serves the playground: the `playground` option when set, else only for a request
- * to a local host (SPEC §10). The host is the caller's to choose, so this is a default, not a
- * guard: the page only calls the app's own routes, behind the same auth as any other caller.
+ * Whether `GET /` serves the playground: the option when set, else only for a local host (SPEC §10).
+ * A default, not a guard (the caller chooses the host): the page calls the app's routes behind its auth.
  */
 export function servesPlayground(option: boolean | undefined, url: string): boolean {
   return option ?? localHosts.has(new URL(url).hostname)
 }
 
-// The page may only talk to the app itself: no CDN, no other origin, and it cannot be framed
-// (its Approve button must not be clickable through someone else's page).
+// The page talks only to the app, and cannot be framed (its Approve button must not be clickable through another page).
 const headers = {
   'cache-control': 'no-store',
   'content-security-policy':
@@ -25,10 +23,8 @@ const headers = {
 }
 
 /**
- * `GET /`: the playground page, rendered on the first request that serves it (its module is
- * imported then: no startup cost); when off, the route answers as unknown. An app built without
- * the page (`toolroute deploy` with `playground` unset) answers as unknown too, `404 TOOL_NOT_FOUND`,
- * saying why to a request the page would have been served to (`wrangler dev` of a deploy build).
+ * `GET /`: the playground page, rendered on first request; when off, the route answers as unknown,
+ * and so does a build without the page (`toolroute deploy`), saying why.
  */
 export function mountPlayground(app: Hono<ToolAppEnv>, options: { playground: boolean | undefined; basePath: string; page: PlaygroundPageLoader | undefined }): void {
   const render = options.page

@@ -6,17 +6,11 @@ import type { EventLog } from '../events/event-log.ts'
 
 const callerGone = () => new Error('The caller disconnected')
 
-/**
- * The scope of a call made by an HTTP request: its events go to the request's log, and the abort
- * signal is made on first read (`CallAbort`), since most calls never read it.
- */
+/** The scope of an HTTP request's call: events go to the request's log; the abort signal is made on first read. */
 export class RequestCallScope extends EventCallScope {
   /** The caller leaving (its request's signal, once read) aborts the call; so may its stream. */
   readonly abort: CallAbort
-  /**
-   * `data-tool-suspended` names a run to resume: it is held back until that run is stored, so
-   * a caller acting on it at once never meets RUN_NOT_FOUND. It is the step's last event.
-   */
+  /** `data-tool-suspended`, held back until its run is stored, so a caller acting on it never meets RUN_NOT_FOUND. */
   readonly held: ToolEvent[]
   private readonly log: EventLog
 

@@ -4,8 +4,8 @@ import { mcpToolName } from '../tool/mcp-tool-name.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 
 /**
- * Tools by id, from an array, a module's exports or a build's manifest (`LazyTools`). Two tools with one id are refused, and so
- * are two whose ids map to one MCP name (`'a b'` and `'a_b'`): `/mcp` could not tell them apart.
+ * Tools by id, from an array, a module's exports or a build's `LazyTools`. Two tools with one id are
+ * refused, and so are two whose ids map to one MCP name (`'a b'`, `'a_b'`), which `/mcp` could not tell apart.
  */
 export function toolRegistry(tools: readonly AnyTool[] | Readonly<Record<string, AnyTool>> | LazyTools): ReadonlyMap<string, AnyTool> {
   // A build's manifest: `toolroute build` already refused colliding ids and names.

@@ -7,10 +7,8 @@ import { errorResponse } from '../error-response.ts'
 const refusals = new Set([400, 401, 403])
 
 /**
- * Runs any Hono auth middleware (`hono/bearer-auth`, `hono/jwt`, your own) so that a refusal,
- * thrown as an `HTTPException` or answered as a response, reaches the caller as the spec's
- * `401 UNAUTHORIZED` error, keeping its `WWW-Authenticate` challenge. Whatever happens after
- * the middleware let the request through is not touched.
+ * Runs any Hono auth middleware so that its refusal, thrown or answered, reaches the caller as the
+ * spec's `401 UNAUTHORIZED`, keeping its `WWW-Authenticate` challenge. What follows a pass is untouched.
  */
 export function guardAuth(middleware: MiddlewareHandler): MiddlewareHandler {
   return async (c, next) => {
