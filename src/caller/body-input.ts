@@ -1,6 +1,5 @@
 import type { ToolInputSource } from '../runtime/receive-input.ts'
 import { readBody, wholeBodyBytes } from './read-body.ts'
-import { streamChunks } from './stream-chunks.ts'
 
 /**
  * Where a call's input comes from over HTTP: a small body of declared length read whole (one
@@ -15,4 +14,20 @@ export async function bodyInput(request: Request, contentLength: string | undefi
     return { text: read.text }
   }
   return request.body ? { chunks: streamChunks(request.body), maxBytes } : { text: '' }
+}
+
+async function* streamChunks(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const reader = body.getReader()
+  try {
+    while (true) {
+      const { done, value } = await reader.read()
+      if (done) return
+      yield value
+    }
+  } finally {
+    // Left early (over the limit): cancel, so the runtime does not hold the connection for a body
+    // nobody reads (a no-op on a body read to its end).
+    await reader.cancel().catch(() => {})
+    reader.releaseLock()
+  }
 }

@@ -1,7 +1,6 @@
 import type { Context } from 'hono'
 import { createEventProjector } from '../events/create-event-projector.ts'
-import type { SequencedEvent, ToolEventView } from '../protocol/tool-event.ts'
-import { toolEventViews } from '../protocol/tool-event.ts'
+import { toolEventViews, type SequencedEvent, type ToolEventView } from '../protocol/tool-event.ts'
 import { uiMessageStreamDialectOf, type UiMessageStreamDialect } from '../protocol/ui-message-chunk.ts'
 import { createRunId, createToolCallId } from '../runtime/create-id.ts'
 import type { ToolInputSource } from '../runtime/receive-input.ts'
@@ -35,7 +34,6 @@ export function responseModeOf(c: Context, keepAliveMs?: number, headers: Header
 }
 
 export interface CallToolArgs {
-  /** The call, its request context checked (`startCall`). */
   call: ToolCall
   /** Who owns the run, if one is kept (asked then, when it is a function). */
   principal: StepPrincipal
@@ -44,10 +42,8 @@ export interface CallToolArgs {
   storeRuns: 'stateful' | 'all'
   /** Stream before the input has arrived (a chunked body read live by an SSE caller). */
   liveInput: boolean
-  /** Keeps work alive past the response (`executionCtx.waitUntil`). */
   defer: (work: Promise<unknown>) => void
   mode: ResponseMode
-  /** The request's headers, read once by the route. */
   headers: Headers
   /** Writes a completed call's JSON answer (`jsonAnswerOf`); else `c.json`. */
   answer?: JsonAnswer

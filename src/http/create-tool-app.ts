@@ -24,7 +24,9 @@ import { resolveRequestContext } from '../caller/resolve-request-context.ts'
 import { runView, segmentResponse } from './run-response.ts'
 import type { ToolAppEnv, ToolAppOptions } from './tool-app-options.ts'
 import type { ToolAppFeatures } from './tool-app-features.ts'
-import { toolListingsOf } from './tool-listings.ts'
+import { LazyTools } from '../manifest/lazy-tools.ts'
+import { toToolDescriptor } from '../manifest/to-tool-descriptor.ts'
+import { openApiDocumentOf } from './openapi.ts'
 import { toolRegistry } from './tool-registry.ts'
 import { mountMastraRoutes } from './mastra-routes.ts'
 import { mountPlayground } from './mount-playground.ts'
@@ -32,6 +34,12 @@ import type { CancelResult } from '../protocol/call-result.ts'
 import { headerNames } from '../protocol/header-names.ts'
 
 export { defaultMaxInputBytes }
+
+/** `compute`'s answer, computed on first call. */
+const once = <T>(compute: () => T | Promise<T>): (() => Promise<T>) => {
+  let value: Promise<T> | undefined
+  return () => (value ??= Promise.resolve().then(compute))
+}
 
 const noKeys =
   'This call has an Idempotency-Key, but this app keeps no keys: pass `idempotency` (an IdempotencyStore) to createToolApp (on Workers, `keyStore: workerKeyStore` to createWorker), or `false` to ignore the header'
@@ -49,7 +57,6 @@ export function createToolApp(options: ToolAppOptions, features: ToolAppFeatures
   const tools = toolRegistry(options.tools)
   const maxInputBytes = options.maxInputBytes ?? defaultMaxInputBytes
   const basePath = options.basePath ?? '/'
-  const listings = toolListingsOf(tools, { basePath, server: options.server })
   // Without `runs` no run can exist: its composer (toolroute/server, Deno, a Worker entry) brings
   // the run store as a feature, so this file imports none of it and a Worker that keeps no runs bundles none.
   let fallbackHost: RunHost | undefined
@@ -87,11 +94,15 @@ export function createToolApp(options: ToolAppOptions, features: ToolAppFeatures
   }
   for (const middleware of [options.auth ?? []].flat()) app.use('*', guardAuth(middleware as MiddlewareHandler) as MiddlewareHandler<ToolAppEnv>)
 
+  // The listings come from the build's manifest (no tool module evaluated), else from the tools.
+  const descriptors = once(() => (tools instanceof LazyTools ? tools.listing('descriptors') : [...tools.values()].map(toToolDescriptor)))
+  const byId = once(async () => new Map((await descriptors()).map((descriptor) => [descriptor.id, descriptor])))
+  const openApi = once(async () => openApiDocumentOf(await descriptors(), { basePath, server: options.server }))
   // One `/tools/:toolId` pattern, not a static route per tool: a static path under a pattern makes
   // Hono's SmartRouter give up RegExpRouter for the slower TrieRouter.
-  app.get('/tools', async (c) => c.json({ tools: await listings.descriptors() }))
+  app.get('/tools', async (c) => c.json({ tools: await descriptors() }))
   app.get('/tools/:toolId', async (c) => {
-    const descriptor = (await listings.byId()).get(c.req.param('toolId'))
+    const descriptor = (await byId()).get(c.req.param('toolId'))
     if (!descriptor) throw toolNotFound(c.req.param('toolId'))
     return c.json(descriptor)
   })
@@ -179,10 +190,10 @@ export function createToolApp(options: ToolAppOptions, features: ToolAppFeatures
     return c.json({ runId: run.runId, toolCallId: run.toolCallId, status: run.status } satisfies CancelResult, 200, { [headerNames.runId]: run.runId, [headerNames.toolCallId]: run.toolCallId })
   })
 
-  app.get('/openapi.json', async (c) => c.json(await listings.openApi()))
+  app.get('/openapi.json', async (c) => c.json(await openApi()))
 
   mountPlayground(app, { playground: options.playground, basePath, page: features.playground })
-  if (options.mastra !== false) mountMastraRoutes(app, { descriptors: listings.byId, maxInputBytes })
+  if (options.mastra !== false) mountMastraRoutes(app, { descriptors: byId, maxInputBytes })
   // A feature of the composer: this file imports no MCP code, so a Worker without /mcp bundles no MCP SDK.
   if (options.mcp !== false && features.mcp) {
     const mcp = features.mcp({ tools, options, runs: hostFor })

@@ -22,17 +22,9 @@ export type McpHandlerFactory = (deps: {
  * of them, so an app bundles only those it is given. The options say how a feature behaves.
  */
 export interface ToolAppFeatures {
-  /**
-   * What keeps runs when the options give no `runs`, made on first use (`toolroute/server`: in
-   * memory). Without either, `/runs/:runId` answers `RUN_NOT_FOUND` and a call that must store its
-   * run fails (SPEC §11).
-   */
+  /** What keeps runs when the options give no `runs`, made on first use; without either none can exist (SPEC §11). */
   runs?: (tools: ReadonlyMap<string, AnyTool>, options: { runLimits?: RunLimits }) => RunHost
-  /**
-   * Idempotent calls (SPEC §9): `call` answers a keyed call; `keys` is where keys live when the
-   * options name no store. Without a store a keyed call fails with `EXECUTION_FAILED`, saying what
-   * to pass, unless the options say `idempotency: false`.
-   */
+  /** Idempotent calls (SPEC §9): `call` answers a keyed call; `keys` is where keys live when the options name no store. */
   idempotency?: { call: IdempotentCall; keys?: () => IdempotencyStore }
   /** What renders the playground page (`loadPlaygroundPage`). Without it `GET /` answers `404 TOOL_NOT_FOUND`, saying why. */
   playground?: PlaygroundPageLoader

@@ -37,12 +37,9 @@ export class LazyTools extends Map<string, AnyTool> {
 
   /** One part of the listings (descriptors, MCP list), as the build computed it. */
   listing<K extends keyof ToolListings>(key: K): Promise<ToolListings[K]> {
-    let decoded = this.#decoded.get(key)
-    if (!decoded) {
-      const value = this.#listings[key]
-      this.#decoded.set(key, (decoded = typeof value === 'string' ? unpack(value) : Promise.resolve(value)))
-    }
-    return decoded as Promise<ToolListings[K]>
+    const value = this.#listings[key]
+    if (!this.#decoded.has(key)) this.#decoded.set(key, typeof value === 'string' ? unpack(value) : Promise.resolve(value))
+    return this.#decoded.get(key) as Promise<ToolListings[K]>
   }
 
   /** The tool `id`, its module imported on first use; `undefined` for an id the manifest does not hold. */

@@ -5,8 +5,7 @@ import { ToolrouteError } from '../../errors/toolroute-error.ts'
 import { errorResponse } from '../error-response.ts'
 import type { ToolAppOptions } from '../tool-app-options.ts'
 
-/** What a run action's origin check reads of the app's options. */
-export type RunActionOriginOptions = Pick<ToolAppOptions, 'cors' | 'servedLocally'>
+type RunActionOriginOptions = Pick<ToolAppOptions, 'cors' | 'servedLocally'>
 
 /**
  * Whether a page of `origin` may act on runs: the app's own; on a locally served app, this
