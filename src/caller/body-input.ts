@@ -1,10 +1,7 @@
 import type { ToolInputSource } from '../runtime/receive-input.ts'
 import { readBody, wholeBodyBytes } from './read-body.ts'
 
-/**
- * Where a call's input comes from over HTTP: a small body of declared length read whole (one
- * delta, no stream machinery), any other taken chunk by chunk as it arrives, counted against `maxBytes`.
- */
+/** A call's input over HTTP: a small body of declared length read whole (one delta), any other chunk by chunk. */
 export async function bodyInput(request: Request, contentLength: string | undefined, maxBytes: number): Promise<ToolInputSource> {
   // Checked before touching `request.body`: in workerd that getter builds a stream object.
   const length = Number(contentLength ?? Number.NaN)

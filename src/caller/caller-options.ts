@@ -33,9 +33,6 @@ export interface CallerOptions<E extends Env = any> {
   resolveRequestContext?: (
     c: Context<E>,
   ) => Record<string, unknown> | ResolvedRequestContext | undefined | Promise<Record<string, unknown> | ResolvedRequestContext | undefined>
-  /**
-   * Who owns the runs a request creates, its `Idempotency-Key`s and stateless MCP request ids.
-   * Wins over every other source (see `principalOf`); `null` for nobody.
-   */
+  /** Who owns a request's runs, `Idempotency-Key`s and stateless MCP ids (over any other source); `null`: nobody. */
   principal?: (c: Context<E>, requestContext: Record<string, unknown>) => string | null | Promise<string | null>
 }

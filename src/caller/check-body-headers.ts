@@ -6,10 +6,8 @@ import { isJsonMediaType } from './is-json-media-type.ts'
 const drainLimits = 4
 
 /**
- * Refuses, before reading it, a body that declares more than `maxBytes` (413) or is not JSON
- * (415), in the spec's order. A 413 answered while the client still sends meets its write as a
- * broken pipe (EPIPE), hence the drain. `length` and `type` are the headers, read once by the
- * caller: in workerd each read of `request.headers` is a call into the runtime.
+ * Refuses, unread, a body declaring more than `maxBytes` (413) or not JSON (415), in the spec's order.
+ * A 413 answered while the client still sends meets its write as a broken pipe (EPIPE), hence the drain.
  */
 export async function checkBodyHeaders(
   c: Context,

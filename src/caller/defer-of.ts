@@ -1,9 +1,6 @@
 import type { EnvContext } from './caller-options.ts'
 
-/**
- * Keeps work alive past the response: `executionCtx.waitUntil` on Workers, which drop a request's
- * pending promises once it is done. Elsewhere (Node, Deno, tests) the promise runs on by itself.
- */
+/** Keeps work alive past the response: `executionCtx.waitUntil` on Workers; elsewhere the promise runs on by itself. */
 export function deferOf(c: EnvContext): (work: Promise<unknown>) => void {
   return (work) => {
     try {

@@ -33,9 +33,8 @@ export async function principalOf(
 }
 
 /**
- * `principalOf`, put off where it can be: the app's rule (which may refuse the call by throwing)
- * and a resolver's principal are known at once; the credential's hash is computed when first
- * asked for, when a run is stored, so a call that stores nothing computes no SHA-256.
+ * `principalOf`, but the credential's hash is put off until asked for (a run is stored), so a call
+ * that stores nothing computes no SHA-256. The app's rule (which may refuse the call) runs at once.
  */
 export async function deferredPrincipalOf(
   c: Context,

@@ -13,10 +13,7 @@ export interface RequestCaller {
   resolved?: boolean
 }
 
-/**
- * The request context: from the app's resolver (verified auth) when it returns one, else from
- * the `x-request-context` header (a JSON object). `headers` is the request's, when already read.
- */
+/** The request context: from the app's resolver (verified auth) when it returns one, else `x-request-context`. */
 export async function resolveRequestContext(c: Context, options: CallerOptions, headers: Headers = c.req.raw.headers): Promise<RequestCaller> {
   const value = options.resolveRequestContext ? await options.resolveRequestContext(c) : undefined
   if (value === undefined) return { requestContext: requestContextHeader(headers) }
@@ -25,9 +22,8 @@ export async function resolveRequestContext(c: Context, options: CallerOptions, 
 }
 
 /**
- * `{ requestContext, principal }` and nothing else: any other object is a context as it stands.
- * One of that shape whose principal is not a string (a numeric user id) is refused, rather than
- * read as a context whose runs would belong to nobody.
+ * `{ requestContext, principal }` and nothing else (any other object is a context). One whose
+ * principal is not a string is refused, not read as a context whose runs would belong to nobody.
  */
 function isResolvedRequestContext(value: Record<string, unknown> | ResolvedRequestContext): value is ResolvedRequestContext {
   if (Object.keys(value).length !== 2 || !('requestContext' in value) || !('principal' in value)) return false

@@ -53,10 +53,7 @@ export interface CallToolArgs {
   onEnding?: (ending: Promise<CallEnding<RunRecord>>, ids: CallIds) => void
 }
 
-/**
- * `POST /tools/:toolId` once its checks passed. The first step runs in the request; a run that then
- * waits or runs in the background is handed to the run host, its log continuing under the same ids.
- */
+/** `POST /tools/:toolId`: the first step runs in the request; a run that then waits goes on in the run host. */
 export async function callTool(c: Context, args: CallToolArgs): Promise<Response> {
   const { call, mode } = args
   const { tool } = call

@@ -11,10 +11,7 @@ const maxReasonLength = 10_000
 // bundling Zod (test/node/run-action-body.test.ts holds the two to the same answers).
 const received = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value)
 
-/**
- * Checks a parsed decline body (an optional string `reason`) or resume body (`resumeData` present),
- * other fields ignored; throws `INPUT_VALIDATION_FAILED` or `RESUME_VALIDATION_FAILED` with the issue.
- */
+/** Checks a parsed decline body (optional string `reason`) or resume body (`resumeData` present); others ignored. */
 export function checkRunActionBody<A extends 'decline' | 'resume'>(action: A, body: unknown): RunActionBody<A> {
   const code = action === 'decline' ? 'INPUT_VALIDATION_FAILED' : 'RESUME_VALIDATION_FAILED'
   const fail = (issue: ValidationIssue): never => {

@@ -6,10 +6,7 @@ import type { ToolAppEnv } from './tool-app-options.ts'
 /** Hosts a local development server answers on: where the playground is on unless configured. */
 const localHosts = new Set(['localhost', '127.0.0.1', '[::1]'])
 
-/**
- * Whether `GET /` serves the playground: the option when set, else only for a local host (SPEC §10).
- * A default, not a guard (the caller chooses the host): the page calls the app's routes behind its auth.
- */
+/** Whether `GET /` serves the playground: the option, else a local host (SPEC §10; a default, not a guard). */
 export function servesPlayground(option: boolean | undefined, url: string): boolean {
   return option ?? localHosts.has(new URL(url).hostname)
 }
@@ -22,10 +19,7 @@ const headers = {
   'x-content-type-options': 'nosniff',
 }
 
-/**
- * `GET /`: the playground page, rendered on first request; when off, the route answers as unknown,
- * and so does a build without the page (`toolroute deploy`), saying why.
- */
+/** `GET /`: the playground page, rendered on first request; when off or not built, answered as unknown. */
 export function mountPlayground(app: Hono<ToolAppEnv>, options: { playground: boolean | undefined; basePath: string; page: PlaygroundPageLoader | undefined }): void {
   const render = options.page
   if (options.playground === false) return

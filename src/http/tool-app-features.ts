@@ -17,10 +17,7 @@ export type McpHandlerFactory = (deps: {
   runs: (c: Context) => RunHost
 }) => (c: Context) => Response | Promise<Response>
 
-/**
- * The features an app may leave out, passed by its composer beside the options: http/ imports none
- * of them, so an app bundles only those it is given. The options say how a feature behaves.
- */
+/** The features an app may leave out, passed by its composer: http/ imports none, so an app bundles only these. */
 export interface ToolAppFeatures {
   /** What keeps runs when the options give no `runs`, made on first use; without either none can exist (SPEC §11). */
   runs?: (tools: ReadonlyMap<string, AnyTool>, options: { runLimits?: RunLimits }) => RunHost

@@ -13,10 +13,7 @@ export interface ToolManifest {
   listings: ToolListings
 }
 
-/**
- * The manifest of the tools `collectTools` found, computed in Node at build time, so the Worker
- * serves their descriptors, MCP listing and OpenAPI document without evaluating a tool module.
- */
+/** The manifest of the tools `collectTools` found, at build time: the Worker lists them without evaluating one. */
 export function createToolManifest(found: readonly FoundTool[]): ToolManifest {
   const files = [...new Set(found.map(({ file }) => file))]
   const routes = found.map(({ tool, id, mcpName, file, exportName }): ToolRoute => ({

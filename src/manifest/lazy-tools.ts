@@ -8,10 +8,7 @@ export interface LazyToolsOptions {
   /** Each tool module's import, by `ToolRoute.module` (`() => import('../tools/weather-tool.ts')`). */
   modules: readonly (() => Promise<Readonly<Record<string, unknown>>>)[]
   routes: readonly ToolRoute[]
-  /**
-   * The listings, or each part packed as `toolroute build` writes it, decoded when first read:
-   * startup then scans packed text instead of every tool's schemas as code (BENCHMARKS.md, startup).
-   */
+  /** The listings, or each part packed (decoded when first read: startup scans text, not code; BENCHMARKS.md). */
   listings: ToolListings | PackedToolListings
 }
 

@@ -11,10 +11,7 @@ export function suspendsOf(tool: AnyTool): boolean {
   return tool.suspendSchema !== undefined || tool.resumeSchema !== undefined
 }
 
-/**
- * Why calls of this tool (or manifest route) may be stored as runs, for a message; `undefined`
- * when every call completes in its request. Read by `toolroute build` and `createWorker`.
- */
+/** Why calls of this tool (or route) may be stored as runs; `undefined` when every call completes in its request. */
 export function storedRunReason(tool: AnyTool | ToolRoute): string | undefined {
   const route = 'exportName' in tool ? tool : undefined
   const approval = route ? route.requireApproval !== false : Boolean((tool as AnyTool).requireApproval)

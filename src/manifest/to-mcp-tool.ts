@@ -14,10 +14,7 @@ function isObjectSchema(schema: JSONSchemaObject | undefined): schema is JSONSch
   return schema?.type === 'object'
 }
 
-/**
- * A tool as `tools/list` shows it: `name` mapped from the tool id (SPEC §1), its description and
- * JSON Schemas, `annotations` and `_meta` from its `mcp` option, and its `title` (else the annotation's).
- */
+/** A tool as `tools/list` shows it: `name` mapped from its id (SPEC §1), its schemas and `mcp` option, its `title`. */
 export function toMcpTool(tool: AnyTool): McpTool {
   const input = tool.schemas.input?.jsonSchema
   const output = tool.schemas.output?.outputJsonSchema
@@ -70,10 +67,7 @@ export function mcpToolIndex(tools: ReadonlyMap<string, AnyTool>): McpToolIndex 
   return index
 }
 
-/**
- * The tool an MCP client calls by name, loaded on first call: `undefined` for an unknown name (a
- * protocol error), the `ToolrouteError` of a module that cannot load (the call's failure).
- */
+/** The tool an MCP client names: `undefined` if unknown, the `ToolrouteError` of a module that cannot load. */
 export async function findMcpTool(tools: ReadonlyMap<string, AnyTool>, name: string): Promise<AnyTool | ToolrouteError | undefined> {
   const id = mcpToolIndex(tools).ids.get(name)
   try {

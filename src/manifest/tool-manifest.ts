@@ -19,10 +19,7 @@ export interface ToolRoute {
   background: boolean
 }
 
-/**
- * What the listing routes serve, computed by `toolroute build`: each tool's descriptor and its
- * `tools/list` entry. The app builds the OpenAPI document from the descriptors.
- */
+/** What the listing routes serve, computed by `toolroute build` (OpenAPI is built from the descriptors). */
 export interface ToolListings {
   descriptors: ToolDescriptor[]
   mcpTools: McpTool[]

@@ -15,9 +15,8 @@ function listed(hostname: string, allowedHosts: readonly string[]): boolean {
 }
 
 /**
- * The DNS-rebinding rule of a locally served app (SPEC §5): a rebound attacker's page is same-origin
- * with this server, but cannot fake the `Host` its browser sends. A `Host` neither loopback nor in
- * `allowedHosts` gets `403 FORBIDDEN` before anything runs. Mounted only for `servedLocally`.
+ * The DNS-rebinding rule of a locally served app (SPEC §5): a rebound page is same-origin but cannot
+ * fake its `Host`, so one neither loopback nor in `allowedHosts` gets `403 FORBIDDEN` before anything runs.
  */
 export function checkHost(allowedHosts: readonly string[] = []): MiddlewareHandler {
   return async (c, next) => {

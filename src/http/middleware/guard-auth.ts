@@ -6,10 +6,7 @@ import { errorResponse } from '../error-response.ts'
 /** Statuses with which auth middleware refuses a request (hono/bearer-auth answers 400 to a malformed header). */
 const refusals = new Set([400, 401, 403])
 
-/**
- * Runs any Hono auth middleware so that its refusal, thrown or answered, reaches the caller as the
- * spec's `401 UNAUTHORIZED`, keeping its `WWW-Authenticate` challenge. What follows a pass is untouched.
- */
+/** Runs Hono auth middleware so a refusal, thrown or answered, is the spec's `401 UNAUTHORIZED` (challenge kept). */
 export function guardAuth(middleware: MiddlewareHandler): MiddlewareHandler {
   return async (c, next) => {
     let passed = false
