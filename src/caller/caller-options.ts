@@ -7,8 +7,7 @@ export interface EnvContext<E extends Env = any> {
 }
 
 /**
- * What `resolveRequestContext` may return to say who the request acts for as well as its
- * context: an object with exactly these two keys (any other object is the context itself).
+ * What `resolveRequestContext` may return to also say who the request acts for: exactly these two keys.
  *
  * @example
  * resolveRequestContext: async (c) => {
@@ -26,9 +25,8 @@ export interface ResolvedRequestContext {
 /** How an app tells who is calling: the options both the HTTP routes and `/mcp` read. */
 export interface CallerOptions<E extends Env = any> {
   /**
-   * Derives the request context from verified auth (a JWT's claims, a session…); wins over the
-   * `x-request-context` header, and `undefined` falls back to it. A resolver that reads credentials
-   * a header hash does not cover (a session cookie) should also return `{ requestContext, principal }`.
+   * Derives the request context from verified auth (a JWT's claims, a session…), over `x-request-context`
+   * (`undefined` falls back to it). One reading a session cookie should return `{ requestContext, principal }`.
    */
   resolveRequestContext?: (
     c: Context<E>,

@@ -29,7 +29,5 @@ async function drain(body: ReadableStream<Uint8Array>): Promise<void> {
   const reader = body.getReader()
   try {
     while (!(await reader.read()).done);
-  } catch {
-    // The client went away: nothing left to read.
-  }
+  } catch {} // The client went away: nothing left to read.
 }

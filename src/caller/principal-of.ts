@@ -10,11 +10,9 @@ export const sessionIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4
 export const sessionPrincipalPrefix = 'mcp-session:'
 
 /**
- * The principal a request acts for (SPEC §12), asked by every surface, in order: the app's
- * `principal` rule (shown `requestContext`); the principal `resolveRequestContext` returned
- * (`caller`); a hash of the `authorization` header; the MCP 2025 session (`sessionId`, a
- * server-made UUID as unguessable as a run id, so the run routes its results name reach its
- * runs); else `null`, nobody: the request's runs are then reachable by their id alone.
+ * The principal a request acts for (SPEC §12), for every surface, in order: the app's `principal`
+ * rule; the resolver's (`caller`); a hash of `authorization`; the MCP 2025 session (a server-made
+ * UUID, as unguessable as a run id); else `null`: nobody, its runs reachable by their id alone.
  */
 export async function principalOf(
   c: Context,

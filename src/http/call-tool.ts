@@ -76,7 +76,6 @@ export async function callTool(c: Context, args: CallToolArgs): Promise<Response
       scope.abort.release()
     }
   }
-  ending.catch(() => {})
   args.defer(ending.finally(() => scope.abort.release()).catch(() => {}))
   // A complete body is validated before the stream starts, so bad input gets its error status; a
   // body still arriving streams its deltas live, and a bad one ends the stream with `tool-input-error`.

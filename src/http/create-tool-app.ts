@@ -35,7 +35,6 @@ import { headerNames } from '../protocol/header-names.ts'
 
 export { defaultMaxInputBytes }
 
-/** `compute`'s answer, computed on first call. */
 const once = <T>(compute: () => T | Promise<T>): (() => Promise<T>) => {
   let value: Promise<T> | undefined
   return () => (value ??= Promise.resolve().then(compute))
@@ -45,9 +44,8 @@ const noKeys =
   'This call has an Idempotency-Key, but this app keeps no keys: pass `idempotency` (an IdempotencyStore) to createToolApp (on Workers, `keyStore: workerKeyStore` to createWorker), or `false` to ignore the header'
 
 /**
- * The Hono app that serves tools: listing, calling (JSON or SSE), durable runs, MCP and OpenAPI.
- * A call is checked in the spec's order before `execute`: tool, request context, body, input.
- * What the app may leave out (run store, key store, playground, `/mcp`) is in `features`.
+ * The Hono app that serves tools: listing, calling (JSON or SSE), durable runs, MCP and OpenAPI. A call
+ * is checked in the spec's order: tool, request context, body, input. `features` are what it may leave out.
  *
  * @example
  * const app = createToolApp({ tools: [weatherTool], auth: bearerAuth({ token }) })
@@ -77,11 +75,9 @@ export function createToolApp(options: ToolAppOptions, features: ToolAppFeatures
   const keyedCall = features.idempotency?.call
   const app = new Hono<ToolAppEnv>().basePath(basePath)
   app.onError((error, c) => {
-    if (error instanceof HTTPException) {
-      if (error.status === 401) return errorResponse(c, new ToolrouteError('UNAUTHORIZED', error.message || 'Unauthorized'))
-      return error.getResponse()
-    }
-    return errorResponse(c, error)
+    if (!(error instanceof HTTPException)) return errorResponse(c, error)
+    if (error.status !== 401) return error.getResponse()
+    return errorResponse(c, new ToolrouteError('UNAUTHORIZED', error.message || 'Unauthorized'))
   })
   // SPEC §2: an unknown route is TOOL_NOT_FOUND.
   app.notFound((c) => c.json(new ToolrouteError('TOOL_NOT_FOUND', `No route for ${c.req.method} ${c.req.path}`).toJSON(), 404))
@@ -98,8 +94,7 @@ export function createToolApp(options: ToolAppOptions, features: ToolAppFeatures
   const descriptors = once(() => (tools instanceof LazyTools ? tools.listing('descriptors') : [...tools.values()].map(toToolDescriptor)))
   const byId = once(async () => new Map((await descriptors()).map((descriptor) => [descriptor.id, descriptor])))
   const openApi = once(async () => openApiDocumentOf(await descriptors(), { basePath, server: options.server }))
-  // One `/tools/:toolId` pattern, not a static route per tool: a static path under a pattern makes
-  // Hono's SmartRouter give up RegExpRouter for the slower TrieRouter.
+  // One `/tools/:toolId` pattern: a static path per tool would make Hono's SmartRouter pick the slower TrieRouter.
   app.get('/tools', async (c) => c.json({ tools: await descriptors() }))
   app.get('/tools/:toolId', async (c) => {
     const descriptor = (await byId()).get(c.req.param('toolId'))
@@ -172,7 +167,6 @@ export function createToolApp(options: ToolAppOptions, features: ToolAppFeatures
     const segment = await hostFor(c).approve(c.req.param('runId'), { principal: c.get('principal'), ...(approvalId ? { approvalId } : {}) })
     return segmentResponse(c, segment, await loadTool(tools, segment.run.toolId), responseModeOf(c, options.keepAliveMs))
   })
-
   // Bodies are checked after our own read, so a bad one gets 415, 413 or INVALID_JSON first; empty is `{}`.
   app.post('/runs/:runId/decline', runAction, runCaller, async (c) => {
     const { reason } = checkRunActionBody('decline', await readJsonBody(c, maxInputBytes))
@@ -191,7 +185,6 @@ export function createToolApp(options: ToolAppOptions, features: ToolAppFeatures
   })
 
   app.get('/openapi.json', async (c) => c.json(await openApi()))
-
   mountPlayground(app, { playground: options.playground, basePath, page: features.playground })
   if (options.mastra !== false) mountMastraRoutes(app, { descriptors: byId, maxInputBytes })
   // A feature of the composer: this file imports no MCP code, so a Worker without /mcp bundles no MCP SDK.

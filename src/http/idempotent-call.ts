@@ -25,12 +25,10 @@ export interface IdempotentCallArgs extends Omit<CallToolArgs, 'source' | 'liveI
 }
 
 /**
- * `POST /tools/:toolId` with an `Idempotency-Key` (SPEC §9). The body is read whole first: its
- * fingerprint must be known before the tool runs. The first request executes, its run stored
- * whatever the tool; a repeat answers what the first answered (SSE: the run's events), with
- * `idempotent-replayed: true`. A first request refused before anything ran, or whose run could
- * not be stored, releases the key; a failed tool keeps its 5xx answer, as Stripe does. While it
- * runs it renews its lease on the key (SPEC §12), so after a crash the key settles as interrupted.
+ * `POST /tools/:toolId` with an `Idempotency-Key` (SPEC §9): the body is read whole (its fingerprint
+ * comes first), the first request executes with its run stored, a repeat replays its answer or
+ * events. Refused input or an unstored run releases the key; a failed tool keeps its 5xx, as Stripe
+ * does. The first request renews its lease on the key (SPEC §12), so a crash leaves it interrupted.
  */
 export async function idempotentCall(c: Context, args: IdempotentCallArgs): Promise<Response> {
   const { key, store, mode } = args
@@ -40,8 +38,7 @@ export async function idempotentCall(c: Context, args: IdempotentCallArgs): Prom
   }
   const read = await readBody(c.req.raw, { maxBytes: args.maxBytes, as: 'bytes' })
   if (!read.ok) throw read.error
-  const body = read.body
-  const fingerprint = await fingerprintOf({ toolId: tool.id, principal: args.principal, requestContext: args.call.requestContext }, body)
+  const fingerprint = await fingerprintOf({ toolId: tool.id, principal: args.principal, requestContext: args.call.requestContext }, read.body)
   const scope: IdempotencyScope = { principal: args.principal, key }
   const ids = callIdsOf(args.headers)
   const begun = await store.begin(scope, fingerprint, { ...ids, toolId: tool.id, principal: args.principal })
@@ -63,7 +60,7 @@ export async function idempotentCall(c: Context, args: IdempotentCallArgs): Prom
       )
       .finally(() => renewing?.stop())
   }
-  const calling = callTool(c, { ...args, ids, source: { text: new TextDecoder().decode(body) }, storeRuns: 'all', liveInput: false, onEnding })
+  const calling = callTool(c, { ...args, ids, source: { text: new TextDecoder().decode(read.body) }, storeRuns: 'all', liveInput: false, onEnding })
   // A call that failed before its first step began has no ending to stop the renewals.
   calling.catch(() => renewing?.stop())
   if (!mode.sse) {

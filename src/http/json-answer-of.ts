@@ -7,11 +7,10 @@ import type { ToolAppOptions } from './tool-app-options.ts'
 export type JsonAnswer = (c: Context, body: unknown, status: 200 | 202, ids: CallIds) => Response
 
 /**
- * The JSON call path's one speed-up (BENCHMARKS.md, "JSON call"). For several headers `c.json`
- * sets each on a `Headers`, a call into the runtime apiece; a record given to `Response` is read in
- * one. That skips what `c.header()` set, so it is used only where nothing can have: no middleware
- * ran (first handler) and no app code got the context (no resolver, principal rule or per-request
- * run host for a call stored whatever happens).
+ * The JSON call path's one speed-up (BENCHMARKS.md, "JSON call"): `c.json` sets each header on a
+ * `Headers`, a runtime call apiece; a record given to `Response` is read in one. It skips what
+ * `c.header()` set, so it runs only where nothing can have: the first handler, and no app code
+ * given the context (no resolver, principal rule or per-request run host of a call stored anyway).
  */
 export function jsonAnswerOf(options: Pick<ToolAppOptions, 'resolveRequestContext' | 'principal' | 'storeRuns' | 'runs'>): JsonAnswer {
   const handsOutContext =

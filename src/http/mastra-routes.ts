@@ -29,12 +29,9 @@ function jsonHeader(value: unknown): string {
 }
 
 /**
- * Mastra's tool routes, for `@mastra/client-js` (`listTools()`, `getTool(id).details()`,
- * `.execute({ data, requestContext })`). An execute is dispatched through the app itself as
- * `POST /tools/:toolId`, so auth, the resolver, validation, approval, runs and their ownership
- * all hold: `data` is the input and `requestContext` (or Mastra's older `runtimeContext`) the
- * `x-request-context`. A completed call answers its output, as Mastra does; anything else
- * answers as toolroute's own route.
+ * Mastra's tool routes, for `@mastra/client-js`. An execute goes through the app as `POST
+ * /tools/:toolId` (auth, validation, runs all hold), `requestContext` (or the older `runtimeContext`)
+ * as `x-request-context`; a completed call answers its output, as Mastra does, anything else as toolroute.
  */
 export function mountMastraRoutes(
   app: Hono<ToolAppEnv>,

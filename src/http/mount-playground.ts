@@ -11,7 +11,7 @@ export function servesPlayground(option: boolean | undefined, url: string): bool
   return option ?? localHosts.has(new URL(url).hostname)
 }
 
-// The page talks only to the app, and cannot be framed (its Approve button must not be clickable through another page).
+// The page talks only to the app, and cannot be framed (its Approve button must not be clickable elsewhere).
 const headers = {
   'cache-control': 'no-store',
   'content-security-policy':
@@ -27,14 +27,11 @@ export function mountPlayground(app: Hono<ToolAppEnv>, options: { playground: bo
   let page: Promise<string> | undefined
   app.get('/', async (c) => {
     if (!servesPlayground(options.playground, c.req.url)) return c.notFound()
-    if (!render) throw notBuilt(c.req.path)
+    if (!render) throw new ToolrouteError('TOOL_NOT_FOUND', `No route for GET ${c.req.path}: ${notBuilt}`)
     page ??= Promise.resolve(render({ base }))
     return c.html(await page, 200, headers)
   })
 }
 
-const notBuilt = (path: string) =>
-  new ToolrouteError(
-    'TOOL_NOT_FOUND',
-    `No route for GET ${path}: this build has no playground page (toolroute deploy leaves it out unless toolroute.config.ts sets playground: true; toolroute dev serves it)`,
-  )
+const notBuilt =
+  'this build has no playground page (toolroute deploy leaves it out unless toolroute.config.ts sets playground: true; toolroute dev serves it)'

@@ -95,10 +95,7 @@ export interface OpenApiDocument {
   components: Record<string, unknown>
 }
 
-export interface OpenApiOptions {
-  basePath: string
-  server?: { name: string; version: string } | undefined
-}
+export type OpenApiOptions = { basePath: string; server?: { name: string; version: string } | undefined }
 
 /** OpenAPI 3.1: one path per tool with its own schemas, plus the run routes. */
 export function createOpenApiDocument(tools: readonly AnyTool[], options: OpenApiOptions): OpenApiDocument {

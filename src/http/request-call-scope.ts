@@ -36,7 +36,6 @@ export class RequestCallScope extends EventCallScope {
     return this.abort.race(work)
   }
 
-  /** Aborts the call because its caller left (an SSE stream cancelled). */
   callerLeft(): void {
     this.abort.abort(callerGone())
   }

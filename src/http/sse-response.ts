@@ -7,7 +7,6 @@ export interface SseResponseOptions {
   headers?: Record<string, string>
   /** Which AI SDK majors read the stream (default `'ai6'`: chunks both 6 and 7 accept). */
   dialect?: UiMessageStreamDialect
-  /** Called when the client goes away before the stream ends. */
   onCancel?: () => void
   /** Silence before a `: keep-alive` comment (default 15 s). */
   keepAliveMs?: number | undefined

@@ -28,15 +28,13 @@ export interface ToolAppOptions<E extends Env = any, Mcp extends object = object
    */
   cors?: boolean | Parameters<typeof cors>[0]
   /**
-   * Where durable runs live: a `RunHost`, or one per request (Durable Objects need `env`; inside
-   * an MCP session object the function gets `{ env }` alone). Default: in memory
-   * (`toolroute/server`), the `TOOLROUTE_RUNS` Durable Objects (`createWorker`); else none.
+   * Where durable runs live: a `RunHost`, or one per request (given `{ env }` alone inside an MCP session
+   * object). Default: in memory (`toolroute/server`), the `TOOLROUTE_RUNS` Durable Objects (`createWorker`).
    */
   runs?: RunHost | ((c: EnvContext<E>) => RunHost)
   /**
-   * How far a run's event log may grow (default 10,000 events, 8 MiB, SPEC §12): past either the
-   * run fails with a `tool-output-error` naming the limit. Read by the run engines the composer
-   * makes; a `runs` of your own takes its own.
+   * How far a run's event log may grow (default 10,000 events, 8 MiB, SPEC §12), past which the run
+   * fails with a `tool-output-error`. Read by the composer's run engines; a `runs` of your own takes its own.
    */
   runLimits?: RunLimits
   /**
@@ -55,12 +53,10 @@ export interface ToolAppOptions<E extends Env = any, Mcp extends object = object
   /** Name and version announced to MCP clients. */
   server?: { name: string; version: string }
   /**
-   * The app is served on a loopback address (SPEC §5): it answers only requests whose `Host` is
-   * loopback (`localhost`, 127.x, `[::1]`, any port) or in `allowedHosts`, refusing others with
-   * `403 FORBIDDEN` before anything runs (DNS rebinding), and lets pages of this machine call
-   * `/mcp` and act on runs. Set by whoever knows how the app is served, never from a request: the
-   * entry `toolroute build` writes for `toolroute dev` and `wrangler dev`, Deno's `serveTools` on a
-   * loopback `hostname`. Default false.
+   * The app is served on a loopback address (SPEC §5): it answers only a loopback `Host` (`localhost`,
+   * 127.x, `[::1]`, any port) or one in `allowedHosts`, others `403 FORBIDDEN` (DNS rebinding), and
+   * lets pages of this machine call `/mcp` and act on runs. Set by whoever knows how the app is served
+   * (`toolroute dev`'s entry, Deno's `serveTools` on a loopback `hostname`), never from a request. Default false.
    */
   servedLocally?: boolean
   /**

@@ -13,10 +13,9 @@ export interface LazyToolsOptions {
 }
 
 /**
- * Tools served from a build's manifest: routing facts and listings are known at once, and a tool's
- * module is imported on its first call, so a Worker's startup does not grow with its tools (SPEC
- * §11). As a map it holds the tools loaded so far; `loadTool` loads the others. A module that
- * throws while loading fails its tools' calls with `EXECUTION_FAILED` naming the file, every time.
+ * Tools served from a build's manifest, each module imported on its tool's first call, so startup
+ * does not grow with the tools (SPEC §11). As a map it holds the tools loaded so far (`loadTool`
+ * loads others); a module that throws fails its tools' calls with `EXECUTION_FAILED`, every time.
  */
 export class LazyTools extends Map<string, AnyTool> {
   readonly routes: ReadonlyMap<string, ToolRoute>
@@ -44,26 +43,24 @@ export class LazyTools extends Map<string, AnyTool> {
     const route = this.routes.get(id)
     const importModule = route && this.#modules[route.module]
     if (!route || !importModule) return undefined
-    let loading = this.#loading.get(id)
-    if (!loading) {
-      // Kept, failed or not: a module whose top level threw is not evaluated twice (a bundler's
-      // lazy module would come back half initialised).
-      loading = importModule().then(
-        (exports) => {
-          const tool = exports[route.exportName]
-          if (!isTool(tool) || tool.id !== id) {
-            throw new ToolrouteError('EXECUTION_FAILED', `Tool "${id}" is not exported as ${route.exportName} by ${route.file} any more: run toolroute build again`)
-          }
-          this.set(id, tool)
-          return tool
-        },
-        (error: unknown) => {
-          console.error(`toolroute: ${route.file} (tool "${id}") failed to load:`, error)
-          throw new ToolrouteError('EXECUTION_FAILED', `Tool "${id}" failed to load (${route.file}): ${errorMessage(error)}`)
-        },
-      )
-      this.#loading.set(id, loading)
-    }
+    const known = this.#loading.get(id)
+    if (known) return known
+    // Kept, failed or not: a module that threw is not evaluated twice (it would come back half initialised).
+    const loading = importModule().then(
+      (exports) => {
+        const tool = exports[route.exportName]
+        if (!isTool(tool) || tool.id !== id) {
+          throw new ToolrouteError('EXECUTION_FAILED', `Tool "${id}" is not exported as ${route.exportName} by ${route.file} any more: run toolroute build again`)
+        }
+        this.set(id, tool)
+        return tool
+      },
+      (error: unknown) => {
+        console.error(`toolroute: ${route.file} (tool "${id}") failed to load:`, error)
+        throw new ToolrouteError('EXECUTION_FAILED', `Tool "${id}" failed to load (${route.file}): ${errorMessage(error)}`)
+      },
+    )
+    this.#loading.set(id, loading)
     return loading
   }
 }

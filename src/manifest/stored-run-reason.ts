@@ -3,9 +3,8 @@ import type { ToolRoute } from './tool-manifest.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 
 /**
- * Whether a call of this tool may stop to be resumed: it declares a suspend or resume schema.
- * Declared, never guessed from `execute` (Mastra lets a tool suspend without schemas): one that
- * suspends undeclared, in a build that keeps no runs, fails with `EXECUTION_FAILED` saying so.
+ * Whether a call may stop to be resumed: the tool declares a suspend or resume schema, never guessed
+ * from `execute` (one that suspends undeclared, where no runs are kept, fails with `EXECUTION_FAILED`).
  */
 export function suspendsOf(tool: AnyTool): boolean {
   return tool.suspendSchema !== undefined || tool.resumeSchema !== undefined

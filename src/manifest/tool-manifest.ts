@@ -15,7 +15,6 @@ export interface ToolRoute {
   requireApproval: boolean | 'conditional'
   /** It declares a suspend or resume schema (`suspendsOf`). */
   suspends: boolean
-  /** Its calls run in the background by default. */
   background: boolean
 }
 

@@ -8,9 +8,8 @@ import type { ToolAppOptions } from '../tool-app-options.ts'
 type RunActionOriginOptions = Pick<ToolAppOptions, 'cors' | 'servedLocally'>
 
 /**
- * Whether a page of `origin` may act on runs: the app's own; on a locally served app, this
- * machine's; one `cors` names. `cors`'s `*` vouches only for a JSON body, which the browser had to
- * preflight: a body-less POST from any site is a "simple" request, sent with cookies, unpreflighted.
+ * Whether a page of `origin` may act on runs: the app's own, this machine's when served locally, or
+ * one `cors` names. `*` vouches only for a JSON body, preflighted; a body-less POST is not.
  */
 async function originAllowed(c: Context, origin: string, json: boolean, options: RunActionOriginOptions): Promise<boolean> {
   if (origin === new URL(c.req.url).origin) return true
@@ -24,9 +23,8 @@ async function originAllowed(c: Context, origin: string, json: boolean, options:
 }
 
 /**
- * The cross-site rule of run actions (SPEC §12): an `Origin` not allowed gets `403 FORBIDDEN`, a
- * `Content-Type` not JSON `415`, before anything is read, so no form or `fetch` of another site
- * drives a run whose id it knows. No `Origin` (curl, agents, servers) passes.
+ * The cross-site rule of run actions (SPEC §12): an `Origin` not allowed gets `403`, a non-JSON
+ * `Content-Type` `415`, before anything is read. No `Origin` (curl, agents, servers) passes.
  */
 export function guardRunAction(options: RunActionOriginOptions): MiddlewareHandler {
   return async (c, next) => {
