@@ -42,9 +42,8 @@ function requestContextHeader(headers: Headers): Record<string, unknown> {
   // Depth-guarded like a body: a context nested thousands deep would overflow whatever stores it.
   const read = safeParseJson(header, headerNames.requestContext)
   if (!read.ok) throw new ToolrouteError('REQUEST_CONTEXT_VALIDATION_FAILED', read.error.message)
-  const parsed = read.value
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+  if (typeof read.value !== 'object' || read.value === null || Array.isArray(read.value)) {
     throw new ToolrouteError('REQUEST_CONTEXT_VALIDATION_FAILED', 'x-request-context must be a JSON object')
   }
-  return parsed as Record<string, unknown>
+  return read.value as Record<string, unknown>
 }

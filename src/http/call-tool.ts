@@ -20,7 +20,6 @@ export interface ResponseMode {
   sse: boolean
   view: ToolEventView
   dialect: UiMessageStreamDialect
-  /** Silence before a `: keep-alive` comment (the app's `keepAliveMs`). */
   keepAliveMs?: number | undefined
 }
 
@@ -109,14 +108,12 @@ export function callIdsOf(headers: Headers): CallIds {
 /** A call's ending as its JSON answer (`callJson`), or thrown, with the run's ids on a failed execution's answer. */
 function jsonEnding(c: Context, end: CallEnding<RunRecord>, ids: CallIds, tool: AnyTool, answer: JsonAnswer): Response {
   const json = callJson(ids, end, tool)
-  if (!json.ok) {
-    if (end.kind !== 'input-error') {
-      c.header(headerNames.runId, ids.runId)
-      c.header(headerNames.toolCallId, ids.toolCallId)
-    }
-    throw json.error
+  if (json.ok) return answer(c, json.body, json.status, ids)
+  if (end.kind !== 'input-error') {
+    c.header(headerNames.runId, ids.runId)
+    c.header(headerNames.toolCallId, ids.toolCallId)
   }
-  return answer(c, json.body, json.status, ids)
+  throw json.error
 }
 
 const plainAnswer: JsonAnswer = (c, body, status, ids) => c.json(body, status, { [headerNames.runId]: ids.runId, [headerNames.toolCallId]: ids.toolCallId })

@@ -25,10 +25,9 @@ export interface IdempotentCallArgs extends Omit<CallToolArgs, 'source' | 'liveI
 }
 
 /**
- * `POST /tools/:toolId` with an `Idempotency-Key` (SPEC §9): the body is read whole (its fingerprint
- * comes first), the first request executes with its run stored, a repeat replays its answer or
- * events. Refused input or an unstored run releases the key; a failed tool keeps its 5xx, as Stripe
- * does. The first request renews its lease on the key (SPEC §12), so a crash leaves it interrupted.
+ * `POST /tools/:toolId` with an `Idempotency-Key` (SPEC §9): the body is fingerprinted first, the first
+ * request runs with its run stored, a repeat replays it. Refused input or an unstored run releases the key;
+ * a failed tool keeps its 5xx, as Stripe does. The lease is renewed while it runs (SPEC §12).
  */
 export async function idempotentCall(c: Context, args: IdempotentCallArgs): Promise<Response> {
   const { key, store, mode } = args
@@ -78,16 +77,12 @@ export async function idempotentCall(c: Context, args: IdempotentCallArgs): Prom
 /** Renews a key's lease every `everyMs`, one renewal at a time, until stopped or refused (the lease lapsed). */
 function renewKey(renew: () => Promise<boolean>, everyMs: number): { stop(): void } {
   let renewing = false
-  const timer = setInterval(() => {
+  const timer = setInterval(async () => {
     if (renewing) return
     renewing = true
-    renew().then(
-      (held) => {
-        renewing = false
-        if (!held) clearInterval(timer)
-      },
-      () => (renewing = false),
-    )
+    const held = await renew().catch(() => true)
+    renewing = false
+    if (!held) clearInterval(timer)
   }, everyMs)
   return { stop: () => clearInterval(timer) }
 }

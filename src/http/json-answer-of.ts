@@ -7,10 +7,9 @@ import type { ToolAppOptions } from './tool-app-options.ts'
 export type JsonAnswer = (c: Context, body: unknown, status: 200 | 202, ids: CallIds) => Response
 
 /**
- * The JSON call path's one speed-up (BENCHMARKS.md, "JSON call"): `c.json` sets each header on a
- * `Headers`, a runtime call apiece; a record given to `Response` is read in one. It skips what
- * `c.header()` set, so it runs only where nothing can have: the first handler, and no app code
- * given the context (no resolver, principal rule or per-request run host of a call stored anyway).
+ * The JSON call path's one speed-up (BENCHMARKS.md, "JSON call"): `c.json` sets each header, a runtime call
+ * apiece; a record given to `Response` is read in one. It skips what `c.header()` set, so it runs only where
+ * nothing can have: the first handler, and no app code given the context (resolver, principal rule, run host).
  */
 export function jsonAnswerOf(options: Pick<ToolAppOptions, 'resolveRequestContext' | 'principal' | 'storeRuns' | 'runs'>): JsonAnswer {
   const handsOutContext =

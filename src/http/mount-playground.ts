@@ -21,14 +21,13 @@ const headers = {
 
 /** `GET /`: the playground page, rendered on first request; when off or not built, answered as unknown. */
 export function mountPlayground(app: Hono<ToolAppEnv>, options: { playground: boolean | undefined; basePath: string; page: PlaygroundPageLoader | undefined }): void {
-  const render = options.page
   if (options.playground === false) return
   const base = options.basePath.replace(/\/+$/, '')
   let page: Promise<string> | undefined
   app.get('/', async (c) => {
     if (!servesPlayground(options.playground, c.req.url)) return c.notFound()
-    if (!render) throw new ToolrouteError('TOOL_NOT_FOUND', `No route for GET ${c.req.path}: ${notBuilt}`)
-    page ??= Promise.resolve(render({ base }))
+    if (!options.page) throw new ToolrouteError('TOOL_NOT_FOUND', `No route for GET ${c.req.path}: ${notBuilt}`)
+    page ??= Promise.resolve(options.page({ base }))
     return c.html(await page, 200, headers)
   })
 }

@@ -12,20 +12,15 @@ export class RequestCallScope extends EventCallScope {
   readonly abort: CallAbort
   /** `data-tool-suspended`, held back until its run is stored, so a caller acting on it never meets RUN_NOT_FOUND. */
   readonly held: ToolEvent[]
-  private readonly log: EventLog
 
   constructor(tool: AnyTool, ids: { runId: string; toolCallId: string }, values: Record<string, unknown>, log: EventLog, request: Request) {
     const held: ToolEvent[] = []
-    // An own arrow, not a method: the executor destructures `emit` from the scope.
-    super(tool, ids, values, (event) => void (event.type === 'data-tool-suspended' ? held.push(event) : log.push(event)))
+    // An own arrow, not a method: the executor destructures `emit` from the scope. A transient
+    // chunk goes to this request's live readers only: it is never stored.
+    const emit = (event: ToolEvent) => void (event.type === 'data-tool-suspended' ? held.push(event) : log.push(event))
+    super(tool, ids, values, emit, { emitTransient: (event) => log.pushTransient(event) })
     this.held = held
-    this.log = log
     this.abort = new CallAbort(request, callerGone)
-  }
-
-  /** A transient chunk goes to this request's live readers only: it is never stored. */
-  override emitTransient(event: ToolEvent): void {
-    this.log.pushTransient(event)
   }
 
   override get signal(): AbortSignal {
