@@ -56,7 +56,7 @@ export interface CallToolArgs {
 export async function callTool(c: Context, args: CallToolArgs): Promise<Response> {
   const { call, mode } = args
   const { tool } = call
-  // Only a stream waits on the input phase by itself; a JSON answer waits for the ending.
+  // Only a stream waits on the input phase by itself; a JSON answer waits for the ending, leaving no work behind.
   let inputPhaseDone: (ok: boolean) => void = () => {}
   const inputPhase = mode.sse ? new Promise<boolean>((resolve) => (inputPhaseDone = resolve)) : undefined
   const { ids, log, scope, ending } = call.run({
@@ -68,7 +68,6 @@ export async function callTool(c: Context, args: CallToolArgs): Promise<Response
   })
   args.onEnding?.(ending, ids)
   if (!mode.sse) {
-    // A JSON answer waits for the ending, so it leaves no work behind the response.
     try {
       return jsonEnding(c, await ending, ids, tool, args.answer ?? plainAnswer)
     } finally {
