@@ -30,10 +30,7 @@ export async function principalOf(
   return null
 }
 
-/**
- * `principalOf`, but the credential's hash is put off until asked for (a run is stored), so a call
- * that stores nothing computes no SHA-256. The app's rule (which may refuse the call) runs at once.
- */
+/** `principalOf`, its credential hash put off until a run is stored: a call that stores none computes no SHA-256. */
 export async function deferredPrincipalOf(
   c: Context,
   options: CallerOptions,

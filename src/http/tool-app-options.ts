@@ -7,10 +7,7 @@ import type { RunLimits } from '../runs/run-limits.ts'
 import type { LazyTools } from '../manifest/lazy-tools.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 
-/**
- * Options of `createToolApp`. `Mcp` is what the `mcp` option may hold, named by the composers that
- * pass the MCP feature; whether a feature exists at all is its composer's to say (`ToolAppFeatures`).
- */
+/** Options of `createToolApp`; `Mcp` is what its `mcp` option may hold, named by the composer passing MCP. */
 export interface ToolAppOptions<E extends Env = any, Mcp extends object = object> extends CallerOptions<E> {
   /** The tools: an array, an object of them (a module's exports), or a build's `LazyTools` (`.toolroute/manifest.ts`). */
   tools: readonly AnyTool[] | Readonly<Record<string, AnyTool>> | LazyTools
