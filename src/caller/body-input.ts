@@ -1,13 +1,7 @@
 import type { ToolInputSource } from '../runtime/receive-input.ts'
 import { readBody, wholeBodyBytes } from './read-body.ts'
-import { streamChunks } from './stream-chunks.ts'
 
-/**
- * Where a tool call's input comes from over HTTP: a small body with a declared length read whole
- * (`readBody`: one delta, and no stream machinery on the fast path), any other body taken chunk
- * by chunk as it arrives (a delta each), counted against `maxBytes` by the input phase.
- * `contentLength` is the header the caller read.
- */
+/** A call's input over HTTP: a small body of declared length read whole (one delta), any other chunk by chunk. */
 export async function bodyInput(request: Request, contentLength: string | undefined, maxBytes: number): Promise<ToolInputSource> {
   // Checked before touching `request.body`: in workerd that getter builds a stream object.
   const length = Number(contentLength ?? Number.NaN)
@@ -17,4 +11,20 @@ export async function bodyInput(request: Request, contentLength: string | undefi
     return { text: read.text }
   }
   return request.body ? { chunks: streamChunks(request.body), maxBytes } : { text: '' }
+}
+
+async function* streamChunks(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const reader = body.getReader()
+  try {
+    while (true) {
+      const { done, value } = await reader.read()
+      if (done) return
+      yield value
+    }
+  } finally {
+    // Left early (over the limit): cancel, so the runtime does not hold the connection for a body
+    // nobody reads (a no-op on a body read to its end).
+    await reader.cancel().catch(() => {})
+    reader.releaseLock()
+  }
 }

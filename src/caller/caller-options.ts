@@ -1,17 +1,13 @@
 import type { Context, Env, ExecutionContext } from 'hono'
 
-/**
- * What a choice made per request (which run host) is made from: the request's Hono `Context`, or,
- * inside a Durable Object that has no request (an MCP session object), the env alone.
- */
+/** What a per-request choice (which run host) is made from: the request's `Context`, or the env alone in a Durable Object. */
 export interface EnvContext<E extends Env = any> {
   env: E['Bindings']
   readonly executionCtx?: ExecutionContext
 }
 
 /**
- * What `resolveRequestContext` may return to say who the request acts for as well as its
- * context: an object with exactly these two keys (any other object is the context itself).
+ * What `resolveRequestContext` may return to also say who the request acts for: exactly these two keys.
  *
  * @example
  * resolveRequestContext: async (c) => {
@@ -26,23 +22,15 @@ export interface ResolvedRequestContext {
   principal: string | null
 }
 
-/**
- * How an app tells who is calling: the part of `createToolApp`'s options that both the HTTP routes
- * and `/mcp` read, so each surface resolves a caller the same way without importing the other.
- */
+/** How an app tells who is calling: the options both the HTTP routes and `/mcp` read. */
 export interface CallerOptions<E extends Env = any> {
   /**
-   * Derives the request context from verified auth (a JWT's claims, a session…). When set, it
-   * wins over the `x-request-context` header; return `undefined` to fall back to the header.
-   * A resolver that reads credentials a header hash does not cover (a session cookie) should
-   * also say who the caller is: return `{ requestContext, principal }`.
+   * Derives the request context from verified auth (a JWT's claims, a session…), over `x-request-context`
+   * (`undefined` falls back to it). One reading a session cookie should return `{ requestContext, principal }`.
    */
   resolveRequestContext?: (
     c: Context<E>,
   ) => Record<string, unknown> | ResolvedRequestContext | undefined | Promise<Record<string, unknown> | ResolvedRequestContext | undefined>
-  /**
-   * Who owns the runs a request creates, its `Idempotency-Key`s and stateless MCP request ids.
-   * Wins over every other source (see `principalOf`); `null` for nobody.
-   */
+  /** Who owns a request's runs, `Idempotency-Key`s and stateless MCP ids (over any other source); `null`: nobody. */
   principal?: (c: Context<E>, requestContext: Record<string, unknown>) => string | null | Promise<string | null>
 }

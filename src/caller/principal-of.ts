@@ -10,14 +10,9 @@ export const sessionIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4
 export const sessionPrincipalPrefix = 'mcp-session:'
 
 /**
- * The principal a request acts for (SPEC §12), in order: the app's `principal` rule; else the
- * principal `resolveRequestContext` returned beside the context; else a hash of the
- * `authorization` header; else the MCP 2025 session the request belongs to (`sessionId`, by
- * default its `mcp-session-id` header: a server-made UUID, as unguessable as a run id, which the
- * HTTP run routes accept too, so the routes a session's result names reach its runs); else
- * `null`, nobody: the request's runs are then reachable by their id alone. `requestContext` is
- * what the rule sees (the validated one, where the caller has it); `caller` is what the resolver said.
- * Every surface (HTTP calls and run routes, Mastra's routes through them, MCP, Deno) asks here.
+ * The principal a request acts for (SPEC §12), for every surface, in order: the app's `principal`
+ * rule; the resolver's (`caller`); a hash of `authorization`; the MCP 2025 session (a server-made
+ * UUID, as unguessable as a run id); else `null`: nobody, its runs reachable by their id alone.
  */
 export async function principalOf(
   c: Context,
@@ -35,12 +30,7 @@ export async function principalOf(
   return null
 }
 
-/**
- * `principalOf`, put off where it can be: an app's own rule runs at once, as before (it may
- * refuse the call by throwing), and a resolver's principal is known at once; the rest, the hash
- * of the credential, runs when first asked for, which is when a run is stored. A call that
- * stores nothing (most JSON calls) then computes no SHA-256.
- */
+/** `principalOf`, its credential hash put off until a run is stored: a call that stores none computes no SHA-256. */
 export async function deferredPrincipalOf(
   c: Context,
   options: CallerOptions,
@@ -54,10 +44,7 @@ export async function deferredPrincipalOf(
 
 const warned = new WeakSet<CallerOptions>()
 
-/**
- * Said once per app: its resolver answered a request that carries a cookie, named no
- * principal, and nothing else gave one, so that request's runs and keys belong to nobody.
- */
+/** Said once per app: its resolver named no principal for a request with a cookie, so its runs belong to nobody. */
 function warnOfUnownedCredentials(c: Context, options: CallerOptions): void {
   if (warned.has(options) || !c.req.header('cookie')) return
   warned.add(options)

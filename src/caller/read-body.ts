@@ -4,12 +4,6 @@ import { safeParseJson } from '../runtime/safe-parse-json.ts'
 /** What `readBody` hands back: the bytes as they came, their text, or their JSON (`undefined` for an empty body). */
 export type BodyFormat = 'bytes' | 'text' | 'json'
 
-export interface ReadBodyOptions<F extends BodyFormat> {
-  /** A body larger than this is refused: declared larger, unread; else once it grows past it, the rest cancelled. */
-  maxBytes: number
-  as: F
-}
-
 /** A body read: `text` is its text (for `bytes`, left to the caller to decode). */
 export type ReadBodyResult<F extends BodyFormat> =
   | { ok: true; body: F extends 'bytes' ? Uint8Array : F extends 'text' ? string : unknown; text: F extends 'bytes' ? undefined : string }
@@ -22,32 +16,27 @@ export const wholeBodyBytes = 64 * 1024
 const maxBytesPerUnit = 3
 
 /**
- * The one reader of a whole request body, for HTTP's bodies, MCP's and the Durable Objects':
- * counted against `maxBytes` (a chunked body declares no length), JSON through `safeParseJson`
- * (the depth guard). The failure is `PAYLOAD_TOO_LARGE` or `INVALID_JSON`, for the surface to
- * answer in its own way. The media type is the surface's to check, in its own order.
- *
- * A small body with a declared length is read by `request.text()`, decoded by the runtime: in
- * workerd that is much cheaper than a stream reader and a `TextDecoder`.
- * Streamed tool input, which the call reads as it arrives, is `streamChunks`'s.
+ * The one reader of a whole request body (HTTP's, MCP's, the Durable Objects'): refused as
+ * `PAYLOAD_TOO_LARGE` past `maxBytes` (declared larger: unread; else the rest cancelled), JSON
+ * through `safeParseJson` (the depth guard). The media type is the surface's to check. A small
+ * body of declared length is read by `request.text()`: in workerd much cheaper than a stream reader.
  *
  * @example
  * const read = await readBody(request, { maxBytes: 1024 * 1024, as: 'json' })
  * if (!read.ok) throw read.error
  */
-export async function readBody<F extends BodyFormat>(request: Request, options: ReadBodyOptions<F>): Promise<ReadBodyResult<F>> {
+export async function readBody<F extends BodyFormat>(request: Request, options: { maxBytes: number; as: F }): Promise<ReadBodyResult<F>> {
   const { maxBytes, as } = options
   const declared = request.headers.get('content-length')
   const length = declared === null ? Number.NaN : Number(declared)
   if (length > maxBytes) return tooLarge(maxBytes)
-  let bytes: Uint8Array | undefined
   let text: string
   if (as !== 'bytes' && length <= wholeBodyBytes) {
     text = length > 0 ? await request.text() : ''
     // A body longer than it declared (possible only in process): counted exactly when it might be over.
     if (text.length > maxBytes || (text.length * maxBytesPerUnit > maxBytes && new TextEncoder().encode(text).byteLength > maxBytes)) return tooLarge(maxBytes)
   } else {
-    bytes = await readBytes(request, maxBytes)
+    const bytes = await readBytes(request, maxBytes)
     if (!bytes) return tooLarge(maxBytes)
     if (as === 'bytes') return { ok: true, body: bytes, text: undefined } as ReadBodyResult<F>
     text = new TextDecoder().decode(bytes)
@@ -61,7 +50,7 @@ function tooLarge(maxBytes: number): { ok: false; error: ToolrouteError } {
   return { ok: false, error: new ToolrouteError('PAYLOAD_TOO_LARGE', `Request body is larger than ${maxBytes} bytes`) }
 }
 
-/** The body's bytes, counted as they arrive: `undefined` once past `maxBytes`, the rest of the upload then cancelled. */
+/** The body's bytes, counted as they arrive: `undefined` once past `maxBytes`, the rest then cancelled. */
 async function readBytes(request: Request, maxBytes: number): Promise<Uint8Array | undefined> {
   if (!request.body) return new Uint8Array()
   const reader = request.body.getReader()

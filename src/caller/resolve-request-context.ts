@@ -13,26 +13,17 @@ export interface RequestCaller {
   resolved?: boolean
 }
 
-/**
- * The request context of a request: from the app's resolver (verified auth) when it returns
- * one, else from the `x-request-context` header (a JSON object). `headers` is the request's,
- * when the caller already holds them (see `checkBodyHeaders`).
- */
+/** The request context: from the app's resolver (verified auth) when it returns one, else `x-request-context`. */
 export async function resolveRequestContext(c: Context, options: CallerOptions, headers: Headers = c.req.raw.headers): Promise<RequestCaller> {
-  if (!options.resolveRequestContext) return { requestContext: requestContextHeader(headers) }
-  return callerOf(await options.resolveRequestContext(c), headers)
-}
-
-function callerOf(value: Record<string, unknown> | ResolvedRequestContext | undefined, headers: Headers): RequestCaller {
+  const value = options.resolveRequestContext ? await options.resolveRequestContext(c) : undefined
   if (value === undefined) return { requestContext: requestContextHeader(headers) }
   if (!isResolvedRequestContext(value)) return { requestContext: value, resolved: true }
   return { requestContext: value.requestContext ?? requestContextHeader(headers), principal: value.principal, resolved: true }
 }
 
 /**
- * `{ requestContext, principal }` and nothing else: any other object is a context as it stands.
- * One of that shape with a principal that is not a string (a numeric user id) is the app's
- * mistake, refused rather than read as a context whose runs would belong to nobody.
+ * `{ requestContext, principal }` and nothing else (any other object is a context). One whose
+ * principal is not a string is refused, not read as a context whose runs would belong to nobody.
  */
 function isResolvedRequestContext(value: Record<string, unknown> | ResolvedRequestContext): value is ResolvedRequestContext {
   if (Object.keys(value).length !== 2 || !('requestContext' in value) || !('principal' in value)) return false
@@ -51,9 +42,8 @@ function requestContextHeader(headers: Headers): Record<string, unknown> {
   // Depth-guarded like a body: a context nested thousands deep would overflow whatever stores it.
   const read = safeParseJson(header, headerNames.requestContext)
   if (!read.ok) throw new ToolrouteError('REQUEST_CONTEXT_VALIDATION_FAILED', read.error.message)
-  const parsed = read.value
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+  if (typeof read.value !== 'object' || read.value === null || Array.isArray(read.value)) {
     throw new ToolrouteError('REQUEST_CONTEXT_VALIDATION_FAILED', 'x-request-context must be a JSON object')
   }
-  return parsed as Record<string, unknown>
+  return read.value as Record<string, unknown>
 }

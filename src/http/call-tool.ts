@@ -1,7 +1,6 @@
 import type { Context } from 'hono'
 import { createEventProjector } from '../events/create-event-projector.ts'
-import type { SequencedEvent, ToolEventView } from '../protocol/tool-event.ts'
-import { toolEventViews } from '../protocol/tool-event.ts'
+import { toolEventViews, type SequencedEvent, type ToolEventView } from '../protocol/tool-event.ts'
 import { uiMessageStreamDialectOf, type UiMessageStreamDialect } from '../protocol/ui-message-chunk.ts'
 import { createRunId, createToolCallId } from '../runtime/create-id.ts'
 import type { ToolInputSource } from '../runtime/receive-input.ts'
@@ -21,13 +20,12 @@ export interface ResponseMode {
   sse: boolean
   view: ToolEventView
   dialect: UiMessageStreamDialect
-  /** How long a stream may stay silent before a `: keep-alive` comment (the app's `keepAliveMs`). */
   keepAliveMs?: number | undefined
 }
 
 export function responseModeOf(c: Context, keepAliveMs?: number, headers: Headers = c.req.raw.headers): ResponseMode {
   const sse = (headers.get('accept') ?? '').includes('text/event-stream')
-  // Most calls have no query: one read of the URL instead of one per parameter (each `c.req.query` reads it).
+  // Most calls have no query: one read of the URL instead of one per parameter.
   if (!c.req.url.includes('?')) return { sse, view: 'display', dialect: uiMessageStreamDialectOf(undefined), keepAliveMs }
   const requested = c.req.query('view')
   const view = toolEventViews.includes(requested as ToolEventView) ? (requested as ToolEventView) : 'display'
@@ -35,7 +33,6 @@ export function responseModeOf(c: Context, keepAliveMs?: number, headers: Header
 }
 
 export interface CallToolArgs {
-  /** The call, its request context checked (`startCall`). */
   call: ToolCall
   /** Who owns the run, if one is kept (asked then, when it is a function). */
   principal: StepPrincipal
@@ -44,12 +41,9 @@ export interface CallToolArgs {
   storeRuns: 'stateful' | 'all'
   /** Stream before the input has arrived (a chunked body read live by an SSE caller). */
   liveInput: boolean
-  /** Keeps work alive past the response (`executionCtx.waitUntil`). */
   defer: (work: Promise<unknown>) => void
-  /** The response mode, when the route already read it. */
-  mode?: ResponseMode
-  /** The request's headers, when the route already holds them (one call into the runtime less). */
-  headers?: Headers
+  mode: ResponseMode
+  headers: Headers
   /** Writes a completed call's JSON answer (`jsonAnswerOf`); else `c.json`. */
   answer?: JsonAnswer
   /** The call's ids, when made before the call (an idempotent call claims its key with them). */
@@ -58,57 +52,44 @@ export interface CallToolArgs {
   onEnding?: (ending: Promise<CallEnding<RunRecord>>, ids: CallIds) => void
 }
 
-/**
- * `POST /tools/:toolId` once the middleware has accepted it. The call's first step runs here,
- * in the request; a run that then waits for a human, or runs in the background, is handed to
- * the run host with the events so far, so its log continues under the same ids.
- */
+/** `POST /tools/:toolId`: the first step runs in the request; a run that then waits goes on in the run host. */
 export async function callTool(c: Context, args: CallToolArgs): Promise<Response> {
-  const { call } = args
+  const { call, mode } = args
   const { tool } = call
-  const sent = args.headers ?? c.req.raw.headers
-  const mode = args.mode ?? responseModeOf(c, undefined, sent)
-  // Only a stream waits on the input phase by itself; a JSON answer waits for the ending.
+  // Only a stream waits on the input phase by itself; a JSON answer waits for the ending, leaving no work behind.
   let inputPhaseDone: (ok: boolean) => void = () => {}
   const inputPhase = mode.sse ? new Promise<boolean>((resolve) => (inputPhaseDone = resolve)) : undefined
   const { ids, log, scope, ending } = call.run({
-    ids: args.ids ?? callIdsOf(sent),
+    ids: args.ids ?? callIdsOf(args.headers),
     source: args.source,
     keeper: runKeeper({ tool, runs: args.runs, storeRuns: args.storeRuns, principal: args.principal, sentRequestContext: call.sentRequestContext }),
     scope: (ids, values, log) => new RequestCallScope(tool, ids, values, log, c.req.raw),
     onInput: (ok) => inputPhaseDone(ok),
   })
-  const { runId, toolCallId } = ids
-  const headers = { [headerNames.runId]: runId, [headerNames.toolCallId]: toolCallId }
   args.onEnding?.(ending, ids)
   if (!mode.sse) {
-    // A JSON answer waits for the ending, so it leaves no work behind the response.
     try {
       return jsonEnding(c, await ending, ids, tool, args.answer ?? plainAnswer)
     } finally {
       scope.abort.release()
     }
   }
-  ending.catch(() => {})
   args.defer(ending.finally(() => scope.abort.release()).catch(() => {}))
-
-  // A body that is already complete is validated before the stream starts, so bad input gets
-  // its error status; a body still arriving streams its deltas live, and a bad one ends the
-  // stream with `tool-input-error`.
+  // A complete body is validated before the stream starts, so bad input gets its error status; a
+  // body still arriving streams its deltas live, and a bad one ends the stream with `tool-input-error`.
   if (!args.liveInput && !(await inputPhase!)) {
     const end = await ending
     if (end.kind === 'input-error') throw end.error
   }
-  const project = createEventProjector(tool, mode.view)
   async function* events(): AsyncGenerator<SequencedEvent> {
     yield* log.read()
     const end = await ending.catch(() => undefined)
     if (end?.kind !== 'background') return
     const principal = typeof args.principal === 'function' ? await args.principal() : args.principal
-    yield* await args.runs().follow(runId, { principal, after: log.lastSeq() })
+    yield* await args.runs().follow(ids.runId, { principal, after: log.lastSeq() })
   }
-  return sseResponse(events(), project, {
-    headers,
+  return sseResponse(events(), createEventProjector(tool, mode.view), {
+    headers: { [headerNames.runId]: ids.runId, [headerNames.toolCallId]: ids.toolCallId },
     dialect: mode.dialect,
     keepAliveMs: mode.keepAliveMs,
     onCancel: async () => {
@@ -123,20 +104,15 @@ export function callIdsOf(headers: Headers): CallIds {
   return { runId: createRunId(), toolCallId: headers.get(headerNames.toolCallId) || createToolCallId() }
 }
 
-/**
- * A call's ending as its JSON answer (`callJson`), or thrown as its error, with the run's ids
- * on the error's answer for a failed execution.
- */
+/** A call's ending as its JSON answer (`callJson`), or thrown, with the run's ids on a failed execution's answer. */
 function jsonEnding(c: Context, end: CallEnding<RunRecord>, ids: CallIds, tool: AnyTool, answer: JsonAnswer): Response {
   const json = callJson(ids, end, tool)
-  if (!json.ok) {
-    if (end.kind !== 'input-error') {
-      c.header(headerNames.runId, ids.runId)
-      c.header(headerNames.toolCallId, ids.toolCallId)
-    }
-    throw json.error
+  if (json.ok) return answer(c, json.body, json.status, ids)
+  if (end.kind !== 'input-error') {
+    c.header(headerNames.runId, ids.runId)
+    c.header(headerNames.toolCallId, ids.toolCallId)
   }
-  return answer(c, json.body, json.status, ids)
+  throw json.error
 }
 
 const plainAnswer: JsonAnswer = (c, body, status, ids) => c.json(body, status, { [headerNames.runId]: ids.runId, [headerNames.toolCallId]: ids.toolCallId })

@@ -7,16 +7,11 @@ export type RunActionBody<A extends 'decline' | 'resume'> = A extends 'decline' 
 /** A declined run's reason is kept with the run: this many UTF-16 units at most. */
 const maxReasonLength = 10_000
 
-// Zod's own names for what it received: the words these routes answered with when a classic Zod
-// schema checked them. They are checked by hand now, so a Worker whose tools use another schema
-// library bundles no Zod at all; test/node/run-action-body.test.ts holds the two to the same answers.
+// Zod's words for what it received, so these hand checks answer as a Zod schema would without
+// bundling Zod (test/node/run-action-body.test.ts holds the two to the same answers).
 const received = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value)
 
-/**
- * Checks a decline or resume body (already parsed JSON): an object, with an optional string
- * `reason` of at most 10,000 characters, or with `resumeData` present. Other fields are ignored.
- * Throws `INPUT_VALIDATION_FAILED` (decline) or `RESUME_VALIDATION_FAILED` (resume) with the issue.
- */
+/** Checks a parsed decline body (optional string `reason`) or resume body (`resumeData` present); others ignored. */
 export function checkRunActionBody<A extends 'decline' | 'resume'>(action: A, body: unknown): RunActionBody<A> {
   const code = action === 'decline' ? 'INPUT_VALIDATION_FAILED' : 'RESUME_VALIDATION_FAILED'
   const fail = (issue: ValidationIssue): never => {

@@ -7,7 +7,6 @@ import type { RunHost } from '../runs/run-host.ts'
 import { startCall } from '../runtime/start-call.ts'
 import { defaultMaxInputBytes } from '../runtime/receive-input.ts'
 import { loadTool } from '../manifest/load-tool.ts'
-import type { AnyTool } from '../tool/tool-types.ts'
 import { callTool, responseModeOf } from './call-tool.ts'
 import { jsonAnswerOf } from './json-answer-of.ts'
 import { checkRunActionBody } from './check-run-action-body.ts'
@@ -25,8 +24,9 @@ import { resolveRequestContext } from '../caller/resolve-request-context.ts'
 import { runView, segmentResponse } from './run-response.ts'
 import type { ToolAppEnv, ToolAppOptions } from './tool-app-options.ts'
 import type { ToolAppFeatures } from './tool-app-features.ts'
-import type { ToolDescriptor } from '../protocol/tool-descriptor.ts'
-import { toolListingsOf } from './tool-listings.ts'
+import { LazyTools } from '../manifest/lazy-tools.ts'
+import { toToolDescriptor } from '../manifest/to-tool-descriptor.ts'
+import { openApiDocumentOf } from './openapi.ts'
 import { toolRegistry } from './tool-registry.ts'
 import { mountMastraRoutes } from './mastra-routes.ts'
 import { mountPlayground } from './mount-playground.ts'
@@ -35,16 +35,17 @@ import { headerNames } from '../protocol/header-names.ts'
 
 export { defaultMaxInputBytes }
 
-type E = ToolAppEnv
+const once = <T>(compute: () => T | Promise<T>): (() => Promise<T>) => {
+  let value: Promise<T> | undefined
+  return () => (value ??= Promise.resolve().then(compute))
+}
 
 const noKeys =
   'This call has an Idempotency-Key, but this app keeps no keys: pass `idempotency` (an IdempotencyStore) to createToolApp (on Workers, `keyStore: workerKeyStore` to createWorker), or `false` to ignore the header'
 
 /**
- * The Hono app that serves tools: listing, calling (JSON or SSE), durable runs, MCP and
- * OpenAPI. A call is validated in the spec's order, before `execute`: tool exists →
- * request context → body (media type, size, JSON) → input. What the app may leave out (a run
- * store, a key store, the playground page, `/mcp`) is in `features`, passed by its composer.
+ * The Hono app that serves tools: listing, calling (JSON or SSE), durable runs, MCP and OpenAPI. A call
+ * is checked in the spec's order: tool, request context, body, input. `features` are what it may leave out.
  *
  * @example
  * const app = createToolApp({ tools: [weatherTool], auth: bearerAuth({ token }) })
@@ -53,11 +54,7 @@ const noKeys =
 export function createToolApp(options: ToolAppOptions, features: ToolAppFeatures = {}): Hono<ToolAppEnv> {
   const tools = toolRegistry(options.tools)
   const maxInputBytes = options.maxInputBytes ?? defaultMaxInputBytes
-  // Listings come from the build's manifest (no tool module evaluated), else from the tools, on first use.
-  const listings = toolListingsOf(tools, { basePath: options.basePath ?? '/', server: options.server })
-  let descriptors: Promise<{ list: { tools: ToolDescriptor[] }; byId: ReadonlyMap<string, ToolDescriptor> }> | undefined
-  const descriptorsOf = () =>
-    (descriptors ??= listings.descriptors().then((all) => ({ list: { tools: all }, byId: new Map(all.map((descriptor) => [descriptor.id, descriptor])) })))
+  const basePath = options.basePath ?? '/'
   // Without `runs` no run can exist: its composer (toolroute/server, Deno, a Worker entry) brings
   // the run store as a feature, so this file imports none of it and a Worker that keeps no runs bundles none.
   let fallbackHost: RunHost | undefined
@@ -76,36 +73,36 @@ export function createToolApp(options: ToolAppOptions, features: ToolAppFeatures
     throw new ToolrouteError('EXECUTION_FAILED', noKeys)
   }
   const keyedCall = features.idempotency?.call
-  const app = new Hono<E>().basePath(options.basePath ?? '/')
+  const app = new Hono<ToolAppEnv>().basePath(basePath)
   app.onError((error, c) => {
-    if (error instanceof HTTPException) {
-      if (error.status === 401) return errorResponse(c, new ToolrouteError('UNAUTHORIZED', error.message || 'Unauthorized'))
-      return error.getResponse()
-    }
-    return errorResponse(c, error)
+    if (!(error instanceof HTTPException)) return errorResponse(c, error)
+    if (error.status !== 401) return error.getResponse()
+    return errorResponse(c, new ToolrouteError('UNAUTHORIZED', error.message || 'Unauthorized'))
   })
-  // An unknown route answers with a code of the table (SPEC §2): TOOL_NOT_FOUND, 404.
+  // SPEC §2: an unknown route is TOOL_NOT_FOUND.
   app.notFound((c) => c.json(new ToolrouteError('TOOL_NOT_FOUND', `No route for ${c.req.method} ${c.req.path}`).toJSON(), 404))
-  // First of all, on a locally served app: a foreign Host (DNS rebinding) meets no CORS, no auth, no route.
+  // First: a foreign Host (DNS rebinding) meets no CORS, no auth, no route.
   if (options.servedLocally) app.use('*', checkHost(options.allowedHosts))
   if (options.cors) {
     // Browsers read only exposed headers: the run's ids are how a page follows its call.
     const { exposeHeaders = [], ...corsOptions } = options.cors === true ? {} : options.cors
     app.use('*', cors({ ...corsOptions, exposeHeaders: [...new Set([...exposeHeaders, headerNames.runId, headerNames.toolCallId])] }))
   }
-  for (const middleware of [options.auth ?? []].flat()) app.use('*', guardAuth(middleware as MiddlewareHandler) as MiddlewareHandler<E>)
+  for (const middleware of [options.auth ?? []].flat()) app.use('*', guardAuth(middleware as MiddlewareHandler) as MiddlewareHandler<ToolAppEnv>)
 
-  // One `/tools/:toolId` pattern, not a static route per tool: a static path under a pattern makes
-  // Hono's SmartRouter give up RegExpRouter for TrieRouter, which is slower on every route.
-  app.get('/tools', async (c) => c.json((await descriptorsOf()).list))
+  // The listings come from the build's manifest (no tool module evaluated), else from the tools.
+  const descriptors = once(() => (tools instanceof LazyTools ? tools.listing('descriptors') : [...tools.values()].map(toToolDescriptor)))
+  const byId = once(async () => new Map((await descriptors()).map((descriptor) => [descriptor.id, descriptor])))
+  const openApi = once(async () => openApiDocumentOf(await descriptors(), { basePath, server: options.server }))
+  // One `/tools/:toolId` pattern: a static path per tool would make Hono's SmartRouter pick the slower TrieRouter.
+  app.get('/tools', async (c) => c.json({ tools: await descriptors() }))
   app.get('/tools/:toolId', async (c) => {
-    const descriptor = (await descriptorsOf()).byId.get(c.req.param('toolId'))
+    const descriptor = (await byId()).get(c.req.param('toolId'))
     if (!descriptor) throw toolNotFound(c.req.param('toolId'))
     return c.json(descriptor)
   })
   const answer = jsonAnswerOf(options)
-  // A call's checks in the spec's order, then the call, in one handler: a route of one handler
-  // takes Hono's fast path (no compose, no `next` and its promises per layer).
+  // One handler for the checks and the call: a route of one handler takes Hono's fast path (no compose).
   app.post('/tools/:toolId', async (c) => {
     // Read once: in workerd each read of `request.headers` is a call into the runtime.
     const headers = c.req.raw.headers
@@ -121,54 +118,38 @@ export function createToolApp(options: ToolAppOptions, features: ToolAppFeatures
     const length = headers.get('content-length') ?? undefined
     await checkBodyHeaders(c, maxInputBytes, { required: true, length, type: headers.get('content-type') ?? undefined })
     const mode = responseModeOf(c, options.keepAliveMs, headers)
-    // One header read is all a call without a key pays (SPEC §9: it costs nothing extra).
+    // SPEC §9: a call without a key pays one header read.
     const key = idempotency === false ? undefined : (headers.get(headerNames.idempotencyKey) ?? undefined)
-    const requestContext = call.requestContext
+    const shared = { call, runs: () => hostFor(c), defer: deferOf(c), mode, headers }
     if (key !== undefined) {
       if (!keyedCall) throw new ToolrouteError('EXECUTION_FAILED', noKeys)
-      return keyedCall(c, {
-        key,
-        store: keysFor(c),
-        request: c.req.raw,
-        maxBytes: maxInputBytes,
-        call,
-        principal: await principalOf(c, options, requestContext, caller),
-        runs: () => hostFor(c),
-        defer: deferOf(c),
-        mode,
-        headers,
-      })
+      const store = keysFor(c)
+      const principal = await principalOf(c, options, call.requestContext, caller)
+      return keyedCall(c, { ...shared, key, store, maxBytes: maxInputBytes, principal })
     }
-    // A chunked body read by an SSE caller streams its deltas live; any other body is read
-    // whole (still chunk by chunk, for the input hooks) and validated before the response.
+    // A chunked body read by an SSE caller streams its deltas live; any other is validated before the response.
     return callTool(c, {
-      call,
-      principal: await deferredPrincipalOf(c, options, requestContext, caller),
+      ...shared,
+      principal: await deferredPrincipalOf(c, options, call.requestContext, caller),
       source: await bodyInput(c.req.raw, length, maxInputBytes),
-      runs: () => hostFor(c),
       storeRuns: options.storeRuns ?? 'stateful',
       liveInput: mode.sse && length === undefined,
-      defer: deferOf(c),
-      mode,
-      headers,
       answer,
     })
   })
 
   // Run routes: the caller's principal comes from the same request context and auth as a call.
-  const runCaller: MiddlewareHandler<E> = async (c, next) => {
+  const runCaller: MiddlewareHandler<ToolAppEnv> = async (c, next) => {
     const caller = await resolveRequestContext(c, options)
     c.set('principal', await principalOf(c, options, caller.requestContext, caller))
     await next()
   }
-  const toolOfRun = async (toolId: string): Promise<AnyTool | undefined> => loadTool(tools, toolId)
-
   app.get('/runs/:runId', runCaller, async (c) => {
     // A page of the log, never all of it (SPEC §12); a cursor or limit that is not a number reads as absent.
     const [before, limit] = [c.req.query('before'), c.req.query('limit')].map((value) => (value && /^\d{1,15}$/.test(value) ? Number(value) : undefined))
     const page = { ...(before !== undefined ? { before } : {}), ...(limit !== undefined ? { limit } : {}) }
     const { run, events } = await hostFor(c).get(c.req.param('runId'), { principal: c.get('principal'), events: page })
-    return c.json(await runView(run, events, await toolOfRun(run.toolId)))
+    return c.json(await runView(run, events, await loadTool(tools, run.toolId)))
   })
   app.get('/runs/:runId/events', runCaller, async (c) => {
     const cursor = c.req.header(headerNames.lastEventId) ?? c.req.query('after') ?? '0'
@@ -177,27 +158,25 @@ export function createToolApp(options: ToolAppOptions, features: ToolAppFeatures
     const { run } = await host.get(c.req.param('runId'), { principal: c.get('principal') })
     const events = await host.follow(run.runId, { principal: c.get('principal'), after, signal: c.req.raw.signal })
     const mode = responseModeOf(c, options.keepAliveMs)
-    return segmentResponse(c, { run, events, settled: Promise.resolve(run), abort() {} }, await toolOfRun(run.toolId), { ...mode, sse: true })
+    return segmentResponse(c, { run, events, settled: Promise.resolve(run), abort() {} }, await loadTool(tools, run.toolId), { ...mode, sse: true })
   })
   const runAction = guardRunAction(options)
   app.post('/runs/:runId/approve', runAction, runCaller, async (c) => {
     const body = (await readJsonBody(c, maxInputBytes)) as { approvalId?: unknown }
     const approvalId = typeof body === 'object' && body !== null && typeof body.approvalId === 'string' ? body.approvalId : undefined
     const segment = await hostFor(c).approve(c.req.param('runId'), { principal: c.get('principal'), ...(approvalId ? { approvalId } : {}) })
-    return segmentResponse(c, segment, await toolOfRun(segment.run.toolId), responseModeOf(c, options.keepAliveMs))
+    return segmentResponse(c, segment, await loadTool(tools, segment.run.toolId), responseModeOf(c, options.keepAliveMs))
   })
-
-  // Both bodies are checked by hand (check-run-action-body.ts), after our own read: a bad body
-  // gets the spec's codes (415, 413, INVALID_JSON) first; an empty body counts as `{}`.
+  // Bodies are checked after our own read, so a bad one gets 415, 413 or INVALID_JSON first; empty is `{}`.
   app.post('/runs/:runId/decline', runAction, runCaller, async (c) => {
     const { reason } = checkRunActionBody('decline', await readJsonBody(c, maxInputBytes))
     const segment = await hostFor(c).decline(c.req.param('runId'), { principal: c.get('principal'), ...(reason !== undefined ? { reason } : {}) })
-    return segmentResponse(c, segment, await toolOfRun(segment.run.toolId), responseModeOf(c, options.keepAliveMs))
+    return segmentResponse(c, segment, await loadTool(tools, segment.run.toolId), responseModeOf(c, options.keepAliveMs))
   })
   app.post('/runs/:runId/resume', runAction, runCaller, async (c) => {
     const { resumeData } = checkRunActionBody('resume', await readJsonBody(c, maxInputBytes))
     const segment = await hostFor(c).resume(c.req.param('runId'), { principal: c.get('principal'), resumeData })
-    return segmentResponse(c, segment, await toolOfRun(segment.run.toolId), responseModeOf(c, options.keepAliveMs))
+    return segmentResponse(c, segment, await loadTool(tools, segment.run.toolId), responseModeOf(c, options.keepAliveMs))
   })
   app.post('/runs/:runId/cancel', runAction, runCaller, async (c) => {
     await readJsonBody(c, maxInputBytes) // ignored, but held to the rules of a body: JSON or none
@@ -205,15 +184,12 @@ export function createToolApp(options: ToolAppOptions, features: ToolAppFeatures
     return c.json({ runId: run.runId, toolCallId: run.toolCallId, status: run.status } satisfies CancelResult, 200, { [headerNames.runId]: run.runId, [headerNames.toolCallId]: run.toolCallId })
   })
 
-  app.get('/openapi.json', async (c) => c.json(await listings.openApi()))
-
-  mountPlayground(app, { playground: options.playground, basePath: options.basePath ?? '/', page: features.playground })
-  if (options.mastra !== false) mountMastraRoutes(app, { descriptors: async () => (await descriptorsOf()).byId, maxInputBytes })
-  // Like the page, MCP is a feature of whoever composes the app (toolroute/server's createToolApp,
-  // the Deno adapter, a Worker's generated entry when its config serves /mcp): this file imports
-  // none of it, so a Worker without /mcp bundles no MCP SDK.
+  app.get('/openapi.json', async (c) => c.json(await openApi()))
+  mountPlayground(app, { playground: options.playground, basePath, page: features.playground })
+  if (options.mastra !== false) mountMastraRoutes(app, { descriptors: byId, maxInputBytes })
+  // A feature of the composer: this file imports no MCP code, so a Worker without /mcp bundles no MCP SDK.
   if (options.mcp !== false && features.mcp) {
-    const mcp = features.mcp({ tools, options: options, runs: hostFor })
+    const mcp = features.mcp({ tools, options, runs: hostFor })
     app.on(['GET', 'POST', 'DELETE', 'PUT', 'PATCH'], '/mcp', (c) => mcp(c))
   }
   return app

@@ -3,8 +3,7 @@ import { ToolrouteError, errorMessage } from '../errors/toolroute-error.ts'
 
 /** The one place HTTP turns an error into the spec's `{ error: { code, message, issues? } }`. */
 export function errorResponse(c: Context, error: unknown): Response {
-  const failure = ToolrouteError.isInstance(error)
-    ? error
-    : new ToolrouteError('EXECUTION_FAILED', errorMessage(error)) // never a stack trace
+  // Never a stack trace.
+  const failure = ToolrouteError.isInstance(error) ? error : new ToolrouteError('EXECUTION_FAILED', errorMessage(error))
   return c.json(failure.toJSON(), failure.status)
 }

@@ -13,8 +13,6 @@ import { callIdsOf, callTool, type CallToolArgs, type ResponseMode } from './cal
 import { sseResponse } from './sse-response.ts'
 import { headerNames } from '../protocol/header-names.ts'
 
-/** The IETF draft's response header on an answer that was replayed, not executed. */
-export const idempotentReplayedHeader = headerNames.idempotentReplayed
 /** Stripe's limit; the IETF draft sets none. */
 const maxKeyLength = 255
 
@@ -23,20 +21,13 @@ export interface IdempotentCallArgs extends Omit<CallToolArgs, 'source' | 'liveI
   principal: string | null
   key: string
   store: IdempotencyStore
-  request: Request
   maxBytes: number
-  mode: ResponseMode
 }
 
 /**
- * `POST /tools/:toolId` with an `Idempotency-Key` (SPEC §9). The body is read whole first: its
- * fingerprint must be known before anything of the tool runs (a keyed call streams no input live).
- * The first request with the key executes, with its run stored whatever the tool (an SSE repeat
- * replays the run's events); a repeat answers what the first answered, with `idempotent-replayed:
- * true`. A first request refused before anything ran (bad input) releases the key, and so does one
- * whose run could not be stored; one whose tool failed keeps its 5xx answer, as Stripe does. While
- * it executes, the first request renews its lease on the key (SPEC §12): cut off by a crash, it
- * stops, and the key's store settles the key as interrupted once the lease lapses.
+ * `POST /tools/:toolId` with an `Idempotency-Key` (SPEC §9): the body is fingerprinted first, the first
+ * request runs with its run stored, a repeat replays it. Refused input or an unstored run releases the key;
+ * a failed tool keeps its 5xx, as Stripe does. The lease is renewed while it runs (SPEC §12).
  */
 export async function idempotentCall(c: Context, args: IdempotentCallArgs): Promise<Response> {
   const { key, store, mode } = args
@@ -44,12 +35,11 @@ export async function idempotentCall(c: Context, args: IdempotentCallArgs): Prom
   if (key.length === 0 || key.length > maxKeyLength) {
     throw new ToolrouteError('IDEMPOTENCY_KEY_INVALID', `The Idempotency-Key header must be 1 to ${maxKeyLength} characters, got ${key.length}`)
   }
-  const read = await readBody(args.request, { maxBytes: args.maxBytes, as: 'bytes' })
+  const read = await readBody(c.req.raw, { maxBytes: args.maxBytes, as: 'bytes' })
   if (!read.ok) throw read.error
-  const body = read.body
-  const fingerprint = await fingerprintOf({ toolId: tool.id, principal: args.principal, requestContext: args.call.requestContext }, body)
+  const fingerprint = await fingerprintOf({ toolId: tool.id, principal: args.principal, requestContext: args.call.requestContext }, read.body)
   const scope: IdempotencyScope = { principal: args.principal, key }
-  const ids = callIdsOf(args.headers ?? args.request.headers)
+  const ids = callIdsOf(args.headers)
   const begun = await store.begin(scope, fingerprint, { ...ids, toolId: tool.id, principal: args.principal })
   switch (begun.state) {
     case 'conflict':
@@ -69,7 +59,7 @@ export async function idempotentCall(c: Context, args: IdempotentCallArgs): Prom
       )
       .finally(() => renewing?.stop())
   }
-  const calling = callTool(c, { ...args, ids, source: { text: new TextDecoder().decode(body) }, storeRuns: 'all', liveInput: false, onEnding })
+  const calling = callTool(c, { ...args, ids, source: { text: new TextDecoder().decode(read.body) }, storeRuns: 'all', liveInput: false, onEnding })
   // A call that failed before its first step began has no ending to stop the renewals.
   calling.catch(() => renewing?.stop())
   if (!mode.sse) {
@@ -84,22 +74,15 @@ export async function idempotentCall(c: Context, args: IdempotentCallArgs): Prom
   return calling
 }
 
-/**
- * Renews a key's lease every `everyMs` until stopped, one renewal at a time; a renewal refused (the
- * lease lapsed: this request was taken for dead, and the key now answers "interrupted") ends it.
- */
+/** Renews a key's lease every `everyMs`, one renewal at a time, until stopped or refused (the lease lapsed). */
 function renewKey(renew: () => Promise<boolean>, everyMs: number): { stop(): void } {
   let renewing = false
-  const timer = setInterval(() => {
+  const timer = setInterval(async () => {
     if (renewing) return
     renewing = true
-    renew().then(
-      (held) => {
-        renewing = false
-        if (!held) clearInterval(timer)
-      },
-      () => (renewing = false),
-    )
+    const held = await renew().catch(() => true)
+    renewing = false
+    if (!held) clearInterval(timer)
   }, everyMs)
   return { stop: () => clearInterval(timer) }
 }
@@ -113,7 +96,7 @@ export function answerOf(end: CallEnding<RunRecord>, ids: CallIds, tool: AnyTool
 
 /** A repeat's answer: the first's JSON as it was, or its run's events from the first. */
 async function replay(c: Context, answer: IdempotentAnswer, tool: AnyTool, mode: ResponseMode, runs: RunHost, principal: string | null): Promise<Response> {
-  const headers = { [headerNames.runId]: answer.runId, [headerNames.toolCallId]: answer.toolCallId, [idempotentReplayedHeader]: 'true' }
+  const headers = { [headerNames.runId]: answer.runId, [headerNames.toolCallId]: answer.toolCallId, [headerNames.idempotentReplayed]: 'true' }
   if (!mode.sse) return c.body(answer.body, answer.status as 200, { ...headers, 'content-type': 'application/json' })
   const events = await runs.follow(answer.runId, { principal, after: 0, signal: c.req.raw.signal })
   return sseResponse(events, createEventProjector(tool, mode.view), { headers, keepAliveMs: mode.keepAliveMs })

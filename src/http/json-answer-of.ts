@@ -7,13 +7,9 @@ import type { ToolAppOptions } from './tool-app-options.ts'
 export type JsonAnswer = (c: Context, body: unknown, status: 200 | 202, ids: CallIds) => Response
 
 /**
- * The JSON call path's one speed-up, kept here so the rest of the path is ordinary code: it is
- * what holds the call to its target against a bare Hono route (BENCHMARKS.md, "JSON call").
- * For more than one header `c.json` builds a `Headers` and sets each, a call into the runtime
- * apiece; a record given to `Response` is read in one. That skips what `c.header()` set before,
- * so it is used only where nothing can have: the route is its request's first handler (no
- * middleware ran) and the app hands the context to none of its own code before the answer (no
- * resolver, no principal rule, no run host built per request for a call kept whatever happens).
+ * The JSON call path's one speed-up (BENCHMARKS.md, "JSON call"): `c.json` sets each header, a runtime call
+ * apiece; a record given to `Response` is read in one. It skips what `c.header()` set, so it runs only where
+ * nothing can have: the first handler, and no app code given the context (resolver, principal rule, run host).
  */
 export function jsonAnswerOf(options: Pick<ToolAppOptions, 'resolveRequestContext' | 'principal' | 'storeRuns' | 'runs'>): JsonAnswer {
   const handsOutContext =

@@ -6,17 +6,12 @@ import type { ToolAppEnv } from './tool-app-options.ts'
 /** Hosts a local development server answers on: where the playground is on unless configured. */
 const localHosts = new Set(['localhost', '127.0.0.1', '[::1]'])
 
-/**
- * Whether `GET /` serves the playground: the `playground` option when set, else only for a request
- * to a local host (SPEC §10). The host is the caller's to choose, so this is a default, not a
- * guard: the page only calls the app's own routes, behind the same auth as any other caller.
- */
+/** Whether `GET /` serves the playground: the option, else a local host (SPEC §10; a default, not a guard). */
 export function servesPlayground(option: boolean | undefined, url: string): boolean {
   return option ?? localHosts.has(new URL(url).hostname)
 }
 
-// The page may only talk to the app itself: no CDN, no other origin, and it cannot be framed
-// (its Approve button must not be clickable through someone else's page).
+// The page talks only to the app, and cannot be framed (its Approve button must not be clickable elsewhere).
 const headers = {
   'cache-control': 'no-store',
   'content-security-policy':
@@ -24,27 +19,18 @@ const headers = {
   'x-content-type-options': 'nosniff',
 }
 
-/**
- * `GET /`: the playground page, rendered on the first request that serves it (its module is
- * imported then: no startup cost); when off, the route answers as unknown. An app built without
- * the page (`toolroute deploy` with `playground` unset) answers as unknown too, `404 TOOL_NOT_FOUND`,
- * saying why to a request the page would have been served to (`wrangler dev` of a deploy build).
- */
+/** `GET /`: the playground page, rendered on first request; when off or not built, answered as unknown. */
 export function mountPlayground(app: Hono<ToolAppEnv>, options: { playground: boolean | undefined; basePath: string; page: PlaygroundPageLoader | undefined }): void {
-  const render = options.page
   if (options.playground === false) return
   const base = options.basePath.replace(/\/+$/, '')
   let page: Promise<string> | undefined
   app.get('/', async (c) => {
     if (!servesPlayground(options.playground, c.req.url)) return c.notFound()
-    if (!render) throw notBuilt(c.req.path)
-    page ??= Promise.resolve(render({ base }))
+    if (!options.page) throw new ToolrouteError('TOOL_NOT_FOUND', `No route for GET ${c.req.path}: ${notBuilt}`)
+    page ??= Promise.resolve(options.page({ base }))
     return c.html(await page, 200, headers)
   })
 }
 
-const notBuilt = (path: string) =>
-  new ToolrouteError(
-    'TOOL_NOT_FOUND',
-    `No route for GET ${path}: this build has no playground page (toolroute deploy leaves it out unless toolroute.config.ts sets playground: true; toolroute dev serves it)`,
-  )
+const notBuilt =
+  'this build has no playground page (toolroute deploy leaves it out unless toolroute.config.ts sets playground: true; toolroute dev serves it)'

@@ -87,11 +87,6 @@ function runStep(summary: string, body?: unknown) {
   }
 }
 
-/** The document's `info`: the server announced to MCP clients, else toolroute's defaults. */
-export function openApiInfo(server: { name: string; version: string } | undefined): { title: string; version: string } {
-  return { title: server?.name ?? 'toolroute', version: server?.version ?? '0.1.0' }
-}
-
 /** An OpenAPI 3.1 document, as `GET /openapi.json` serves it. */
 export interface OpenApiDocument {
   openapi: string
@@ -100,21 +95,14 @@ export interface OpenApiDocument {
   components: Record<string, unknown>
 }
 
-export interface OpenApiOptions {
-  basePath: string
-  server?: { name: string; version: string } | undefined
-}
+export type OpenApiOptions = { basePath: string; server?: { name: string; version: string } | undefined }
 
-/** OpenAPI 3.1: one path per tool with its own schemas, plus the run routes. Built once per app. */
+/** OpenAPI 3.1: one path per tool with its own schemas, plus the run routes. */
 export function createOpenApiDocument(tools: readonly AnyTool[], options: OpenApiOptions): OpenApiDocument {
   return openApiDocumentOf(tools.map(toToolDescriptor), options)
 }
 
-/**
- * The document from the tools' descriptors, which hold every schema it names: an app served from a
- * build's manifest builds it from the manifest's descriptors, for the base path it is mounted at,
- * without evaluating a tool module.
- */
+/** The document from the tools' descriptors, which hold every schema it names (a build's, without evaluating a tool). */
 export function openApiDocumentOf(tools: readonly ToolDescriptor[], options: OpenApiOptions): OpenApiDocument {
   const base = options.basePath.replace(/\/$/, '')
   const paths: Record<string, unknown> = {}
@@ -150,7 +138,8 @@ export function openApiDocumentOf(tools: readonly ToolDescriptor[], options: Ope
   paths[`${base}/runs/{runId}/cancel`] = runStep('Cancel a waiting or background run')
   return {
     openapi: '3.1.0',
-    info: openApiInfo(options.server),
+    // The server announced to MCP clients, else toolroute's defaults.
+    info: { title: options.server?.name ?? 'toolroute', version: options.server?.version ?? '0.1.0' },
     paths,
     components: { schemas: { Error: errorSchema } },
   }

@@ -7,9 +7,8 @@ import { safeParseJson } from '../runtime/safe-parse-json.ts'
 
 /** Reads a small JSON body of the framework's own routes (decline, resume, Mastra's execute). Empty counts as `{}`. */
 export async function readJsonBody(c: Context, maxBytes: number): Promise<unknown> {
-  // A POST with neither content-length nor a JSON type (`curl -X POST`): workerd hands it a null
-  // body, Deno an empty stream. Read first, so "no body" is found the same way on both, and
-  // only a body that is really there must be JSON.
+  // A POST with neither content-length nor a JSON type (`curl -X POST`) has a null body in workerd,
+  // an empty stream in Deno: read first, so only a body really there must be JSON.
   const headers = c.req.raw.headers
   const length = headers.get('content-length') ?? undefined
   const type = headers.get('content-type') ?? undefined

@@ -6,32 +6,21 @@ import type { EventLog } from '../events/event-log.ts'
 
 const callerGone = () => new Error('The caller disconnected')
 
-/**
- * The scope of a call made by an HTTP request: its events go to the request's log, and the abort
- * signal is made on first read (`CallAbort`), since most calls never read it.
- */
+/** The scope of an HTTP request's call: events go to the request's log; the abort signal is made on first read. */
 export class RequestCallScope extends EventCallScope {
   /** The caller leaving (its request's signal, once read) aborts the call; so may its stream. */
   readonly abort: CallAbort
-  /**
-   * `data-tool-suspended` names a run to resume: it is held back until that run is stored, so
-   * a caller acting on it at once never meets RUN_NOT_FOUND. It is the step's last event.
-   */
+  /** `data-tool-suspended`, held back until its run is stored, so a caller acting on it never meets RUN_NOT_FOUND. */
   readonly held: ToolEvent[]
-  private readonly log: EventLog
 
   constructor(tool: AnyTool, ids: { runId: string; toolCallId: string }, values: Record<string, unknown>, log: EventLog, request: Request) {
     const held: ToolEvent[] = []
-    // An own arrow, not a method: the executor destructures `emit` from the scope.
-    super(tool, ids, values, (event) => void (event.type === 'data-tool-suspended' ? held.push(event) : log.push(event)))
+    // An own arrow, not a method: the executor destructures `emit` from the scope. A transient
+    // chunk goes to this request's live readers only: it is never stored.
+    const emit = (event: ToolEvent) => void (event.type === 'data-tool-suspended' ? held.push(event) : log.push(event))
+    super(tool, ids, values, emit, { emitTransient: (event) => log.pushTransient(event) })
     this.held = held
-    this.log = log
     this.abort = new CallAbort(request, callerGone)
-  }
-
-  /** A transient chunk goes to this request's live readers only: it is never stored. */
-  override emitTransient(event: ToolEvent): void {
-    this.log.pushTransient(event)
   }
 
   override get signal(): AbortSignal {
@@ -42,7 +31,6 @@ export class RequestCallScope extends EventCallScope {
     return this.abort.race(work)
   }
 
-  /** Aborts the call because its caller left (an SSE stream cancelled). */
   callerLeft(): void {
     this.abort.abort(callerGone())
   }

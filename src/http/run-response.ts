@@ -12,7 +12,7 @@ import { sseResponse } from './sse-response.ts'
 import { headerNames } from '../protocol/header-names.ts'
 
 /** The JSON answer for a run where a step left it (SPEC §2 "JSON responses", `callJson`). */
-export function runJson(c: Context, run: RunRecord, tool: AnyTool | undefined): Response {
+function runJson(c: Context, run: RunRecord, tool: AnyTool | undefined): Response {
   const headers = { [headerNames.runId]: run.runId, [headerNames.toolCallId]: run.toolCallId }
   const json = callJson(run, run, tool)
   if (json.ok) return c.json(json.body, json.status, headers)
@@ -20,34 +20,30 @@ export function runJson(c: Context, run: RunRecord, tool: AnyTool | undefined): 
   throw json.error
 }
 
-/** The caller left: the step stops, and an abort that travels to the run's object outlives the request. */
-function abortStep(c: Context, segment: RunSegment): void {
-  const travelling = segment.abort(new Error('The caller disconnected'))
-  if (travelling) deferOf(c)(travelling)
-}
-
 /** Answers an approve / decline / resume step as SSE (its live events) or JSON (where it ends). */
 export async function segmentResponse(c: Context, segment: RunSegment, tool: AnyTool | undefined, mode: ResponseMode): Promise<Response> {
+  // A background run goes on without its caller: JSON answers `running` at once, without reading
+  // the step's events (a remote host opens them only when read).
+  if (!mode.sse && segment.run.background && segment.run.status === 'running') return runJson(c, segment.run, tool)
+  // Either sign of a caller gone (the body cancelled, the request aborted) ends the step; an abort
+  // that travels to the run's object outlives the request.
+  const signal = c.req.raw.signal
+  const onAbort = () => {
+    const travelling = segment.abort(new Error('The caller disconnected'))
+    if (travelling) deferOf(c)(travelling)
+  }
+  signal?.addEventListener('abort', onAbort, { once: true })
   if (!mode.sse) {
-    // A background run goes on without its caller: JSON answers `running` at once, without
-    // reading the step's events (a remote host opens them only when read).
-    if (segment.run.background && segment.run.status === 'running') return runJson(c, segment.run, tool)
-    const onAbort = () => abortStep(c, segment)
-    c.req.raw.signal?.addEventListener('abort', onAbort, { once: true })
     try {
-      // Drained first: where a step ends is known once its events are (a remote host's
-      // final state comes after them on the same stream).
+      // Drained first: a remote host's final state comes after the events, on the same stream.
       for await (const _ of segment.events);
       return runJson(c, await segment.settled, tool)
     } finally {
-      c.req.raw.signal?.removeEventListener('abort', onAbort)
+      signal?.removeEventListener('abort', onAbort)
     }
   }
+  void segment.settled.finally(() => signal?.removeEventListener('abort', onAbort)).catch(() => {})
   const project = tool ? createEventProjector(tool, mode.view, { input: segment.run.input }) : async (event: SequencedEvent['event']) => event
-  // Either sign of a caller gone (the body cancelled, the request aborted) ends the step.
-  const onAbort = () => abortStep(c, segment)
-  c.req.raw.signal?.addEventListener('abort', onAbort, { once: true })
-  void segment.settled.finally(() => c.req.raw.signal?.removeEventListener('abort', onAbort)).catch(() => {})
   return sseResponse(segment.events, project, {
     headers: { [headerNames.runId]: segment.run.runId, [headerNames.toolCallId]: segment.run.toolCallId },
     dialect: mode.dialect,
@@ -56,10 +52,7 @@ export async function segmentResponse(c: Context, segment: RunSegment, tool: Any
   })
 }
 
-/**
- * `GET /runs/:runId`: the run, with the transcript view (never raw payloads) of one page of its
- * events, and the cursor of the page before it while there is one (numbers start at 1).
- */
+/** `GET /runs/:runId`: the run, a page of its events' transcript (never raw payloads), the cursor of the page before. */
 export async function runView(run: RunRecord, events: SequencedEvent[], tool: AnyTool | undefined): Promise<RunView> {
   const transcript: unknown[] = []
   if (tool) {

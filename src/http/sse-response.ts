@@ -7,16 +7,12 @@ export interface SseResponseOptions {
   headers?: Record<string, string>
   /** Which AI SDK majors read the stream (default `'ai6'`: chunks both 6 and 7 accept). */
   dialect?: UiMessageStreamDialect
-  /** Called when the client goes away before the stream ends. */
   onCancel?: () => void
   /** Silence before a `: keep-alive` comment (default 15 s). */
   keepAliveMs?: number | undefined
 }
 
-/**
- * The AI SDK UI message stream over SSE: each event projected for its view, `id:` set to its
- * place in the run's log, `: keep-alive` every 15 s (or `keepAliveMs`) of silence, `data: [DONE]` at the end.
- */
+/** The AI SDK UI message stream over SSE: `id:` each event's place in the run's log, keep-alives, `[DONE]` last. */
 export function sseResponse(events: AsyncIterable<SequencedEvent>, project: EventProjector, options: SseResponseOptions = {}): Response {
   const encoder = new TextEncoder()
   const dialect = options.dialect ?? 'ai6'
@@ -37,8 +33,7 @@ export function sseResponse(events: AsyncIterable<SequencedEvent>, project: Even
         }
       }, options.keepAliveMs ?? keepAliveIntervalMs)
     },
-    // Loops until it enqueues: a pull that enqueues nothing (an event its view drops) is not
-    // called again by the stream, which would stall until the next keep-alive.
+    // Loops until it enqueues: a pull that enqueues nothing (a dropped event) is not called again.
     async pull(controller) {
       try {
         while (true) {

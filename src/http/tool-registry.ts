@@ -3,10 +3,7 @@ import { LazyTools } from '../manifest/lazy-tools.ts'
 import { mcpToolName } from '../tool/mcp-tool-name.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 
-/**
- * Tools by id, from an array, a module's exports or a build's manifest (`LazyTools`). Two tools with one id are refused, and so
- * are two whose ids map to one MCP name (`'a b'` and `'a_b'`): `/mcp` could not tell them apart.
- */
+/** Tools by id; two with one id, or with one MCP name (`'a b'`, `'a_b'`: `/mcp` could not tell them apart), refused. */
 export function toolRegistry(tools: readonly AnyTool[] | Readonly<Record<string, AnyTool>> | LazyTools): ReadonlyMap<string, AnyTool> {
   // A build's manifest: `toolroute build` already refused colliding ids and names.
   if (tools instanceof LazyTools) return tools

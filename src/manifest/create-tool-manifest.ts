@@ -1,8 +1,9 @@
 import { isBackgroundTool } from '../tool/is-background-tool.ts'
 import { suspendsOf } from './stored-run-reason.ts'
 import type { FoundTool } from '../tool/collect-tools.ts'
+import { toMcpTool } from './to-mcp-tool.ts'
+import { toToolDescriptor } from './to-tool-descriptor.ts'
 import type { ToolListings, ToolRoute } from './tool-manifest.ts'
-import { createToolListings } from './create-tool-listings.ts'
 
 /** What `toolroute build` writes for `LazyTools`: each tool's routing facts, the module loaders' order, and the listings. */
 export interface ToolManifest {
@@ -12,11 +13,7 @@ export interface ToolManifest {
   listings: ToolListings
 }
 
-/**
- * The manifest of the tools `collectTools` found, computed in Node at build time: their
- * descriptors, JSON Schemas and MCP listing, so the Worker serves them (and the OpenAPI document
- * built from the descriptors) without evaluating a tool module.
- */
+/** The manifest of the tools `collectTools` found, at build time: the Worker lists them without evaluating one. */
 export function createToolManifest(found: readonly FoundTool[]): ToolManifest {
   const files = [...new Set(found.map(({ file }) => file))]
   const routes = found.map(({ tool, id, mcpName, file, exportName }): ToolRoute => ({
@@ -29,5 +26,6 @@ export function createToolManifest(found: readonly FoundTool[]): ToolManifest {
     suspends: suspendsOf(tool),
     background: isBackgroundTool(tool),
   }))
-  return { files, routes, listings: createToolListings(found.map(({ tool }) => tool)) }
+  const tools = found.map(({ tool }) => tool)
+  return { files, routes, listings: { descriptors: tools.map(toToolDescriptor), mcpTools: tools.map(toMcpTool) } }
 }

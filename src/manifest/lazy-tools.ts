@@ -8,20 +8,14 @@ export interface LazyToolsOptions {
   /** Each tool module's import, by `ToolRoute.module` (`() => import('../tools/weather-tool.ts')`). */
   modules: readonly (() => Promise<Readonly<Record<string, unknown>>>)[]
   routes: readonly ToolRoute[]
-  /**
-   * The listings, or each part packed as `toolroute build` writes it (JSON text, or gzipped when
-   * large), decoded when first read: the Worker's startup then scans packed text instead of every
-   * tool's schemas as code, and `GET /tools` decodes the descriptors only (BENCHMARKS.md, startup).
-   */
+  /** The listings, or each part packed (decoded when first read: startup scans text, not code; BENCHMARKS.md). */
   listings: ToolListings | PackedToolListings
 }
 
 /**
- * Tools served from a build's manifest: every tool's routing facts and listings are known at
- * once, and a tool's module is imported on that tool's first call, so a Worker's startup does not
- * grow with its tools (SPEC §11). As a map it holds the tools loaded so far; `loadTool` (what every
- * caller of a tool goes through) loads the others. A module that throws while loading fails the
- * calls of its tools with `EXECUTION_FAILED` naming the file, every time, and nothing else.
+ * Tools served from a build's manifest, each module imported on its tool's first call, so startup
+ * does not grow with the tools (SPEC §11). As a map it holds the tools loaded so far (`loadTool`
+ * loads others); a module that throws fails its tools' calls with `EXECUTION_FAILED`, every time.
  */
 export class LazyTools extends Map<string, AnyTool> {
   readonly routes: ReadonlyMap<string, ToolRoute>
@@ -39,12 +33,9 @@ export class LazyTools extends Map<string, AnyTool> {
 
   /** One part of the listings (descriptors, MCP list), as the build computed it. */
   listing<K extends keyof ToolListings>(key: K): Promise<ToolListings[K]> {
-    let decoded = this.#decoded.get(key)
-    if (!decoded) {
-      const value = this.#listings[key]
-      this.#decoded.set(key, (decoded = typeof value === 'string' ? unpack(value) : Promise.resolve(value)))
-    }
-    return decoded as Promise<ToolListings[K]>
+    const value = this.#listings[key]
+    if (!this.#decoded.has(key)) this.#decoded.set(key, typeof value === 'string' ? unpack(value) : Promise.resolve(value))
+    return this.#decoded.get(key) as Promise<ToolListings[K]>
   }
 
   /** The tool `id`, its module imported on first use; `undefined` for an id the manifest does not hold. */
@@ -52,38 +43,31 @@ export class LazyTools extends Map<string, AnyTool> {
     const route = this.routes.get(id)
     const importModule = route && this.#modules[route.module]
     if (!route || !importModule) return undefined
-    let loading = this.#loading.get(id)
-    if (!loading) {
-      // Kept, failed or not: a module whose top level threw is not evaluated twice (a bundler's
-      // lazy module would come back half initialised), so each call gets the same error.
-      loading = importModule().then(
-        (exports) => {
-          const tool = exports[route.exportName]
-          if (!isTool(tool) || tool.id !== id) {
-            throw new ToolrouteError('EXECUTION_FAILED', `Tool "${id}" is not exported as ${route.exportName} by ${route.file} any more: run toolroute build again`)
-          }
-          this.set(id, tool)
-          return tool
-        },
-        (error: unknown) => {
-          console.error(`toolroute: ${route.file} (tool "${id}") failed to load:`, error)
-          throw new ToolrouteError('EXECUTION_FAILED', `Tool "${id}" failed to load (${route.file}): ${errorMessage(error)}`)
-        },
-      )
-      this.#loading.set(id, loading)
-    }
+    const known = this.#loading.get(id)
+    if (known) return known
+    // Kept, failed or not: a module that threw is not evaluated twice (it would come back half initialised).
+    const loading = importModule().then(
+      (exports) => {
+        const tool = exports[route.exportName]
+        if (!isTool(tool) || tool.id !== id) {
+          throw new ToolrouteError('EXECUTION_FAILED', `Tool "${id}" is not exported as ${route.exportName} by ${route.file} any more: run toolroute build again`)
+        }
+        this.set(id, tool)
+        return tool
+      },
+      (error: unknown) => {
+        console.error(`toolroute: ${route.file} (tool "${id}") failed to load:`, error)
+        throw new ToolrouteError('EXECUTION_FAILED', `Tool "${id}" failed to load (${route.file}): ${errorMessage(error)}`)
+      },
+    )
+    this.#loading.set(id, loading)
     return loading
   }
 }
 
-/** A packed part: JSON text (a listing starts with `[` or `{`, base64 never does), or gzipped. */
-function unpack(packed: string): Promise<unknown> {
-  return packed.startsWith('[') || packed.startsWith('{') ? Promise.resolve().then(() => JSON.parse(packed)) : gunzipJson(packed)
-}
-
-/** JSON gzipped and base64-encoded, decoded with the platform's own DecompressionStream. */
-async function gunzipJson(base64: string): Promise<unknown> {
-  const bytes = Uint8Array.from(atob(base64), (char) => char.charCodeAt(0))
-  const text = await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text()
-  return JSON.parse(text)
+/** A packed part: JSON text (a listing starts with `[` or `{`, base64 never does), or gzipped JSON in base64. */
+async function unpack(packed: string): Promise<unknown> {
+  if (packed.startsWith('[') || packed.startsWith('{')) return JSON.parse(packed)
+  const bytes = Uint8Array.from(atob(packed), (char) => char.charCodeAt(0))
+  return JSON.parse(await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text())
 }

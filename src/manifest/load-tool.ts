@@ -2,11 +2,7 @@ import { ToolrouteError } from '../errors/toolroute-error.ts'
 import { LazyTools } from './lazy-tools.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 
-/**
- * The tool `id` of a registry, for a caller about to run it: at once when the registry holds it
- * (an app of plain tools, or a lazy tool already loaded), else its module's first import; rejects
- * with `EXECUTION_FAILED` when its module cannot load.
- */
+/** The tool `id` of a registry, its lazy module imported if need be (`EXECUTION_FAILED` when it cannot load). */
 export async function loadTool(tools: ReadonlyMap<string, AnyTool>, id: string): Promise<AnyTool | undefined> {
   const tool = tools.get(id)
   if (tool !== undefined || !(tools instanceof LazyTools)) return tool

@@ -14,11 +14,7 @@ function isObjectSchema(schema: JSONSchemaObject | undefined): schema is JSONSch
   return schema?.type === 'object'
 }
 
-/**
- * A tool as `tools/list` shows it: `name` mapped from the tool id (SPEC §1), its description and
- * JSON Schemas (computed once by `createTool`), `annotations` and `_meta` from its `mcp` option,
- * and its `title` option (else the annotation's title) as the display `title`.
- */
+/** A tool as `tools/list` shows it: `name` mapped from its id (SPEC §1), its schemas and `mcp` option, its `title`. */
 export function toMcpTool(tool: AnyTool): McpTool {
   const input = tool.schemas.input?.jsonSchema
   const output = tool.schemas.output?.outputJsonSchema
@@ -28,8 +24,7 @@ export function toMcpTool(tool: AnyTool): McpTool {
     name: mcpToolName(tool.id),
     ...(typeof title === 'string' ? { title } : {}),
     description: tool.description,
-    // A non-object input schema cannot describe MCP arguments (always an object); the tool's own
-    // validation still applies to whatever arrives.
+    // MCP arguments are always an object; the tool's own validation still applies to what arrives.
     inputSchema: isObjectSchema(input) ? input : anyObject,
     ...(isObjectSchema(output) ? { outputSchema: output } : {}),
     ...(annotations ? { annotations } : {}),
@@ -40,47 +35,39 @@ export function toMcpTool(tool: AnyTool): McpTool {
 /** A registry as MCP sees it: the `tools/list` listing (read when first asked for) and the tool ids by MCP name. */
 export interface McpToolIndex {
   list(): Promise<{ tools: McpTool[] }>
-  /**
-   * The listing for 2025 clients, which have tasks: a background tool is a task, so its entry
-   * says `execution.taskSupport: 'optional'` (a plain call still follows the run to its end).
-   */
+  /** The listing for 2025 clients, where a background tool is a task: `execution.taskSupport: 'optional'`. */
   taskList(): Promise<{ tools: McpTool[] }>
   ids: ReadonlyMap<string, string>
 }
 
 const indexes = new WeakMap<ReadonlyMap<string, AnyTool>, McpToolIndex>()
 
-/**
- * Computed once per registry (the registry refused colliding names), shared by every server made
- * for it. A build's lazy tools list from their manifest, without evaluating a tool module.
- */
+/** Computed once per registry, shared by every server made for it; lazy tools list from their manifest. */
 export function mcpToolIndex(tools: ReadonlyMap<string, AnyTool>): McpToolIndex {
-  let index = indexes.get(tools)
-  if (!index) {
-    let list: Promise<{ tools: McpTool[] }> | undefined
-    let taskList: Promise<{ tools: McpTool[] }> | undefined
-    const lazy = tools instanceof LazyTools ? tools : undefined
-    const ids = lazy ? [...lazy.routes.values()].map((route) => [route.mcpName, route.id] as const) : [...tools.keys()].map((id) => [mcpToolName(id), id] as const)
-    const background = new Set(lazy ? [...lazy.routes.values()].filter((route) => route.background).map((route) => route.mcpName) : [...tools.values()].filter(isBackgroundTool).map((tool) => mcpToolName(tool.id)))
-    const listed = () => (list ??= lazy ? lazy.listing('mcpTools').then((mcpTools) => ({ tools: mcpTools })) : Promise.resolve({ tools: [...tools.values()].map(toMcpTool) }))
-    index = {
-      list: listed,
-      taskList: () =>
-        (taskList ??= listed().then(({ tools: entries }) => ({
-          tools: entries.map((entry) => (background.has(entry.name) ? { ...entry, execution: { taskSupport: 'optional' as const } } : entry)),
-        }))),
-      ids: new Map(ids),
-    }
-    indexes.set(tools, index)
+  const known = indexes.get(tools)
+  if (known) return known
+  const lazy = tools instanceof LazyTools ? tools : undefined
+  const routes = lazy
+    ? [...lazy.routes.values()]
+    : [...tools].map(([id, tool]) => ({ id, mcpName: mcpToolName(id), background: isBackgroundTool(tool) }))
+  const background = new Set(routes.filter((route) => route.background).map((route) => route.mcpName))
+  let list: Promise<{ tools: McpTool[] }> | undefined
+  let taskList: Promise<{ tools: McpTool[] }> | undefined
+  const listed = () =>
+    (list ??= lazy ? lazy.listing('mcpTools').then((mcpTools) => ({ tools: mcpTools })) : Promise.resolve({ tools: [...tools.values()].map(toMcpTool) }))
+  const index: McpToolIndex = {
+    list: listed,
+    taskList: () =>
+      (taskList ??= listed().then(({ tools: entries }) => ({
+        tools: entries.map((entry) => (background.has(entry.name) ? { ...entry, execution: { taskSupport: 'optional' as const } } : entry)),
+      }))),
+    ids: new Map(routes.map((route) => [route.mcpName, route.id])),
   }
+  indexes.set(tools, index)
   return index
 }
 
-/**
- * The tool an MCP client calls by name, its module loaded on first call: `undefined` for an
- * unknown name (a protocol error), the `ToolrouteError` of a module that cannot load (the call's
- * failure, as any tool's error).
- */
+/** The tool an MCP client names: `undefined` if unknown, the `ToolrouteError` of a module that cannot load. */
 export async function findMcpTool(tools: ReadonlyMap<string, AnyTool>, name: string): Promise<AnyTool | ToolrouteError | undefined> {
   const id = mcpToolIndex(tools).ids.get(name)
   try {

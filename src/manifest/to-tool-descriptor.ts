@@ -1,12 +1,11 @@
-import type { JSONSchemaObject, ToolDescriptor } from '../protocol/tool-descriptor.ts'
-import type { AnyTool } from '../tool/tool-types.ts'
+import type { JSONSchemaObject, ToolDescriptor, ToolDescriptorBackground } from '../protocol/tool-descriptor.ts'
+import type { AnyTool, ToolBackgroundOptions } from '../tool/tool-types.ts'
 
 const anyObject: JSONSchemaObject = { type: 'object', additionalProperties: true }
 
 /** Builds a tool's descriptor from what `createTool` computed once. */
 export function toToolDescriptor(tool: AnyTool): ToolDescriptor {
   const { schemas, options } = tool
-  const background = tool.background
   return {
     id: tool.id,
     description: tool.description,
@@ -17,20 +16,14 @@ export function toToolDescriptor(tool: AnyTool): ToolDescriptor {
     ...(schemas.requestContext ? { requestContextSchema: schemas.requestContext.jsonSchema } : {}),
     ...(options.strict !== undefined ? { strict: options.strict } : {}),
     requireApproval: typeof tool.requireApproval === 'function' ? 'conditional' : tool.requireApproval,
-    ...(background
-      ? {
-          background: Object.fromEntries(
-            Object.entries({
-              enabled: background.enabled,
-              timeoutMs: background.timeoutMs,
-              maxRetries: background.maxRetries,
-              defaultDisposition: background.defaultDisposition,
-            }).filter(([, value]) => value !== undefined),
-          ),
-        }
-      : {}),
+    ...(tool.background ? { background: backgroundOf(tool.background) } : {}),
     ...(options.inputExamples ? { inputExamples: options.inputExamples } : {}),
     ...(options.providerOptions ? { providerOptions: options.providerOptions } : {}),
     ...(tool.mcp ? { mcp: tool.mcp } : {}),
   }
+}
+
+/** The plain-data fields of a `background` option that are set. */
+function backgroundOf({ enabled, timeoutMs, maxRetries, defaultDisposition }: ToolBackgroundOptions): ToolDescriptorBackground {
+  return Object.fromEntries(Object.entries({ enabled, timeoutMs, maxRetries, defaultDisposition }).filter(([, value]) => value !== undefined))
 }

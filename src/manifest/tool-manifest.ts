@@ -1,10 +1,7 @@
 import type { Tool as McpTool } from '@modelcontextprotocol/server'
 import type { ToolDescriptor } from '../protocol/tool-descriptor.ts'
 
-/**
- * What the app needs to route a call to a tool without evaluating its module, written by
- * `toolroute build` for each tool.
- */
+/** What the app needs to route a call to a tool without evaluating its module, written by `toolroute build`. */
 export interface ToolRoute {
   id: string
   /** Its name under `/mcp` (SPEC §1). */
@@ -18,26 +15,14 @@ export interface ToolRoute {
   requireApproval: boolean | 'conditional'
   /** It declares a suspend or resume schema (`suspendsOf`). */
   suspends: boolean
-  /** Its calls run in the background by default. */
   background: boolean
 }
 
-/**
- * What the listing routes serve, computed in Node by `toolroute build`: each tool's descriptor
- * (`GET /tools/:toolId`) and its `tools/list` entry. The OpenAPI document is not kept: the app
- * builds it from the descriptors, which hold every schema it names, for the base path and server
- * it is served with.
- */
+/** What the listing routes serve, computed by `toolroute build` (OpenAPI is built from the descriptors). */
 export interface ToolListings {
   descriptors: ToolDescriptor[]
   mcpTools: McpTool[]
 }
 
-/**
- * The listings as `toolroute build` writes them: each part JSON text, or, when large, that text
- * gzipped and base64-encoded.
- */
-export interface PackedToolListings {
-  descriptors: string
-  mcpTools: string
-}
+/** The listings as `toolroute build` writes them: each part JSON text, or, when large, gzipped and base64-encoded. */
+export type PackedToolListings = Record<keyof ToolListings, string>

@@ -15,11 +15,8 @@ function listed(hostname: string, allowedHosts: readonly string[]): boolean {
 }
 
 /**
- * The DNS-rebinding rule of a locally served app (SPEC §5): after a rebind, an attacker's page
- * reaches this server under its own name, same-origin with it, so the one thing it cannot fake is
- * the `Host` its browser sends. Every request whose `Host` is not a loopback name or address, or
- * a name of `allowedHosts`, is refused with `403 FORBIDDEN` before anything runs. Mounted only
- * when the app knows it is served locally (`servedLocally`), which no request decides.
+ * The DNS-rebinding rule of a locally served app (SPEC §5): a rebound page is same-origin but cannot
+ * fake its `Host`, so one neither loopback nor in `allowedHosts` gets `403 FORBIDDEN` before anything runs.
  */
 export function checkHost(allowedHosts: readonly string[] = []): MiddlewareHandler {
   return async (c, next) => {

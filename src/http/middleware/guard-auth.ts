@@ -6,12 +6,7 @@ import { errorResponse } from '../error-response.ts'
 /** Statuses with which auth middleware refuses a request (hono/bearer-auth answers 400 to a malformed header). */
 const refusals = new Set([400, 401, 403])
 
-/**
- * Runs any Hono auth middleware (`hono/bearer-auth`, `hono/jwt`, your own) so that a refusal,
- * thrown as an `HTTPException` or answered as a response, reaches the caller as the spec's
- * `401 UNAUTHORIZED` error, keeping its `WWW-Authenticate` challenge. Whatever happens after
- * the middleware let the request through is not touched.
- */
+/** Runs Hono auth middleware so a refusal, thrown or answered, is the spec's `401 UNAUTHORIZED` (challenge kept). */
 export function guardAuth(middleware: MiddlewareHandler): MiddlewareHandler {
   return async (c, next) => {
     let passed = false
