@@ -143,6 +143,20 @@ describe('AI SDK 7 chunks, on request (?aiSdk=7)', () => {
     expect(v6.rejected).toEqual([expect.objectContaining({ type: 'tool-approval-response' })])
   })
 
+  it('a keyed call repeated with ?aiSdk=7 replays its run in the same dialect', async () => {
+    const call = () =>
+      callTool('delete-file', { path: '/tmp/f' }, { sse: true, query: '?aiSdk=7', headers: { 'idempotency-key': 'ai7-replay', ...as('ai-sdk') } })
+    const asked = await read(ai7, await call())
+    const { runId } = asked.message.metadata as { runId: string }
+    await (await runAction(runId, 'approve', undefined, { auth: 'ai-sdk' })).json()
+    const repeat = await call()
+    expect(repeat.headers.get('idempotent-replayed')).toBe('true')
+    const replayed = await read(ai7, repeat)
+    expect(replayed.rejected).toEqual([])
+    expect(replayed.chunks.map((chunk) => chunk.type)).toContain('tool-approval-response')
+    expect(replayed.chunks.map((chunk) => chunk.type)).not.toContain('data-tool-approval-response')
+  })
+
   it('without the parameter, the same step sends the data part', async () => {
     const { runId } = await start('delete-file', { path: '/tmp/e' }, { auth: 'ai-sdk' })
     const text = await (await approveStream(runId)).text()
