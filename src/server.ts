@@ -12,7 +12,7 @@ import { createMemoryIdempotencyStore } from './store/memory/memory-idempotency-
 import { cfworkerJsonSchema } from './schema/cfworker-json-schema.ts'
 import { setJsonSchemaValidator } from './schema/json-schema-validator.ts'
 
-export { defaultMaxInputBytes } from './http/create-tool-app.ts'
+export { defaultMaxInputBytes } from './runtime/receive-input.ts'
 export type { ToolAppEnv } from './http/tool-app-options.ts'
 export type { ToolAppMcpOptions } from './mcp/mcp-app-options.ts'
 

@@ -33,8 +33,6 @@ import { mountPlayground } from './mount-playground.ts'
 import type { CancelResult } from '../protocol/call-result.ts'
 import { headerNames } from '../protocol/header-names.ts'
 
-export { defaultMaxInputBytes }
-
 const once = <T>(compute: () => T | Promise<T>): (() => Promise<T>) => {
   let value: Promise<T> | undefined
   return () => (value ??= Promise.resolve().then(compute))
