@@ -15,12 +15,9 @@ function answer(status: number, code: number, message: string, id: unknown): Res
 }
 
 /**
- * The JSON-RPC checks a 2025 request at `version` gets before the SDK, which answers them with
- * the wrong codes or not at all: well-formed JSON that is not JSON-RPC (or an empty batch) is
- * `-32600` Invalid Request, not a parse error; a batch is refused from 2025-06-18, which removed
- * them, and an `initialize` is never batched; a `tools/call` without a string `name`, or whose
- * `arguments` is not an object, is `-32602` Invalid Params in a sentence, not an internal error
- * carrying the schema library's dump. Everything else goes on to the SDK.
+ * The JSON-RPC checks a 2025 request at `version` gets before the SDK, which answers them with the
+ * wrong codes or not at all: non-JSON-RPC or an empty batch is `-32600`; batches from 2025-06-18
+ * and a batched `initialize` are refused; a malformed `tools/call` is `-32602` in a sentence.
  */
 export function checkJsonRpc(body: unknown, version: string): Response | undefined {
   const batch = Array.isArray(body)
