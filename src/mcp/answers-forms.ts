@@ -1,10 +1,6 @@
 import { CLIENT_CAPABILITIES_META_KEY, type ClientCapabilities } from '@modelcontextprotocol/server'
 
-/**
- * Whether a client with these capabilities can answer a form question, in either generation: it
- * declares form elicitation, or a bare `elicitation: {}` (form support, the rule before
- * elicitation had modes). A client that cannot is never asked: it could never send the answer.
- */
+/** Whether a client can answer a form: it declares form elicitation, or a bare `elicitation: {}` (the rule before modes). */
 export function canAnswerForms(capabilities: ClientCapabilities | undefined): boolean {
   const elicitation = capabilities?.elicitation
   return elicitation !== undefined && (elicitation.form !== undefined || Object.keys(elicitation).length === 0)

@@ -9,9 +9,8 @@ import { answerPendingQuestions } from './answer-pending-questions.ts'
 const lookEveryMs = 50
 
 /**
- * Waits until a running run asks its first question or stops running (`mcp.askBeforeTask`): the
- * run as it then is. The question lives on the run record, which may be in another process (a
- * Durable Object), so the call reads the run again until then; the request going away ends it.
+ * Waits until a running run asks its first question or stops running (`mcp.askBeforeTask`). The
+ * question lives on the run record, maybe in another process, so the run is read again until then.
  */
 export async function firstTurn(runs: RunHost, run: RunRecord, principal: string | null, signal: AbortSignal): Promise<RunRecord> {
   let current = run
@@ -22,11 +21,7 @@ export async function firstTurn(runs: RunHost, run: RunRecord, principal: string
   return current
 }
 
-/**
- * The answers a retry carries for a running run's pending questions, handed to the run (where its
- * step waits for them): the run as it stands after them. Keys that name no pending question are
- * ignored, as `tasks/update` ignores them.
- */
+/** Hands the answers a retry carries to a running run's pending questions: the run as it stands after them. */
 export async function answerFirstTurn(runs: RunHost, run: RunRecord, principal: string | null, ctx: ServerContext): Promise<RunRecord> {
   const answered = await answerPendingQuestions(runs, run, principal, (key) => {
     const content = acceptedContent(ctx.mcpReq.inputResponses, key)
@@ -34,6 +29,5 @@ export async function answerFirstTurn(runs: RunHost, run: RunRecord, principal: 
     const given = ctx.mcpReq.inputResponses?.[key] as { action?: unknown } | undefined
     return given?.action === 'decline' || given?.action === 'cancel' ? { action: given.action } : undefined
   })
-  // Settled meanwhile, or answered: the task says how.
   return answered === 'answered' ? (await runs.get(run.runId, { principal })).run : run
 }

@@ -3,12 +3,13 @@ import { z } from 'zod'
 import { ToolrouteError } from '../errors/toolroute-error.ts'
 import type { RunHost } from '../runs/run-host.ts'
 import { settledStatuses, type RunRecord } from '../runs/run-record.ts'
-import { finishWaitingRun } from './finish-waiting-run.ts'
+import { finishWaitingRun, type WaitingRunContext } from './finish-waiting-run.ts'
 import { followToEnd } from './follow-to-end.ts'
 import { readCaller } from './mcp-caller.ts'
 import type { McpServerDeps } from './mcp-server-deps.ts'
-import { sessionWaitingContext } from './session-waiting-context.ts'
-import type { TaskProgress } from './task-progress.ts'
+import { canAnswerForms } from './answers-forms.ts'
+import type { createTaskProgress } from './task-progress.ts'
+import type { ElicitResult } from '../tool/tool-execution-context.ts'
 import { toMcpTask } from './to-mcp-task.ts'
 import { hasTool, toolOfRun } from '../manifest/load-tool.ts'
 
@@ -26,7 +27,7 @@ const listParams = { params: z.object({ cursor: z.string().optional() }).loose()
  * host, not the SDK's `TaskStore` (which knows sessions, not principals): a task is a background
  * run, its id the run id, found only by its principal. It outlives the session and the process.
  */
-export function serveMcpTasks(server: Server, deps: McpServerDeps, progress: TaskProgress): void {
+export function serveMcpTasks(server: Server, deps: McpServerDeps, progress: ReturnType<typeof createTaskProgress>): void {
   const callerOf = (ctx: ServerContext) => ({ principal: readCaller(ctx.http?.req?.headers).principal })
   const load = async (runs: RunHost, taskId: string, ctx: ServerContext): Promise<RunRecord> => {
     try {
@@ -47,8 +48,20 @@ export function serveMcpTasks(server: Server, deps: McpServerDeps, progress: Tas
     const host = deps.runs()
     const run = await load(host, params.taskId, ctx)
     const runs = progress.tap(run, host, (notification) => ctx.mcpReq.notify(notification as never))
-    const { principal } = callerOf(ctx)
-    const context = sessionWaitingContext(server, deps, ctx, await toolOfRun(deps.tools, run), runs, principal)
+    // Questions go out with `relatedRequestId`, on this request's own stream: without it the SDK
+    // would use the standalone GET stream, which toolroute does not open, and lose them.
+    const context: WaitingRunContext = {
+      tool: await toolOfRun(deps.tools, run),
+      runs,
+      principal: callerOf(ctx).principal,
+      basePath: deps.basePath,
+      canElicit: canAnswerForms(server.getClientCapabilities()),
+      elicit: (request) => {
+        const options = { relatedRequestId: ctx.mcpReq.id, timeout: deps.elicitationTimeoutMs, signal: ctx.mcpReq.signal }
+        return server.elicitInput({ ...request, mode: 'form' } as never, options) as Promise<ElicitResult>
+      },
+      signal: ctx.mcpReq.signal,
+    }
     // Values streamed before this request first (a run that settled or waits replays and ends).
     const current = runs === host || run.status === 'running' ? run : await followToEnd(context, run)
     const result = await finishWaitingRun(context, current)

@@ -4,17 +4,6 @@ import { settledStatuses, type RunRecord } from '../runs/run-record.ts'
 import { createProgressSender, type ProgressNotification } from './create-progress-sender.ts'
 import { tapRunEvents } from './tap-run-events.ts'
 
-/**
- * SPEC §5 "Progress" for a task (MCP 2025-11-25): a task-augmented call's `progressToken` stays the
- * task's until it settles, so the run keeps it. What the run streams is sent under it on
- * `tasks/result` (the request that stays open), earlier values first. A session's server remembers
- * what it has sent, so the count goes on across its `tasks/result`s; a stateless one starts over.
- */
-export interface TaskProgress {
-  /** The run host a `tasks/result` of `run` reads through, sending each value not yet sent with `send`. */
-  tap(run: RunRecord, host: RunHost, send: (notification: ProgressNotification) => Promise<void>): RunHost
-}
-
 /** Whether a `tasks/result` of `run` sends progress: its call carried a token, and it has not settled (the MCP spec's rule). */
 const sendsProgress = (run: RunRecord): run is RunRecord & { progressToken: string | number } =>
   run.progressToken !== undefined && !settledStatuses.includes(run.status)
@@ -27,7 +16,14 @@ interface TaskState {
   progress: ReturnType<typeof createProgressSender>
 }
 
-export function createTaskProgress(): TaskProgress {
+/**
+ * SPEC §5 "Progress" for a task (MCP 2025-11-25): a task-augmented call's `progressToken` stays the
+ * task's until it settles, so the run keeps it. What the run streams is sent under it on
+ * `tasks/result` (the request that stays open), earlier values first. A session's server remembers
+ * what it has sent, so the count goes on across its `tasks/result`s; a stateless one starts over.
+ * `tap` is the run host a `tasks/result` of `run` reads through, sending each value not yet sent.
+ */
+export function createTaskProgress() {
   const tasks = new Map<string, TaskState>()
   const start = (run: RunRecord & { progressToken: string | number }, send: TaskState['send']): TaskState => {
     const task: TaskState = {
@@ -39,7 +35,7 @@ export function createTaskProgress(): TaskProgress {
     return task
   }
   return {
-    tap(run, host, send) {
+    tap(run: RunRecord, host: RunHost, send: TaskState['send']): RunHost {
       if (!sendsProgress(run)) {
         tasks.delete(run.runId)
         return host

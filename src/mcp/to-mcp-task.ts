@@ -23,9 +23,8 @@ export function taskStatusOf(run: RunRecord): Task['status'] {
 }
 
 /**
- * A background run as an MCP task (2025-11-25): the task id is the run id, its times the run's.
- * `ttl` is how long a waiting run waits (`expiresAt`), `null` while it runs: the run store's
- * retention, not the client's `task.ttl`, decides how long a settled run is kept.
+ * A background run as an MCP task (2025-11-25), the task id the run id. `ttl` is how long a waiting
+ * run waits, `null` while it runs: the run store's retention, not `task.ttl`, keeps a settled one.
  */
 export function toMcpTask(run: RunRecord, basePath: string): Task {
   const status = taskStatusOf(run)
