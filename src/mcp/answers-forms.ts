@@ -11,7 +11,3 @@ export function answersForms(envelope: Record<string, unknown> | undefined): boo
   return canAnswerForms(envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined)
 }
 
-/** `answersForms` of a `tools/call` body not yet handed to the SDK (its `params._meta` is the envelope). */
-export function callAnswersForms(body: unknown): boolean {
-  return answersForms((body as { params?: { _meta?: Record<string, unknown> } } | null)?.params?._meta)
-}

@@ -27,11 +27,7 @@ import { tapRunEvents } from './tap-run-events.ts'
 import { errorResult, settledResult, waitingResult } from './mcp-tool-result.ts'
 import { failureResult, mcpFirstStep } from './mcp-first-step.ts'
 
-/**
- * Where a call's streamed values (`notifications/progress`) and logs (`notifications/message`) go:
- * to the request now waiting on the call (its first, then each retry), with that request's
- * `progressToken` and log level (`ctx.mcpReq.log` sends only at or above the level it names).
- */
+/** Where a call's progress and logs go: the request now waiting on it (its first, then each retry). */
 interface ProgressSink {
   logger: string
   send?: (event: ToolEvent) => void
@@ -47,10 +43,7 @@ function attach(sink: ProgressSink, ctx: ServerContext): void {
 /** The key of toolroute's questions in an `input_required` result (a tool may name its own: `sendRequest(q, { key })`). */
 const answerKey = 'answer'
 
-/**
- * What a sealed `requestState` names: the durable run a question belongs to, or a call parked on
- * its question (and the key the tool gave that question, when not `answer`).
- */
+/** What a sealed `requestState` names: the durable run a question belongs to, or a parked call's question (and its key). */
 export type QuestionState = ({ runId: string; asked?: number } | { questionId: string; key?: string }) & { callKey?: string }
 
 /** What the one tools/call handler needs beyond a server's deps (the 2025 server builds them too). */
@@ -83,7 +76,6 @@ export async function callMcpTool(deps: McpCallDeps, tool: AnyTool, params: { ar
   const missing = Object.entries(tool.mcp?.requiredClientCapabilities ?? {}).filter(([name]) => declared[name] === undefined)
   if (missing.length > 0) throw new MissingRequiredClientCapabilityError({ requiredCapabilities: Object.fromEntries(missing) })
   const caller = readCaller(ctx.http?.req?.headers)
-  // A parked call keeps its sink for its retries.
   const sink: ProgressSink = { logger: mcpToolName(tool.id) }
   attach(sink, ctx)
   let host: RunHost | undefined
@@ -91,10 +83,9 @@ export async function callMcpTool(deps: McpCallDeps, tool: AnyTool, params: { ar
   const runs = () => (host ??= tapRunEvents(deps.runs(), (event) => (sink.send?.(event), sink.log?.(event))))
   const answers: AnswerContext = { tool, get runs() { return runs() }, principal: caller.principal, signal: ctx.mcpReq.signal }
 
-  // Verified by the SDK's seam (the codec's `verify`) before this handler runs.
+  // Verified by the codec's `verify` before this handler runs.
   const state = ctx.mcpReq.requestState<QuestionState>()
   if (state && 'questionId' in state) {
-    // The answer to a question asked mid-execute: the call waits for it in this isolate.
     const next = deps.parked.answer(state.questionId, answerOf(ctx, state.key))
     if (!next) {
       const message = `The call of ${tool.id} that asked this question is no longer waiting (it timed out, or ran on another instance); call the tool again`
@@ -140,8 +131,7 @@ export async function callMcpTool(deps: McpCallDeps, tool: AnyTool, params: { ar
     })
     return (await mcpFirstStep(running, (run) => settle(deps, ctx, answers, run))) as McpCallResult
   }, sink)
-  // The caller cancelling before the call asks anything stops it; once it waits for an answer,
-  // this request is over and only the retry (or the wait's timeout) decides.
+  // A cancel before the call asks stops it; once it waits, only the retry (or the wait's timeout) decides.
   const turn = await ParkedCalls.turnFor(parked, ctx.mcpReq.signal)
   if (turn.kind === 'asked') deps.defer(parked.execution)
   return turnResult(deps, ctx, turn)
@@ -202,10 +192,7 @@ async function settle(deps: McpCallDeps, ctx: ServerContext, answers: AnswerCont
   return settledResult(current)
 }
 
-/**
- * The run's question as an `input_required` result, or the HTTP routes when no form can ask it or
- * the request declares no form elicitation (the SDK refuses to send it such a question: -32021).
- */
+/** The run's question as `input_required`, or the HTTP routes when no form can ask it or the client cannot answer one. */
 async function ask(deps: McpCallDeps, ctx: ServerContext, run: RunRecord, problem = '', asked = 1): Promise<McpCallResult> {
   if (!formsOf(deps, ctx)) return waiting(deps, run)
   const tool = await toolOfRun(deps.tools, run)

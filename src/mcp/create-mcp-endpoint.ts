@@ -7,7 +7,7 @@ import type { AnyTool } from '../tool/tool-types.ts'
 // not a constructor` at startup).
 import { withCaller } from './mcp-caller.ts'
 import { isLegacyRequest } from '@modelcontextprotocol/server'
-import { callAnswersForms } from './answers-forms.ts'
+import { answersForms } from './answers-forms.ts'
 import { asBatchAnswer } from './as-batch-answer.ts'
 import { checkJsonRpc } from './check-json-rpc.ts'
 import { legacyVersionOf } from './legacy-version.ts'
@@ -90,9 +90,10 @@ export function createMcpEndpoint({ tools, options, runs }: McpEndpointOptions) 
     if (!legacy) {
       // A call that may park on a question runs where its retry will land (a Durable Object per
       // call): a retry naming one, or a call whose client can answer forms. Others never park.
-      const isCall = (read.body as { method?: unknown } | null)?.method === 'tools/call'
+      const message = read.body as { method?: unknown; params?: { _meta?: Record<string, unknown> } } | null
+      const isCall = message?.method === 'tools/call'
       const callKey = isCall ? peekCallKey(read.body) : undefined
-      if (isCall && sessions?.call && (callKey !== undefined || callAnswersForms(read.body))) {
+      if (isCall && sessions?.call && (callKey !== undefined || answersForms(message.params?._meta))) {
         return sessions.call(callKey ?? crypto.randomUUID(), { request, text: read.text, body: read.body, initialize: false, caller, deps })
       }
       return modern.fetch(request, { ...deps(), requestState: codecOf(c), defer: deferOf(c) }, read.body)

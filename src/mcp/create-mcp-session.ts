@@ -2,6 +2,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { createMcpServer, type McpServerDeps } from './create-mcp-server.ts'
 import { legacyVersionOf } from './legacy-version.ts'
 import { createMemoryEventStore } from './memory-event-store.ts'
+import { cancelledIdOf } from './stateless-calls.ts'
 
 /** How long a client waits before it reconnects to a stream it lost (the priming event's `retry`). */
 const mcpRetryIntervalMs = 1000
@@ -48,10 +49,8 @@ export async function createMcpSession(sessionId: string, deps: McpServerDeps, i
     async handle(request, body) {
       const response = await transport.handleRequest(request, body === undefined ? undefined : { parsedBody: withFormElicitation(body) })
       // The SDK sends no response for a cancelled call (as the spec asks): its stream would stay open.
-      const cancelled = (body as { method?: unknown; params?: { requestId?: unknown } } | undefined)
-      if (cancelled?.method === 'notifications/cancelled' && (typeof cancelled.params?.requestId === 'string' || typeof cancelled.params?.requestId === 'number')) {
-        transport.closeSSEStream(cancelled.params.requestId)
-      }
+      const cancelled = cancelledIdOf(body)
+      if (cancelled !== undefined) transport.closeSSEStream(cancelled)
       return response
     },
     async restore(initialize) {

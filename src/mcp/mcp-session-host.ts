@@ -3,11 +3,9 @@ import type { McpCaller } from './mcp-caller.ts'
 
 /** One request of a session, as the /mcp handler read it. */
 export interface McpSessionRequest {
-  /** The request, carrying the caller header. Its body has been read: use `text` / `body`. */
+  /** The request, carrying the caller header. Its body has been read: use `text` / `body` (of a POST). */
   request: Request
-  /** The raw JSON body of a POST. */
   text?: string
-  /** The parsed body of a POST. */
   body?: unknown
   /** Whether this POST opens the session (`initialize`). */
   initialize: boolean
