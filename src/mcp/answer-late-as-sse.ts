@@ -66,7 +66,6 @@ function streamOf(answering: Promise<Response>, gone: () => void, keepAliveMs: n
       })()
     },
     cancel(reason) {
-      // The client left: the call must learn it even where the request's own signal stays quiet.
       stop()
       void inner?.cancel(reason).catch(() => {})
       gone()

@@ -25,7 +25,7 @@ function paramHeaders(schema: unknown, path: string[] = []): ParamHeader[] {
 
 const declared = new WeakMap<object, ParamHeader[]>()
 
-/** A header value as the client encoded it: `=?base64?…?=` is UTF-8 in canonical Base64, anything else literal; `undefined` when it cannot be decoded. */
+/** A header value as the client encoded it: `=?base64?…?=` is UTF-8 in canonical Base64, anything else literal. */
 function decode(value: string): string | undefined {
   if (!(value.startsWith('=?base64?') && value.endsWith('?='))) return value
   const encoded = value.slice(9, -2)

@@ -67,7 +67,7 @@ export function createMcpEndpoint({ tools, options, runs }: McpEndpointOptions) 
     const sessionId = c.req.header('mcp-session-id')
     // GET serves only a session's reconnect to a call's stream it lost (Last-Event-ID): no standalone stream.
     const resuming = method === 'GET' && sessionId !== undefined && c.req.header('last-event-id') !== undefined
-    // Other methods (PUT, PATCH) are no MCP transport's: 405, not the tool routes' 404.
+    // 405, not the tool routes' 404, for methods no MCP transport has.
     if ((method !== 'GET' && method !== 'POST' && method !== 'DELETE') || (method === 'GET' && !resuming) || (method === 'DELETE' && sessionId === undefined)) {
       return jsonRpcError(405, -32000, 'Method not allowed: questions and notifications go out on each call\'s own response', { allow: 'POST, DELETE' })
     }
@@ -90,10 +90,10 @@ export function createMcpEndpoint({ tools, options, runs }: McpEndpointOptions) 
     if (!legacy) {
       // A call that may park on a question runs where its retry will land (a Durable Object per
       // call): a retry naming one, or a call whose client can answer forms. Others never park.
-      const message = read.body as { method?: unknown; params?: { _meta?: Record<string, unknown> } } | null
-      const isCall = message?.method === 'tools/call'
+      const call = read.body as { method?: unknown; params?: { _meta?: Record<string, unknown> } } | null
+      const isCall = call?.method === 'tools/call'
       const callKey = isCall ? peekCallKey(read.body) : undefined
-      if (isCall && sessions?.call && (callKey !== undefined || answersForms(message.params?._meta))) {
+      if (isCall && sessions?.call && (callKey !== undefined || answersForms(call.params?._meta))) {
         return sessions.call(callKey ?? crypto.randomUUID(), { request, text: read.text, body: read.body, initialize: false, caller, deps })
       }
       return modern.fetch(request, { ...deps(), requestState: codecOf(c), defer: deferOf(c) }, read.body)

@@ -65,7 +65,7 @@ export function createModernMcpHandler(serverInfo: { name: string; version: stri
         capabilities: { tools: {}, ...mcpLoggingCapability },
         requestState: { verify: (state, ctx) => deps.requestState.verify(state, ctx) },
       })
-      // Closing the server aborts its calls' signals: how a call answered as a stream learns its client left.
+      // Closing the server aborts its calls: how a call answered as a stream learns its client left.
       deps.close = () => void server.close().catch(() => {})
       server.setRequestHandler('tools/list', () => mcpToolIndex(deps.tools).list() as Promise<{ tools: Tool[] }>)
       serveModernTasks(server, deps, bodyDeclaresTasks(deps.body))
@@ -76,12 +76,11 @@ export function createModernMcpHandler(serverInfo: { name: string; version: stri
         if (!tool) throw new ProtocolError(-32602, `Unknown tool: ${request.params.name}`)
         const refusal = taskRequiredRefusal(tool, ctx)
         if (refusal) throw refusal
-        // A task (`resultType: "task"`) is a tools/call answer the SDK passes through as it is.
         return callMcpTool(deps, tool, request.params, ctx) as Promise<CallToolResult>
       })
       return server
     },
-    // A call that sent notifications answers as the SDK's own stream: it keeps alive as often as ours.
+    // A call that sent notifications answers as the SDK's own stream, kept alive as often as ours.
     { legacy: 'reject', keepAliveMs: lateAnswerTiming.keepAliveMs },
   )
   return {
@@ -91,7 +90,6 @@ export function createModernMcpHandler(serverInfo: { name: string; version: stri
       const refused = await refuseMcpParamHeaders(request, deps.tools, parsedBody)
       if (refused) return refused
       const answering = handler.fetch(request, { parsedBody })
-      // Only a call may run long, and only a client that accepts a stream can be switched to one.
       const isCall = (parsedBody as { method?: unknown } | null)?.method === 'tools/call'
       if (!isCall || !request.headers.get('accept')?.includes('text/event-stream')) return answering
       return answerLateAsSse(answering, () => entry.close?.())
