@@ -17,22 +17,14 @@ export interface WaitingRunContext extends AnswerContext {
 /** How many questions one call may ask before it hands the run over to HTTP (a tool that keeps suspending). */
 const maxQuestions = 5
 
-async function ask(context: WaitingRunContext, request: ElicitRequestParams): Promise<ElicitResult | undefined> {
-  try {
-    return await context.elicit(request)
-  } catch {
-    // No answer (timeout, cancelled call, a client error): the run stays waiting for HTTP.
-    return undefined
-  }
-}
-
 /** Approval or resume by elicitation, a resume asked again (up to three times) while its answers fail `resumeSchema`. */
 async function askAndAnswer(context: WaitingRunContext, run: RunRecord): Promise<RunRecord | undefined> {
   let problem = ''
   for (let attempt = 0; attempt < maxResumeAttempts; attempt++) {
     const question = run.status === 'approval-required' ? await approvalQuestion(context.tool, run) : await resumeQuestion(context.tool, run, problem)
     if (!question) return undefined
-    const answer = await ask(context, question)
+    // No answer (timeout, cancelled call, a client error): the run stays waiting for HTTP.
+    const answer = await context.elicit(question).catch(() => undefined)
     if (!answer) return undefined
     const next = await answerWaitingRun(context, run, answer)
     if (!next || !('problem' in next)) return next

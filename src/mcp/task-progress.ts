@@ -25,22 +25,19 @@ interface TaskState {
  */
 export function createTaskProgress() {
   const tasks = new Map<string, TaskState>()
-  const start = (run: RunRecord & { progressToken: string | number }, send: TaskState['send']): TaskState => {
-    const task: TaskState = {
-      after: 0,
-      send,
-      progress: createProgressSender((notification) => task.send(notification), run.progressToken, { [RELATED_TASK_META_KEY]: { taskId: run.runId } }),
-    }
-    tasks.set(run.runId, task)
-    return task
-  }
   return {
     tap(run: RunRecord, host: RunHost, send: TaskState['send']): RunHost {
       if (!sendsProgress(run)) {
         tasks.delete(run.runId)
         return host
       }
-      const task = tasks.get(run.runId) ?? start(run, send)
+      let task = tasks.get(run.runId)
+      if (!task) {
+        const meta = { [RELATED_TASK_META_KEY]: { taskId: run.runId } }
+        const state: TaskState = { after: 0, send, progress: () => {} }
+        state.progress = createProgressSender((notification) => state.send(notification), run.progressToken, meta)
+        tasks.set(run.runId, (task = state))
+      }
       task.send = send
       return tapRunEvents(host, (event, seq) => {
         if (seq <= task.after) return
