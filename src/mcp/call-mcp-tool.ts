@@ -95,7 +95,6 @@ export async function callMcpTool(deps: McpCallDeps, tool: AnyTool, params: { ar
     return turnResult(deps, ctx, await ParkedCalls.turnFor(next, ctx.mcpReq.signal))
   }
   if (state) {
-    // A retry: the answer goes to the run the question came from, not to a new call.
     try {
       const { run } = await runs().get(state.runId, { principal: caller.principal })
       if (run.toolId !== tool.id) throw new ToolrouteError('RUN_NOT_FOUND', `Run ${state.runId} not found`)
@@ -124,8 +123,7 @@ export async function callMcpTool(deps: McpCallDeps, tool: AnyTool, params: { ar
       extras: {
         emitTransient: (event) => sink.send?.(event),
         signal,
-        // The question becomes this call's `input_required` result, the execution parked for the
-        // retry's answer; a client that declares no form elicitation gets the tool the error at once.
+        // The question is this call's `input_required` result, the execution parked for the retry's answer.
         mcp: { elicitation: { sendRequest: formsOf(deps, ctx) ? ask : cannotAsk }, extra: ctx as unknown as Record<string, unknown> },
       },
     })

@@ -2,9 +2,8 @@ import type { Context } from 'hono'
 import type { McpAppOptions } from './mcp-app-options.ts'
 import type { RunHost } from '../runs/run-host.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
-// First, before the MCP SDK: this module's `zod` import initialises Zod. In a built Worker the
-// bundler wraps Zod in a lazy initialiser that the SDK's `zod/v4` import would skip (`ZodLazy is
-// not a constructor` at startup).
+// First, before the MCP SDK: this `zod` import initialises Zod, whose lazy initialiser in a built
+// Worker the SDK's `zod/v4` import would skip (`ZodLazy is not a constructor` at startup).
 import { withCaller } from './mcp-caller.ts'
 import { isLegacyRequest } from '@modelcontextprotocol/server'
 import { answersForms } from './answers-forms.ts'
@@ -50,7 +49,6 @@ export function createMcpEndpoint({ tools, options, runs }: McpEndpointOptions) 
   })
   const modern = createModernMcpHandler(options.server ?? defaultServerInfo, settings.elicitationTimeoutMs ?? defaultElicitationTimeoutMs)
   const codecOf = (c: Context) => questionStateCodecFor(settings.requestStateKey ?? (c.env as { TOOLROUTE_MCP_STATE_KEY?: unknown } | undefined)?.TOOLROUTE_MCP_STATE_KEY)
-  // This process's stateless calls, for their cancels (on Workers a host routes both to one object).
   const calls = new StatelessCalls()
   let memory: McpSessionHost | undefined
   const sessionsOf = (c: Context): McpSessionHost | undefined => {
@@ -88,8 +86,7 @@ export function createMcpEndpoint({ tools, options, runs }: McpEndpointOptions) 
     const caller = await resolveMcpCaller(c, options, opening ?? sessionId)
     const request = withCaller(c.req.raw, caller, read.text)
     if (!legacy) {
-      // A call that may park on a question runs where its retry will land (a Durable Object per
-      // call): a retry naming one, or a call whose client can answer forms. Others never park.
+      // A call that may park on a question (a retry, or its client answers forms) runs where its retry lands.
       const call = read.body as { method?: unknown; params?: { _meta?: Record<string, unknown> } } | null
       const isCall = call?.method === 'tools/call'
       const callKey = isCall ? peekCallKey(read.body) : undefined
@@ -107,8 +104,7 @@ export function createMcpEndpoint({ tools, options, runs }: McpEndpointOptions) 
         return sessions.handle(sessionId, { ...message, initialize: false })
       }
       if (opening !== undefined) return sessions!.handle(opening, { ...message, initialize: true })
-      // A stateless call and its cancel arrive in two requests, routed to one place where the host
-      // can (stateless-calls.ts: a call of no principal has none).
+      // A stateless call and its cancel go to one place where the host can route them (stateless-calls.ts).
       const callId = callIdOf(read.body) ?? cancelledIdOf(read.body)
       const key = callId === undefined ? undefined : await statelessCallKey(caller.principal, callId)
       if (key !== undefined && sessions?.stateless) return sessions.stateless(key, { ...message, initialize: false })

@@ -70,7 +70,6 @@ export function createModernMcpHandler(serverInfo: { name: string; version: stri
       server.setRequestHandler('tools/list', () => mcpToolIndex(deps.tools).list() as Promise<{ tools: Tool[] }>)
       serveModernTasks(server, deps, bodyDeclaresTasks(deps.body))
       server.setRequestHandler('tools/call', async (request, ctx) => {
-        // A tool whose module fails to load is a failed call, not a protocol error.
         const tool = await findMcpTool(deps.tools, request.params.name)
         if (ToolrouteError.isInstance(tool)) return errorResult(tool) as never
         if (!tool) throw new ProtocolError(-32602, `Unknown tool: ${request.params.name}`)

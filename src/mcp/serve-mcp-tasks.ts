@@ -48,8 +48,7 @@ export function serveMcpTasks(server: Server, deps: McpServerDeps, progress: Ret
     const host = deps.runs()
     const run = await load(host, params.taskId, ctx)
     const runs = progress.tap(run, host, (notification) => ctx.mcpReq.notify(notification as never))
-    // Questions go out with `relatedRequestId`, on this request's own stream: without it the SDK
-    // would use the standalone GET stream, which toolroute does not open, and lose them.
+    // `relatedRequestId` sends questions on this request's stream, not the standalone one toolroute never opens.
     const context: WaitingRunContext = {
       tool: await toolOfRun(deps.tools, run),
       runs,
@@ -76,7 +75,6 @@ export function serveMcpTasks(server: Server, deps: McpServerDeps, progress: Ret
     return { tasks, ...(page.nextCursor !== undefined ? { nextCursor: page.nextCursor } : {}) }
   })
 
-  // The run's cancel (as POST /runs/:runId/cancel): a running attempt is aborted.
   server.setRequestHandler('tasks/cancel', taskParams, async (params, ctx) => {
     const runs = deps.runs()
     const run = await load(runs, params.taskId, ctx)

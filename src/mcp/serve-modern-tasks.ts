@@ -107,7 +107,6 @@ export function serveModernTasks(server: Server, deps: McpServerDeps & { defer: 
     const responses = ctx.mcpReq.inputResponses as Record<string, unknown> | undefined
     if (!isObject(responses)) throw new ProtocolError(-32602, 'Invalid params for tasks/update: inputResponses must be an object')
     if (run.status === 'running') {
-      // A step's questions asked mid-execute: the task stays `input_required` until each has its answer.
       const read = (key: string) => (Object.hasOwn(responses, key) ? elicitAnswerOf(responses[key]) : undefined)
       if ((await answerPendingQuestions(runs, run, principal, read)) === 'unanswerable') {
         throw new ProtocolError(-32603, 'This server\'s run host cannot answer questions asked mid-execute')
@@ -119,8 +118,7 @@ export function serveModernTasks(server: Server, deps: McpServerDeps & { defer: 
     if (!answer || answer.action === 'cancel') return {} as never
     try {
       const step = await answerRun(runs, run, principal, answer)
-      // A background run's approve queues its execution: nothing to read. A resumed step is read
-      // past this request (a remote host streams it; nobody else reads it); the run records its failure.
+      // An approve only queues the execution; a resumed step is read past this request (a remote host streams it).
       if (run.status === 'suspended' && step && 'events' in step) deps.defer(drainStep(step).catch(() => {}))
     } catch (error) {
       if (!ToolrouteError.isInstance(error)) throw error
