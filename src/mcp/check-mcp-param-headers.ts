@@ -6,10 +6,7 @@ import { mcpToolIndex } from '../manifest/to-mcp-tool.ts'
 const headerMismatch = -32020
 
 /** One argument a tool's input schema mirrors in a header (`x-mcp-header`, SEP-2243). */
-interface ParamHeader {
-  path: string[]
-  header: string
-}
+type ParamHeader = { path: string[]; header: string }
 
 const token = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
 const canonicalBase64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/

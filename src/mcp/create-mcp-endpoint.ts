@@ -24,11 +24,7 @@ import { StatelessCalls, callIdOf, cancelledIdOf, statelessCallKey } from './sta
 import { resolveMcpCaller } from './resolve-mcp-caller.ts'
 import { sessionIdPattern } from '../caller/principal-of.ts'
 
-export interface McpEndpointOptions {
-  tools: ReadonlyMap<string, AnyTool>
-  options: McpAppOptions
-  runs: (c: Context) => RunHost
-}
+export type McpEndpointOptions = { tools: ReadonlyMap<string, AnyTool>; options: McpAppOptions; runs: (c: Context) => RunHost }
 
 /**
  * MCP over Streamable HTTP at `/mcp`, on the official SDK, after the auth middleware. A 2025 client

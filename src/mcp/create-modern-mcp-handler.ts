@@ -6,7 +6,7 @@ import { readCaller } from './mcp-caller.ts'
 import { ToolrouteError } from '../errors/toolroute-error.ts'
 import { errorResult } from './mcp-tool-result.ts'
 import { findMcpTool, mcpToolIndex } from '../manifest/to-mcp-tool.ts'
-import { bodyDeclaresTasks, serveModernTasks, taskRequiredRefusal } from './serve-modern-tasks.ts'
+import { serveModernTasks, taskRequiredRefusal } from './serve-modern-tasks.ts'
 import { mcpLoggingCapability } from './mcp-logging.ts'
 import { refuseMcpParamHeaders } from './check-mcp-param-headers.ts'
 import { answerLateAsSse, lateAnswerTiming } from './answer-late-as-sse.ts'
@@ -68,7 +68,7 @@ export function createModernMcpHandler(serverInfo: { name: string; version: stri
       // Closing the server aborts its calls: how a call answered as a stream learns its client left.
       deps.close = () => void server.close().catch(() => {})
       server.setRequestHandler('tools/list', () => mcpToolIndex(deps.tools).list() as Promise<{ tools: Tool[] }>)
-      serveModernTasks(server, deps, bodyDeclaresTasks(deps.body))
+      serveModernTasks(server, deps, deps.body)
       server.setRequestHandler('tools/call', async (request, ctx) => {
         const tool = await findMcpTool(deps.tools, request.params.name)
         if (ToolrouteError.isInstance(tool)) return errorResult(tool) as never

@@ -1,10 +1,7 @@
 import { isToolDataEvent, type ToolEvent } from '../protocol/tool-event.ts'
 
 /** A `notifications/progress` as toolroute sends it. */
-export interface ProgressNotification {
-  method: 'notifications/progress'
-  params: Record<string, unknown>
-}
+export type ProgressNotification = { method: 'notifications/progress'; params: Record<string, unknown> }
 
 /** The value a streamed event carries, or `undefined` for an event that is not streamed output. */
 function streamedValue(event: ToolEvent): { value: unknown } | undefined {

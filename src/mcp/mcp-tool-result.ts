@@ -8,13 +8,10 @@ import type { AnyTool } from '../tool/tool-types.ts'
 import { toMcpContent } from './to-mcp-content.ts'
 
 /** `_meta` keys of toolroute's results: the run behind a result, and the spec error code of a failure. */
-export const runMetaKey = 'toolroute/run'
-export const errorMetaKey = 'toolroute/error'
+const runMetaKey = 'toolroute/run'
+const errorMetaKey = 'toolroute/error'
 
-interface RunIds {
-  runId: string
-  toolCallId: string
-}
+type RunIds = { runId: string; toolCallId: string }
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value)

@@ -25,11 +25,6 @@ function declaresTasks(meta: unknown): boolean {
   return typeof extension === 'object' && extension !== null
 }
 
-/** The same, read from a request body (`params._meta`) before the SDK has parsed it. */
-export function bodyDeclaresTasks(body: unknown): boolean {
-  return declaresTasks((body as { params?: { _meta?: unknown } } | null)?.params?._meta)
-}
-
 /** Whether the request a handler serves declared the extension. */
 export function requestDeclaresTasks(ctx: ServerContext): boolean {
   return declaresTasks(ctx.mcpReq.envelope)
@@ -72,14 +67,15 @@ function elicitAnswerOf(value: unknown): ElicitResult | undefined {
 }
 
 /**
- * The tasks extension under 2026-07-28 (SEP-2663) over the app's run host, as `serveMcpTasks` does
- * for 2025-11-25 (a task is a background run of its principal). `tasks/get` inlines the question,
- * result or failure; `tasks/update` answers the question through the run host (the tool runs
- * once); `tasks/cancel` is the run's cancel. A client that did not declare the extension is refused
- * (-32021) and not told of it in `server/discover`. No `tasks/list` or `tasks/result`: -32601.
+ * The tasks extension under 2026-07-28 (SEP-2663) over the app's run host, as `serveMcpTasks` for
+ * 2025-11-25: `tasks/get` inlines the question, result or failure; `tasks/update` answers through
+ * the run host. A request not declaring the extension is refused (-32021); only one whose `body`
+ * (not yet parsed by the SDK) declares it is told of it in `server/discover`.
  */
-export function serveModernTasks(server: Server, deps: McpServerDeps & { defer: (work: Promise<unknown>) => void }, declared: boolean): void {
-  if (declared) server.registerCapabilities({ extensions: { [tasksExtensionId]: {} } })
+export function serveModernTasks(server: Server, deps: McpServerDeps & { defer: (work: Promise<unknown>) => void }, body: unknown): void {
+  if (declaresTasks((body as { params?: { _meta?: unknown } } | null)?.params?._meta)) {
+    server.registerCapabilities({ extensions: { [tasksExtensionId]: {} } })
+  }
 
   const open = async (method: string, params: { taskId: string }, ctx: ServerContext): Promise<{ runs: RunHost; run: RunRecord; principal: string | null }> => {
     if (!requestDeclaresTasks(ctx)) throw tasksRequired(method)

@@ -3,11 +3,8 @@ import { sha256Hex } from '../runtime/sha256-hex.ts'
 
 type RequestId = string | number
 
-interface InFlight {
-  transport: WebStandardStreamableHTTPServerTransport
-  /** Ends a JSON answer that will never come (the SDK sends no response for a cancelled call). */
-  end: () => void
-}
+/** A running call: `end` ends a JSON answer that will never come (the SDK sends no response for a cancelled call). */
+type InFlight = { transport: WebStandardStreamableHTTPServerTransport; end: () => void }
 
 const isId = (value: unknown): value is RequestId => typeof value === 'string' || typeof value === 'number'
 
