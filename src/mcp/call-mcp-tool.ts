@@ -16,7 +16,7 @@ import { ParkedCalls, type CallTurn } from './parked-calls.ts'
 import { createProgressSender } from './create-progress-sender.ts'
 import { createTaskResult, requestDeclaresTasks } from './serve-modern-tasks.ts'
 import { createMcpLogSender } from './mcp-logging.ts'
-import { answerFirstTurn, firstTurn } from './ask-before-task.ts'
+import { answerPendingQuestions } from './answer-pending-questions.ts'
 import { answerWaitingRun, type AnswerContext } from './answer-waiting-run.ts'
 import { cancelAbandoned } from './cancel-abandoned.ts'
 import { followToEnd } from './follow-to-end.ts'
@@ -99,7 +99,12 @@ export async function callMcpTool(deps: McpCallDeps, tool: AnyTool, params: { ar
       const { run } = await runs().get(state.runId, { principal: caller.principal })
       if (run.toolId !== tool.id) throw new ToolrouteError('RUN_NOT_FOUND', `Run ${state.runId} not found`)
       // The answer to a running run's first question (`mcp.askBeforeTask`): the run goes on as a task.
-      if (run.status === 'running' && run.background && requestDeclaresTasks(ctx)) return createTaskResult(await answerFirstTurn(runs(), run, caller.principal, ctx), deps.basePath)
+      if (run.status === 'running' && run.background && requestDeclaresTasks(ctx)) {
+        const answered = await answerPendingQuestions(runs(), run, caller.principal, (key) => readAnswer(ctx, key))
+        // Settled meanwhile, or answered: the task says how.
+        const current = answered === 'answered' ? (await runs().get(run.runId, { principal: caller.principal })).run : run
+        return createTaskResult(current, deps.basePath)
+      }
       if (run.status !== 'approval-required' && run.status !== 'suspended') return await settle(deps, ctx, answers, run)
       const next = await answerWaitingRun(answers, run, answerOf(ctx))
       // Asked again while the answers fail resumeSchema, up to the bound; then the run waits for HTTP.
@@ -141,12 +146,31 @@ function cannotAsk(): Promise<never> {
   return Promise.reject(new Error('The MCP client declared no form elicitation: it cannot answer questions'))
 }
 
-/** The answer a retry carries for the question it answers (`key`, default `answer`); no answer counts as cancel. */
-function answerOf(ctx: ServerContext, key = answerKey): ElicitResult {
+/** The answer a retry carries for the question under `key`, or `undefined` when it carries none. */
+function readAnswer(ctx: ServerContext, key: string): ElicitResult | undefined {
   const content = acceptedContent(ctx.mcpReq.inputResponses, key)
   if (content) return { action: 'accept', content: content as ElicitResult['content'] }
   const given = ctx.mcpReq.inputResponses?.[key] as { action?: unknown } | undefined
-  return { action: given?.action === 'decline' ? 'decline' : 'cancel' }
+  return given?.action === 'decline' || given?.action === 'cancel' ? { action: given.action } : undefined
+}
+
+/** The answer to the question a retry answers (`key`, default `answer`); no answer counts as cancel. */
+const answerOf = (ctx: ServerContext, key = answerKey): ElicitResult => readAnswer(ctx, key) ?? { action: 'cancel' }
+
+/** How often a call that waits for a run's first question looks at the run again. */
+const lookEveryMs = 50
+
+/**
+ * Waits until a running run asks its first question or stops running (`mcp.askBeforeTask`). The
+ * question lives on the run record, maybe in another process, so the run is read again until then.
+ */
+async function firstTurn(runs: RunHost, run: RunRecord, principal: string | null, signal: AbortSignal): Promise<RunRecord> {
+  let current = run
+  while (current.status === 'running' && Object.keys(pendingQuestions(current)).length === 0 && !signal.aborted) {
+    await new Promise((resolve) => setTimeout(resolve, lookEveryMs))
+    current = (await runs.get(run.runId, { principal })).run
+  }
+  return current
 }
 
 /** A parked call's turn as this request's result: its result, or its question as `input_required`. */
