@@ -18,7 +18,6 @@ import { createTaskResult, requestDeclaresTasks } from './serve-modern-tasks.ts'
 import { createMcpLogSender } from './mcp-logging.ts'
 import { answerPendingQuestions } from './answer-pending-questions.ts'
 import { answerWaitingRun, type AnswerContext } from './answer-waiting-run.ts'
-import { cancelAbandoned } from './cancel-abandoned.ts'
 import { followToEnd } from './follow-to-end.ts'
 import { approvalQuestion, maxResumeAttempts, resumeQuestion, shown } from './waiting-run-questions.ts'
 import { answersForms } from './answers-forms.ts'
@@ -221,6 +220,15 @@ async function ask(deps: McpCallDeps, ctx: ServerContext, run: RunRecord, proble
   const question = run.status === 'approval-required' ? await approvalQuestion(tool, run) : await resumeQuestion(tool, run, problem)
   if (!question) return waiting(deps, run)
   return questionsResult(deps, ctx, { [answerKey]: question }, { runId: run.runId, ...(asked > 1 ? { asked } : {}) })
+}
+
+/** Cancels a plain call's run once its client dropped it: nobody will read it. (A task's `tasks/result` is not its end.) */
+async function cancelAbandoned(answers: AnswerContext, run: RunRecord): Promise<void> {
+  try {
+    await answers.runs.cancel(run.runId, { principal: answers.principal })
+  } catch {
+    // Settled meanwhile (RUN_STATE_CONFLICT), or its store is gone: nothing is left running.
+  }
 }
 
 async function waiting(deps: McpCallDeps, run: RunRecord): Promise<CallToolResult> {

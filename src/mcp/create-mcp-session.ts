@@ -9,7 +9,6 @@ const mcpRetryIntervalMs = 1000
 
 /** One stateful MCP session: a server and its transport, kept between the session's requests. */
 export interface McpSession {
-  readonly sessionId: string
   /** Handles one request of the session (`body` already parsed, for POST). */
   handle(request: Request, body?: unknown): Promise<Response>
   /** Replays the saved `initialize` into a fresh server: an evicted host serves the session again under its id. */
@@ -45,7 +44,6 @@ export async function createMcpSession(sessionId: string, deps: McpServerDeps, i
   })
   await server.connect(transport)
   return {
-    sessionId,
     async handle(request, body) {
       const response = await transport.handleRequest(request, body === undefined ? undefined : { parsedBody: withFormElicitation(body) })
       // The SDK sends no response for a cancelled call (as the spec asks): its stream would stay open.
