@@ -5,12 +5,7 @@ import type { AnyTool } from '../tool/tool-types.ts'
 import type { ElicitResult } from '../tool/tool-execution-context.ts'
 
 /** What a run's host needs to act on an answer: the run's host and tool, the caller, the call's signal. */
-export interface AnswerContext {
-  tool: AnyTool
-  runs: RunHost
-  principal: string | null
-  signal: AbortSignal
-}
+export type AnswerContext = { tool: AnyTool; runs: RunHost; principal: string | null; signal: AbortSignal }
 
 /**
  * Hands a form's answer to a waiting run through its host (the same compare-and-set as the HTTP

@@ -17,11 +17,7 @@ export interface MemoryMcpSessionsOptions {
   now?: () => number
 }
 
-interface Entry {
-  session: McpSession
-  principal: string | null
-  lastSeen: number
-}
+type Entry = { session: McpSession; principal: string | null; lastSeen: number }
 
 /**
  * Sessions in this process's memory, for Node and Deno. Not for Workers, whose requests land on

@@ -13,11 +13,7 @@ const toMcpLoggingLevel: Readonly<Record<LogData['level'], McpLoggingLevel>> = {
 export const mcpLoggingCapability = { logging: {} }
 
 /** A `notifications/message`'s params: the tool's MCP name as `logger`, the log entry (without its level) as `data`. */
-export interface McpLogMessage {
-  level: McpLoggingLevel
-  logger: string
-  data: Omit<LogData, 'level'>
-}
+export type McpLogMessage = { level: McpLoggingLevel; logger: string; data: Omit<LogData, 'level'> }
 
 /** The `notifications/message` params of one `data-tool-log` event of the tool `logger`. */
 function toMcpLogMessage({ level, ...entry }: LogData, logger: string): McpLogMessage {

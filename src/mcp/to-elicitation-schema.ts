@@ -1,11 +1,7 @@
 import type { JSONSchemaObject } from '../protocol/tool-descriptor.ts'
 
 /** The restricted JSON Schema an MCP form elicitation may request: a flat object of primitives. */
-export interface ElicitationSchema {
-  type: 'object'
-  properties: Record<string, Record<string, unknown>>
-  required?: string[]
-}
+export type ElicitationSchema = { type: 'object'; properties: Record<string, Record<string, unknown>>; required?: string[] }
 
 const formats = new Set(['email', 'uri', 'date', 'date-time'])
 const common = ['title', 'description'] as const
