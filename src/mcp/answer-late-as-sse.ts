@@ -6,30 +6,20 @@ export interface LateAnswerTiming {
   keepAliveMs: number
 }
 
-/**
- * Short enough that a client's abort of a long call reaches it while its run still runs; long
- * enough that the calls that settle at once (most) never pay for a stream.
- */
+/** Short enough that a client's abort reaches a long call's run; long enough that most calls never pay for a stream. */
 export const lateAnswerTiming: LateAnswerTiming = { graceMs: 1000, keepAliveMs: 1000 }
 
 const keepAlive = new TextEncoder().encode(': keepalive\n\n')
 
 /**
- * A 2026-07-28 `tools/call` answered as one JSON body writes nothing until it ends, and local
- * workerd (`wrangler dev`) learns that a client dropped a request only when the Worker writes to
- * its response: the client's abort would go unnoticed and the call's run go on. So a call that
- * has not settled within the grace is answered as an SSE stream instead (Streamable HTTP lets the
- * server choose; the client accepts both), which writes a keep-alive comment at each interval:
- * a write to a client that left fails, the runtime cancels the stream, and `gone` ends the call.
- * A call that settles within the grace keeps its JSON answer, at the cost of one timer. Answering
- * every call as a stream would tax the short ones; the SDK's own keep-alive is for idle proxies
- * and comes too rarely to stop a run in time.
- *
- * `answering` is the SDK's answer: JSON (written as one `message` event) or, for a call that sent
- * notifications first, its own SSE stream (piped through).
+ * Local workerd learns that a client dropped a request only when the Worker writes to it, so a
+ * 2026-07-28 `tools/call` answered as one JSON body would run on unnoticed. A call not settled
+ * within the grace is answered as SSE instead (Streamable HTTP lets the server choose), with a
+ * keep-alive comment each interval: a write to a client that left fails, and `gone` ends the call.
+ * (The SDK's own keep-alive comes too rarely.) `answering` is the SDK's answer: JSON (written as one
+ * `message` event) or its own SSE stream (piped through).
  */
 export function answerLateAsSse(answering: Promise<Response>, gone: () => void, timing: LateAnswerTiming = lateAnswerTiming): Promise<Response> {
-  // One promise and one timer: the short calls pay for nothing else.
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => resolve(streamOf(answering, gone, timing.keepAliveMs)), timing.graceMs)
     answering.then(
@@ -76,7 +66,6 @@ function streamOf(answering: Promise<Response>, gone: () => void, keepAliveMs: n
       })()
     },
     cancel(reason) {
-      // The client left: the call must learn it even where the request's own signal stays quiet.
       stop()
       void inner?.cancel(reason).catch(() => {})
       gone()

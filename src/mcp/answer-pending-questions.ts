@@ -5,11 +5,9 @@ import { pendingQuestions } from '../runs/run-questions.ts'
 import type { ElicitResult } from '../tool/tool-execution-context.ts'
 
 /**
- * Hands the answers a request carries (`readAnswer`, by key) to the questions a running run
- * waits on, through its host, where the step that asked reads them; keys naming no pending
- * question are not sent. `unanswered` when the request answered none, `unanswerable` when the
- * host cannot answer (its runs never ask); a run settled meanwhile (cancelled, timed out) counts
- * as `answered`, since nothing waits for the answer any more.
+ * Hands the answers a request carries (`readAnswer`, by key) to a running run's pending questions,
+ * through its host. `unanswerable` when the host cannot answer (its runs never ask); a run settled
+ * meanwhile counts as `answered`, since nothing waits for the answer any more.
  */
 export async function answerPendingQuestions(runs: RunHost, run: RunRecord, principal: string | null, readAnswer: (key: string) => ElicitResult | undefined): Promise<'answered' | 'unanswered' | 'unanswerable'> {
   const answers: Record<string, ElicitResult> = {}

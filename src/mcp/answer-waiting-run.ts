@@ -5,53 +5,49 @@ import type { AnyTool } from '../tool/tool-types.ts'
 import type { ElicitResult } from '../tool/tool-execution-context.ts'
 
 /** What a run's host needs to act on an answer: the run's host and tool, the caller, the call's signal. */
-export interface AnswerContext {
-  tool: AnyTool
-  runs: RunHost
-  principal: string | null
-  signal: AbortSignal
-}
+export type AnswerContext = { tool: AnyTool; runs: RunHost; principal: string | null; signal: AbortSignal }
 
 /**
- * Applies the answer to an approval form: approve or decline the run (the same compare-and-set
- * as the HTTP routes) and read the step to its end. `undefined` when the user cancelled.
+ * Hands a form's answer to a waiting run through its host (the same compare-and-set as the HTTP
+ * routes): approve or decline it; resume it, or cancel it when its resume form was declined.
+ * `undefined` when the user cancelled.
  */
-export async function answerApproval(context: AnswerContext, run: RunRecord, answer: ElicitResult): Promise<RunRecord | undefined> {
+export async function answerRun(runs: RunHost, run: RunRecord, principal: string | null, answer: ElicitResult): Promise<RunSegment | RunRecord | undefined> {
   if (answer.action === 'cancel') return undefined
-  const caller = { principal: context.principal }
-  if (answer.action === 'accept' && answer.content?.approved === true) {
-    return drain(await context.runs.approve(run.runId, { ...caller, ...(run.approvalId ? { approvalId: run.approvalId } : {}) }), context.signal)
+  if (run.status === 'approval-required') {
+    if (answer.action === 'accept' && answer.content?.approved === true) {
+      return runs.approve(run.runId, { principal, ...(run.approvalId ? { approvalId: run.approvalId } : {}) })
+    }
+    const reason = answer.content?.reason
+    return runs.decline(run.runId, { principal, ...(typeof reason === 'string' && reason.trim() !== '' ? { reason } : {}) })
   }
-  const reason = typeof answer.content?.reason === 'string' && answer.content.reason.trim() !== '' ? answer.content.reason : undefined
-  return drain(await context.runs.decline(run.runId, { ...caller, ...(reason !== undefined ? { reason } : {}) }), context.signal)
+  if (answer.action === 'decline') return runs.cancel(run.runId, { principal })
+  return runs.resume(run.runId, { principal, resumeData: answer.content ?? {} })
 }
 
 /**
- * Applies the answer to a resume form: resume the run with it, or cancel the run when the form
- * was declined. An answer that fails the full `resumeSchema` (a form cannot carry every keyword)
- * leaves the run suspended and comes back as `{ problem }`, to ask again; `undefined` when the user
- * cancelled.
+ * `answerRun` within an MCP call, its step read to the end. An answer that fails the full
+ * `resumeSchema` (a form cannot carry every keyword) leaves the run suspended and comes back as
+ * `{ problem }`, to ask again; `undefined` when the user cancelled.
  */
-export async function answerResume(context: AnswerContext, run: RunRecord, answer: ElicitResult): Promise<RunRecord | { problem: string } | undefined> {
-  if (answer.action === 'cancel') return undefined
-  if (answer.action === 'decline') return context.runs.cancel(run.runId, { principal: context.principal })
+export async function answerWaitingRun(context: AnswerContext, run: RunRecord, answer: ElicitResult): Promise<RunRecord | { problem: string } | undefined> {
   try {
-    return await drain(await context.runs.resume(run.runId, { principal: context.principal, resumeData: answer.content ?? {} }), context.signal)
+    const step = await answerRun(context.runs, run, context.principal, answer)
+    return step && 'events' in step ? await drainStep(step, context.signal) : step
   } catch (error) {
-    if (!ToolrouteError.isInstance(error) || error.code !== 'RESUME_VALIDATION_FAILED') throw error
+    if (run.status !== 'suspended' || !ToolrouteError.isInstance(error) || error.code !== 'RESUME_VALIDATION_FAILED') throw error
     return { problem: `\n\nThe last answer was not accepted: ${error.message}` }
   }
 }
 
-/** Reads a step to its end; the step's execution stops if the MCP call is cancelled meanwhile. */
-async function drain(segment: RunSegment, signal: AbortSignal): Promise<RunRecord> {
+/** Reads a step to its end; the step's execution stops if `signal` (the MCP call's) aborts meanwhile. */
+export async function drainStep(segment: RunSegment, signal?: AbortSignal): Promise<RunRecord> {
   const onAbort = () => segment.abort(new Error('The MCP request was cancelled'))
-  signal.addEventListener('abort', onAbort, { once: true })
+  signal?.addEventListener('abort', onAbort, { once: true })
   try {
     for await (const _ of segment.events);
     return await segment.settled
   } finally {
-    signal.removeEventListener('abort', onAbort)
+    signal?.removeEventListener('abort', onAbort)
   }
 }
-

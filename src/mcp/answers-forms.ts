@@ -1,10 +1,6 @@
 import { CLIENT_CAPABILITIES_META_KEY, type ClientCapabilities } from '@modelcontextprotocol/server'
 
-/**
- * Whether a client with these capabilities can answer a form question, in either generation: it
- * declares form elicitation, or a bare `elicitation: {}` (form support, the rule before
- * elicitation had modes). A client that cannot is never asked: it could never send the answer.
- */
+/** Whether a client can answer a form: it declares form elicitation, or a bare `elicitation: {}` (the rule before modes). */
 export function canAnswerForms(capabilities: ClientCapabilities | undefined): boolean {
   const elicitation = capabilities?.elicitation
   return elicitation !== undefined && (elicitation.form !== undefined || Object.keys(elicitation).length === 0)
@@ -15,7 +11,3 @@ export function answersForms(envelope: Record<string, unknown> | undefined): boo
   return canAnswerForms(envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined)
 }
 
-/** `answersForms` of a `tools/call` body not yet handed to the SDK (its `params._meta` is the envelope). */
-export function callAnswersForms(body: unknown): boolean {
-  return answersForms((body as { params?: { _meta?: Record<string, unknown> } } | null)?.params?._meta)
-}

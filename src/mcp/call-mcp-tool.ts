@@ -4,26 +4,29 @@ import { startCall } from '../runtime/start-call.ts'
 import { runKeeper } from '../runs/run-keeper.ts'
 import type { RunHost } from '../runs/run-host.ts'
 import type { RunRecord } from '../runs/run-record.ts'
+import { pendingQuestions } from '../runs/run-questions.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import type { ElicitResult } from '../tool/tool-execution-context.ts'
+import { mcpToolName } from '../tool/mcp-tool-name.ts'
+import { isBackgroundTool } from '../tool/is-background-tool.ts'
 import { toolOfRun } from '../manifest/load-tool.ts'
+import type { ToolEvent } from '../protocol/tool-event.ts'
 import type { McpServerDeps } from './mcp-server-deps.ts'
 import { ParkedCalls, type CallTurn } from './parked-calls.ts'
 import { createProgressSender } from './create-progress-sender.ts'
-import type { ToolEvent } from '../protocol/tool-event.ts'
 import { createTaskResult, requestDeclaresTasks } from './serve-modern-tasks.ts'
 import { createMcpLogSender } from './mcp-logging.ts'
-import { mcpToolName } from '../tool/mcp-tool-name.ts'
-import { isBackgroundTool } from '../tool/is-background-tool.ts'
-import { answerFirstTurn, firstTurn } from './ask-before-task.ts'
-import { pendingQuestions } from '../runs/run-questions.ts'
+import { answerPendingQuestions } from './answer-pending-questions.ts'
+import { answerWaitingRun, type AnswerContext } from './answer-waiting-run.ts'
+import { followToEnd } from './follow-to-end.ts'
+import { approvalQuestion, maxResumeAttempts, resumeQuestion, shown } from './waiting-run-questions.ts'
+import { answersForms } from './answers-forms.ts'
+import { readCaller } from './mcp-caller.ts'
+import { tapRunEvents } from './tap-run-events.ts'
+import { errorResult, settledResult, waitingResult } from './mcp-tool-result.ts'
+import { failureResult, mcpFirstStep } from './mcp-first-step.ts'
 
-/**
- * Where a call's streamed values go as `notifications/progress`, and its logs as
- * `notifications/message`: to the request that currently waits on the call (its first request,
- * then each retry), with that request's `progressToken` and log level (`ctx.mcpReq.log` sends
- * only at or above the `_meta…/logLevel` the request names, nothing without one).
- */
+/** Where a call's progress and logs go: the request now waiting on it (its first, then each retry). */
 interface ProgressSink {
   logger: string
   send?: (event: ToolEvent) => void
@@ -35,23 +38,11 @@ function attach(sink: ProgressSink, ctx: ServerContext): void {
   sink.send = token !== undefined ? createProgressSender((notification) => ctx.mcpReq.notify(notification), token) : undefined
   sink.log = createMcpLogSender(sink.logger, (message) => ctx.mcpReq.log(message.level, message.data, message.logger))
 }
-import { answerApproval, answerResume, type AnswerContext } from './answer-waiting-run.ts'
-import { cancelAbandoned } from './cancel-abandoned.ts'
-import { followToEnd } from './follow-to-end.ts'
-import { approvalQuestion, maxResumeAttempts, resumeQuestion, shown } from './waiting-run-questions.ts'
-import { answersForms } from './answers-forms.ts'
-import { readCaller } from './mcp-caller.ts'
-import { tapRunEvents } from './tap-run-events.ts'
-import { errorResult, settledResult, waitingResult } from './mcp-tool-result.ts'
-import { failureResult, mcpFirstStep } from './mcp-first-step.ts'
 
 /** The key of toolroute's questions in an `input_required` result (a tool may name its own: `sendRequest(q, { key })`). */
-export const answerKey = 'answer'
+const answerKey = 'answer'
 
-/**
- * What a sealed `requestState` names: the durable run a question belongs to, or a call parked on
- * its question (and the key the tool gave that question, when not `answer`).
- */
+/** What a sealed `requestState` names: the durable run a question belongs to, or a parked call's question (and its key). */
 export type QuestionState = ({ runId: string; asked?: number } | { questionId: string; key?: string }) & { callKey?: string }
 
 /** What the one tools/call handler needs beyond a server's deps (the 2025 server builds them too). */
@@ -62,15 +53,9 @@ export interface McpCallDeps extends McpServerDeps {
   parked: ParkedCalls<McpCallResult>
   /** Keeps a parked call alive past its response (`waitUntil`). */
   defer: (work: Promise<unknown>) => void
-  /**
-   * Where this call runs, when its host routes by it (a Durable Object per call on Workers): sealed
-   * into every question's state, so the retry reaches the object where the call waits.
-   */
+  /** Where this call runs when its host routes by it (a Durable Object per call): sealed into each question's state. */
   callKey?: string
-  /**
-   * Whether this request's client can answer a form (default: its 2026-07-28 envelope says so).
-   * A 2025 connection says it once, at `initialize`: its server knows.
-   */
+  /** Whether the client can answer a form (default: its 2026-07-28 envelope says; a 2025 server knows from `initialize`). */
   answersForms?: (ctx: ServerContext) => boolean
 }
 
@@ -78,13 +63,11 @@ export type McpCallResult = CallToolResult | InputRequiredResult | ReturnType<ty
 
 /**
  * `tools/call` in every MCP version, on the same call and run host as HTTP. A run that waits for a
- * person (approval, suspension) or a question asked mid-`execute` becomes an `input_required`
- * result: its question as an elicitation form, its `requestState` a sealed `{ runId }` or
- * `{ questionId }`. Under 2026-07-28 the client answers it and retries; on a 2025 connection the
- * SDK's legacy shim asks it as a real `elicitation/create` and re-enters this handler with the
- * answer. Either way the answer goes to the run (approve, decline, resume: the run host's
- * compare-and-set) or to the parked call, so the tool runs once and nothing before the question
- * runs again. (A 2025 task-augmented call is a task: `callMcpTask`.)
+ * person or a question asked mid-`execute` becomes an `input_required` result, its `requestState` a
+ * sealed `{ runId }` or `{ questionId }`. Under 2026-07-28 the client answers and retries; on a 2025
+ * connection the SDK's legacy shim asks it as `elicitation/create` and re-enters this handler. The
+ * answer goes to the run (the run host's compare-and-set) or to the parked call, so the tool runs
+ * once. (A 2025 task-augmented call is `callMcpTask`'s.)
  */
 export async function callMcpTool(deps: McpCallDeps, tool: AnyTool, params: { arguments?: Record<string, unknown> }, ctx: ServerContext): Promise<McpCallResult> {
   // A tool that cannot work without a capability the request does not declare (`mcp.requiredClientCapabilities`).
@@ -92,53 +75,49 @@ export async function callMcpTool(deps: McpCallDeps, tool: AnyTool, params: { ar
   const missing = Object.entries(tool.mcp?.requiredClientCapabilities ?? {}).filter(([name]) => declared[name] === undefined)
   if (missing.length > 0) throw new MissingRequiredClientCapabilityError({ requiredCapabilities: Object.fromEntries(missing) })
   const caller = readCaller(ctx.http?.req?.headers)
-  // This request's progress (its `progressToken`, if any) and logs; a parked call keeps it for its retries.
   const sink: ProgressSink = { logger: mcpToolName(tool.id) }
   attach(sink, ctx)
   let host: RunHost | undefined
-  // What later steps stream (a followed background run, an answered approval) is progress and logs too, as under 2025.
+  // What later steps stream (a followed background run, an answered approval) is progress and logs too.
   const runs = () => (host ??= tapRunEvents(deps.runs(), (event) => (sink.send?.(event), sink.log?.(event))))
   const answers: AnswerContext = { tool, get runs() { return runs() }, principal: caller.principal, signal: ctx.mcpReq.signal }
 
-  // Verified by the SDK's seam (the codec's `verify`) before this handler runs.
+  // Verified by the codec's `verify` before this handler runs.
   const state = ctx.mcpReq.requestState<QuestionState>()
   if (state && 'questionId' in state) {
-    // The answer to a question asked mid-execute: the call waits for it in this isolate.
     const next = deps.parked.answer(state.questionId, answerOf(ctx, state.key))
-    if (next) attach(next.shared as ProgressSink, ctx)
     if (!next) {
-      const error = new ToolrouteError('EXECUTION_FAILED', `The call of ${tool.id} that asked this question is no longer waiting (it timed out, or ran on another instance); call the tool again`)
-      return errorResult(error) as CallToolResult
+      const message = `The call of ${tool.id} that asked this question is no longer waiting (it timed out, or ran on another instance); call the tool again`
+      return errorResult(new ToolrouteError('EXECUTION_FAILED', message))
     }
+    attach(next.shared as ProgressSink, ctx)
     return turnResult(deps, ctx, await ParkedCalls.turnFor(next, ctx.mcpReq.signal))
   }
   if (state) {
-    // A retry: the answer goes to the run the question came from, not to a new call.
     try {
       const { run } = await runs().get(state.runId, { principal: caller.principal })
       if (run.toolId !== tool.id) throw new ToolrouteError('RUN_NOT_FOUND', `Run ${state.runId} not found`)
       // The answer to a running run's first question (`mcp.askBeforeTask`): the run goes on as a task.
-      if (run.status === 'running' && run.background && requestDeclaresTasks(ctx)) return createTaskResult(await answerFirstTurn(runs(), run, caller.principal, ctx), deps.basePath)
-      const given = answerOf(ctx)
-      if (run.status === 'approval-required') {
-        const next = await answerApproval(answers, run, given)
-        return next ? await settle(deps, ctx, answers, next) : waiting(deps, run)
+      if (run.status === 'running' && run.background && requestDeclaresTasks(ctx)) {
+        const answered = await answerPendingQuestions(runs(), run, caller.principal, (key) => readAnswer(ctx, key))
+        // Settled meanwhile, or answered: the task says how.
+        const current = answered === 'answered' ? (await runs().get(run.runId, { principal: caller.principal })).run : run
+        return createTaskResult(current, deps.basePath)
       }
-      if (run.status === 'suspended') {
-        const next = await answerResume(answers, run, given)
-        // Asked again while the answers fail resumeSchema, up to the bound; then the run waits for HTTP.
-        if (next && 'problem' in next) return (state.asked ?? 1) < maxResumeAttempts ? ask(deps, ctx, run, next.problem, (state.asked ?? 1) + 1) : waiting(deps, run)
-        return next ? await settle(deps, ctx, answers, next) : waiting(deps, run)
-      }
-      return await settle(deps, ctx, answers, run)
+      if (run.status !== 'approval-required' && run.status !== 'suspended') return await settle(deps, ctx, answers, run)
+      const next = await answerWaitingRun(answers, run, answerOf(ctx))
+      // Asked again while the answers fail resumeSchema, up to the bound; then the run waits for HTTP.
+      const asked = state.asked ?? 1
+      if (next && 'problem' in next) return asked < maxResumeAttempts ? ask(deps, ctx, run, next.problem, asked + 1) : waiting(deps, run)
+      return next ? await settle(deps, ctx, answers, next) : waiting(deps, run)
     } catch (error) {
-      return failure(error, { runId: state.runId, toolCallId: '' })
+      return failureResult(error, { runId: state.runId, toolCallId: '' })
     }
   }
 
-  if (caller.error) return errorResult(new ToolrouteError(caller.error.code, caller.error.message)) as CallToolResult
+  if (caller.error) return errorResult(new ToolrouteError(caller.error.code, caller.error.message))
   const call = startCall(tool, caller.requestContext)
-  if (!call.ok) return errorResult(call.error) as CallToolResult
+  if (!call.ok) return errorResult(call.error)
   const parked = deps.parked.start(async (ask, signal) => {
     const running = call.run({
       source: { input: params.arguments ?? {} },
@@ -148,16 +127,13 @@ export async function callMcpTool(deps: McpCallDeps, tool: AnyTool, params: { ar
       extras: {
         emitTransient: (event) => sink.send?.(event),
         signal,
-        // 2026-07-28 has no server-to-client requests: the question becomes this call's
-        // `input_required` result, and the execution waits (parked) for the retry's answer.
-        // A client that declares no form elicitation could never answer: the tool gets the error at once.
+        // The question is this call's `input_required` result, the execution parked for the retry's answer.
         mcp: { elicitation: { sendRequest: formsOf(deps, ctx) ? ask : cannotAsk }, extra: ctx as unknown as Record<string, unknown> },
       },
     })
     return (await mcpFirstStep(running, (run) => settle(deps, ctx, answers, run))) as McpCallResult
   }, sink)
-  // The caller cancelling before the call asks anything stops it; once it waits for an answer,
-  // this request is over and only the retry (or the wait's timeout) decides.
+  // A cancel before the call asks stops it; once it waits, only the retry (or the wait's timeout) decides.
   const turn = await ParkedCalls.turnFor(parked, ctx.mcpReq.signal)
   if (turn.kind === 'asked') deps.defer(parked.execution)
   return turnResult(deps, ctx, turn)
@@ -169,25 +145,41 @@ function cannotAsk(): Promise<never> {
   return Promise.reject(new Error('The MCP client declared no form elicitation: it cannot answer questions'))
 }
 
-/** The answer a retry carries for the question it answers (`key`, default `answer`); no answer counts as cancel. */
-function answerOf(ctx: ServerContext, key = answerKey): ElicitResult {
+/** The answer a retry carries for the question under `key`, or `undefined` when it carries none. */
+function readAnswer(ctx: ServerContext, key: string): ElicitResult | undefined {
   const content = acceptedContent(ctx.mcpReq.inputResponses, key)
   if (content) return { action: 'accept', content: content as ElicitResult['content'] }
   const given = ctx.mcpReq.inputResponses?.[key] as { action?: unknown } | undefined
-  return { action: given?.action === 'decline' ? 'decline' : 'cancel' }
+  return given?.action === 'decline' || given?.action === 'cancel' ? { action: given.action } : undefined
+}
+
+/** The answer to the question a retry answers (`key`, default `answer`); no answer counts as cancel. */
+const answerOf = (ctx: ServerContext, key = answerKey): ElicitResult => readAnswer(ctx, key) ?? { action: 'cancel' }
+
+/** How often a call that waits for a run's first question looks at the run again. */
+const lookEveryMs = 50
+
+/**
+ * Waits until a running run asks its first question or stops running (`mcp.askBeforeTask`). The
+ * question lives on the run record, maybe in another process, so the run is read again until then.
+ */
+async function firstTurn(runs: RunHost, run: RunRecord, principal: string | null, signal: AbortSignal): Promise<RunRecord> {
+  let current = run
+  while (current.status === 'running' && Object.keys(pendingQuestions(current)).length === 0 && !signal.aborted) {
+    await new Promise((resolve) => setTimeout(resolve, lookEveryMs))
+    current = (await runs.get(run.runId, { principal })).run
+  }
+  return current
 }
 
 /** A parked call's turn as this request's result: its result, or its question as `input_required`. */
 async function turnResult(deps: McpCallDeps, ctx: ServerContext, turn: CallTurn<McpCallResult>): Promise<McpCallResult> {
   if (turn.kind === 'done') return turn.value
-  if (turn.kind === 'failed') return failure(turn.error, { runId: '', toolCallId: '' })
+  if (turn.kind === 'failed') return failureResult(turn.error, { runId: '', toolCallId: '' })
   return questionsResult(deps, ctx, { [turn.key ?? answerKey]: turn.question }, { questionId: turn.questionId, ...(turn.key ? { key: turn.key } : {}) })
 }
 
-/**
- * Questions as this request's `input_required` result, their `requestState` sealed with where the
- * call runs (`callKey`), so that the retry reaches the object where the call or its run waits.
- */
+/** Questions as this request's `input_required` result, their `requestState` sealed with where the call runs (`callKey`). */
 async function questionsResult(deps: McpCallDeps, ctx: ServerContext, questions: Record<string, unknown>, state: QuestionState): Promise<InputRequiredResult> {
   return inputRequired({
     inputRequests: Object.fromEntries(Object.entries(questions).map(([key, question]) => [key, inputRequired.elicit(question as Parameters<typeof inputRequired.elicit>[0])])),
@@ -212,20 +204,16 @@ async function settle(deps: McpCallDeps, ctx: ServerContext, answers: AnswerCont
     try {
       current = await followToEnd(answers, current)
     } finally {
-      // Followed until the client dropped the request: a plain call's run has no one left to read
-      // it. Kept alive past the request (`waitUntil`), which the runtime no longer serves.
+      // The client dropped the request: nobody is left to read the run. Kept alive past the request.
       if (ctx.mcpReq.signal.aborted) deps.defer(cancelAbandoned(answers, current))
     }
     if (current.status === 'running') return waiting(deps, current)
   }
   if (current.status === 'approval-required' || current.status === 'suspended') return ask(deps, ctx, current)
-  return (await settledResult(current)) as CallToolResult
+  return settledResult(current)
 }
 
-/**
- * The run's question as an `input_required` result, or the HTTP routes when no form can ask it or
- * the request declares no form elicitation (the SDK refuses to send it such a question: -32021).
- */
+/** The run's question as `input_required`, or the HTTP routes when no form can ask it or the client cannot answer one. */
 async function ask(deps: McpCallDeps, ctx: ServerContext, run: RunRecord, problem = '', asked = 1): Promise<McpCallResult> {
   if (!formsOf(deps, ctx)) return waiting(deps, run)
   const tool = await toolOfRun(deps.tools, run)
@@ -234,11 +222,16 @@ async function ask(deps: McpCallDeps, ctx: ServerContext, run: RunRecord, proble
   return questionsResult(deps, ctx, { [answerKey]: question }, { runId: run.runId, ...(asked > 1 ? { asked } : {}) })
 }
 
-async function waiting(deps: McpCallDeps, run: RunRecord): Promise<CallToolResult> {
-  const tool = await toolOfRun(deps.tools, run)
-  return waitingResult(tool, run, deps.basePath, run.status === 'suspended' ? await shown(tool, run, 'suspend') : undefined) as CallToolResult
+/** Cancels a plain call's run once its client dropped it: nobody will read it. (A task's `tasks/result` is not its end.) */
+async function cancelAbandoned(answers: AnswerContext, run: RunRecord): Promise<void> {
+  try {
+    await answers.runs.cancel(run.runId, { principal: answers.principal })
+  } catch {
+    // Settled meanwhile (RUN_STATE_CONFLICT), or its store is gone: nothing is left running.
+  }
 }
 
-function failure(error: unknown, ids: { runId: string; toolCallId: string }): CallToolResult {
-  return failureResult(error, ids) as CallToolResult
+async function waiting(deps: McpCallDeps, run: RunRecord): Promise<CallToolResult> {
+  const tool = await toolOfRun(deps.tools, run)
+  return waitingResult(tool, run, deps.basePath, run.status === 'suspended' ? await shown(tool, run, 'suspend') : undefined)
 }

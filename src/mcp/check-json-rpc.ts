@@ -7,20 +7,10 @@ const isMessage = (value: unknown): value is Message =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && (value as Message).jsonrpc === '2.0' &&
   (typeof (value as Message).method === 'string' || 'result' in value || 'error' in value)
 
-function answer(status: number, code: number, message: string, id: unknown): Response {
-  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: typeof id === 'string' || typeof id === 'number' ? id : null }), {
-    status,
-    headers: { 'content-type': 'application/json' },
-  })
-}
-
 /**
- * The JSON-RPC checks a 2025 request at `version` gets before the SDK, which answers them with
- * the wrong codes or not at all: well-formed JSON that is not JSON-RPC (or an empty batch) is
- * `-32600` Invalid Request, not a parse error; a batch is refused from 2025-06-18, which removed
- * them, and an `initialize` is never batched; a `tools/call` without a string `name`, or whose
- * `arguments` is not an object, is `-32602` Invalid Params in a sentence, not an internal error
- * carrying the schema library's dump. Everything else goes on to the SDK.
+ * The JSON-RPC checks a 2025 request at `version` gets before the SDK, which answers them with the
+ * wrong codes or not at all: non-JSON-RPC or an empty batch is `-32600`; batches from 2025-06-18
+ * and a batched `initialize` are refused; a malformed `tools/call` is `-32602` in a sentence.
  */
 export function checkJsonRpc(body: unknown, version: string): Response | undefined {
   const batch = Array.isArray(body)
@@ -28,14 +18,16 @@ export function checkJsonRpc(body: unknown, version: string): Response | undefin
   if (batch && !allowsBatches(version)) return jsonRpcError(400, -32600, `Invalid Request: MCP ${version} has no JSON-RPC batches; send one message per request`)
   if (messages.length === 0) return jsonRpcError(400, -32600, 'Invalid Request: an empty batch')
   for (const message of messages) {
-    if (!isMessage(message)) return answer(400, -32600, 'Invalid Request: not a JSON-RPC 2.0 message', (message as Message | null)?.id)
-    if (batch && message.method === 'initialize') return answer(400, -32600, 'Invalid Request: initialize must not be part of a JSON-RPC batch', message.id)
+    if (!isMessage(message)) return jsonRpcError(400, -32600, 'Invalid Request: not a JSON-RPC 2.0 message', {}, (message as Message | null)?.id)
+    if (batch && message.method === 'initialize') {
+      return jsonRpcError(400, -32600, 'Invalid Request: initialize must not be part of a JSON-RPC batch', {}, message.id)
+    }
     if (message.method === 'tools/call') {
       const params = message.params as { name?: unknown; arguments?: unknown } | undefined
-      if (typeof params?.name !== 'string') return answer(200, -32602, 'Invalid params: tools/call needs a string "name"', message.id)
+      if (typeof params?.name !== 'string') return jsonRpcError(200, -32602, 'Invalid params: tools/call needs a string "name"', {}, message.id)
       const args = params.arguments
       if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
-        return answer(200, -32602, 'Invalid params: tools/call "arguments" must be an object of named arguments', message.id)
+        return jsonRpcError(200, -32602, 'Invalid params: tools/call "arguments" must be an object of named arguments', {}, message.id)
       }
     }
   }

@@ -6,10 +6,7 @@ import { mcpToolIndex } from '../manifest/to-mcp-tool.ts'
 const headerMismatch = -32020
 
 /** One argument a tool's input schema mirrors in a header (`x-mcp-header`, SEP-2243). */
-interface ParamHeader {
-  path: string[]
-  header: string
-}
+type ParamHeader = { path: string[]; header: string }
 
 const token = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
 const canonicalBase64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/
@@ -25,7 +22,7 @@ function paramHeaders(schema: unknown, path: string[] = []): ParamHeader[] {
 
 const declared = new WeakMap<object, ParamHeader[]>()
 
-/** A header value as the client encoded it: `=?base64?…?=` is UTF-8 in canonical Base64, anything else literal; `undefined` when it cannot be decoded. */
+/** A header value as the client encoded it: `=?base64?…?=` is UTF-8 in canonical Base64, anything else literal. */
 function decode(value: string): string | undefined {
   if (!(value.startsWith('=?base64?') && value.endsWith('?='))) return value
   const encoded = value.slice(9, -2)
@@ -43,11 +40,10 @@ function mismatch(id: unknown, header: string, problem: string): Response {
 }
 
 /**
- * SEP-2243 under 2026-07-28: a `tools/call` argument that the tool's input schema mirrors in a
- * header (`x-mcp-header: Name`) must arrive in `Mcp-Param-Name` too, with the same value, so an
- * intermediary that routes by the header sees what the tool gets. A missing, undecodable or
- * different header is refused (`400`, `-32020`) before the tool runs; an argument absent or
- * `null` needs no header. (The SDK checks this only for its own `McpServer`'s tools.)
+ * SEP-2243 under 2026-07-28: a `tools/call` argument the input schema mirrors in a header
+ * (`x-mcp-header: Name`) must arrive in `Mcp-Param-Name` with the same value, so an intermediary
+ * routing by it sees what the tool gets; otherwise `400`, `-32020`. (The SDK checks this only for
+ * its own `McpServer`'s tools.)
  */
 export function checkMcpParamHeaders(request: Request, id: unknown, inputSchema: JSONSchemaObject, args: unknown): Response | undefined {
   let headers = declared.get(inputSchema)
@@ -66,11 +62,7 @@ export function checkMcpParamHeaders(request: Request, id: unknown, inputSchema:
   return undefined
 }
 
-/**
- * `checkMcpParamHeaders` for a 2026-07-28 request body, against the called tool's listed input
- * schema. Only once `Mcp-Method` and `Mcp-Name` agree with the body: a request failing those is
- * the SDK's to refuse, and it answers them first.
- */
+/** `checkMcpParamHeaders` of a 2026-07-28 body, once `Mcp-Method` and `Mcp-Name` agree with it (the SDK refuses those first). */
 export async function refuseMcpParamHeaders(request: Request, tools: ReadonlyMap<string, AnyTool>, body: unknown): Promise<Response | undefined> {
   const message = body as { id?: unknown; method?: unknown; params?: { name?: unknown; arguments?: unknown } } | null
   if (message?.method !== 'tools/call' || typeof message.params?.name !== 'string') return undefined

@@ -2,13 +2,11 @@ import type { Context } from 'hono'
 import type { McpAppOptions } from './mcp-app-options.ts'
 import type { RunHost } from '../runs/run-host.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
-// First, before either MCP SDK: this module's `zod` import initialises Zod. In a Worker built by
-// `toolroute build`, tool modules are imported lazily, so the bundler wraps Zod in a lazy
-// initialiser; the SDKs import it as `zod/v4`, a re-export the bundler drops together with that
-// initialiser call, and would then meet `ZodLazy is not a constructor` at startup.
+// First, before the MCP SDK: this `zod` import initialises Zod, whose lazy initialiser in a built
+// Worker the SDK's `zod/v4` import would skip (`ZodLazy is not a constructor` at startup).
 import { withCaller } from './mcp-caller.ts'
 import { isLegacyRequest } from '@modelcontextprotocol/server'
-import { callAnswersForms } from './answers-forms.ts'
+import { answersForms } from './answers-forms.ts'
 import { asBatchAnswer } from './as-batch-answer.ts'
 import { checkJsonRpc } from './check-json-rpc.ts'
 import { legacyVersionOf } from './legacy-version.ts'
@@ -26,18 +24,12 @@ import { StatelessCalls, callIdOf, cancelledIdOf, statelessCallKey } from './sta
 import { resolveMcpCaller } from './resolve-mcp-caller.ts'
 import { sessionIdPattern } from '../caller/principal-of.ts'
 
-export interface McpEndpointOptions {
-  tools: ReadonlyMap<string, AnyTool>
-  options: McpAppOptions
-  runs: (c: Context) => RunHost
-}
+export type McpEndpointOptions = { tools: ReadonlyMap<string, AnyTool>; options: McpAppOptions; runs: (c: Context) => RunHost }
 
 /**
- * MCP over Streamable HTTP at `/mcp`, on the official SDK. Auth middleware has already run.
- * A client that declares elicitation at `initialize` gets a session (`Mcp-Session-Id`), held
- * where all its requests land (this process, or a Durable Object per session on Workers), so a
- * tool can ask it questions mid-call. Any other client is served statelessly. No GET stream:
- * every server-to-client message belongs to a call and goes out on that call's response.
+ * MCP over Streamable HTTP at `/mcp`, on the official SDK, after the auth middleware. A 2025 client
+ * that declares elicitation at `initialize` gets a session, held where all its requests land (this
+ * process, or a Durable Object per session); any other is served statelessly.
  */
 export function createMcpEndpoint({ tools, options, runs }: McpEndpointOptions) {
   const settings = typeof options.mcp === 'object' ? options.mcp : {}
@@ -52,14 +44,10 @@ export function createMcpEndpoint({ tools, options, runs }: McpEndpointOptions) 
     ...(settings.requestStateKey !== undefined ? { requestStateKey: settings.requestStateKey } : {}),
   })
   const modern = createModernMcpHandler(options.server ?? defaultServerInfo, settings.elicitationTimeoutMs ?? defaultElicitationTimeoutMs)
-  // The option, the Worker's secret, or this isolate's own random key.
   const codecOf = (c: Context) => questionStateCodecFor(settings.requestStateKey ?? (c.env as { TOOLROUTE_MCP_STATE_KEY?: unknown } | undefined)?.TOOLROUTE_MCP_STATE_KEY)
-  // This process's stateless calls, for their cancels (Node, Deno; on Workers a host routes both to one object).
   const calls = new StatelessCalls()
   let memory: McpSessionHost | undefined
   const sessionsOf = (c: Context): McpSessionHost | undefined => {
-    // The platform's adapter says where sessions live (`createWorker`: a Durable Object per session,
-    // or none without the binding); an app on its own keeps them in this process.
     const choice = settings.sessions ?? 'memory'
     if (choice === false) return undefined
     if (choice === 'memory') return (memory ??= createMemoryMcpSessions())
@@ -71,10 +59,9 @@ export function createMcpEndpoint({ tools, options, runs }: McpEndpointOptions) 
     if (forbidden) return forbidden
     const method = c.req.method
     const sessionId = c.req.header('mcp-session-id')
-    // GET serves only a session's reconnect to a call's stream it lost (Last-Event-ID): there is no
-    // standalone stream, every server-to-client message belongs to a call.
+    // GET serves only a session's reconnect to a call's stream it lost (Last-Event-ID): no standalone stream.
     const resuming = method === 'GET' && sessionId !== undefined && c.req.header('last-event-id') !== undefined
-    // Other methods (PUT, PATCH) are no MCP transport's: 405, not the tool routes' 404.
+    // 405, not the tool routes' 404, for methods no MCP transport has.
     if ((method !== 'GET' && method !== 'POST' && method !== 'DELETE') || (method === 'GET' && !resuming) || (method === 'DELETE' && sessionId === undefined)) {
       return jsonRpcError(405, -32000, 'Method not allowed: questions and notifications go out on each call\'s own response', { allow: 'POST, DELETE' })
     }
@@ -88,21 +75,18 @@ export function createMcpEndpoint({ tools, options, runs }: McpEndpointOptions) 
 
     const read = await readMcpBody(c.req.raw, maxBytes)
     if (!read.ok) return read.response
-    // 2026-07-28 requests (they carry the per-request envelope) go to the SDK's per-request
-    // handler; the 2025 handshake, sessions and everything else go to its transport below.
+    // 2026-07-28 requests (with the per-request envelope) go to the SDK's per-request handler, 2025 to its transport.
     const legacy = await isLegacyRequest(c.req.raw, read.body)
-    // The caller is resolved once the session is known: a session is the principal of last
-    // resort (SPEC §12), and an `initialize` that opens one belongs to the session it opens.
+    // A session is the principal of last resort (SPEC §12); an `initialize` belongs to the session it opens.
     const opening = legacy && sessionId === undefined && sessions && wantsSession(read.body) ? crypto.randomUUID() : undefined
     const caller = await resolveMcpCaller(c, options, opening ?? sessionId)
     const request = withCaller(c.req.raw, caller, read.text)
     if (!legacy) {
-      // A call that may park on a question mid-execute runs where its retry will land (a Durable
-      // Object per call on Workers): a retry naming one, or a call whose client can answer forms.
-      // Any other call runs here: it is never parked, and a run it stores is any isolate's to answer.
-      const isCall = (read.body as { method?: unknown } | null)?.method === 'tools/call'
+      // A call that may park on a question (a retry, or its client answers forms) runs where its retry lands.
+      const call = read.body as { method?: unknown; params?: { _meta?: Record<string, unknown> } } | null
+      const isCall = call?.method === 'tools/call'
       const callKey = isCall ? peekCallKey(read.body) : undefined
-      if (isCall && sessions?.call && (callKey !== undefined || callAnswersForms(read.body))) {
+      if (isCall && sessions?.call && (callKey !== undefined || answersForms(call.params?._meta))) {
         return sessions.call(callKey ?? crypto.randomUUID(), { request, text: read.text, body: read.body, initialize: false, caller, deps })
       }
       return modern.fetch(request, { ...deps(), requestState: codecOf(c), defer: deferOf(c) }, read.body)
@@ -116,9 +100,7 @@ export function createMcpEndpoint({ tools, options, runs }: McpEndpointOptions) 
         return sessions.handle(sessionId, { ...message, initialize: false })
       }
       if (opening !== undefined) return sessions!.handle(opening, { ...message, initialize: true })
-      // A stateless call and its cancel arrive in two requests: where the host can route them to one
-      // place (a Durable Object per principal and request id on Workers), both go there. A call of
-      // no principal has no such place: its id is guessable, so no other request may cancel it.
+      // A stateless call and its cancel go to one place where the host can route them (stateless-calls.ts).
       const callId = callIdOf(read.body) ?? cancelledIdOf(read.body)
       const key = callId === undefined ? undefined : await statelessCallKey(caller.principal, callId)
       if (key !== undefined && sessions?.stateless) return sessions.stateless(key, { ...message, initialize: false })

@@ -21,11 +21,7 @@ export const defaultElicitationTimeoutMs = 5 * 60 * 1000
 
 type Handler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>
 
-/**
- * SDK v2 serves no 2025-11-25 tasks, and its `tools/call` check refuses a task-augmented call's
- * answer (a `CreateTaskResult` has no `content`). Such a call skips that check: its result is
- * built from the run by `toMcpTask`. Every other call keeps the SDK's.
- */
+/** SDK v2's `tools/call` check refuses a 2025-11-25 task's answer (no `content`): a task-augmented call skips it. */
 class TaskServer extends Server {
   protected override _wrapHandler(method: string, handler: Handler): Handler {
     const checked = super._wrapHandler(method, handler)
@@ -35,21 +31,15 @@ class TaskServer extends Server {
 }
 
 /**
- * An MCP `Server` (SDK v2) serving a 2025 connection's `tools/list` and `tools/call` for a tool
- * registry, at `version` (the revision the connection speaks). A plain call is the 2026-07-28
- * handler's (`callMcpTool`): its questions come back as `input_required`, which the SDK's
- * legacy shim asks as real `elicitation/create` requests on this connection and answers by
- * re-entering the handler, so a question is written once for both generations. The shim's rounds
- * never leave this process, so their `requestState` is sealed with this isolate's key unless the
- * app set one. From 2025-11-25 a background tool's runs are tasks (`callMcpTask`,
- * `serveMcpTasks`); older revisions have none, so they are neither announced nor served there.
- * The SDK picks its JSON Schema validator by runtime (`workerd`: cfworker, no code generation).
+ * An MCP `Server` (SDK v2) for a 2025 connection at `version`. A plain call is `callMcpTool`'s: its
+ * `input_required` questions are asked by the SDK's legacy shim as `elicitation/create` on this
+ * connection (rounds that never leave this process, so this isolate's key may seal their state).
+ * From 2025-11-25 a background tool's runs are tasks (`callMcpTask`, `serveMcpTasks`).
  */
 export function createMcpServer(deps: McpServerDeps, version: string): Server {
   const tasks = hasTasks(version)
   const codec = questionStateCodecFor(deps.requestStateKey)
   const server = new TaskServer(deps.serverInfo, {
-    // Logging: the SDK serves logging/setLevel, and a call's logs go out at the level the session set (mcp-logging.ts).
     capabilities: { tools: {}, ...(tasks ? { tasks: mcpTasksCapability } : {}), ...mcpLoggingCapability },
     requestState: { verify: (state, ctx) => codec.verify(state, ctx) },
     inputRequired: { roundTimeoutMs: deps.elicitationTimeoutMs },
@@ -58,7 +48,7 @@ export function createMcpServer(deps: McpServerDeps, version: string): Server {
     ...deps,
     requestState: codec,
     parked: new ParkedCalls<McpCallResult>(deps.elicitationTimeoutMs),
-    // The connection's request stays open while the shim asks: nothing needs to outlive it.
+    // The request stays open while the shim asks: nothing outlives it.
     defer: (work) => void work.catch(() => {}),
     answersForms: () => canAnswerForms(server.getClientCapabilities()),
   }
@@ -70,7 +60,7 @@ export function createMcpServer(deps: McpServerDeps, version: string): Server {
     // MCP lists an unknown tool among invalid params (a protocol error), not as a tool's failure.
     if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${params.name}`)
     const asTask = tasks && params.task !== undefined
-    // A tool whose module cannot load fails its calls, as any tool's error (a task's, as a protocol error).
+    // A tool whose module cannot load fails its calls (a task's, as a protocol error).
     if (ToolrouteError.isInstance(tool)) {
       if (asTask) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${tool.code}: ${tool.message}`, tool.toJSON().error)
       return errorResult(tool) as never

@@ -2,20 +2,16 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { createMcpServer, type McpServerDeps } from './create-mcp-server.ts'
 import { legacyVersionOf } from './legacy-version.ts'
 import { createMemoryEventStore } from './memory-event-store.ts'
+import { cancelledIdOf } from './stateless-calls.ts'
 
 /** How long a client waits before it reconnects to a stream it lost (the priming event's `retry`). */
-export const mcpRetryIntervalMs = 1000
+const mcpRetryIntervalMs = 1000
 
 /** One stateful MCP session: a server and its transport, kept between the session's requests. */
 export interface McpSession {
-  readonly sessionId: string
   /** Handles one request of the session (`body` already parsed, for POST). */
   handle(request: Request, body?: unknown): Promise<Response>
-  /**
-   * Replays the session's saved `initialize` (and `notifications/initialized`) into a fresh
-   * server, so a host that lost its memory (an evicted Durable Object) serves the session again
-   * under the same id, with the client's capabilities, without the client noticing.
-   */
+  /** Replays the saved `initialize` into a fresh server: an evicted host serves the session again under its id. */
   restore(initialize: unknown): Promise<void>
   close(): Promise<void>
 }
@@ -23,10 +19,8 @@ export interface McpSession {
 const internalUrl = 'https://session.toolroute.internal/mcp'
 
 /**
- * An `initialize` whose `elicitation` capability is empty, as the form capability it means
- * (MCP 2025-11-25: "an empty object is equivalent to declaring support for form mode only",
- * which 2025-06-18 clients, the v1 SDK's among them, send). SDK v2 reads only `elicitation.form`
- * and would refuse every question to such a client.
+ * An `initialize` whose `elicitation` is empty, as the form capability it means (MCP 2025-11-25;
+ * 2025-06-18 clients send it): SDK v2 reads only `elicitation.form` and would refuse them every question.
  */
 function withFormElicitation(body: unknown): unknown {
   const message = body as { method?: unknown; params?: { capabilities?: { elicitation?: unknown } } } | undefined
@@ -36,31 +30,25 @@ function withFormElicitation(body: unknown): unknown {
 }
 
 /**
- * A session in SSE mode: a call's response is an event stream, so a tool's question
- * (elicitation) goes out on it and the client's answer, a later POST, reaches this transport.
- * JSON responses cannot carry such questions (the SDK drops them). `initialize` is the request
- * that opens (or opened) the session: its revision decides what the server offers.
+ * A session in SSE mode: a tool's question goes out on its call's event stream (a JSON response
+ * cannot carry it) and the answer, a later POST, reaches this transport. `initialize`'s revision
+ * decides what the server offers.
  */
 export async function createMcpSession(sessionId: string, deps: McpServerDeps, initialize: unknown): Promise<McpSession> {
   const server = createMcpServer(deps, legacyVersionOf(new Headers(), initialize))
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: () => sessionId,
-    // Resumable streams: a priming event (id, retry) opens each, and a client that lost one
-    // reconnects with GET and Last-Event-ID.
+    // Resumable streams: a client that lost one reconnects with GET and Last-Event-ID.
     eventStore: createMemoryEventStore(),
     retryInterval: mcpRetryIntervalMs,
   })
   await server.connect(transport)
   return {
-    sessionId,
     async handle(request, body) {
       const response = await transport.handleRequest(request, body === undefined ? undefined : { parsedBody: withFormElicitation(body) })
-      // The SDK aborts a cancelled call but, as the spec asks, sends no response for it, so its
-      // stream would stay open on keep-alives: close it once the cancel has been handled.
-      const cancelled = (body as { method?: unknown; params?: { requestId?: unknown } } | undefined)
-      if (cancelled?.method === 'notifications/cancelled' && (typeof cancelled.params?.requestId === 'string' || typeof cancelled.params?.requestId === 'number')) {
-        transport.closeSSEStream(cancelled.params.requestId)
-      }
+      // The SDK sends no response for a cancelled call (as the spec asks): its stream would stay open.
+      const cancelled = cancelledIdOf(body)
+      if (cancelled !== undefined) transport.closeSSEStream(cancelled)
       return response
     },
     async restore(initialize) {

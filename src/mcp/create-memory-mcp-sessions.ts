@@ -9,26 +9,19 @@ export interface MemoryMcpSessionsOptions {
   /** The most sessions kept in all (default 1000). */
   maxSessions?: number
   /**
-   * The most sessions one principal keeps (default 100): its next `initialize` closes its own least
-   * recently used one, so a client opening sessions in a loop evicts only its own. A tenth of the
-   * default total: no principal holds more than a tenth of the process's sessions, and a service
-   * running many agents under one key still has room. Clients without a principal (no
-   * `Authorization`, no principal rule) share one allowance.
+   * The most sessions one principal keeps (default 100, a tenth of the total): its next `initialize`
+   * closes its own least recently used, so a client opening sessions in a loop evicts only its own.
+   * Clients without a principal share one allowance.
    */
   maxSessionsPerPrincipal?: number
   now?: () => number
 }
 
-interface Entry {
-  session: McpSession
-  principal: string | null
-  lastSeen: number
-}
+type Entry = { session: McpSession; principal: string | null; lastSeen: number }
 
 /**
- * Sessions in this process's memory, for Node and Deno (one process serves every request of a
- * session). Not for Workers: a Worker's requests land on many isolates, and an isolate cannot
- * write to one request's stream from another; `createWorker` pins sessions to Durable Objects.
+ * Sessions in this process's memory, for Node and Deno. Not for Workers, whose requests land on
+ * many isolates: `createWorker` pins sessions to Durable Objects.
  */
 export function createMemoryMcpSessions(options: MemoryMcpSessionsOptions = {}): McpSessionHost {
   const idleTtlMs = options.idleTtlMs ?? 60 * 60 * 1000
@@ -38,8 +31,7 @@ export function createMemoryMcpSessions(options: MemoryMcpSessionsOptions = {}):
   // Each principal's sessions, least recently used first (a use moves one to the end).
   const byPrincipal = new Map<string | null, Map<string, Entry>>()
   const sessions = new Map<string, Entry>()
-  // A session no credential names is its own principal (principal-of.ts): all of them share the
-  // allowance of nobody, or a flood of them would each count as a principal of one.
+  // Sessions no credential names (each its own principal) share nobody's allowance, or a flood would each count as one.
   const allowanceOf = (principal: string | null) => (principal?.startsWith(sessionPrincipalPrefix) ? null : principal)
 
   const drop = (sessionId: string) => {
@@ -52,8 +44,7 @@ export function createMemoryMcpSessions(options: MemoryMcpSessionsOptions = {}):
     void entry.session.close().catch(() => {})
   }
   const oldestOf = (principal: string | null) => byPrincipal.get(principal)?.keys().next().value
-  // Room for one more session of `principal`: first its own over its allowance, then, when the
-  // process is full, the least recently used of whoever holds the most (never a lighter user's).
+  // Room for one more: first `principal`'s own over its allowance, then the idlest of whoever holds the most.
   const makeRoom = (principal: string | null) => {
     for (const [sessionId, entry] of sessions) if (now() - entry.lastSeen > idleTtlMs) drop(sessionId)
     while ((byPrincipal.get(principal)?.size ?? 0) >= maxPerPrincipal) drop(oldestOf(principal)!)
@@ -77,8 +68,7 @@ export function createMemoryMcpSessions(options: MemoryMcpSessionsOptions = {}):
         if (sessions.has(sessionId)) return sessionNotFound()
         const session = await createMcpSession(sessionId, deps(), body)
         const response = await session.handle(request, body)
-        // Room is made once the session exists, with nothing awaited before it is kept: initializes
-        // sent all at once cannot each see room that the others then take.
+        // Nothing awaited between making room and keeping: concurrent initializes cannot share one free slot.
         if (response.ok) {
           makeRoom(allowanceOf(caller.principal))
           keep(sessionId, { session, principal: caller.principal, lastSeen: now() })
@@ -91,7 +81,6 @@ export function createMemoryMcpSessions(options: MemoryMcpSessionsOptions = {}):
         if (entry && entry.principal === caller.principal) drop(sessionId)
         return sessionNotFound()
       }
-      // Most recently used last, so the caps evict the idlest session.
       keep(sessionId, { ...entry, lastSeen: now() })
       const response = await entry.session.handle(request, body)
       if (request.method === 'DELETE' && response.ok) drop(sessionId)

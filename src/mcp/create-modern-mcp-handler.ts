@@ -6,7 +6,7 @@ import { readCaller } from './mcp-caller.ts'
 import { ToolrouteError } from '../errors/toolroute-error.ts'
 import { errorResult } from './mcp-tool-result.ts'
 import { findMcpTool, mcpToolIndex } from '../manifest/to-mcp-tool.ts'
-import { bodyDeclaresTasks, serveModernTasks, taskRequiredRefusal } from './serve-modern-tasks.ts'
+import { serveModernTasks, taskRequiredRefusal } from './serve-modern-tasks.ts'
 import { mcpLoggingCapability } from './mcp-logging.ts'
 import { refuseMcpParamHeaders } from './check-mcp-param-headers.ts'
 import { answerLateAsSse, lateAnswerTiming } from './answer-late-as-sse.ts'
@@ -14,39 +14,30 @@ import { answerLateAsSse, lateAnswerTiming } from './answer-late-as-sse.ts'
 /** How long a question asked under 2026-07-28 may wait for its answer (the run itself waits longer, for HTTP). */
 const questionTtlSeconds = 60 * 60
 
-/**
- * The `requestState` codec: HMAC-signed by the SDK's codec and bound to the caller's principal,
- * so a forged state, an expired one or another principal's is refused (`-32602`) before any tool
- * code runs. `key` must be the same for every isolate that may receive a retry: set
- * `TOOLROUTE_MCP_STATE_KEY` (a Workers secret, ≥ 32 bytes) in production. Without it, each
- * isolate draws its own key, which is enough for one process (`wrangler dev`, Deno, tests).
- */
-export function createQuestionStateCodec(key: string | Uint8Array): RequestStateCodec<QuestionState> {
-  return createRequestStateCodec<QuestionState>({
-    key,
-    ttlSeconds: questionTtlSeconds,
-    bind: (ctx: ServerContext) => `tools/call\0${readCaller(ctx.http?.req?.headers).principal ?? ''}`,
-  })
-}
-
 let isolateKey: Uint8Array | undefined
 const codecs = new Map<string | Uint8Array, RequestStateCodec<QuestionState>>()
 
 /**
- * The codec for a configured secret (`requestStateKey`, `TOOLROUTE_MCP_STATE_KEY`): one per key,
- * or, without a usable secret (≥ 32 characters), one with a random key for this isolate's life.
+ * The `requestState` codec for a configured secret (`requestStateKey`, `TOOLROUTE_MCP_STATE_KEY`,
+ * ≥ 32 characters), else for a random key of this isolate's life (enough for one process). HMAC-
+ * signed and bound to the caller's principal, so a forged, expired or another principal's state is
+ * refused (`-32602`) before any tool code runs; every isolate a retry may reach needs the same key.
  */
 export function questionStateCodecFor(secret: unknown): RequestStateCodec<QuestionState> {
   const key = typeof secret === 'string' && secret.length >= 32 ? secret : (isolateKey ??= crypto.getRandomValues(new Uint8Array(32)))
   let codec = codecs.get(key)
-  if (!codec) codecs.set(key, (codec = createQuestionStateCodec(key)))
+  if (!codec) {
+    codec = createRequestStateCodec<QuestionState>({
+      key,
+      ttlSeconds: questionTtlSeconds,
+      bind: (ctx: ServerContext) => `tools/call\0${readCaller(ctx.http?.req?.headers).principal ?? ''}`,
+    })
+    codecs.set(key, codec)
+  }
   return codec
 }
 
-/**
- * The call key a 2026-07-28 retry names (its `requestState`'s payload, read without verifying:
- * it only chooses where the request goes, and that place verifies it), or `undefined`.
- */
+/** The call key a 2026-07-28 retry's `requestState` names, read unverified: it only routes, and the target verifies. */
 export function peekCallKey(body: unknown): string | undefined {
   const state = (body as { params?: { requestState?: unknown } } | null)?.params?.requestState
   if (typeof state !== 'string') return undefined
@@ -59,42 +50,36 @@ export function peekCallKey(body: unknown): string | undefined {
 }
 
 /**
- * MCP 2026-07-28 (no `initialize`, no sessions; `server/discover`; questions as `input_required`
- * results) on the SDK v2's per-request handler. The 2025 versions are served by the same SDK's
- * Streamable HTTP transport in front of it (`createMcpHandler` routes with `isLegacyRequest`,
- * create-mcp-server.ts); both answer tools/call with the same handler, `callMcpTool`.
+ * MCP 2026-07-28 (no sessions; `server/discover`; questions as `input_required` results) on the SDK
+ * v2's per-request handler. tools/call is `callMcpTool`'s, as for 2025 (create-mcp-server.ts).
  */
 export function createModernMcpHandler(serverInfo: { name: string; version: string }, questionTimeoutMs: number, launch?: (work: () => Promise<void>) => void) {
   const parked = new ParkedCalls<McpCallResult>(questionTimeoutMs, launch)
-  // The SDK builds one server per request through this factory: the request's own deps (its run
-  // host comes from the Hono context) travel with the Request object it was handed.
+  // The SDK builds one server per request: the request's deps travel with the Request object it was handed.
   const depsOf = new WeakMap<Request, McpCallDeps & { body: unknown; close?: () => void }>()
   const handler = createMcpHandler(
     ({ requestInfo }) => {
       const deps = requestInfo ? depsOf.get(requestInfo) : undefined
       if (!deps) throw new Error('toolroute: an MCP request reached the modern leg without its deps')
       const server = new Server(serverInfo, {
-        // Logging: a request that names `_meta…/logLevel` gets its tool's logs (mcp-logging.ts).
         capabilities: { tools: {}, ...mcpLoggingCapability },
         requestState: { verify: (state, ctx) => deps.requestState.verify(state, ctx) },
       })
-      // Closing the server aborts its calls' signals: how a call answered as a stream learns its client left.
+      // Closing the server aborts its calls: how a call answered as a stream learns its client left.
       deps.close = () => void server.close().catch(() => {})
       server.setRequestHandler('tools/list', () => mcpToolIndex(deps.tools).list() as Promise<{ tools: Tool[] }>)
-      serveModernTasks(server, deps, bodyDeclaresTasks(deps.body))
+      serveModernTasks(server, deps, deps.body)
       server.setRequestHandler('tools/call', async (request, ctx) => {
-        // A tool whose module fails to load answers as a failed call, not a protocol error.
         const tool = await findMcpTool(deps.tools, request.params.name)
         if (ToolrouteError.isInstance(tool)) return errorResult(tool) as never
         if (!tool) throw new ProtocolError(-32602, `Unknown tool: ${request.params.name}`)
         const refusal = taskRequiredRefusal(tool, ctx)
         if (refusal) throw refusal
-        // A task (`resultType: "task"`) is a tools/call answer the SDK passes through as it is.
         return callMcpTool(deps, tool, request.params, ctx) as Promise<CallToolResult>
       })
       return server
     },
-    // A call that sent notifications answers as the SDK's own stream: it keeps alive as often as ours.
+    // A call that sent notifications answers as the SDK's own stream, kept alive as often as ours.
     { legacy: 'reject', keepAliveMs: lateAnswerTiming.keepAliveMs },
   )
   return {
@@ -104,7 +89,6 @@ export function createModernMcpHandler(serverInfo: { name: string; version: stri
       const refused = await refuseMcpParamHeaders(request, deps.tools, parsedBody)
       if (refused) return refused
       const answering = handler.fetch(request, { parsedBody })
-      // Only a call may run long, and only a client that accepts a stream can be switched to one.
       const isCall = (parsedBody as { method?: unknown } | null)?.method === 'tools/call'
       if (!isCall || !request.headers.get('accept')?.includes('text/event-stream')) return answering
       return answerLateAsSse(answering, () => entry.close?.())

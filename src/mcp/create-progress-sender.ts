@@ -1,11 +1,7 @@
-import type { ToolEvent } from '../protocol/tool-event.ts'
-import { isToolDataEvent } from '../protocol/tool-event.ts'
+import { isToolDataEvent, type ToolEvent } from '../protocol/tool-event.ts'
 
 /** A `notifications/progress` as toolroute sends it. */
-export interface ProgressNotification {
-  method: 'notifications/progress'
-  params: Record<string, unknown>
-}
+export type ProgressNotification = { method: 'notifications/progress'; params: Record<string, unknown> }
 
 /** The value a streamed event carries, or `undefined` for an event that is not streamed output. */
 function streamedValue(event: ToolEvent): { value: unknown } | undefined {
@@ -15,12 +11,9 @@ function streamedValue(event: ToolEvent): { value: unknown } | undefined {
 }
 
 /**
- * SPEC §5 "Progress": for a `tools/call` that carries `_meta.progressToken`, each value the tool
- * streams (SPEC §8: `writer.write`, `writer.custom`, an async generator's preliminary outputs) is
- * a `notifications/progress` on the call's own response stream. `progress` counts the values
- * (it must grow); `message` is the value as text (a string as it is, anything else as JSON);
- * `_meta["toolroute/event"]` is the event itself, for clients that want the structure (beside
- * `meta`: a task's progress names its task).
+ * SPEC §5 "Progress": each value a call with `_meta.progressToken` streams (SPEC §8) is a
+ * `notifications/progress`: `progress` counts the values, `message` is the value as text, and
+ * `_meta["toolroute/event"]` the event itself (beside `meta`: a task's progress names its task).
  */
 export function createProgressSender(
   send: (notification: ProgressNotification) => Promise<void>,

@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/server'
 import type { RunRecord } from '../runs/run-record.ts'
 import type { ElicitRequestParams, ElicitResult } from '../tool/tool-execution-context.ts'
-import { answerApproval, answerResume, type AnswerContext } from './answer-waiting-run.ts'
+import { answerWaitingRun, type AnswerContext } from './answer-waiting-run.ts'
 import { followToEnd } from './follow-to-end.ts'
 import { settledResult, waitingResult } from './mcp-tool-result.ts'
 import { approvalQuestion, maxResumeAttempts, resumeQuestion, shown } from './waiting-run-questions.ts'
@@ -17,30 +17,16 @@ export interface WaitingRunContext extends AnswerContext {
 /** How many questions one call may ask before it hands the run over to HTTP (a tool that keeps suspending). */
 const maxQuestions = 5
 
-async function ask(context: WaitingRunContext, request: ElicitRequestParams): Promise<ElicitResult | undefined> {
-  try {
-    return await context.elicit(request)
-  } catch {
-    // No answer (timeout, cancelled call, a client error): the run stays waiting for HTTP.
-    return undefined
-  }
-}
-
-/** Approval by elicitation: approve, decline, or `undefined` when the user could not be asked. */
-async function askApproval(context: WaitingRunContext, run: RunRecord): Promise<RunRecord | undefined> {
-  const answer = await ask(context, await approvalQuestion(context.tool, run))
-  return answer ? answerApproval(context, run, answer) : undefined
-}
-
-/** Resume by elicitation, asked again (up to three times) while the answers fail `resumeSchema`. */
-async function askResume(context: WaitingRunContext, run: RunRecord): Promise<RunRecord | undefined> {
+/** Approval or resume by elicitation, a resume asked again (up to three times) while its answers fail `resumeSchema`. */
+async function askAndAnswer(context: WaitingRunContext, run: RunRecord): Promise<RunRecord | undefined> {
   let problem = ''
   for (let attempt = 0; attempt < maxResumeAttempts; attempt++) {
-    const question = await resumeQuestion(context.tool, run, problem)
+    const question = run.status === 'approval-required' ? await approvalQuestion(context.tool, run) : await resumeQuestion(context.tool, run, problem)
     if (!question) return undefined
-    const answer = await ask(context, question)
+    // No answer (timeout, cancelled call, a client error): the run stays waiting for HTTP.
+    const answer = await context.elicit(question).catch(() => undefined)
     if (!answer) return undefined
-    const next = await answerResume(context, run, answer)
+    const next = await answerWaitingRun(context, run, answer)
     if (!next || !('problem' in next)) return next
     problem = next.problem
   }
@@ -50,9 +36,8 @@ async function askResume(context: WaitingRunContext, run: RunRecord): Promise<Ru
 /**
  * Takes a stored run that waits (for approval, for input) or runs in the background to its end
  * within the MCP call: the user is asked through elicitation when the client supports it, and the
- * answers go through the run host, the same compare-and-set path as the HTTP routes, so the run
- * executes exactly once whichever side answers. When the user cannot be asked, the result names
- * the run and the HTTP routes that finish it.
+ * answers go through the run host, so the run executes exactly once whichever side answers. When
+ * the user cannot be asked, the result names the run and the HTTP routes that finish it.
  */
 export async function finishWaitingRun(context: WaitingRunContext, run: RunRecord): Promise<CallToolResult> {
   let current = run
@@ -63,12 +48,11 @@ export async function finishWaitingRun(context: WaitingRunContext, run: RunRecor
       continue
     }
     if (current.status !== 'approval-required' && current.status !== 'suspended') return settledResult(current)
-    const next = context.canElicit && asked++ < maxQuestions
-      ? current.status === 'approval-required'
-        ? await askApproval(context, current)
-        : await askResume(context, current)
-      : undefined
-    if (!next) return waitingResult(context.tool, current, context.basePath, current.status === 'suspended' ? await shown(context.tool, current, 'suspend') : undefined)
+    const next = context.canElicit && asked++ < maxQuestions ? await askAndAnswer(context, current) : undefined
+    if (!next) {
+      const payload = current.status === 'suspended' ? await shown(context.tool, current, 'suspend') : undefined
+      return waitingResult(context.tool, current, context.basePath, payload)
+    }
     current = next
   }
 }

@@ -7,11 +7,9 @@ import { taskSendsProgress } from './task-progress.ts'
 import { callIdOf, cancelledIdOf, statelessCallKey, type StatelessCalls } from './stateless-calls.ts'
 
 /**
- * One 2025 request served statelessly: one server, one transport, nothing kept but, while a
- * `tools/call` runs, its entry in `calls`, where its `notifications/cancelled` (a request of its
- * own) finds it. JSON answers, except for a call that asks for progress, or the `tasks/result` of a
- * task whose call did (task-progress.ts): those are answered as an SSE stream, so their
- * `notifications/progress` go out before the result (a JSON answer has room for the result only).
+ * One 2025 request served statelessly: nothing kept but a running `tools/call`'s entry in `calls`,
+ * where its cancel finds it. JSON answers, but SSE for a call that asks for progress or a
+ * `tasks/result` of a task whose call did, so the progress goes out before the result.
  */
 export async function handleStatelessMcp(deps: McpServerDeps, request: Request, body: unknown, calls: StatelessCalls): Promise<Response> {
   const principal = readCaller(request.headers).principal
@@ -38,7 +36,6 @@ export async function handleStatelessMcp(deps: McpServerDeps, request: Request, 
   let response: Response
   try {
     const answering = transport.handleRequest(request, { parsedBody: body })
-    // Tracked until the answer is over (a JSON body, or the end of an SSE stream).
     if (callKey !== undefined) calls.track(callKey, transport, end, settled)
     response = await Promise.race([answering, ended])
   } catch (error) {

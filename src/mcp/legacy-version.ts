@@ -3,10 +3,7 @@ const beforeTasks = new Set(['2024-11-05', '2025-03-26', '2025-06-18'])
 /** The revisions that still had JSON-RPC batches (2025-06-18 removed them). */
 const withBatches = new Set(['2024-11-05', '2025-03-26'])
 
-/**
- * The revision a 2025-era request speaks: an `initialize`'s own, else its `MCP-Protocol-Version`
- * header, else 2025-03-26, which the transport spec says to assume for a request without one.
- */
+/** The revision a 2025-era request speaks: an `initialize`'s, else its `MCP-Protocol-Version`, else 2025-03-26 (spec). */
 export function legacyVersionOf(headers: Headers, body: unknown): string {
   const message = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as { method?: unknown; params?: { protocolVersion?: unknown } }
   if (message.method === 'initialize' && typeof message.params?.protocolVersion === 'string') return message.params.protocolVersion

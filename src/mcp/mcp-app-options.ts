@@ -5,33 +5,26 @@ import type { McpSessionHost } from './mcp-session-host.ts'
 /** How `/mcp` keeps sessions and waits for the user. */
 export interface ToolAppMcpOptions<E extends Env = any> {
   /**
-   * Where sessions live, for clients that declare elicitation (tools may ask them questions):
-   * `'memory'` (this process; the default), `false` (every client served statelessly), or a host
-   * per request. The platform's adapter passes its choice: `createWorker` uses the `TOOLROUTE_MCP`
-   * Durable Objects, one per session, and `false` without that binding. Workers spread requests
-   * over isolates, so an app served on Workers without `createWorker` should say `false`.
+   * Where sessions of clients that declare elicitation live: `'memory'` (this process; the
+   * default), `false` (all served statelessly), or a host per request (`createWorker`: the
+   * `TOOLROUTE_MCP` Durable Objects). An app on Workers without `createWorker` should say `false`.
    */
   sessions?: 'memory' | false | ((c: Context<E>) => McpSessionHost | undefined)
   /** How long a question to the user (elicitation) waits for an answer (default 5 minutes). */
   elicitationTimeoutMs?: number
   /**
-   * Origins allowed to send requests to `/mcp` (the transport spec's DNS-rebinding rule): a request
-   * whose `Origin` is present and not listed is refused with 403 before any tool runs. Default: the
-   * app's own origin, plus any localhost origin when the app is served locally (`servedLocally`).
+   * Origins allowed to send requests to `/mcp` (DNS-rebinding rule; any other `Origin` gets 403).
+   * Default: the app's own, plus any localhost origin when the app is served locally.
    */
   allowedOrigins?: readonly string[]
   /**
-   * The HMAC key (≥ 32 bytes) that seals a 2026-07-28 question's `requestState`. Every isolate that
-   * may receive the client's retry needs the same one; default: `TOOLROUTE_MCP_STATE_KEY` from the
-   * Worker's env, else a random key per isolate (enough for one process).
+   * The HMAC key (≥ 32 bytes) sealing a 2026-07-28 question's `requestState`, the same wherever a
+   * retry may land. Default: the env's `TOOLROUTE_MCP_STATE_KEY`, else a random key per isolate.
    */
   requestStateKey?: string
 }
 
-/**
- * What `/mcp` reads of the app's options: `createToolApp`'s `ToolAppOptions` is one, so the
- * composition root hands its options on as they are, and MCP imports nothing of the HTTP layer.
- */
+/** What `/mcp` reads of the app's options (`ToolAppOptions` is one), so MCP imports nothing of the HTTP layer. */
 export interface McpAppOptions<E extends Env = any> extends CallerOptions<E> {
   mcp?: boolean | ToolAppMcpOptions<E>
   maxInputBytes?: number

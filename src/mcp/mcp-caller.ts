@@ -2,10 +2,8 @@ import { z } from 'zod'
 import type { ErrorBody } from '../protocol/error-codes.ts'
 
 /**
- * Who sent an MCP request, as the HTTP layer resolved it (auth, request context resolver or
- * `x-request-context`, principal). It travels with the request to wherever the session lives
- * (this process or a Durable Object), in an internal header `withCaller` sets on a copy of the
- * request stripped of the client's own, so a client can never set it.
+ * Who sent an MCP request, as the HTTP layer resolved it. It travels with the request to wherever
+ * the session lives in an internal header, which `withCaller` strips of the client's own.
  */
 export interface McpCaller {
   /** The request context as resolved; each tool validates it against its own schema. */
@@ -18,7 +16,7 @@ export interface McpCaller {
 
 /** The prefix of every header toolroute sets between its own parts (this one, the Worker's to its session objects). */
 export const internalHeaderPrefix = 'x-toolroute-'
-export const mcpCallerHeader = `${internalHeaderPrefix}mcp-caller`
+const mcpCallerHeader = `${internalHeaderPrefix}mcp-caller`
 
 const callerSchema = z.object({
   requestContext: z.record(z.string(), z.unknown()),
@@ -30,13 +28,10 @@ const callerSchema = z.object({
 })
 
 /**
- * A copy of `request` carrying `caller` (and `body`, already read by the handler), without any
- * `x-toolroute-*` header the client sent (SPEC §12): every request `/mcp` hands to another part of
- * toolroute (the SDK's server, a session in memory, the Worker's session objects) is this copy, so
- * a client cannot name the session object or call it lands in, nor who it is. It is the one place a
- * client's request crosses to another part: the tool and run routes read no such header and forward
- * none. (Stripping them in `fetch` for every route instead would make each tool call walk its
- * headers, every step of it a call into workerd's runtime, for headers nothing there reads.)
+ * A copy of `request` carrying `caller` (and `body`, already read), without any `x-toolroute-*`
+ * header the client sent (SPEC §12): every request `/mcp` hands on is this copy, so a client cannot
+ * name the object it lands in, nor who it is. Only here: the tool and run routes read no such
+ * header, and stripping them for every route would cost each tool call a walk of its headers.
  */
 export function withCaller(request: Request, caller: McpCaller, body: string | undefined, extra: Record<string, string> = {}): Request {
   const headers = new Headers(request.headers)

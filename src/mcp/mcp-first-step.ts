@@ -10,11 +10,9 @@ export function failureResult(error: unknown, ids?: { runId: string; toolCallId:
 }
 
 /**
- * The first step of an MCP `tools/call`, in either generation, as its result: an input error or
- * a failed execution is an `isError` result, a completed one its output. A run that was stored to
- * wait (approval, suspension) or to go on in the background is handed to `waiting`, the
- * generation's own policy: a 2025 session asks through elicitation (or, for a task, answers with
- * the task), 2026-07-28 answers `input_required`.
+ * The first step of an MCP `tools/call` as its result: an input error or a failed execution is an
+ * `isError` result, a completed one its output; a run stored to wait or to go on in the background
+ * is handed to `waiting`, the caller's own policy.
  */
 export async function mcpFirstStep<R>(call: RunningCall<RunRecord, unknown>, waiting: (run: RunRecord) => Promise<R>): Promise<R | CallToolResult> {
   const { ids } = call

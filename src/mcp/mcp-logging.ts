@@ -1,30 +1,22 @@
 import type { LogData, ToolEvent } from '../protocol/tool-event.ts'
 
-/** MCP's log levels (RFC 5424 severities), least severe first. */
-export const mcpLoggingLevels = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const
-export type McpLoggingLevel = (typeof mcpLoggingLevels)[number]
+/** MCP's log levels (RFC 5424 severities). */
+type McpLoggingLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency'
 
 /** `observe.log`'s levels as MCP's: `warn` is `warning`, `fatal` (the tool cannot go on) is `critical`. */
-export const toMcpLoggingLevel: Readonly<Record<LogData['level'], McpLoggingLevel>> = { debug: 'debug', info: 'info', warn: 'warning', error: 'error', fatal: 'critical' }
+const toMcpLoggingLevel: Readonly<Record<LogData['level'], McpLoggingLevel>> = { debug: 'debug', info: 'info', warn: 'warning', error: 'error', fatal: 'critical' }
 
 /**
- * The server capability that announces logging. With it the SDK v2 `Server` serves
- * `logging/setLevel` itself (2025 connections) and `ctx.mcpReq.log` honours the level a 2025
- * session set (every level before it sets one) or a 2026-07-28 request names in
- * `_meta["io.modelcontextprotocol/logLevel"]` (none named, nothing sent): declaring it is all the
- * registering there is, and a call sends its logs through `ctx.mcpReq.log` (`createMcpLogSender`).
+ * The logging capability: with it the SDK serves `logging/setLevel` (2025) and `ctx.mcpReq.log`
+ * honours the level a session set or a 2026-07-28 request names in `_meta` (none named, nothing sent).
  */
 export const mcpLoggingCapability = { logging: {} }
 
 /** A `notifications/message`'s params: the tool's MCP name as `logger`, the log entry (without its level) as `data`. */
-export interface McpLogMessage {
-  level: McpLoggingLevel
-  logger: string
-  data: Omit<LogData, 'level'>
-}
+export type McpLogMessage = { level: McpLoggingLevel; logger: string; data: Omit<LogData, 'level'> }
 
 /** The `notifications/message` params of one `data-tool-log` event of the tool `logger`. */
-export function toMcpLogMessage({ level, ...entry }: LogData, logger: string): McpLogMessage {
+function toMcpLogMessage({ level, ...entry }: LogData, logger: string): McpLogMessage {
   return { level: toMcpLoggingLevel[level] ?? 'info', logger, data: entry }
 }
 

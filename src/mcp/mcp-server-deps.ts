@@ -7,7 +7,6 @@ export interface McpServerDeps {
   /** Where runs that wait or run in the background are stored (the app's run host). */
   runs: () => RunHost
   storeRuns: 'stateful' | 'all'
-  /** Name and version announced at `initialize`. */
   serverInfo: { name: string; version: string }
   /** The app's base path, for the HTTP routes named in results. */
   basePath: string

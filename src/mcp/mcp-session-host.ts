@@ -3,11 +3,9 @@ import type { McpCaller } from './mcp-caller.ts'
 
 /** One request of a session, as the /mcp handler read it. */
 export interface McpSessionRequest {
-  /** The request, carrying the caller header. Its body has been read: use `text` / `body`. */
+  /** The request, carrying the caller header. Its body has been read: use `text` / `body` (of a POST). */
   request: Request
-  /** The raw JSON body of a POST. */
   text?: string
-  /** The parsed body of a POST. */
   body?: unknown
   /** Whether this POST opens the session (`initialize`). */
   initialize: boolean
@@ -16,23 +14,11 @@ export interface McpSessionRequest {
   deps: () => McpServerDeps
 }
 
-/**
- * Where MCP sessions live. A session's later requests (a call, the client's answer to a
- * question) must reach the one server holding it: a process's memory (Node, Deno), or on
- * Workers the Durable Object named by the session id.
- */
+/** Where MCP sessions live: a session's requests must reach the one server holding it (memory, or a Durable Object). */
 export interface McpSessionHost {
   handle(sessionId: string, request: McpSessionRequest): Promise<Response>
-  /**
-   * Runs a 2026-07-28 `tools/call` where the retries of its questions will land (on Workers, the
-   * Durable Object named by `callKey`): a call that asks mid-`execute` waits there for the answer.
-   * Without it, calls run in the request's own process.
-   */
+  /** Runs a 2026-07-28 `tools/call` where its questions' retries land (on Workers, the object named by `callKey`). */
   call?(callKey: string, request: McpSessionRequest): Promise<Response>
-  /**
-   * Serves a stateless 2025 `tools/call`, or the `notifications/cancelled` naming it, where both
-   * meet (on Workers, the Durable Object named by `key`: the principal and the request id), so the
-   * cancel reaches the call. Without it, both are served in the request's own process.
-   */
+  /** Serves a stateless 2025 `tools/call`, or the cancel naming it, where both meet (on Workers, the object of `key`). */
   stateless?(key: string, request: McpSessionRequest): Promise<Response>
 }

@@ -8,13 +8,10 @@ import type { AnyTool } from '../tool/tool-types.ts'
 import { toMcpContent } from './to-mcp-content.ts'
 
 /** `_meta` keys of toolroute's results: the run behind a result, and the spec error code of a failure. */
-export const runMetaKey = 'toolroute/run'
-export const errorMetaKey = 'toolroute/error'
+const runMetaKey = 'toolroute/run'
+const errorMetaKey = 'toolroute/error'
 
-interface RunIds {
-  runId: string
-  toolCallId: string
-}
+type RunIds = { runId: string; toolCallId: string }
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -53,40 +50,32 @@ export function runRoute(basePath: string, runId: string, action?: string): stri
  * routes that finish it. The run stays where it is, durable, until then or until it expires.
  */
 export function waitingResult(tool: AnyTool, run: RunRecord, basePath: string, shownPayload?: unknown): CallToolResult {
-  const ids = { runId: run.runId, toolCallId: run.toolCallId }
   // A run the session owns answers only requests that name the session (principal-of.ts).
   const session = run.principal?.startsWith(sessionPrincipalPrefix) ? run.principal.slice(sessionPrincipalPrefix.length) : undefined
   const owner = session ? ` The run belongs to this MCP session: send the header Mcp-Session-Id: ${session} with each request.` : ''
   const route = (action?: string) => runRoute(basePath, run.runId, action)
+  const answer = (text: string, meta: Record<string, unknown>): CallToolResult => ({
+    content: [{ type: 'text', text: `${text}${owner}` }],
+    isError: true,
+    _meta: { [runMetaKey]: { runId: run.runId, toolCallId: run.toolCallId, status: run.status, ...meta } },
+  })
   if (run.status === 'running') {
-    const text = `${tool.id} goes on in the background as run ${run.runId}: follow it with GET ${route('events')}; its state and output: GET ${route()}.${owner}`
-    return {
-      content: [{ type: 'text', text }],
-      isError: true,
-      _meta: { [runMetaKey]: { ...ids, status: run.status, routes: { events: route('events'), run: route() } } },
-    }
+    const text = `${tool.id} goes on in the background as run ${run.runId}: follow it with GET ${route('events')}; its state and output: GET ${route()}.`
+    return answer(text, { routes: { events: route('events'), run: route() } })
   }
   if (run.status === 'approval-required') {
     const text =
       `${tool.id} needs approval before it runs. Run ${run.runId} is waiting: approve it with POST ${route('approve')} ` +
       `(body {"approvalId":"${run.approvalId}"} optional) or decline it with POST ${route('decline')} (body {"reason"} optional). ` +
-      `Its state: GET ${route()}.${owner}`
-    return {
-      content: [{ type: 'text', text }],
-      isError: true,
-      _meta: { [runMetaKey]: { ...ids, status: run.status, approvalId: run.approvalId, routes: { approve: route('approve'), decline: route('decline'), run: route() } } },
-    }
+      `Its state: GET ${route()}.`
+    return answer(text, { approvalId: run.approvalId, routes: { approve: route('approve'), decline: route('decline'), run: route() } })
   }
   const resumeSchema = tool.schemas.resume?.jsonSchema
   const text =
     `${tool.id} is suspended and waiting for input: ${JSON.stringify(shownPayload ?? null)}. Run ${run.runId} is waiting: ` +
     `resume it with POST ${route('resume')} and body {"resumeData": ...}${resumeSchema ? ` matching ${JSON.stringify(resumeSchema)}` : ''}, ` +
-    `or cancel it with POST ${route('cancel')}. Its state: GET ${route()}.${owner}`
-  return {
-    content: [{ type: 'text', text }],
-    isError: true,
-    _meta: { [runMetaKey]: { ...ids, status: run.status, routes: { resume: route('resume'), cancel: route('cancel'), run: route() } } },
-  }
+    `or cancel it with POST ${route('cancel')}. Its state: GET ${route()}.`
+  return answer(text, { routes: { resume: route('resume'), cancel: route('cancel'), run: route() } })
 }
 
 /** The result for a run that has settled (after an approval or a resume). */

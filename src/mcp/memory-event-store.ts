@@ -4,12 +4,9 @@ import type { EventStore } from '@modelcontextprotocol/server'
 const maxEvents = 500
 
 /**
- * The events of one MCP session's SSE streams, kept in the session's memory (this process, or the
- * session's Durable Object) so a client that lost a call's stream reconnects with `Last-Event-ID`
- * and gets what it missed (the 2025-11-25 transport's resumability). Having a store also makes the
- * SDK send each stream's priming event (an id, and the `retry` the client waits before
- * reconnecting). Bounded: a session keeps its last 500 messages; an evicted object keeps none, and a
- * reconnect then gets an error and starts over, as after any lost session state.
+ * The events of one MCP session's SSE streams, in its memory, so a client that lost a call's stream
+ * reconnects with `Last-Event-ID` and gets what it missed (2025-11-25 resumability; a store also
+ * makes the SDK send priming events). Bounded; an evicted object keeps none: the reconnect fails.
  */
 export function createMemoryEventStore(): EventStore {
   const events: { id: string; streamId: string; message: unknown }[] = []

@@ -16,23 +16,18 @@ interface Parked<T> {
 }
 
 /**
- * Calls that asked their user a question mid-`execute` under MCP 2026-07-28, which has no
- * server-to-client requests: the call's response is `input_required`, and the execution waits
- * here, in this isolate, for the client's retry with the answer. Nothing before the question
- * runs again. A retry that reaches another isolate, or comes after `timeoutMs`, finds nothing:
- * the caller is told to call again (a tool that must survive that asks through `suspend()`,
- * whose run is durable).
+ * Calls that asked a question mid-`execute` (MCP 2026-07-28 answers it `input_required`): the
+ * execution waits here, in this isolate, for the client's retry with the answer, so nothing before
+ * the question runs again. A retry reaching another isolate, or after `timeoutMs`, finds nothing
+ * (a tool that must survive that asks through `suspend()`, whose run is durable).
  */
 export class ParkedCalls<T> {
   readonly #parked = new Map<string, Parked<T>>()
-
-  /**
-   * @param launch starts a call's execution where it can outlive the request that started it
-   * (default: right here). A Durable Object runs it in its alarm handler, whose context lasts as
-   * long as the execution does; a request's context ends with its response, and with it every
-   * continuation of a tool still waiting for an answer.
-   */
   readonly timeoutMs: number
+  /**
+   * Starts an execution where it can outlive the request that started it (default: right here). A
+   * Durable Object runs it in its alarm handler: a request's context ends with its response.
+   */
   readonly launch: (work: () => Promise<void>) => void
 
   constructor(timeoutMs: number, launch: (work: () => Promise<void>) => void = (work) => void work()) {
@@ -41,9 +36,8 @@ export class ParkedCalls<T> {
   }
 
   /**
-   * Starts `run` with an `ask` that parks the call: `turn` is the call's result, or its first
-   * question; `execution` settles when the call ends (keep it alive past the response with
-   * `waitUntil`). `signal` is the call's own, aborted when a parked call times out.
+   * Starts `run` with an `ask` that parks the call: `turn` is its result or first question;
+   * `execution` settles when the call ends. `signal` aborts when a parked call times out.
    */
   start(run: (ask: (question: ElicitRequestParams, options?: ElicitOptions) => Promise<ElicitResult>, signal: AbortSignal) => Promise<T>, shared?: unknown): { turn: Promise<CallTurn<T>>; execution: Promise<void>; abort: AbortController } {
     const abort = new AbortController()
@@ -77,10 +71,7 @@ export class ParkedCalls<T> {
     return { turn: waiting, execution, abort }
   }
 
-  /**
-   * Gives a parked call its answer: its next turn and its abort controller, or `undefined` when no
-   * call waits under that id.
-   */
+  /** Gives a parked call its answer: its next turn, or `undefined` when no call waits under that id. */
   answer(questionId: string, result: ElicitResult): { turn: Promise<CallTurn<T>>; abort: AbortController; shared: unknown } | undefined {
     const parked = this.#parked.get(questionId)
     if (!parked) return undefined
@@ -91,11 +82,7 @@ export class ParkedCalls<T> {
     return { turn, abort: parked.abort, shared: parked.shared }
   }
 
-  /**
-   * Waits for a call's next turn on behalf of one request: the request's caller cancelling
-   * meanwhile stops the call; once the turn is there (a result, or the next question), this
-   * request is over and its signal no longer reaches the call (the SDK aborts it on close).
-   */
+  /** Waits for a call's next turn for one request, whose cancel meanwhile stops the call (and no longer once it ends). */
   static async turnFor<T>(call: { turn: Promise<CallTurn<T>>; abort: AbortController }, signal: AbortSignal): Promise<CallTurn<T>> {
     const cancel = () => call.abort.abort(signal.reason)
     signal.addEventListener('abort', cancel, { once: true })
@@ -104,10 +91,5 @@ export class ParkedCalls<T> {
     } finally {
       signal.removeEventListener('abort', cancel)
     }
-  }
-
-  /** How many calls wait for an answer (for tests). */
-  get size(): number {
-    return this.#parked.size
   }
 }

@@ -3,12 +3,11 @@ import { isJsonMediaType } from '../caller/is-json-media-type.ts'
 import { jsonRpcError } from './json-rpc-error.ts'
 
 /** A POST body of /mcp: its text and parsed JSON, or the JSON-RPC error that answers it. */
-export type McpBody = { ok: true; text: string; body: unknown } | { ok: false; response: Response }
+type McpBody = { ok: true; text: string; body: unknown } | { ok: false; response: Response }
 
 /**
- * Reads a POST to /mcp through the one body reader (counted as it arrives, JSON depth-guarded:
- * the SDK's handlers recurse into the body), so the handler can see whether it opens a session
- * before any server is involved. Failures are JSON-RPC errors.
+ * Reads a POST to /mcp through the one body reader (counted, JSON depth-guarded: the SDK's handlers
+ * recurse into the body) before any server is involved. Failures are JSON-RPC errors.
  */
 export async function readMcpBody(request: Request, maxBytes: number): Promise<McpBody> {
   if (!isJsonMediaType(request.headers.get('content-type') ?? undefined)) {
@@ -29,10 +28,7 @@ export function isInitialize(body: unknown): boolean {
   return typeof body === 'object' && body !== null && !Array.isArray(body) && (body as { method?: unknown }).method === 'initialize'
 }
 
-/**
- * Whether a client opening a connection can answer questions (form elicitation): only those
- * get a session. Others are served statelessly, every request on its own.
- */
+/** Whether an `initialize` declares elicitation: only such a client gets a session. */
 export function wantsSession(body: unknown): boolean {
   if (!isInitialize(body)) return false
   const capabilities = (body as { params?: { capabilities?: { elicitation?: unknown } } }).params?.capabilities

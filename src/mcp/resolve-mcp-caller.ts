@@ -6,10 +6,8 @@ import type { CallerOptions } from '../caller/caller-options.ts'
 import type { McpCaller } from './mcp-caller.ts'
 
 /**
- * The caller of an MCP request, from the same resolver or `x-request-context` header and the
- * same principal rules as the HTTP routes; `sessionId` is the 2025 session it belongs to (the one
- * it opens, for an `initialize`), the principal of last resort. A malformed header does not refuse
- * the request: MCP answers it per call, as an `isError` result naming REQUEST_CONTEXT_VALIDATION_FAILED.
+ * The caller of an MCP request, by the HTTP routes' rules; `sessionId` (the 2025 session it belongs
+ * to or opens) is the principal of last resort. A malformed context is answered per call, `isError`.
  */
 export async function resolveMcpCaller(c: Context, options: CallerOptions, sessionId: string | undefined): Promise<McpCaller> {
   let resolved: RequestCaller = { requestContext: {} }

@@ -3,12 +3,13 @@ import { z } from 'zod'
 import { ToolrouteError } from '../errors/toolroute-error.ts'
 import type { RunHost } from '../runs/run-host.ts'
 import { settledStatuses, type RunRecord } from '../runs/run-record.ts'
-import { finishWaitingRun } from './finish-waiting-run.ts'
+import { finishWaitingRun, type WaitingRunContext } from './finish-waiting-run.ts'
 import { followToEnd } from './follow-to-end.ts'
 import { readCaller } from './mcp-caller.ts'
 import type { McpServerDeps } from './mcp-server-deps.ts'
-import { sessionWaitingContext } from './session-waiting-context.ts'
-import type { TaskProgress } from './task-progress.ts'
+import { canAnswerForms } from './answers-forms.ts'
+import type { createTaskProgress } from './task-progress.ts'
+import type { ElicitResult } from '../tool/tool-execution-context.ts'
 import { toMcpTask } from './to-mcp-task.ts'
 import { hasTool, toolOfRun } from '../manifest/load-tool.ts'
 
@@ -17,20 +18,16 @@ export const mcpTasksCapability = { list: {}, cancel: {}, requests: { tools: { c
 
 const notFound = (taskId: string) => new ProtocolError(ProtocolErrorCode.InvalidParams, `Task not found: ${taskId}`)
 
-// SDK v2 types the 2025-11-25 task methods but serves none of them: they are registered as methods
-// of toolroute's own, with their params checked here.
+// SDK v2 types the 2025-11-25 task methods but serves none: toolroute registers them, params checked here.
 const taskParams = { params: z.object({ taskId: z.string() }).loose() }
 const listParams = { params: z.object({ cursor: z.string().optional() }).loose().optional() }
 
 /**
  * `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel` (MCP 2025-11-25) over the app's run
- * host rather than the SDK's `TaskStore`, which knows sessions, not principals: a task is a
- * background run, its id the run id, and it answers only the principal that started it (another
- * principal's task is not found, as over HTTP). Nothing lives in the server but how far each
- * task's progress has been sent: a task outlives the session, the process and a restart of the
- * Durable Object it runs in.
+ * host, not the SDK's `TaskStore` (which knows sessions, not principals): a task is a background
+ * run, its id the run id, found only by its principal. It outlives the session and the process.
  */
-export function serveMcpTasks(server: Server, deps: McpServerDeps, progress: TaskProgress): void {
+export function serveMcpTasks(server: Server, deps: McpServerDeps, progress: ReturnType<typeof createTaskProgress>): void {
   const callerOf = (ctx: ServerContext) => ({ principal: readCaller(ctx.http?.req?.headers).principal })
   const load = async (runs: RunHost, taskId: string, ctx: ServerContext): Promise<RunRecord> => {
     try {
@@ -45,17 +42,26 @@ export function serveMcpTasks(server: Server, deps: McpServerDeps, progress: Tas
 
   server.setRequestHandler('tasks/get', taskParams, async (params, ctx) => toMcpTask(await load(deps.runs(), params.taskId, ctx), deps.basePath))
 
-  // Blocks until the run settles; a run waiting for a person asks this request's client (2025
-  // sessions with elicitation), else its result names the run and the HTTP route that answers it.
-  // A task whose call carried a progress token gets what the run streams as progress meanwhile,
-  // on this request (task-progress.ts).
+  // Blocks until the run settles, asking this request's client what the run waits for, if it can;
+  // what the run streams meanwhile is progress on this request (task-progress.ts).
   server.setRequestHandler('tasks/result', taskParams, async (params, ctx) => {
     const host = deps.runs()
     const run = await load(host, params.taskId, ctx)
     const runs = progress.tap(run, host, (notification) => ctx.mcpReq.notify(notification as never))
-    const { principal } = callerOf(ctx)
-    const context = sessionWaitingContext(server, deps, ctx, await toolOfRun(deps.tools, run), runs, principal)
-    // Values streamed before this request are sent first (a run that settled or waits replays and ends).
+    // `relatedRequestId` sends questions on this request's stream, not the standalone one toolroute never opens.
+    const context: WaitingRunContext = {
+      tool: await toolOfRun(deps.tools, run),
+      runs,
+      principal: callerOf(ctx).principal,
+      basePath: deps.basePath,
+      canElicit: canAnswerForms(server.getClientCapabilities()),
+      elicit: (request) => {
+        const options = { relatedRequestId: ctx.mcpReq.id, timeout: deps.elicitationTimeoutMs, signal: ctx.mcpReq.signal }
+        return server.elicitInput({ ...request, mode: 'form' } as never, options) as Promise<ElicitResult>
+      },
+      signal: ctx.mcpReq.signal,
+    }
+    // Values streamed before this request first (a run that settled or waits replays and ends).
     const current = runs === host || run.status === 'running' ? run : await followToEnd(context, run)
     const result = await finishWaitingRun(context, current)
     return { ...result, _meta: { ...result._meta, [RELATED_TASK_META_KEY]: { taskId: run.runId } } }
@@ -69,7 +75,6 @@ export function serveMcpTasks(server: Server, deps: McpServerDeps, progress: Tas
     return { tasks, ...(page.nextCursor !== undefined ? { nextCursor: page.nextCursor } : {}) }
   })
 
-  // The run's cancel (the same compare-and-set as POST /runs/:runId/cancel): a running attempt is aborted.
   server.setRequestHandler('tasks/cancel', taskParams, async (params, ctx) => {
     const runs = deps.runs()
     const run = await load(runs, params.taskId, ctx)

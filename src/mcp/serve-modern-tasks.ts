@@ -7,26 +7,22 @@ import {
   type StandardSchemaV1,
 } from '@modelcontextprotocol/server'
 import { ToolrouteError } from '../errors/toolroute-error.ts'
-import type { RunHost, RunSegment } from '../runs/run-host.ts'
+import type { RunHost } from '../runs/run-host.ts'
 import { settledStatuses, type RunRecord } from '../runs/run-record.ts'
 import { hasTool } from '../manifest/load-tool.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import type { ElicitResult } from '../tool/tool-execution-context.ts'
 import { readCaller } from './mcp-caller.ts'
 import { answerPendingQuestions } from './answer-pending-questions.ts'
+import { answerRun, drainStep } from './answer-waiting-run.ts'
 import type { McpServerDeps } from './mcp-server-deps.ts'
 import { questionKeyOf, tasksExtensionId, toDetailedModernTask, toModernTask, type ModernTask } from './to-modern-task.ts'
 
 /** Whether a request's `_meta` envelope declares the tasks extension among its client capabilities. */
-export function declaresTasks(meta: unknown): boolean {
+function declaresTasks(meta: unknown): boolean {
   const capabilities = (meta as Record<string, unknown> | null | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as { extensions?: Record<string, unknown> } | undefined
   const extension = capabilities?.extensions?.[tasksExtensionId]
   return typeof extension === 'object' && extension !== null
-}
-
-/** The same, read from a request body (`params._meta`) before the SDK has parsed it. */
-export function bodyDeclaresTasks(body: unknown): boolean {
-  return declaresTasks((body as { params?: { _meta?: unknown } } | null)?.params?._meta)
 }
 
 /** Whether the request a handler serves declared the extension. */
@@ -35,14 +31,12 @@ export function requestDeclaresTasks(ctx: ServerContext): boolean {
 }
 
 /** The error of SEP-2575 for a request that needs a capability its client did not declare. */
-export function tasksRequired(what: string): ProtocolError {
-  return new MissingRequiredClientCapabilityError({ requiredCapabilities: { extensions: { [tasksExtensionId]: {} } } }, `${what} needs the ${tasksExtensionId} extension: declare it in the request's client capabilities`)
+function tasksRequired(what: string): ProtocolError {
+  const message = `${what} needs the ${tasksExtensionId} extension: declare it in the request's client capabilities`
+  return new MissingRequiredClientCapabilityError({ requiredCapabilities: { extensions: { [tasksExtensionId]: {} } } }, message)
 }
 
-/**
- * The refusal of a call of a tool whose calls must be tasks (`mcp.taskSupport: 'required'`) from a
- * client that does not declare the extension, before anything runs; `undefined` for any other call.
- */
+/** The refusal, before anything runs, of a call of a `mcp.taskSupport: 'required'` tool from a client not declaring tasks. */
 export function taskRequiredRefusal(tool: AnyTool, ctx: ServerContext): ProtocolError | undefined {
   return tool.mcp?.taskSupport === 'required' && !requestDeclaresTasks(ctx) ? tasksRequired(`A call of ${tool.id}`) : undefined
 }
@@ -52,17 +46,10 @@ export function createTaskResult(run: RunRecord, basePath: string): ModernTask &
   return { ...toModernTask(run, basePath), resultType: 'task' }
 }
 
-interface TaskParams {
-  taskId: string
-}
-
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
-/**
- * The params of `tasks/get`, `tasks/update` and `tasks/cancel`: a `taskId`, checked by hand (the
- * SDK lifts `tasks/update`'s `inputResponses` out of the params, into `ctx.mcpReq`).
- */
-const taskParams: StandardSchemaV1<unknown, TaskParams> = {
+/** A `taskId`, checked by hand (the SDK lifts `tasks/update`'s `inputResponses` out of the params). */
+const taskParams: StandardSchemaV1<unknown, { taskId: string }> = {
   '~standard': {
     version: 1,
     vendor: 'toolroute',
@@ -80,19 +67,17 @@ function elicitAnswerOf(value: unknown): ElicitResult | undefined {
 }
 
 /**
- * The tasks extension under 2026-07-28 (SEP-2663) over the app's run host, as `serveMcpTasks`
- * does for 2025-11-25: a task is a background run, its id the run id, and it answers only the
- * principal that started it (another principal's task is not found). `tasks/get` inlines the
- * question, result or failure; `tasks/update` answers the question (the run's approve, decline or
- * resume: the same compare-and-set as HTTP, so the tool runs once); `tasks/cancel` is the run's
- * cancel. A request whose client did not declare the extension is refused (-32021), and only a
- * declaring client is told of it in `server/discover`. There is no `tasks/list` or `tasks/result`
- * in this generation: they answer -32601 as any unknown method.
+ * The tasks extension under 2026-07-28 (SEP-2663) over the app's run host, as `serveMcpTasks` for
+ * 2025-11-25: `tasks/get` inlines the question, result or failure; `tasks/update` answers through
+ * the run host. A request not declaring the extension is refused (-32021); only one whose `body`
+ * (not yet parsed by the SDK) declares it is told of it in `server/discover`.
  */
-export function serveModernTasks(server: Server, deps: McpServerDeps & { defer: (work: Promise<unknown>) => void }, declared: boolean): void {
-  if (declared) server.registerCapabilities({ extensions: { [tasksExtensionId]: {} } })
+export function serveModernTasks(server: Server, deps: McpServerDeps & { defer: (work: Promise<unknown>) => void }, body: unknown): void {
+  if (declaresTasks((body as { params?: { _meta?: unknown } } | null)?.params?._meta)) {
+    server.registerCapabilities({ extensions: { [tasksExtensionId]: {} } })
+  }
 
-  const open = async (method: string, params: TaskParams, ctx: ServerContext): Promise<{ runs: RunHost; run: RunRecord; principal: string | null }> => {
+  const open = async (method: string, params: { taskId: string }, ctx: ServerContext): Promise<{ runs: RunHost; run: RunRecord; principal: string | null }> => {
     if (!requestDeclaresTasks(ctx)) throw tasksRequired(method)
     const { principal } = readCaller(ctx.http?.req?.headers)
     const runs = deps.runs()
@@ -111,28 +96,26 @@ export function serveModernTasks(server: Server, deps: McpServerDeps & { defer: 
     return (await toDetailedModernTask(deps.tools, run, deps.basePath)) as never
   })
 
-  // Answers the question the task waits on and acknowledges at once: what the answer leads to is
-  // read with the next tasks/get. Keys that name no current question are ignored (a stale or
-  // repeated answer); an answer the run refuses (a resume failing `resumeSchema`) is -32602, and
-  // the question stays, so the requester may answer it again.
+  // Acknowledged at once: what the answer leads to is read with the next tasks/get. Keys naming no
+  // current question are ignored; an answer the run refuses is -32602, the question kept.
   server.setRequestHandler('tasks/update', { params: taskParams }, async (params, ctx) => {
     const { runs, run, principal } = await open('tasks/update', params, ctx)
     const responses = ctx.mcpReq.inputResponses as Record<string, unknown> | undefined
     if (!isObject(responses)) throw new ProtocolError(-32602, 'Invalid params for tasks/update: inputResponses must be an object')
-    if (run.status === 'running') return (await answerStep(runs, run, principal, responses)) as never
+    if (run.status === 'running') {
+      const read = (key: string) => (Object.hasOwn(responses, key) ? elicitAnswerOf(responses[key]) : undefined)
+      if ((await answerPendingQuestions(runs, run, principal, read)) === 'unanswerable') {
+        throw new ProtocolError(-32603, 'This server\'s run host cannot answer questions asked mid-execute')
+      }
+      return {} as never
+    }
     const key = questionKeyOf(run)
     const answer = key !== undefined && Object.hasOwn(responses, key) ? elicitAnswerOf(responses[key]) : undefined
     if (!answer || answer.action === 'cancel') return {} as never
     try {
-      if (run.status === 'approval-required') {
-        // A background run's approve queues its execution and answers at once; nothing to read.
-        if (answer.action === 'accept' && answer.content?.approved === true) await runs.approve(run.runId, { principal, ...(run.approvalId ? { approvalId: run.approvalId } : {}) })
-        else await runs.decline(run.runId, { principal, ...(typeof answer.content?.reason === 'string' && answer.content.reason.trim() !== '' ? { reason: answer.content.reason } : {}) })
-      } else if (answer.action === 'decline') {
-        await runs.cancel(run.runId, { principal })
-      } else {
-        deps.defer(drain(await runs.resume(run.runId, { principal, resumeData: answer.content ?? {} })))
-      }
+      const step = await answerRun(runs, run, principal, answer)
+      // An approve only queues the execution; a resumed step is read past this request (a remote host streams it).
+      if (run.status === 'suspended' && step && 'events' in step) deps.defer(drainStep(step).catch(() => {}))
     } catch (error) {
       if (!ToolrouteError.isInstance(error)) throw error
       // Answered meanwhile (over HTTP, by another request): the answer is stale, as an unknown key.
@@ -142,8 +125,7 @@ export function serveModernTasks(server: Server, deps: McpServerDeps & { defer: 
     return {} as never
   })
 
-  // The run's cancel (the same compare-and-set as POST /runs/:runId/cancel); a task already
-  // settled acknowledges the same way, as SEP-2663 asks.
+  // The run's cancel; a task already settled acknowledges the same way, as SEP-2663 asks.
   server.setRequestHandler('tasks/cancel', { params: taskParams }, async (params, ctx) => {
     const { runs, run, principal } = await open('tasks/cancel', params, ctx)
     if (settledStatuses.includes(run.status)) return {} as never
@@ -154,25 +136,4 @@ export function serveModernTasks(server: Server, deps: McpServerDeps & { defer: 
     }
     return {} as never
   })
-}
-
-/**
- * Answers what a running step asked mid-execute: each key naming one of its pending questions
- * goes to the run, which hands it to the step; the others are ignored (answered before, or never
- * asked), and the task stays `input_required` until every question has its answer.
- */
-async function answerStep(runs: RunHost, run: RunRecord, principal: string | null, responses: Record<string, unknown>): Promise<Record<string, never>> {
-  const answered = await answerPendingQuestions(runs, run, principal, (key) => (Object.hasOwn(responses, key) ? elicitAnswerOf(responses[key]) : undefined))
-  if (answered === 'unanswerable') throw new ProtocolError(-32603, 'This server\'s run host cannot answer questions asked mid-execute')
-  return {}
-}
-
-/** Reads a resumed step to its end past the request that answered it (a remote host streams it; nobody else reads it). */
-async function drain(segment: RunSegment): Promise<void> {
-  try {
-    for await (const _ of segment.events);
-    await segment.settled
-  } catch {
-    // The run records its own failure; this only keeps the step's stream open.
-  }
 }

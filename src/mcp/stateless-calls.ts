@@ -1,14 +1,10 @@
 import type { JSONRPCMessage, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server'
-
 import { sha256Hex } from '../runtime/sha256-hex.ts'
 
 type RequestId = string | number
 
-interface InFlight {
-  transport: WebStandardStreamableHTTPServerTransport
-  /** Ends a JSON answer that will never come (the SDK sends no response for a cancelled call). */
-  end: () => void
-}
+/** A running call: `end` ends a JSON answer that will never come (the SDK sends no response for a cancelled call). */
+type InFlight = { transport: WebStandardStreamableHTTPServerTransport; end: () => void }
 
 const isId = (value: unknown): value is RequestId => typeof value === 'string' || typeof value === 'number'
 
@@ -25,12 +21,9 @@ export function cancelledIdOf(body: unknown): RequestId | undefined {
 }
 
 /**
- * Where a stateless 2025 call and its cancel meet: the key of both is the caller's principal and
- * the call's request id (a stateless client has no session to scope ids by, so two of one
- * principal's calls with one id share a key: a cancel reaches both). On Workers both requests
- * are routed to the Durable Object named by the key, so they meet in its memory. A call of no
- * principal has no key: request ids are the client's counters, which anyone could name, so no
- * other request may cancel such a call.
+ * Where a stateless 2025 call and its cancel meet (on Workers, the Durable Object of this key): the
+ * caller's principal and the request id. A call of no principal has no key: request ids are the
+ * client's counters, which anyone could name, so no other request may cancel it.
  */
 export async function statelessCallKey(principal: string | null, requestId: RequestId): Promise<string | undefined> {
   if (principal === null) return undefined
@@ -38,10 +31,9 @@ export async function statelessCallKey(principal: string | null, requestId: Requ
 }
 
 /**
- * The stateless calls of this process (or of one Durable Object) still running, so that a
- * `notifications/cancelled`, which arrives in a request of its own, reaches the call's server:
- * the SDK then aborts the call's `abortSignal`, and its answer ends (an SSE stream closes; a JSON
- * answer, which the SDK never sends for a cancelled call, ends empty with 202).
+ * The stateless calls of this process (or one Durable Object) still running, so that a
+ * `notifications/cancelled`, a request of its own, reaches the call's server, and the call's
+ * answer ends (an SSE stream closes; a JSON one, never sent for a cancelled call, ends with 202).
  */
 export class StatelessCalls {
   readonly #inFlight = new Map<string, Set<InFlight>>()
@@ -63,8 +55,7 @@ export class StatelessCalls {
     const calls = this.#inFlight.get(key)
     if (!calls || calls.size === 0) return false
     for (const call of [...calls]) {
-      // A stateless transport takes one request only: the cancel goes to the server as a message
-      // the transport received (the Transport contract's `onmessage`), and the SDK aborts the call.
+      // A stateless transport takes one request only: the cancel goes in through its `onmessage`.
       call.transport.onmessage?.(body as JSONRPCMessage, { request })
       call.transport.closeSSEStream(requestId)
       call.end()

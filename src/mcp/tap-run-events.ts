@@ -2,9 +2,8 @@ import type { SequencedEvent, ToolEvent } from '../protocol/tool-event.ts'
 import type { RunHost, RunSegment } from '../runs/run-host.ts'
 
 /**
- * A run host that tells `onEvent` each event of the steps it hands out (an approval, a resume,
- * a followed background run) as they are read, with its place in the run's log: an MCP call that
- * finishes a run this way sends what those steps stream as progress, as it does for its own first step.
+ * A run host that tells `onEvent` each event (with its place in the run's log) of the steps it
+ * hands out as they are read, so an MCP call sends what later steps stream as progress too.
  */
 export function tapRunEvents(host: RunHost, onEvent: (event: ToolEvent, seq: number) => void): RunHost {
   async function* tap(events: AsyncIterable<SequencedEvent>): AsyncGenerator<SequencedEvent> {

@@ -1,11 +1,7 @@
 import type { JSONSchemaObject } from '../protocol/tool-descriptor.ts'
 
 /** The restricted JSON Schema an MCP form elicitation may request: a flat object of primitives. */
-export interface ElicitationSchema {
-  type: 'object'
-  properties: Record<string, Record<string, unknown>>
-  required?: string[]
-}
+export type ElicitationSchema = { type: 'object'; properties: Record<string, Record<string, unknown>>; required?: string[] }
 
 const formats = new Set(['email', 'uri', 'date', 'date-time'])
 const common = ['title', 'description'] as const
@@ -51,10 +47,9 @@ function toPrimitive(schema: unknown): Record<string, unknown> | undefined {
 }
 
 /**
- * A JSON Schema (a tool's `resumeSchema`) as an elicitation's `requestedSchema`, or `undefined`
- * when it does not fit MCP's flat form (nested objects, unions, references…). Keywords a form
- * cannot carry (a `pattern`, say) are left out here: the answer is still validated against the
- * full schema before the run resumes.
+ * A JSON Schema (a tool's `resumeSchema`) as an elicitation's `requestedSchema`, or `undefined` when
+ * it does not fit MCP's flat form. Keywords a form cannot carry are left out: the answer is still
+ * validated against the full schema.
  */
 export function toElicitationSchema(schema: JSONSchemaObject | undefined): ElicitationSchema | undefined {
   if (!schema || schema.type !== 'object') return undefined

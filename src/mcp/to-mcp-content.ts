@@ -36,10 +36,7 @@ function partToBlocks(part: ToolModelOutputPart): ContentBlock[] {
   }
 }
 
-/**
- * What the model sees of a result, as MCP content blocks: text and JSON as text blocks, image
- * parts as image blocks (inline data) or resource links (URLs), files as resources or links.
- */
+/** What the model sees of a result, as MCP content blocks. */
 export function toMcpContent(modelOutput: ToolModelOutput): ContentBlock[] {
   switch (modelOutput.type) {
     case 'text':

@@ -1,31 +1,25 @@
 import type { Task } from '@modelcontextprotocol/server'
+import type { RunStatus } from '../protocol/call-result.ts'
 import type { RunRecord } from '../runs/run-record.ts'
 import { runRoute } from './mcp-tool-result.ts'
 
 /** How often a client should poll `tasks/get` (the spec's `pollInterval`, a hint). */
 export const taskPollIntervalMs = 1000
 
-/** A run's status as a task's: a run waiting for a person is `input_required`, and a declined or expired one has `failed`. */
-export function taskStatusOf(run: RunRecord): Task['status'] {
-  switch (run.status) {
-    case 'running':
-      return 'working'
-    case 'approval-required':
-    case 'suspended':
-      return 'input_required'
-    case 'completed':
-      return 'completed'
-    case 'cancelled':
-      return 'cancelled'
-    default:
-      return 'failed'
-  }
+const taskStatuses: Partial<Record<RunStatus, Task['status']>> = {
+  running: 'working',
+  'approval-required': 'input_required',
+  suspended: 'input_required',
+  completed: 'completed',
+  cancelled: 'cancelled',
 }
 
+/** A run's status as a task's: a run waiting for a person is `input_required`, and a declined or expired one has `failed`. */
+export const taskStatusOf = (run: RunRecord): Task['status'] => taskStatuses[run.status] ?? 'failed'
+
 /**
- * A background run as an MCP task (2025-11-25): the task id is the run id, its times the run's.
- * `ttl` is how long a waiting run waits (`expiresAt`), `null` while it runs: the run store's
- * retention, not the client's `task.ttl`, decides how long a settled run is kept.
+ * A background run as an MCP task (2025-11-25), the task id the run id. `ttl` is how long a waiting
+ * run waits, `null` while it runs: the run store's retention, not `task.ttl`, keeps a settled one.
  */
 export function toMcpTask(run: RunRecord, basePath: string): Task {
   const status = taskStatusOf(run)

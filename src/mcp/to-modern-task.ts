@@ -7,13 +7,10 @@ import { runRoute, settledResult } from './mcp-tool-result.ts'
 import { taskPollIntervalMs, taskStatusOf } from './to-mcp-task.ts'
 import { pendingQuestions } from '../runs/run-questions.ts'
 
-/** Whether a running run waits on a question its step asked. */
-const asks = (run: RunRecord): boolean => Object.values(run.questions ?? {}).some((question) => !question.answer)
-
 /** The extension's id (SEP-2663), under `capabilities.extensions` and a request's client capabilities. */
 export const tasksExtensionId = 'io.modelcontextprotocol/tasks'
 
-export type ModernTaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled'
+type ModernTaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled'
 
 /** A task as the 2026-07-28 extension names its fields (`ttlMs`, `pollIntervalMs`: the unit in the name). */
 export interface ModernTask {
@@ -27,23 +24,18 @@ export interface ModernTask {
 }
 
 /** What `tasks/get` answers: the task, with its question, result or error inlined by status. */
-export type DetailedModernTask = ModernTask & {
+type DetailedModernTask = ModernTask & {
   inputRequests?: Record<string, ReturnType<typeof inputRequired.elicit>>
   result?: CallToolResult & { resultType: 'complete' }
   error?: { code: number; message: string; data?: unknown }
 }
 
-/**
- * What the host says of an attempt it gave up on: cut off by a crash (run-background-attempt.ts,
- * create-run-engine.ts) or by the tool's `background.timeoutMs` (the abort of `AbortSignal.timeout`).
- */
+/** What the host says of an attempt it gave up on: a crash (run-background-attempt.ts), or `background.timeoutMs`. */
 const hostGaveUp = /^The run was interrupted|^The operation was aborted due to timeout/
 
 /**
- * Where a run's failure is not the tool's: the host gave up on it (a crash, an attempt past its
- * time, a question nobody answered). SEP-2663 reserves `failed` for such protocol-level failures;
- * what the tool itself raised is a tool error (SPEC §5: an `isError` result), so that task is
- * `completed` with the result a plain call would have answered.
+ * A run's failure that is not the tool's (the host gave up on it): SEP-2663 reserves `failed` for
+ * those; a tool's own error is a `completed` task with an `isError` result (SPEC §5).
  */
 function hostFailure(run: RunRecord): { code: number; message: string; data?: unknown } | undefined {
   if (run.status === 'expired') return { code: -32603, message: 'The run expired before anyone answered', data: { code: 'RUN_EXPIRED' } }
@@ -53,19 +45,15 @@ function hostFailure(run: RunRecord): { code: number; message: string; data?: un
   return undefined
 }
 
-/** A run's status as the extension's: as 2025-11-25's (to-mcp-task.ts), but a tool's own failure or a decline is a `completed` task whose result says so. */
-export function modernTaskStatusOf(run: RunRecord): ModernTaskStatus {
+/** A run's status as the extension's: as 2025-11-25's, but a tool's own failure or a decline is a `completed` task. */
+function modernTaskStatusOf(run: RunRecord): ModernTaskStatus {
   if (run.status === 'failed' || run.status === 'declined') return hostFailure(run) ? 'failed' : 'completed'
   // A running step that asked mid-execute waits for its requester, as a waiting run does.
-  if (run.status === 'running' && asks(run)) return 'input_required'
+  if (run.status === 'running' && Object.keys(pendingQuestions(run)).length > 0) return 'input_required'
   return taskStatusOf(run)
 }
 
-/**
- * A background run as a 2026-07-28 task: the task id is the run id, its times the run's. `ttlMs`
- * is how long a waiting run waits for its answer (`null` otherwise: the run store's retention,
- * which outlives it, decides how long a settled run is kept).
- */
+/** A background run as a 2026-07-28 task, `ttlMs` how long a waiting run waits (as `toMcpTask`'s `ttl`). */
 export function toModernTask(run: RunRecord, basePath: string): ModernTask {
   const status = modernTaskStatusOf(run)
   const statusMessage =
@@ -90,9 +78,8 @@ export function toModernTask(run: RunRecord, basePath: string): ModernTask {
 }
 
 /**
- * The key of the question a waiting run asks in `inputRequests`. A requester answers each key once
- * (the official one keeps a ledger of them), so every new question gets a new key: a run that
- * suspends again is asked under the time of its new suspension.
+ * The key of a waiting run's question in `inputRequests`. A requester answers each key once, so a
+ * run that suspends again is asked under the time of its new suspension.
  */
 export function questionKeyOf(run: RunRecord): string | undefined {
   if (run.status === 'approval-required') return `approval-${run.approvalId ?? run.runId}`
@@ -113,7 +100,7 @@ export async function toDetailedModernTask(tools: ReadonlyMap<string, AnyTool>, 
     // A resume form that no elicitation schema can express: the run waits for HTTP (its statusMessage says where).
     return { ...task, inputRequests: question ? { [questionKeyOf(run)!]: inputRequired.elicit(question as Parameters<typeof inputRequired.elicit>[0]) } : {} }
   }
-  if (task.status === 'completed') return { ...task, result: { ...((await settledResult(run)) as CallToolResult), resultType: 'complete' } }
+  if (task.status === 'completed') return { ...task, result: { ...(await settledResult(run)), resultType: 'complete' } }
   if (task.status === 'failed') return { ...task, error: hostFailure(run)! }
   return task
 }

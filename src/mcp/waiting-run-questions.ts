@@ -4,9 +4,6 @@ import type { AnyTool } from '../tool/tool-types.ts'
 import type { ElicitRequestParams } from '../tool/tool-execution-context.ts'
 import { toElicitationSchema, type ElicitationSchema } from './to-elicitation-schema.ts'
 
-// The forms a waiting run is asked with, in both generations: a 2025 session's elicitation, a
-// 2026-07-28 `input_required`, a task's `tasks/get`.
-
 /** How many times a resume form is asked (in all) while its answers fail `resumeSchema`, in either generation. */
 export const maxResumeAttempts = 3
 
