@@ -42,7 +42,8 @@ export async function answerWaitingRun(context: AnswerContext, run: RunRecord, a
 
 /** Reads a step to its end; the step's execution stops if `signal` (the MCP call's) aborts meanwhile. */
 export async function drainStep(segment: RunSegment, signal?: AbortSignal): Promise<RunRecord> {
-  const onAbort = () => segment.abort(new Error('The MCP request was cancelled'))
+  // A remote host's abort is a request of its own: its failure leaves the step to end as it will.
+  const onAbort = () => void Promise.resolve(segment.abort(new Error('The MCP request was cancelled'))).catch(() => {})
   signal?.addEventListener('abort', onAbort, { once: true })
   try {
     for await (const _ of segment.events);

@@ -19,7 +19,7 @@ import { createMcpLogSender } from './mcp-logging.ts'
 import { answerPendingQuestions } from './answer-pending-questions.ts'
 import { answerWaitingRun, type AnswerContext } from './answer-waiting-run.ts'
 import { followToEnd } from './follow-to-end.ts'
-import { approvalQuestion, maxResumeAttempts, resumeQuestion, shown } from './waiting-run-questions.ts'
+import { approvalQuestion, maxResumeAttempts, resumeQuestion } from './waiting-run-questions.ts'
 import { answersForms } from './answers-forms.ts'
 import { readCaller } from './mcp-caller.ts'
 import { tapRunEvents } from './tap-run-events.ts'
@@ -232,6 +232,5 @@ async function cancelAbandoned(answers: AnswerContext, run: RunRecord): Promise<
 }
 
 async function waiting(deps: McpCallDeps, run: RunRecord): Promise<CallToolResult> {
-  const tool = await toolOfRun(deps.tools, run)
-  return waitingResult(tool, run, deps.basePath, run.status === 'suspended' ? await shown(tool, run, 'suspend') : undefined)
+  return waitingResult(await toolOfRun(deps.tools, run), run, deps.basePath)
 }

@@ -13,8 +13,6 @@ import { createTaskProgress } from './task-progress.ts'
 import { findMcpTool, mcpToolIndex } from '../manifest/to-mcp-tool.ts'
 import { mcpLoggingCapability } from './mcp-logging.ts'
 
-export type { McpServerDeps } from './mcp-server-deps.ts'
-
 export const defaultServerInfo = { name: 'toolroute', version: '0.1.0' }
 /** Five minutes: a human answers a form; an evicted session object loses a pending question anyway. */
 export const defaultElicitationTimeoutMs = 5 * 60 * 1000

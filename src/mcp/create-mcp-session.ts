@@ -1,5 +1,6 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server'
-import { createMcpServer, type McpServerDeps } from './create-mcp-server.ts'
+import { createMcpServer } from './create-mcp-server.ts'
+import type { McpServerDeps } from './mcp-server-deps.ts'
 import { legacyVersionOf } from './legacy-version.ts'
 import { createMemoryEventStore } from './memory-event-store.ts'
 import { cancelledIdOf } from './stateless-calls.ts'

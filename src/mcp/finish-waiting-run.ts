@@ -4,7 +4,7 @@ import type { ElicitRequestParams, ElicitResult } from '../tool/tool-execution-c
 import { answerWaitingRun, type AnswerContext } from './answer-waiting-run.ts'
 import { followToEnd } from './follow-to-end.ts'
 import { settledResult, waitingResult } from './mcp-tool-result.ts'
-import { approvalQuestion, maxResumeAttempts, resumeQuestion, shown } from './waiting-run-questions.ts'
+import { approvalQuestion, maxResumeAttempts, resumeQuestion } from './waiting-run-questions.ts'
 
 /** What finishing a waiting run over MCP needs: the run's tool and host, and a way to ask the user. */
 export interface WaitingRunContext extends AnswerContext {
@@ -49,10 +49,7 @@ export async function finishWaitingRun(context: WaitingRunContext, run: RunRecor
     }
     if (current.status !== 'approval-required' && current.status !== 'suspended') return settledResult(current)
     const next = context.canElicit && asked++ < maxQuestions ? await askAndAnswer(context, current) : undefined
-    if (!next) {
-      const payload = current.status === 'suspended' ? await shown(context.tool, current, 'suspend') : undefined
-      return waitingResult(context.tool, current, context.basePath, payload)
-    }
+    if (!next) return waitingResult(context.tool, current, context.basePath)
     current = next
   }
 }

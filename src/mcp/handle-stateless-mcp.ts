@@ -1,5 +1,6 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server'
-import { createMcpServer, type McpServerDeps } from './create-mcp-server.ts'
+import { createMcpServer } from './create-mcp-server.ts'
+import type { McpServerDeps } from './mcp-server-deps.ts'
 import { legacyVersionOf } from './legacy-version.ts'
 import { readCaller } from './mcp-caller.ts'
 import { taskResultOf, wantsProgress } from './read-mcp-body.ts'

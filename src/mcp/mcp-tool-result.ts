@@ -6,6 +6,7 @@ import type { RunRecord } from '../runs/run-record.ts'
 import { sessionPrincipalPrefix } from '../caller/principal-of.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import { toMcpContent } from './to-mcp-content.ts'
+import { shown } from './waiting-run-questions.ts'
 
 /** `_meta` keys of toolroute's results: the run behind a result, and the spec error code of a failure. */
 const runMetaKey = 'toolroute/run'
@@ -49,7 +50,7 @@ export function runRoute(basePath: string, runId: string, action?: string): stri
  * that cannot express the schema, no answer): an `isError` result naming the run and the HTTP
  * routes that finish it. The run stays where it is, durable, until then or until it expires.
  */
-export function waitingResult(tool: AnyTool, run: RunRecord, basePath: string, shownPayload?: unknown): CallToolResult {
+export async function waitingResult(tool: AnyTool, run: RunRecord, basePath: string): Promise<CallToolResult> {
   // A run the session owns answers only requests that name the session (principal-of.ts).
   const session = run.principal?.startsWith(sessionPrincipalPrefix) ? run.principal.slice(sessionPrincipalPrefix.length) : undefined
   const owner = session ? ` The run belongs to this MCP session: send the header Mcp-Session-Id: ${session} with each request.` : ''
@@ -72,7 +73,7 @@ export function waitingResult(tool: AnyTool, run: RunRecord, basePath: string, s
   }
   const resumeSchema = tool.schemas.resume?.jsonSchema
   const text =
-    `${tool.id} is suspended and waiting for input: ${JSON.stringify(shownPayload ?? null)}. Run ${run.runId} is waiting: ` +
+    `${tool.id} is suspended and waiting for input: ${JSON.stringify((await shown(tool, run, 'suspend')) ?? null)}. Run ${run.runId} is waiting: ` +
     `resume it with POST ${route('resume')} and body {"resumeData": ...}${resumeSchema ? ` matching ${JSON.stringify(resumeSchema)}` : ''}, ` +
     `or cancel it with POST ${route('cancel')}. Its state: GET ${route()}.`
   return answer(text, { routes: { resume: route('resume'), cancel: route('cancel'), run: route() } })

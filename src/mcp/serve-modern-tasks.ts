@@ -7,9 +7,7 @@ import {
   type StandardSchemaV1,
 } from '@modelcontextprotocol/server'
 import { ToolrouteError } from '../errors/toolroute-error.ts'
-import type { RunHost } from '../runs/run-host.ts'
 import { settledStatuses, type RunRecord } from '../runs/run-record.ts'
-import { hasTool } from '../manifest/load-tool.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import type { ElicitResult } from '../tool/tool-execution-context.ts'
 import { readCaller } from './mcp-caller.ts'
@@ -17,6 +15,7 @@ import { answerPendingQuestions } from './answer-pending-questions.ts'
 import { answerRun, drainStep } from './answer-waiting-run.ts'
 import type { McpServerDeps } from './mcp-server-deps.ts'
 import { questionKeyOf, tasksExtensionId, toDetailedModernTask, toModernTask, type ModernTask } from './to-modern-task.ts'
+import { findTask } from './to-mcp-task.ts'
 
 /** Whether a request's `_meta` envelope declares the tasks extension among its client capabilities. */
 function declaresTasks(meta: unknown): boolean {
@@ -77,18 +76,11 @@ export function serveModernTasks(server: Server, deps: McpServerDeps & { defer: 
     server.registerCapabilities({ extensions: { [tasksExtensionId]: {} } })
   }
 
-  const open = async (method: string, params: { taskId: string }, ctx: ServerContext): Promise<{ runs: RunHost; run: RunRecord; principal: string | null }> => {
+  const open = async (method: string, params: { taskId: string }, ctx: ServerContext) => {
     if (!requestDeclaresTasks(ctx)) throw tasksRequired(method)
     const { principal } = readCaller(ctx.http?.req?.headers)
     const runs = deps.runs()
-    try {
-      const { run } = await runs.get(params.taskId, { principal })
-      if (!run.background || !hasTool(deps.tools, run.toolId)) throw new ToolrouteError('RUN_NOT_FOUND', '')
-      return { runs, run, principal }
-    } catch (error) {
-      if (ToolrouteError.isInstance(error) && error.code === 'RUN_NOT_FOUND') throw new ProtocolError(-32602, `Task not found: ${params.taskId}`)
-      throw error
-    }
+    return { runs, run: await findTask(runs, deps.tools, params.taskId, principal), principal }
   }
 
   server.setRequestHandler('tasks/get', { params: taskParams }, async (params, ctx) => {

@@ -4,7 +4,7 @@ import { toolOfRun } from '../manifest/load-tool.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import { approvalQuestion, resumeQuestion } from './waiting-run-questions.ts'
 import { runRoute, settledResult } from './mcp-tool-result.ts'
-import { taskPollIntervalMs, taskStatusOf } from './to-mcp-task.ts'
+import { taskPollIntervalMs, taskStatusOf, taskTtlMs } from './to-mcp-task.ts'
 import { pendingQuestions } from '../runs/run-questions.ts'
 
 /** The extension's id (SEP-2663), under `capabilities.extensions` and a request's client capabilities. */
@@ -72,7 +72,7 @@ export function toModernTask(run: RunRecord, basePath: string): ModernTask {
     ...(statusMessage !== undefined ? { statusMessage } : {}),
     createdAt: run.createdAt,
     lastUpdatedAt: run.updatedAt,
-    ttlMs: run.expiresAt ? Math.max(0, Date.parse(run.expiresAt) - Date.parse(run.createdAt)) || null : null,
+    ttlMs: taskTtlMs(run) || null,
     ...(status === 'working' || status === 'input_required' ? { pollIntervalMs: taskPollIntervalMs } : {}),
   }
 }
