@@ -4,13 +4,12 @@ import type { RunHost, RunSegment } from '../runs/run-host.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import type { ElicitResult } from '../tool/tool-execution-context.ts'
 
-/** What a run's host needs to act on an answer: the run's host and tool, the caller, the call's signal. */
+/** What acting on an answer needs: the run's host and tool, the caller, the call's signal. */
 export type AnswerContext = { tool: AnyTool; runs: RunHost; principal: string | null; signal: AbortSignal }
 
 /**
- * Hands a form's answer to a waiting run through its host (the same compare-and-set as the HTTP
- * routes): approve or decline it; resume it, or cancel it when its resume form was declined.
- * `undefined` when the user cancelled.
+ * Hands a form's answer to a waiting run through its host (the HTTP routes' compare-and-set):
+ * approve or decline it; resume it, or cancel it when its resume form was declined.
  */
 export async function answerRun(runs: RunHost, run: RunRecord, principal: string | null, answer: ElicitResult): Promise<RunSegment | RunRecord | undefined> {
   if (answer.action === 'cancel') return undefined
@@ -26,9 +25,8 @@ export async function answerRun(runs: RunHost, run: RunRecord, principal: string
 }
 
 /**
- * `answerRun` within an MCP call, its step read to the end. An answer that fails the full
- * `resumeSchema` (a form cannot carry every keyword) leaves the run suspended and comes back as
- * `{ problem }`, to ask again; `undefined` when the user cancelled.
+ * `answerRun` with its step read to the end. An answer failing the full `resumeSchema` (a form
+ * cannot carry every keyword) leaves the run suspended: `{ problem }`, to ask again.
  */
 export async function answerWaitingRun(context: AnswerContext, run: RunRecord, answer: ElicitResult): Promise<RunRecord | { problem: string } | undefined> {
   try {

@@ -16,11 +16,9 @@ function refuse(error: ToolrouteError): never {
 }
 
 /**
- * A task-augmented `tools/call` (MCP 2025-11-25) on the same call as `POST /tools/:toolId`:
- * request context, input phase with its hooks, then the run stored as a background run whose
- * task answers at once; `tasks/*` follow it from there (serve-mcp-tasks.ts). A plain call of any
- * version is `callMcpTool`'s. A refusal before any run exists is a protocol error, as a
- * task-augmented call's result can only be a task.
+ * A task-augmented `tools/call` (MCP 2025-11-25) on the same call as `POST /tools/:toolId`, its run
+ * stored as a background run whose task answers at once. A refusal before any run exists is a
+ * protocol error: such a call's result can only be a task.
  */
 export async function callMcpTask(deps: McpServerDeps, tool: AnyTool, params: CallToolRequest['params'], ctx: ServerContext): Promise<CreateTaskResult> {
   // Only a background tool lists `execution.taskSupport`: a task-augmented call of another tool

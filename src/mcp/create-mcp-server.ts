@@ -29,10 +29,9 @@ class TaskServer extends Server {
 }
 
 /**
- * An MCP `Server` (SDK v2) for a 2025 connection at `version`. A plain call is `callMcpTool`'s: its
- * `input_required` questions are asked by the SDK's legacy shim as `elicitation/create` on this
- * connection (rounds that never leave this process, so this isolate's key may seal their state).
- * From 2025-11-25 a background tool's runs are tasks (`callMcpTask`, `serveMcpTasks`).
+ * An MCP `Server` (SDK v2) for a 2025 connection at `version`. The SDK's shim asks a plain call's
+ * questions as `elicitation/create` on this connection (never leaving this process, so this isolate's
+ * key may seal their state); from 2025-11-25 a background tool's runs are tasks.
  */
 export function createMcpServer(deps: McpServerDeps, version: string): Server {
   const tasks = hasTasks(version)

@@ -19,10 +19,7 @@ export interface McpSession {
 
 const internalUrl = 'https://session.toolroute.internal/mcp'
 
-/**
- * An `initialize` whose `elicitation` is empty, as the form capability it means (MCP 2025-11-25;
- * 2025-06-18 clients send it): SDK v2 reads only `elicitation.form` and would refuse them every question.
- */
+/** An empty `elicitation` (2025-06-18 clients send it) as the form capability it means: SDK v2 reads only `elicitation.form`. */
 function withFormElicitation(body: unknown): unknown {
   const message = body as { method?: unknown; params?: { capabilities?: { elicitation?: unknown } } } | undefined
   const elicitation = message?.method === 'initialize' ? message.params?.capabilities?.elicitation : undefined
@@ -30,11 +27,7 @@ function withFormElicitation(body: unknown): unknown {
   return { ...message, params: { ...message!.params, capabilities: { ...message!.params!.capabilities, elicitation: { form: {} } } } }
 }
 
-/**
- * A session in SSE mode: a tool's question goes out on its call's event stream (a JSON response
- * cannot carry it) and the answer, a later POST, reaches this transport. `initialize`'s revision
- * decides what the server offers.
- */
+/** A session in SSE mode: a question goes out on its call's stream, and the answer, a later POST, reaches this transport. */
 export async function createMcpSession(sessionId: string, deps: McpServerDeps, initialize: unknown): Promise<McpSession> {
   const server = createMcpServer(deps, legacyVersionOf(new Headers(), initialize))
   const transport = new WebStandardStreamableHTTPServerTransport({

@@ -6,10 +6,8 @@ import { followToEnd } from './follow-to-end.ts'
 import { settledResult, waitingResult } from './mcp-tool-result.ts'
 import { approvalQuestion, maxResumeAttempts, resumeQuestion } from './waiting-run-questions.ts'
 
-/** What finishing a waiting run over MCP needs: the run's tool and host, and a way to ask the user. */
 export interface WaitingRunContext extends AnswerContext {
   basePath: string
-  /** Whether the client declared form elicitation. */
   canElicit: boolean
   elicit(request: ElicitRequestParams): Promise<ElicitResult>
 }
@@ -17,7 +15,7 @@ export interface WaitingRunContext extends AnswerContext {
 /** How many questions one call may ask before it hands the run over to HTTP (a tool that keeps suspending). */
 const maxQuestions = 5
 
-/** Approval or resume by elicitation, a resume asked again (up to three times) while its answers fail `resumeSchema`. */
+/** Approval or resume by elicitation, a resume asked again while its answers fail `resumeSchema`. */
 async function askAndAnswer(context: WaitingRunContext, run: RunRecord): Promise<RunRecord | undefined> {
   let problem = ''
   for (let attempt = 0; attempt < maxResumeAttempts; attempt++) {
@@ -34,10 +32,8 @@ async function askAndAnswer(context: WaitingRunContext, run: RunRecord): Promise
 }
 
 /**
- * Takes a stored run that waits (for approval, for input) or runs in the background to its end
- * within the MCP call: the user is asked through elicitation when the client supports it, and the
- * answers go through the run host, so the run executes exactly once whichever side answers. When
- * the user cannot be asked, the result names the run and the HTTP routes that finish it.
+ * Takes a waiting or background run to its end within the MCP call, asking the user by elicitation
+ * when the client can; the answers go through the run host, so it executes once whichever side answers.
  */
 export async function finishWaitingRun(context: WaitingRunContext, run: RunRecord): Promise<CallToolResult> {
   let current = run

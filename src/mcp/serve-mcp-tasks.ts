@@ -21,9 +21,8 @@ const taskParams = { params: z.object({ taskId: z.string() }).loose() }
 const listParams = { params: z.object({ cursor: z.string().optional() }).loose().optional() }
 
 /**
- * `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel` (MCP 2025-11-25) over the app's run
- * host, not the SDK's `TaskStore` (which knows sessions, not principals): a task is a background
- * run, its id the run id, found only by its principal. It outlives the session and the process.
+ * `tasks/*` (MCP 2025-11-25) over the app's run host, not the SDK's `TaskStore` (which knows sessions,
+ * not principals): a task outlives its session and process.
  */
 export function serveMcpTasks(server: Server, deps: McpServerDeps, progress: ReturnType<typeof createTaskProgress>): void {
   const callerOf = (ctx: ServerContext) => ({ principal: readCaller(ctx.http?.req?.headers).principal })

@@ -24,7 +24,6 @@ function declaresTasks(meta: unknown): boolean {
   return typeof extension === 'object' && extension !== null
 }
 
-/** Whether the request a handler serves declared the extension. */
 export function requestDeclaresTasks(ctx: ServerContext): boolean {
   return declaresTasks(ctx.mcpReq.envelope)
 }
@@ -59,17 +58,14 @@ const taskParams: StandardSchemaV1<unknown, { taskId: string }> = {
   },
 }
 
-/** An answer to a form question, or `undefined` for anything that is not one. */
 function elicitAnswerOf(value: unknown): ElicitResult | undefined {
   if (!isObject(value) || (value.action !== 'accept' && value.action !== 'decline' && value.action !== 'cancel')) return undefined
   return { action: value.action, ...(isObject(value.content) ? { content: value.content as ElicitResult['content'] } : {}) }
 }
 
 /**
- * The tasks extension under 2026-07-28 (SEP-2663) over the app's run host, as `serveMcpTasks` for
- * 2025-11-25: `tasks/get` inlines the question, result or failure; `tasks/update` answers through
- * the run host. A request not declaring the extension is refused (-32021); only one whose `body`
- * (not yet parsed by the SDK) declares it is told of it in `server/discover`.
+ * The 2026-07-28 tasks extension (SEP-2663), as `serveMcpTasks` for 2025-11-25. A request not
+ * declaring it is refused (-32021); `server/discover` names it only to a `body` that declares it.
  */
 export function serveModernTasks(server: Server, deps: McpServerDeps & { defer: (work: Promise<unknown>) => void }, body: unknown): void {
   if (declaresTasks((body as { params?: { _meta?: unknown } } | null)?.params?._meta)) {

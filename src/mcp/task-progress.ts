@@ -17,11 +17,10 @@ interface TaskState {
 }
 
 /**
- * SPEC §5 "Progress" for a task (MCP 2025-11-25): a task-augmented call's `progressToken` stays the
- * task's until it settles, so the run keeps it. What the run streams is sent under it on
- * `tasks/result` (the request that stays open), earlier values first. A session's server remembers
- * what it has sent, so the count goes on across its `tasks/result`s; a stateless one starts over.
- * `tap` is the run host a `tasks/result` of `run` reads through, sending each value not yet sent.
+ * SPEC §5 "Progress" for a task (2025-11-25): the run keeps its call's `progressToken`, and what it
+ * streams goes out under it on `tasks/result`, earlier values first. A session's server remembers
+ * what it sent, so the count goes on across `tasks/result`s; a stateless one starts over. `tap` is the
+ * run host a `tasks/result` reads through.
  */
 export function createTaskProgress() {
   const tasks = new Map<string, TaskState>()

@@ -35,10 +35,7 @@ export async function findTask(runs: RunHost, tools: ReadonlyMap<string, AnyTool
   throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Task not found: ${taskId}`)
 }
 
-/**
- * How long a waiting run waits, `null` while it runs: the run store's retention, not the task's
- * ttl, keeps a settled one.
- */
+/** How long a waiting run waits, `null` while it runs (the store's retention, not the ttl, keeps a settled one). */
 export const taskTtlMs = (run: RunRecord): number | null => (run.expiresAt ? Math.max(0, Date.parse(run.expiresAt) - Date.parse(run.createdAt)) : null)
 
 /** A background run as an MCP task (2025-11-25). */

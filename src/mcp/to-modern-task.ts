@@ -33,10 +33,7 @@ type DetailedModernTask = ModernTask & {
 /** What the host says of an attempt it gave up on: a crash (run-background-attempt.ts), or `background.timeoutMs`. */
 const hostGaveUp = /^The run was interrupted|^The operation was aborted due to timeout/
 
-/**
- * A run's failure that is not the tool's (the host gave up on it): SEP-2663 reserves `failed` for
- * those; a tool's own error is a `completed` task with an `isError` result (SPEC §5).
- */
+/** A failure that is not the tool's: SEP-2663's `failed`; a tool's own is a `completed` task with an `isError` result (SPEC §5). */
 function hostFailure(run: RunRecord): { code: number; message: string; data?: unknown } | undefined {
   if (run.status === 'expired') return { code: -32603, message: 'The run expired before anyone answered', data: { code: 'RUN_EXPIRED' } }
   if (run.status === 'failed' && run.error && hostGaveUp.test(run.error.message)) {
@@ -77,10 +74,7 @@ export function toModernTask(run: RunRecord, basePath: string): ModernTask {
   }
 }
 
-/**
- * The key of a waiting run's question in `inputRequests`. A requester answers each key once, so a
- * run that suspends again is asked under the time of its new suspension.
- */
+/** A waiting run's question's key: each is answered once, so a run suspended again is asked under its new suspension's time. */
 export function questionKeyOf(run: RunRecord): string | undefined {
   if (run.status === 'approval-required') return `approval-${run.approvalId ?? run.runId}`
   if (run.status === 'suspended') return `resume-${Date.parse(run.updatedAt)}`
