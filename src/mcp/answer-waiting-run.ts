@@ -7,10 +7,7 @@ import type { ElicitResult } from '../tool/tool-execution-context.ts'
 /** What acting on an answer needs: the run's host and tool, the caller, the call's signal. */
 export type AnswerContext = { tool: AnyTool; runs: RunHost; principal: string | null; signal: AbortSignal }
 
-/**
- * Hands a form's answer to a waiting run through its host (the HTTP routes' compare-and-set):
- * approve or decline it; resume it, or cancel it when its resume form was declined.
- */
+/** Hands a form's answer to a waiting run through its host (the HTTP routes' compare-and-set); a declined resume cancels it. */
 export async function answerRun(runs: RunHost, run: RunRecord, principal: string | null, answer: ElicitResult): Promise<RunSegment | RunRecord | undefined> {
   if (answer.action === 'cancel') return undefined
   if (run.status === 'approval-required') {

@@ -16,9 +16,8 @@ function refuse(error: ToolrouteError): never {
 }
 
 /**
- * A task-augmented `tools/call` (MCP 2025-11-25) on the same call as `POST /tools/:toolId`, its run
- * stored as a background run whose task answers at once. A refusal before any run exists is a
- * protocol error: such a call's result can only be a task.
+ * A task-augmented `tools/call` (2025-11-25): its run stored as a background run whose task answers at
+ * once. A refusal before any run exists is a protocol error: such a call's result can only be a task.
  */
 export async function callMcpTask(deps: McpServerDeps, tool: AnyTool, params: CallToolRequest['params'], ctx: ServerContext): Promise<CreateTaskResult> {
   // Only a background tool lists `execution.taskSupport`: a task-augmented call of another tool

@@ -153,10 +153,7 @@ const answerOf = (ctx: ServerContext, key = answerKey): ElicitResult => readAnsw
 
 const lookEveryMs = 50
 
-/**
- * Waits until a running run asks its first question or stops running (`mcp.askBeforeTask`): the
- * question lands on the run record, maybe from another process, so the record is polled.
- */
+/** Polls a running run until it asks its first question (`mcp.askBeforeTask`; maybe from another process) or stops. */
 async function firstTurn(runs: RunHost, run: RunRecord, principal: string | null, signal: AbortSignal): Promise<RunRecord> {
   let current = run
   while (current.status === 'running' && Object.keys(pendingQuestions(current)).length === 0 && !signal.aborted) {

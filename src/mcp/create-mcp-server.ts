@@ -29,9 +29,8 @@ class TaskServer extends Server {
 }
 
 /**
- * An MCP `Server` (SDK v2) for a 2025 connection at `version`. The SDK's shim asks a plain call's
- * questions as `elicitation/create` on this connection (never leaving this process, so this isolate's
- * key may seal their state); from 2025-11-25 a background tool's runs are tasks.
+ * An MCP `Server` for a 2025 connection at `version`. The SDK's shim asks a call's questions as
+ * `elicitation/create` on this connection, never leaving this process: this isolate's key may seal them.
  */
 export function createMcpServer(deps: McpServerDeps, version: string): Server {
   const tasks = hasTasks(version)

@@ -46,15 +46,15 @@ export async function createMcpSession(sessionId: string, deps: McpServerDeps, i
       return response
     },
     async restore(initialize) {
-      const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }
-      const replayed = await transport.handleRequest(new Request(internalUrl, { method: 'POST', headers, body: '{}' }), { parsedBody: withFormElicitation(initialize) })
+      const post = (parsedBody: unknown, session: Record<string, string> = {}) => {
+        const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...session }
+        return transport.handleRequest(new Request(internalUrl, { method: 'POST', headers, body: '{}' }), { parsedBody })
+      }
+      const replayed = await post(withFormElicitation(initialize))
       // Read to its end: the stream closes once the server has answered, capabilities recorded.
       await replayed.text()
       if (!replayed.ok) throw new Error(`The saved initialize of MCP session ${sessionId} was refused (${replayed.status})`)
-      const initialized = { jsonrpc: '2.0', method: 'notifications/initialized' }
-      await transport.handleRequest(new Request(internalUrl, { method: 'POST', headers: { ...headers, 'mcp-session-id': sessionId }, body: '{}' }), {
-        parsedBody: initialized,
-      })
+      await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, { 'mcp-session-id': sessionId })
     },
     close: () => server.close(),
   }

@@ -31,10 +31,7 @@ async function askAndAnswer(context: WaitingRunContext, run: RunRecord): Promise
   return undefined
 }
 
-/**
- * Takes a waiting or background run to its end within the MCP call, asking the user by elicitation
- * when the client can; the answers go through the run host, so it executes once whichever side answers.
- */
+/** Takes a waiting or background run to its end in the call, asking by elicitation when the client can. */
 export async function finishWaitingRun(context: WaitingRunContext, run: RunRecord): Promise<CallToolResult> {
   let current = run
   for (let asked = 0; ; ) {

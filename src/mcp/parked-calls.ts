@@ -16,9 +16,8 @@ interface Parked<T> {
 }
 
 /**
- * Calls that asked a question mid-`execute` (answered `input_required`), waiting in this isolate
- * for the retry with the answer, so nothing before the question runs again. A retry reaching another
- * isolate, or after `timeoutMs`, finds nothing: a tool that must survive that uses `suspend()`.
+ * Calls that asked a question mid-`execute`, waiting in this isolate for the retry with the answer so
+ * nothing before it runs again. A retry elsewhere, or after `timeoutMs`, finds nothing (`suspend()` survives that).
  */
 export class ParkedCalls<T> {
   readonly #parked = new Map<string, Parked<T>>()

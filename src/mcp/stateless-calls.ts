@@ -20,10 +20,7 @@ export function cancelledIdOf(body: unknown): RequestId | undefined {
   return message.method === 'notifications/cancelled' && isId(message.params?.requestId) ? message.params.requestId : undefined
 }
 
-/**
- * Where a stateless 2025 call and its cancel meet (on Workers, this key's Durable Object). A call of
- * no principal has none: request ids are counters anyone could name, so nothing may cancel it.
- */
+/** Where a stateless 2025 call and its cancel meet; none without a principal: anyone could name a request id. */
 export async function statelessCallKey(principal: string | null, requestId: RequestId): Promise<string | undefined> {
   if (principal === null) return undefined
   return sha256Hex(`${principal}\0${JSON.stringify(requestId)}`)

@@ -17,10 +17,9 @@ interface TaskState {
 }
 
 /**
- * SPEC §5 "Progress" for a task (2025-11-25): the run keeps its call's `progressToken`, and what it
- * streams goes out under it on `tasks/result`, earlier values first. A session's server remembers
- * what it sent, so the count goes on across `tasks/result`s; a stateless one starts over. `tap` is the
- * run host a `tasks/result` reads through.
+ * SPEC §5 "Progress" for a task (2025-11-25): what its run streams goes out under its call's token on
+ * `tasks/result` (`tap`, the host it reads through), earlier values first. A session's server goes on
+ * counting across `tasks/result`s; a stateless one starts over.
  */
 export function createTaskProgress() {
   const tasks = new Map<string, TaskState>()

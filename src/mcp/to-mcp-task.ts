@@ -38,19 +38,19 @@ export async function findTask(runs: RunHost, tools: ReadonlyMap<string, AnyTool
 /** How long a waiting run waits, `null` while it runs (the store's retention, not the ttl, keeps a settled one). */
 export const taskTtlMs = (run: RunRecord): number | null => (run.expiresAt ? Math.max(0, Date.parse(run.expiresAt) - Date.parse(run.createdAt)) : null)
 
+/** A waiting run's status message in either era: how to answer it (`how`), or the HTTP route that does. */
+export function waitingMessage(run: RunRecord, basePath: string, how: string): string | undefined {
+  if (run.status === 'approval-required') return `Waiting for approval: ${how}, or POST ${runRoute(basePath, run.runId, 'approve')}`
+  if (run.status === 'suspended') return `Suspended, waiting for input: ${how}, or POST ${runRoute(basePath, run.runId, 'resume')}`
+  return undefined
+}
+
 /** A background run as an MCP task (2025-11-25). */
 export function toMcpTask(run: RunRecord, basePath: string): Task {
   const status = taskStatusOf(run)
   const message =
-    run.status === 'approval-required'
-      ? `Waiting for approval: tasks/result asks for it, or POST ${runRoute(basePath, run.runId, 'approve')}`
-      : run.status === 'suspended'
-        ? `Suspended, waiting for input: tasks/result asks for it, or POST ${runRoute(basePath, run.runId, 'resume')}`
-        : run.status === 'declined'
-          ? `Declined${run.reason ? `: ${run.reason}` : ''}`
-          : run.status === 'expired'
-            ? 'The run expired before anyone answered'
-            : run.error?.message
+    waitingMessage(run, basePath, 'tasks/result asks for it') ??
+    (run.status === 'declined' ? `Declined${run.reason ? `: ${run.reason}` : ''}` : run.status === 'expired' ? 'The run expired before anyone answered' : run.error?.message)
   return {
     taskId: run.runId,
     status,

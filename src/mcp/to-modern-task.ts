@@ -3,8 +3,8 @@ import type { RunRecord } from '../runs/run-record.ts'
 import { toolOfRun } from '../manifest/load-tool.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import { approvalQuestion, resumeQuestion } from './waiting-run-questions.ts'
-import { runRoute, settledResult } from './mcp-tool-result.ts'
-import { taskPollIntervalMs, taskStatusOf, taskTtlMs } from './to-mcp-task.ts'
+import { settledResult } from './mcp-tool-result.ts'
+import { taskPollIntervalMs, taskStatusOf, taskTtlMs, waitingMessage } from './to-mcp-task.ts'
 import { pendingQuestions } from '../runs/run-questions.ts'
 
 /** The extension's id (SEP-2663), under `capabilities.extensions` and a request's client capabilities. */
@@ -54,15 +54,8 @@ function modernTaskStatusOf(run: RunRecord): ModernTaskStatus {
 export function toModernTask(run: RunRecord, basePath: string): ModernTask {
   const status = modernTaskStatusOf(run)
   const statusMessage =
-    run.status === 'approval-required'
-      ? `Waiting for approval: answer inputRequests with tasks/update, or POST ${runRoute(basePath, run.runId, 'approve')}`
-      : run.status === 'suspended'
-        ? `Suspended, waiting for input: answer inputRequests with tasks/update, or POST ${runRoute(basePath, run.runId, 'resume')}`
-        : status === 'input_required'
-          ? 'Waiting for input: answer inputRequests with tasks/update'
-          : status === 'failed'
-            ? hostFailure(run)?.message
-          : undefined
+    waitingMessage(run, basePath, 'answer inputRequests with tasks/update') ??
+    (status === 'input_required' ? 'Waiting for input: answer inputRequests with tasks/update' : status === 'failed' ? hostFailure(run)?.message : undefined)
   return {
     taskId: run.runId,
     status,
