@@ -10,8 +10,8 @@ import { readCaller } from './mcp-caller.ts'
 import { createProgressSender } from './create-progress-sender.ts'
 import { toMcpTask } from './to-mcp-task.ts'
 
-/** A refusal before any run exists: `-32602`, the arguments (or the request context) are at fault. */
-function refuse(error: ToolrouteError): never {
+/** A task-augmented call refused before any run exists: `-32602`, the arguments, request context or tool are at fault. */
+export function refuseTask(error: ToolrouteError): never {
   throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${error.code}: ${error.message}`, error.toJSON().error)
 }
 
@@ -24,9 +24,9 @@ export async function callMcpTask(deps: McpServerDeps, tool: AnyTool, params: Ca
   // is refused as the spec asks (-32601), and a background tool may still be called plainly.
   if (!isBackgroundTool(tool)) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `Tool ${params.name} does not support task-augmented calls (it is not a background tool)`)
   const caller = readCaller(ctx.http?.req?.headers)
-  if (caller.error) refuse(new ToolrouteError(caller.error.code, caller.error.message))
+  if (caller.error) refuseTask(new ToolrouteError(caller.error.code, caller.error.message))
   const call = startCall(tool, caller.requestContext)
-  if (!call.ok) refuse(call.error)
+  if (!call.ok) refuseTask(call.error)
   const progressToken = params._meta?.progressToken
   const progress = progressToken !== undefined ? createProgressSender((notification) => ctx.mcpReq.notify(notification as never), progressToken) : undefined
   const running = call.run({

@@ -1,7 +1,7 @@
 import { ProtocolError, ProtocolErrorCode, Server, isTaskAugmentedRequestParams, type JSONRPCRequest, type Result, type ServerContext } from '@modelcontextprotocol/server'
 import { canAnswerForms } from './answers-forms.ts'
 import { ToolrouteError } from '../errors/toolroute-error.ts'
-import { callMcpTask } from './call-mcp-task.ts'
+import { callMcpTask, refuseTask } from './call-mcp-task.ts'
 import { callMcpTool, type McpCallDeps, type McpCallResult } from './call-mcp-tool.ts'
 import { questionStateCodecFor } from './create-modern-mcp-handler.ts'
 import { errorResult } from './mcp-tool-result.ts'
@@ -57,10 +57,7 @@ export function createMcpServer(deps: McpServerDeps, version: string): Server {
     if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${params.name}`)
     const asTask = tasks && params.task !== undefined
     // A tool whose module cannot load fails its calls (a task's, as a protocol error).
-    if (ToolrouteError.isInstance(tool)) {
-      if (asTask) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${tool.code}: ${tool.message}`, tool.toJSON().error)
-      return errorResult(tool) as never
-    }
+    if (ToolrouteError.isInstance(tool)) return asTask ? refuseTask(tool) : (errorResult(tool) as never)
     return (asTask ? callMcpTask(deps, tool, params, ctx) : callMcpTool(plain, tool, params, ctx)) as never
   })
   // Per server, so per session: what each task's progress has sent (task-progress.ts).

@@ -24,16 +24,11 @@ const codecs = new Map<string | Uint8Array, RequestStateCodec<QuestionState>>()
  */
 export function questionStateCodecFor(secret: unknown): RequestStateCodec<QuestionState> {
   const key = typeof secret === 'string' && secret.length >= 32 ? secret : (isolateKey ??= crypto.getRandomValues(new Uint8Array(32)))
-  let codec = codecs.get(key)
-  if (!codec) {
-    codec = createRequestStateCodec<QuestionState>({
-      key,
-      ttlSeconds: questionTtlSeconds,
-      bind: (ctx: ServerContext) => `tools/call\0${readCaller(ctx.http?.req?.headers).principal ?? ''}`,
-    })
-    codecs.set(key, codec)
+  if (!codecs.has(key)) {
+    const bind = (ctx: ServerContext) => `tools/call\0${readCaller(ctx.http?.req?.headers).principal ?? ''}`
+    codecs.set(key, createRequestStateCodec<QuestionState>({ key, ttlSeconds: questionTtlSeconds, bind }))
   }
-  return codec
+  return codecs.get(key)!
 }
 
 /** The call key a 2026-07-28 retry's `requestState` names, read unverified: it only routes, and the target verifies. */

@@ -90,15 +90,15 @@ export function serveModernTasks(server: Server, deps: McpServerDeps & { defer: 
     const { runs, run, principal } = await open('tasks/update', params, ctx)
     const responses = ctx.mcpReq.inputResponses as Record<string, unknown> | undefined
     if (!isObject(responses)) throw new ProtocolError(-32602, 'Invalid params for tasks/update: inputResponses must be an object')
+    const read = (key: string) => (Object.hasOwn(responses, key) ? elicitAnswerOf(responses[key]) : undefined)
     if (run.status === 'running') {
-      const read = (key: string) => (Object.hasOwn(responses, key) ? elicitAnswerOf(responses[key]) : undefined)
       if ((await answerPendingQuestions(runs, run, principal, read)) === 'unanswerable') {
         throw new ProtocolError(-32603, 'This server\'s run host cannot answer questions asked mid-execute')
       }
       return {} as never
     }
     const key = questionKeyOf(run)
-    const answer = key !== undefined && Object.hasOwn(responses, key) ? elicitAnswerOf(responses[key]) : undefined
+    const answer = key !== undefined ? read(key) : undefined
     if (!answer || answer.action === 'cancel') return {} as never
     try {
       const step = await answerRun(runs, run, principal, answer)
