@@ -1,8 +1,6 @@
-/** When a 2026-07-28 call still running stops waiting for a JSON answer, and how often its stream then writes. */
+/** When a 2026-07-28 call still running is answered as a stream instead, and how often that stream keeps alive. */
 export interface LateAnswerTiming {
-  /** A call settled within this keeps its JSON answer. */
   graceMs: number
-  /** The interval of the keep-alive comments of a call answered as a stream. */
   keepAliveMs: number
 }
 
@@ -12,12 +10,11 @@ export const lateAnswerTiming: LateAnswerTiming = { graceMs: 1000, keepAliveMs: 
 const keepAlive = new TextEncoder().encode(': keepalive\n\n')
 
 /**
- * Local workerd learns that a client dropped a request only when the Worker writes to it, so a
- * 2026-07-28 `tools/call` answered as one JSON body would run on unnoticed. A call not settled
- * within the grace is answered as SSE instead (Streamable HTTP lets the server choose), with a
- * keep-alive comment each interval: a write to a client that left fails, and `gone` ends the call.
- * (The SDK's own keep-alive comes too rarely.) `answering` is the SDK's answer: JSON (written as one
- * `message` event) or its own SSE stream (piped through).
+ * Local workerd learns that a client dropped a request only when the Worker writes to it, so a call
+ * answered as one JSON body would run on unnoticed. One not settled within the grace is answered as
+ * SSE (the server may choose), with a keep-alive comment each interval (the SDK's comes too rarely):
+ * a write to a client that left fails, and `gone` ends the call. The SDK's JSON answer becomes one
+ * `message` event; its own stream is piped through.
  */
 export function answerLateAsSse(answering: Promise<Response>, gone: () => void, timing: LateAnswerTiming = lateAnswerTiming): Promise<Response> {
   return new Promise((resolve, reject) => {

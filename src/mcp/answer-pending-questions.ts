@@ -5,9 +5,8 @@ import { pendingQuestions } from '../runs/run-questions.ts'
 import type { ElicitResult } from '../tool/tool-execution-context.ts'
 
 /**
- * Hands the answers a request carries (`readAnswer`, by key) to a running run's pending questions,
- * through its host. `unanswerable` when the host cannot answer (its runs never ask); a run settled
- * meanwhile counts as `answered`, since nothing waits for the answer any more.
+ * Hands a request's answers (`readAnswer`, by key) to a running run's pending questions. `unanswerable`
+ * when its host cannot answer; a run settled meanwhile counts as `answered`: nothing waits any more.
  */
 export async function answerPendingQuestions(runs: RunHost, run: RunRecord, principal: string | null, readAnswer: (key: string) => ElicitResult | undefined): Promise<'answered' | 'unanswered' | 'unanswerable'> {
   const answers: Record<string, ElicitResult> = {}

@@ -4,14 +4,10 @@ import type { RunHost, RunSegment } from '../runs/run-host.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import type { ElicitResult } from '../tool/tool-execution-context.ts'
 
-/** What a run's host needs to act on an answer: the run's host and tool, the caller, the call's signal. */
+/** What acting on an answer needs: the run's host and tool, the caller, the call's signal. */
 export type AnswerContext = { tool: AnyTool; runs: RunHost; principal: string | null; signal: AbortSignal }
 
-/**
- * Hands a form's answer to a waiting run through its host (the same compare-and-set as the HTTP
- * routes): approve or decline it; resume it, or cancel it when its resume form was declined.
- * `undefined` when the user cancelled.
- */
+/** Hands a form's answer to a waiting run through its host (the HTTP routes' compare-and-set); a declined resume cancels it. */
 export async function answerRun(runs: RunHost, run: RunRecord, principal: string | null, answer: ElicitResult): Promise<RunSegment | RunRecord | undefined> {
   if (answer.action === 'cancel') return undefined
   if (run.status === 'approval-required') {
@@ -26,9 +22,8 @@ export async function answerRun(runs: RunHost, run: RunRecord, principal: string
 }
 
 /**
- * `answerRun` within an MCP call, its step read to the end. An answer that fails the full
- * `resumeSchema` (a form cannot carry every keyword) leaves the run suspended and comes back as
- * `{ problem }`, to ask again; `undefined` when the user cancelled.
+ * `answerRun` with its step read to the end. An answer failing the full `resumeSchema` (a form
+ * cannot carry every keyword) leaves the run suspended: `{ problem }`, to ask again.
  */
 export async function answerWaitingRun(context: AnswerContext, run: RunRecord, answer: ElicitResult): Promise<RunRecord | { problem: string } | undefined> {
   try {
@@ -42,7 +37,8 @@ export async function answerWaitingRun(context: AnswerContext, run: RunRecord, a
 
 /** Reads a step to its end; the step's execution stops if `signal` (the MCP call's) aborts meanwhile. */
 export async function drainStep(segment: RunSegment, signal?: AbortSignal): Promise<RunRecord> {
-  const onAbort = () => segment.abort(new Error('The MCP request was cancelled'))
+  // A remote host's abort is a request of its own: its failure leaves the step to end as it will.
+  const onAbort = () => void Promise.resolve(segment.abort(new Error('The MCP request was cancelled'))).catch(() => {})
   signal?.addEventListener('abort', onAbort, { once: true })
   try {
     for await (const _ of segment.events);

@@ -10,26 +10,23 @@ import { readCaller } from './mcp-caller.ts'
 import { createProgressSender } from './create-progress-sender.ts'
 import { toMcpTask } from './to-mcp-task.ts'
 
-/** A refusal before any run exists: `-32602`, the arguments (or the request context) are at fault. */
-function refuse(error: ToolrouteError): never {
+/** A task-augmented call refused before any run exists: `-32602`, the arguments, request context or tool are at fault. */
+export function refuseTask(error: ToolrouteError): never {
   throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${error.code}: ${error.message}`, error.toJSON().error)
 }
 
 /**
- * A task-augmented `tools/call` (MCP 2025-11-25) on the same call as `POST /tools/:toolId`:
- * request context, input phase with its hooks, then the run stored as a background run whose
- * task answers at once; `tasks/*` follow it from there (serve-mcp-tasks.ts). A plain call of any
- * version is `callMcpTool`'s. A refusal before any run exists is a protocol error, as a
- * task-augmented call's result can only be a task.
+ * A task-augmented `tools/call` (2025-11-25): its run stored as a background run whose task answers at
+ * once. A refusal before any run exists is a protocol error: such a call's result can only be a task.
  */
 export async function callMcpTask(deps: McpServerDeps, tool: AnyTool, params: CallToolRequest['params'], ctx: ServerContext): Promise<CreateTaskResult> {
   // Only a background tool lists `execution.taskSupport`: a task-augmented call of another tool
   // is refused as the spec asks (-32601), and a background tool may still be called plainly.
   if (!isBackgroundTool(tool)) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `Tool ${params.name} does not support task-augmented calls (it is not a background tool)`)
   const caller = readCaller(ctx.http?.req?.headers)
-  if (caller.error) refuse(new ToolrouteError(caller.error.code, caller.error.message))
+  if (caller.error) refuseTask(new ToolrouteError(caller.error.code, caller.error.message))
   const call = startCall(tool, caller.requestContext)
-  if (!call.ok) refuse(call.error)
+  if (!call.ok) refuseTask(call.error)
   const progressToken = params._meta?.progressToken
   const progress = progressToken !== undefined ? createProgressSender((notification) => ctx.mcpReq.notify(notification as never), progressToken) : undefined
   const running = call.run({

@@ -19,7 +19,7 @@ import { createMcpLogSender } from './mcp-logging.ts'
 import { answerPendingQuestions } from './answer-pending-questions.ts'
 import { answerWaitingRun, type AnswerContext } from './answer-waiting-run.ts'
 import { followToEnd } from './follow-to-end.ts'
-import { approvalQuestion, maxResumeAttempts, resumeQuestion, shown } from './waiting-run-questions.ts'
+import { approvalQuestion, maxResumeAttempts, resumeQuestion } from './waiting-run-questions.ts'
 import { answersForms } from './answers-forms.ts'
 import { readCaller } from './mcp-caller.ts'
 import { tapRunEvents } from './tap-run-events.ts'
@@ -47,7 +47,6 @@ export type QuestionState = ({ runId: string; asked?: number } | { questionId: s
 
 /** What the one tools/call handler needs beyond a server's deps (the 2025 server builds them too). */
 export interface McpCallDeps extends McpServerDeps {
-  /** Seals and verifies a question's `requestState`. */
   requestState: RequestStateCodec<QuestionState>
   /** Calls waiting, mid-`execute`, for the answer to their question. */
   parked: ParkedCalls<McpCallResult>
@@ -62,15 +61,12 @@ export interface McpCallDeps extends McpServerDeps {
 export type McpCallResult = CallToolResult | InputRequiredResult | ReturnType<typeof createTaskResult>
 
 /**
- * `tools/call` in every MCP version, on the same call and run host as HTTP. A run that waits for a
- * person or a question asked mid-`execute` becomes an `input_required` result, its `requestState` a
- * sealed `{ runId }` or `{ questionId }`. Under 2026-07-28 the client answers and retries; on a 2025
- * connection the SDK's legacy shim asks it as `elicitation/create` and re-enters this handler. The
- * answer goes to the run (the run host's compare-and-set) or to the parked call, so the tool runs
- * once. (A 2025 task-augmented call is `callMcpTask`'s.)
+ * `tools/call` in every MCP version (a 2025 task-augmented one is `callMcpTask`'s). A run waiting for
+ * a person, or a question asked mid-`execute`, is an `input_required` result whose sealed
+ * `requestState` names the run or the parked call; the retry's answer (a 2025 connection's comes
+ * through the SDK's `elicitation/create` shim) goes to that run or call, so the tool runs once.
  */
 export async function callMcpTool(deps: McpCallDeps, tool: AnyTool, params: { arguments?: Record<string, unknown> }, ctx: ServerContext): Promise<McpCallResult> {
-  // A tool that cannot work without a capability the request does not declare (`mcp.requiredClientCapabilities`).
   const declared = (ctx.mcpReq.envelope?.[CLIENT_CAPABILITIES_META_KEY as never] ?? {}) as Record<string, unknown>
   const missing = Object.entries(tool.mcp?.requiredClientCapabilities ?? {}).filter(([name]) => declared[name] === undefined)
   if (missing.length > 0) throw new MissingRequiredClientCapabilityError({ requiredCapabilities: Object.fromEntries(missing) })
@@ -145,7 +141,6 @@ function cannotAsk(): Promise<never> {
   return Promise.reject(new Error('The MCP client declared no form elicitation: it cannot answer questions'))
 }
 
-/** The answer a retry carries for the question under `key`, or `undefined` when it carries none. */
 function readAnswer(ctx: ServerContext, key: string): ElicitResult | undefined {
   const content = acceptedContent(ctx.mcpReq.inputResponses, key)
   if (content) return { action: 'accept', content: content as ElicitResult['content'] }
@@ -153,16 +148,12 @@ function readAnswer(ctx: ServerContext, key: string): ElicitResult | undefined {
   return given?.action === 'decline' || given?.action === 'cancel' ? { action: given.action } : undefined
 }
 
-/** The answer to the question a retry answers (`key`, default `answer`); no answer counts as cancel. */
+/** No answer counts as cancel. */
 const answerOf = (ctx: ServerContext, key = answerKey): ElicitResult => readAnswer(ctx, key) ?? { action: 'cancel' }
 
-/** How often a call that waits for a run's first question looks at the run again. */
 const lookEveryMs = 50
 
-/**
- * Waits until a running run asks its first question or stops running (`mcp.askBeforeTask`). The
- * question lives on the run record, maybe in another process, so the run is read again until then.
- */
+/** Polls a running run until it asks its first question (`mcp.askBeforeTask`; maybe from another process) or stops. */
 async function firstTurn(runs: RunHost, run: RunRecord, principal: string | null, signal: AbortSignal): Promise<RunRecord> {
   let current = run
   while (current.status === 'running' && Object.keys(pendingQuestions(current)).length === 0 && !signal.aborted) {
@@ -187,7 +178,7 @@ async function questionsResult(deps: McpCallDeps, ctx: ServerContext, questions:
   })
 }
 
-/** Where a run stands after a step: its result, a question (input_required), or a background run followed to its end. */
+/** A run after a step as this call's result: its result, its question, a task, or where it waits. */
 async function settle(deps: McpCallDeps, ctx: ServerContext, answers: AnswerContext, run: RunRecord): Promise<McpCallResult> {
   // A background run is a task for a client of the tasks extension: answered at once, driven with tasks/*.
   if (run.background && run.status !== 'completed' && requestDeclaresTasks(ctx)) {
@@ -222,7 +213,6 @@ async function ask(deps: McpCallDeps, ctx: ServerContext, run: RunRecord, proble
   return questionsResult(deps, ctx, { [answerKey]: question }, { runId: run.runId, ...(asked > 1 ? { asked } : {}) })
 }
 
-/** Cancels a plain call's run once its client dropped it: nobody will read it. (A task's `tasks/result` is not its end.) */
 async function cancelAbandoned(answers: AnswerContext, run: RunRecord): Promise<void> {
   try {
     await answers.runs.cancel(run.runId, { principal: answers.principal })
@@ -232,6 +222,5 @@ async function cancelAbandoned(answers: AnswerContext, run: RunRecord): Promise<
 }
 
 async function waiting(deps: McpCallDeps, run: RunRecord): Promise<CallToolResult> {
-  const tool = await toolOfRun(deps.tools, run)
-  return waitingResult(tool, run, deps.basePath, run.status === 'suspended' ? await shown(tool, run, 'suspend') : undefined)
+  return waitingResult(await toolOfRun(deps.tools, run), run, deps.basePath)
 }

@@ -7,11 +7,7 @@ const isMessage = (value: unknown): value is Message =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && (value as Message).jsonrpc === '2.0' &&
   (typeof (value as Message).method === 'string' || 'result' in value || 'error' in value)
 
-/**
- * The JSON-RPC checks a 2025 request at `version` gets before the SDK, which answers them with the
- * wrong codes or not at all: non-JSON-RPC or an empty batch is `-32600`; batches from 2025-06-18
- * and a batched `initialize` are refused; a malformed `tools/call` is `-32602` in a sentence.
- */
+/** The JSON-RPC checks of a 2025 request at `version` that the SDK answers with the wrong codes or not at all. */
 export function checkJsonRpc(body: unknown, version: string): Response | undefined {
   const batch = Array.isArray(body)
   const messages = batch ? body : [body]

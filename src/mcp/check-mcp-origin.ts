@@ -2,10 +2,9 @@ import { isLoopbackHost } from '../caller/is-loopback-host.ts'
 import { jsonRpcError } from './json-rpc-error.ts'
 
 /**
- * The MCP transport's DNS-rebinding rule: a request whose `Origin` is not allowed gets 403 first.
- * Allowed: `allowedOrigins`, else the app's own origin and, when `servedLocally`, any loopback one.
- * The own origin is read from the request, sound because a local app refuses every foreign `Host`
- * first (http/middleware/check-host.ts) and a deployed one is reached only under its routed names.
+ * The DNS-rebinding rule: an `Origin` not in `allowedOrigins` (default: the app's own, and loopback when
+ * `servedLocally`) gets 403. The own origin is read from the request: a local app refuses every foreign
+ * `Host` first (check-host.ts), and a deployed one is reached only under its routed names.
  */
 export function checkMcpOrigin(request: Request, allowedOrigins: readonly string[] | undefined, servedLocally = false): Response | undefined {
   const origin = request.headers.get('origin')

@@ -40,10 +40,8 @@ function mismatch(id: unknown, header: string, problem: string): Response {
 }
 
 /**
- * SEP-2243 under 2026-07-28: a `tools/call` argument the input schema mirrors in a header
- * (`x-mcp-header: Name`) must arrive in `Mcp-Param-Name` with the same value, so an intermediary
- * routing by it sees what the tool gets; otherwise `400`, `-32020`. (The SDK checks this only for
- * its own `McpServer`'s tools.)
+ * SEP-2243: an argument the input schema mirrors in a header (`x-mcp-header: Name`) must arrive in
+ * `Mcp-Param-Name` with the same value, else `400`, `-32020`. (The SDK checks only `McpServer`'s tools.)
  */
 export function checkMcpParamHeaders(request: Request, id: unknown, inputSchema: JSONSchemaObject, args: unknown): Response | undefined {
   let headers = declared.get(inputSchema)

@@ -15,7 +15,8 @@ import { createMemoryMcpSessions } from './create-memory-mcp-sessions.ts'
 import { createModernMcpHandler, peekCallKey, questionStateCodecFor } from './create-modern-mcp-handler.ts'
 import { deferOf } from '../caller/defer-of.ts'
 import { defaultMaxInputBytes } from '../runtime/receive-input.ts'
-import { defaultElicitationTimeoutMs, defaultServerInfo, type McpServerDeps } from './create-mcp-server.ts'
+import { defaultElicitationTimeoutMs, defaultServerInfo } from './create-mcp-server.ts'
+import type { McpServerDeps } from './mcp-server-deps.ts'
 import { jsonRpcError, sessionNotFound } from './json-rpc-error.ts'
 import type { McpSessionHost } from './mcp-session-host.ts'
 import { readMcpBody, wantsSession } from './read-mcp-body.ts'
@@ -27,9 +28,8 @@ import { sessionIdPattern } from '../caller/principal-of.ts'
 export type McpEndpointOptions = { tools: ReadonlyMap<string, AnyTool>; options: McpAppOptions; runs: (c: Context) => RunHost }
 
 /**
- * MCP over Streamable HTTP at `/mcp`, on the official SDK, after the auth middleware. A 2025 client
- * that declares elicitation at `initialize` gets a session, held where all its requests land (this
- * process, or a Durable Object per session); any other is served statelessly.
+ * MCP over Streamable HTTP at `/mcp`, after the auth middleware. A 2025 client declaring elicitation
+ * at `initialize` gets a session (in this process, or a Durable Object per session); any other is stateless.
  */
 export function createMcpEndpoint({ tools, options, runs }: McpEndpointOptions) {
   const settings = typeof options.mcp === 'object' ? options.mcp : {}

@@ -1,7 +1,7 @@
 import { ProtocolError, ProtocolErrorCode, Server, isTaskAugmentedRequestParams, type JSONRPCRequest, type Result, type ServerContext } from '@modelcontextprotocol/server'
 import { canAnswerForms } from './answers-forms.ts'
 import { ToolrouteError } from '../errors/toolroute-error.ts'
-import { callMcpTask } from './call-mcp-task.ts'
+import { callMcpTask, refuseTask } from './call-mcp-task.ts'
 import { callMcpTool, type McpCallDeps, type McpCallResult } from './call-mcp-tool.ts'
 import { questionStateCodecFor } from './create-modern-mcp-handler.ts'
 import { errorResult } from './mcp-tool-result.ts'
@@ -12,8 +12,6 @@ import { hasTasks } from './legacy-version.ts'
 import { createTaskProgress } from './task-progress.ts'
 import { findMcpTool, mcpToolIndex } from '../manifest/to-mcp-tool.ts'
 import { mcpLoggingCapability } from './mcp-logging.ts'
-
-export type { McpServerDeps } from './mcp-server-deps.ts'
 
 export const defaultServerInfo = { name: 'toolroute', version: '0.1.0' }
 /** Five minutes: a human answers a form; an evicted session object loses a pending question anyway. */
@@ -31,10 +29,8 @@ class TaskServer extends Server {
 }
 
 /**
- * An MCP `Server` (SDK v2) for a 2025 connection at `version`. A plain call is `callMcpTool`'s: its
- * `input_required` questions are asked by the SDK's legacy shim as `elicitation/create` on this
- * connection (rounds that never leave this process, so this isolate's key may seal their state).
- * From 2025-11-25 a background tool's runs are tasks (`callMcpTask`, `serveMcpTasks`).
+ * An MCP `Server` for a 2025 connection at `version`. The SDK's shim asks a call's questions as
+ * `elicitation/create` on this connection, never leaving this process: this isolate's key may seal them.
  */
 export function createMcpServer(deps: McpServerDeps, version: string): Server {
   const tasks = hasTasks(version)
@@ -61,10 +57,7 @@ export function createMcpServer(deps: McpServerDeps, version: string): Server {
     if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${params.name}`)
     const asTask = tasks && params.task !== undefined
     // A tool whose module cannot load fails its calls (a task's, as a protocol error).
-    if (ToolrouteError.isInstance(tool)) {
-      if (asTask) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${tool.code}: ${tool.message}`, tool.toJSON().error)
-      return errorResult(tool) as never
-    }
+    if (ToolrouteError.isInstance(tool)) return asTask ? refuseTask(tool) : (errorResult(tool) as never)
     return (asTask ? callMcpTask(deps, tool, params, ctx) : callMcpTool(plain, tool, params, ctx)) as never
   })
   // Per server, so per session: what each task's progress has sent (task-progress.ts).

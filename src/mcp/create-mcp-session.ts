@@ -1,5 +1,6 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server'
-import { createMcpServer, type McpServerDeps } from './create-mcp-server.ts'
+import { createMcpServer } from './create-mcp-server.ts'
+import type { McpServerDeps } from './mcp-server-deps.ts'
 import { legacyVersionOf } from './legacy-version.ts'
 import { createMemoryEventStore } from './memory-event-store.ts'
 import { cancelledIdOf } from './stateless-calls.ts'
@@ -18,10 +19,7 @@ export interface McpSession {
 
 const internalUrl = 'https://session.toolroute.internal/mcp'
 
-/**
- * An `initialize` whose `elicitation` is empty, as the form capability it means (MCP 2025-11-25;
- * 2025-06-18 clients send it): SDK v2 reads only `elicitation.form` and would refuse them every question.
- */
+/** An empty `elicitation` (2025-06-18 clients send it) as the form capability it means: SDK v2 reads only `elicitation.form`. */
 function withFormElicitation(body: unknown): unknown {
   const message = body as { method?: unknown; params?: { capabilities?: { elicitation?: unknown } } } | undefined
   const elicitation = message?.method === 'initialize' ? message.params?.capabilities?.elicitation : undefined
@@ -29,11 +27,7 @@ function withFormElicitation(body: unknown): unknown {
   return { ...message, params: { ...message!.params, capabilities: { ...message!.params!.capabilities, elicitation: { form: {} } } } }
 }
 
-/**
- * A session in SSE mode: a tool's question goes out on its call's event stream (a JSON response
- * cannot carry it) and the answer, a later POST, reaches this transport. `initialize`'s revision
- * decides what the server offers.
- */
+/** A session in SSE mode: a question goes out on its call's stream, and the answer, a later POST, reaches this transport. */
 export async function createMcpSession(sessionId: string, deps: McpServerDeps, initialize: unknown): Promise<McpSession> {
   const server = createMcpServer(deps, legacyVersionOf(new Headers(), initialize))
   const transport = new WebStandardStreamableHTTPServerTransport({
@@ -52,15 +46,15 @@ export async function createMcpSession(sessionId: string, deps: McpServerDeps, i
       return response
     },
     async restore(initialize) {
-      const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }
-      const replayed = await transport.handleRequest(new Request(internalUrl, { method: 'POST', headers, body: '{}' }), { parsedBody: withFormElicitation(initialize) })
+      const post = (parsedBody: unknown, session: Record<string, string> = {}) => {
+        const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...session }
+        return transport.handleRequest(new Request(internalUrl, { method: 'POST', headers, body: '{}' }), { parsedBody })
+      }
+      const replayed = await post(withFormElicitation(initialize))
       // Read to its end: the stream closes once the server has answered, capabilities recorded.
       await replayed.text()
       if (!replayed.ok) throw new Error(`The saved initialize of MCP session ${sessionId} was refused (${replayed.status})`)
-      const initialized = { jsonrpc: '2.0', method: 'notifications/initialized' }
-      await transport.handleRequest(new Request(internalUrl, { method: 'POST', headers: { ...headers, 'mcp-session-id': sessionId }, body: '{}' }), {
-        parsedBody: initialized,
-      })
+      await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, { 'mcp-session-id': sessionId })
     },
     close: () => server.close(),
   }

@@ -9,9 +9,8 @@ export interface MemoryMcpSessionsOptions {
   /** The most sessions kept in all (default 1000). */
   maxSessions?: number
   /**
-   * The most sessions one principal keeps (default 100, a tenth of the total): its next `initialize`
-   * closes its own least recently used, so a client opening sessions in a loop evicts only its own.
-   * Clients without a principal share one allowance.
+   * The most sessions one principal keeps (default 100): its next `initialize` closes its own least
+   * recently used, so a client opening sessions in a loop evicts only its own.
    */
   maxSessionsPerPrincipal?: number
   now?: () => number
@@ -19,10 +18,7 @@ export interface MemoryMcpSessionsOptions {
 
 type Entry = { session: McpSession; principal: string | null; lastSeen: number }
 
-/**
- * Sessions in this process's memory, for Node and Deno. Not for Workers, whose requests land on
- * many isolates: `createWorker` pins sessions to Durable Objects.
- */
+/** Sessions in this process's memory, for Node and Deno (on Workers `createWorker` pins them to Durable Objects). */
 export function createMemoryMcpSessions(options: MemoryMcpSessionsOptions = {}): McpSessionHost {
   const idleTtlMs = options.idleTtlMs ?? 60 * 60 * 1000
   const maxSessions = options.maxSessions ?? 1000

@@ -18,23 +18,17 @@ let isolateKey: Uint8Array | undefined
 const codecs = new Map<string | Uint8Array, RequestStateCodec<QuestionState>>()
 
 /**
- * The `requestState` codec for a configured secret (`requestStateKey`, `TOOLROUTE_MCP_STATE_KEY`,
- * ≥ 32 characters), else for a random key of this isolate's life (enough for one process). HMAC-
- * signed and bound to the caller's principal, so a forged, expired or another principal's state is
- * refused (`-32602`) before any tool code runs; every isolate a retry may reach needs the same key.
+ * The `requestState` codec for a configured secret (≥ 32 characters), else for a random key of this
+ * isolate. HMAC-signed and bound to the caller's principal: a forged, expired or another principal's
+ * state is refused (`-32602`) before any tool code runs.
  */
 export function questionStateCodecFor(secret: unknown): RequestStateCodec<QuestionState> {
   const key = typeof secret === 'string' && secret.length >= 32 ? secret : (isolateKey ??= crypto.getRandomValues(new Uint8Array(32)))
-  let codec = codecs.get(key)
-  if (!codec) {
-    codec = createRequestStateCodec<QuestionState>({
-      key,
-      ttlSeconds: questionTtlSeconds,
-      bind: (ctx: ServerContext) => `tools/call\0${readCaller(ctx.http?.req?.headers).principal ?? ''}`,
-    })
-    codecs.set(key, codec)
+  if (!codecs.has(key)) {
+    const bind = (ctx: ServerContext) => `tools/call\0${readCaller(ctx.http?.req?.headers).principal ?? ''}`
+    codecs.set(key, createRequestStateCodec<QuestionState>({ key, ttlSeconds: questionTtlSeconds, bind }))
   }
-  return codec
+  return codecs.get(key)!
 }
 
 /** The call key a 2026-07-28 retry's `requestState` names, read unverified: it only routes, and the target verifies. */
@@ -49,10 +43,7 @@ export function peekCallKey(body: unknown): string | undefined {
   }
 }
 
-/**
- * MCP 2026-07-28 (no sessions; `server/discover`; questions as `input_required` results) on the SDK
- * v2's per-request handler. tools/call is `callMcpTool`'s, as for 2025 (create-mcp-server.ts).
- */
+/** MCP 2026-07-28 (no sessions; `server/discover`; `input_required` questions) on SDK v2's per-request handler. */
 export function createModernMcpHandler(serverInfo: { name: string; version: string }, questionTimeoutMs: number, launch?: (work: () => Promise<void>) => void) {
   const parked = new ParkedCalls<McpCallResult>(questionTimeoutMs, launch)
   // The SDK builds one server per request: the request's deps travel with the Request object it was handed.

@@ -3,7 +3,6 @@ import { isToolDataEvent, type ToolEvent } from '../protocol/tool-event.ts'
 /** A `notifications/progress` as toolroute sends it. */
 export type ProgressNotification = { method: 'notifications/progress'; params: Record<string, unknown> }
 
-/** The value a streamed event carries, or `undefined` for an event that is not streamed output. */
 function streamedValue(event: ToolEvent): { value: unknown } | undefined {
   if (event.type === 'data-tool-output') return { value: event.data.output }
   if (event.type === 'tool-output-available') return event.preliminary ? { value: event.output } : undefined
@@ -11,9 +10,8 @@ function streamedValue(event: ToolEvent): { value: unknown } | undefined {
 }
 
 /**
- * SPEC §5 "Progress": each value a call with `_meta.progressToken` streams (SPEC §8) is a
- * `notifications/progress`: `progress` counts the values, `message` is the value as text, and
- * `_meta["toolroute/event"]` the event itself (beside `meta`: a task's progress names its task).
+ * SPEC §5 "Progress": each value a call with a `progressToken` streams is a `notifications/progress`,
+ * `message` the value as text, `_meta["toolroute/event"]` the event (beside `meta`, e.g. its task).
  */
 export function createProgressSender(
   send: (notification: ProgressNotification) => Promise<void>,

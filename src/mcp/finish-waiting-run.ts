@@ -4,12 +4,10 @@ import type { ElicitRequestParams, ElicitResult } from '../tool/tool-execution-c
 import { answerWaitingRun, type AnswerContext } from './answer-waiting-run.ts'
 import { followToEnd } from './follow-to-end.ts'
 import { settledResult, waitingResult } from './mcp-tool-result.ts'
-import { approvalQuestion, maxResumeAttempts, resumeQuestion, shown } from './waiting-run-questions.ts'
+import { approvalQuestion, maxResumeAttempts, resumeQuestion } from './waiting-run-questions.ts'
 
-/** What finishing a waiting run over MCP needs: the run's tool and host, and a way to ask the user. */
 export interface WaitingRunContext extends AnswerContext {
   basePath: string
-  /** Whether the client declared form elicitation. */
   canElicit: boolean
   elicit(request: ElicitRequestParams): Promise<ElicitResult>
 }
@@ -17,7 +15,7 @@ export interface WaitingRunContext extends AnswerContext {
 /** How many questions one call may ask before it hands the run over to HTTP (a tool that keeps suspending). */
 const maxQuestions = 5
 
-/** Approval or resume by elicitation, a resume asked again (up to three times) while its answers fail `resumeSchema`. */
+/** Approval or resume by elicitation, a resume asked again while its answers fail `resumeSchema`. */
 async function askAndAnswer(context: WaitingRunContext, run: RunRecord): Promise<RunRecord | undefined> {
   let problem = ''
   for (let attempt = 0; attempt < maxResumeAttempts; attempt++) {
@@ -33,12 +31,7 @@ async function askAndAnswer(context: WaitingRunContext, run: RunRecord): Promise
   return undefined
 }
 
-/**
- * Takes a stored run that waits (for approval, for input) or runs in the background to its end
- * within the MCP call: the user is asked through elicitation when the client supports it, and the
- * answers go through the run host, so the run executes exactly once whichever side answers. When
- * the user cannot be asked, the result names the run and the HTTP routes that finish it.
- */
+/** Takes a waiting or background run to its end in the call, asking by elicitation when the client can. */
 export async function finishWaitingRun(context: WaitingRunContext, run: RunRecord): Promise<CallToolResult> {
   let current = run
   for (let asked = 0; ; ) {
@@ -49,10 +42,7 @@ export async function finishWaitingRun(context: WaitingRunContext, run: RunRecor
     }
     if (current.status !== 'approval-required' && current.status !== 'suspended') return settledResult(current)
     const next = context.canElicit && asked++ < maxQuestions ? await askAndAnswer(context, current) : undefined
-    if (!next) {
-      const payload = current.status === 'suspended' ? await shown(context.tool, current, 'suspend') : undefined
-      return waitingResult(context.tool, current, context.basePath, payload)
-    }
+    if (!next) return waitingResult(context.tool, current, context.basePath)
     current = next
   }
 }

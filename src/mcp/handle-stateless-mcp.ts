@@ -1,5 +1,6 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server'
-import { createMcpServer, type McpServerDeps } from './create-mcp-server.ts'
+import { createMcpServer } from './create-mcp-server.ts'
+import type { McpServerDeps } from './mcp-server-deps.ts'
 import { legacyVersionOf } from './legacy-version.ts'
 import { readCaller } from './mcp-caller.ts'
 import { taskResultOf, wantsProgress } from './read-mcp-body.ts'
@@ -7,9 +8,8 @@ import { taskSendsProgress } from './task-progress.ts'
 import { callIdOf, cancelledIdOf, statelessCallKey, type StatelessCalls } from './stateless-calls.ts'
 
 /**
- * One 2025 request served statelessly: nothing kept but a running `tools/call`'s entry in `calls`,
- * where its cancel finds it. JSON answers, but SSE for a call that asks for progress or a
- * `tasks/result` of a task whose call did, so the progress goes out before the result.
+ * One 2025 request served statelessly, a running `tools/call` kept in `calls` for its cancel. JSON,
+ * but SSE when progress comes first (a call asking for it, or a `tasks/result` of a task whose call did).
  */
 export async function handleStatelessMcp(deps: McpServerDeps, request: Request, body: unknown, calls: StatelessCalls): Promise<Response> {
   const principal = readCaller(request.headers).principal

@@ -1,10 +1,7 @@
 import { z } from 'zod'
 import type { ErrorBody } from '../protocol/error-codes.ts'
 
-/**
- * Who sent an MCP request, as the HTTP layer resolved it. It travels with the request to wherever
- * the session lives in an internal header, which `withCaller` strips of the client's own.
- */
+/** Who sent an MCP request, as the HTTP layer resolved it, carried in an internal header (`withCaller`). */
 export interface McpCaller {
   /** The request context as resolved; each tool validates it against its own schema. */
   requestContext: Record<string, unknown>
@@ -28,10 +25,9 @@ const callerSchema = z.object({
 })
 
 /**
- * A copy of `request` carrying `caller` (and `body`, already read), without any `x-toolroute-*`
- * header the client sent (SPEC §12): every request `/mcp` hands on is this copy, so a client cannot
- * name the object it lands in, nor who it is. Only here: the tool and run routes read no such
- * header, and stripping them for every route would cost each tool call a walk of its headers.
+ * A copy of `request` carrying `caller` (and `body`, already read), stripped of any `x-toolroute-*`
+ * header the client sent (SPEC §12), so a client names neither the object it lands in nor who it
+ * is. Only `/mcp` strips them: the tool and run routes read no such header.
  */
 export function withCaller(request: Request, caller: McpCaller, body: string | undefined, extra: Record<string, string> = {}): Request {
   const headers = new Headers(request.headers)

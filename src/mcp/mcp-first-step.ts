@@ -9,11 +9,7 @@ export function failureResult(error: unknown, ids?: { runId: string; toolCallId:
   return errorResult(ToolrouteError.isInstance(error) ? error : new ToolrouteError('EXECUTION_FAILED', errorMessage(error)), ids)
 }
 
-/**
- * The first step of an MCP `tools/call` as its result: an input error or a failed execution is an
- * `isError` result, a completed one its output; a run stored to wait or to go on in the background
- * is handed to `waiting`, the caller's own policy.
- */
+/** The first step of a `tools/call` as its result; a run stored to wait or go on in the background goes to `waiting`. */
 export async function mcpFirstStep<R>(call: RunningCall<RunRecord, unknown>, waiting: (run: RunRecord) => Promise<R>): Promise<R | CallToolResult> {
   const { ids } = call
   try {

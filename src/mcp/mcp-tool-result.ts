@@ -6,6 +6,7 @@ import type { RunRecord } from '../runs/run-record.ts'
 import { sessionPrincipalPrefix } from '../caller/principal-of.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import { toMcpContent } from './to-mcp-content.ts'
+import { shown } from './waiting-run-questions.ts'
 
 /** `_meta` keys of toolroute's results: the run behind a result, and the spec error code of a failure. */
 const runMetaKey = 'toolroute/run'
@@ -15,6 +16,8 @@ type RunIds = { runId: string; toolCallId: string }
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
+
+const isErrorResult = (text: string, meta: Record<string, unknown>): CallToolResult => ({ content: [{ type: 'text', text }], isError: true, _meta: meta })
 
 /** A completed call: `structuredContent` is the output, `content` the model output as MCP blocks. */
 export function completedResult(ids: RunIds, output: unknown, modelOutput: ToolModelOutput): CallToolResult {
@@ -26,39 +29,27 @@ export function completedResult(ids: RunIds, output: unknown, modelOutput: ToolM
   }
 }
 
-/**
- * A failure as an `isError` result, not a protocol error, so the model reads it and can correct
- * itself. No `structuredContent`: a client would check it against the tool's output schema.
- */
+/** A failure as an `isError` result the model reads (no `structuredContent`: a client would check it against the output schema). */
 export function errorResult(error: ToolrouteError, ids?: RunIds, status = 'failed'): CallToolResult {
-  return {
-    content: [{ type: 'text', text: `${error.code}: ${error.message}` }],
-    isError: true,
-    _meta: { [errorMetaKey]: error.toJSON().error, ...(ids ? { [runMetaKey]: { ...ids, status } } : {}) },
-  }
+  return isErrorResult(`${error.code}: ${error.message}`, { [errorMetaKey]: error.toJSON().error, ...(ids ? { [runMetaKey]: { ...ids, status } } : {}) })
 }
 
-/** Where the run routes are, under the app's base path. */
 export function runRoute(basePath: string, runId: string, action?: string): string {
   const base = basePath === '/' ? '' : basePath.replace(/\/+$/, '')
   return `${base}/runs/${runId}${action ? `/${action}` : ''}`
 }
 
 /**
- * A run that waits for a human and could not ask through the client (no elicitation, a form
- * that cannot express the schema, no answer): an `isError` result naming the run and the HTTP
- * routes that finish it. The run stays where it is, durable, until then or until it expires.
+ * A run waiting for a human who could not be asked through the client: an `isError` result naming
+ * the run and the HTTP routes that finish it. The run stays, durable, until then or until it expires.
  */
-export function waitingResult(tool: AnyTool, run: RunRecord, basePath: string, shownPayload?: unknown): CallToolResult {
+export async function waitingResult(tool: AnyTool, run: RunRecord, basePath: string): Promise<CallToolResult> {
   // A run the session owns answers only requests that name the session (principal-of.ts).
   const session = run.principal?.startsWith(sessionPrincipalPrefix) ? run.principal.slice(sessionPrincipalPrefix.length) : undefined
   const owner = session ? ` The run belongs to this MCP session: send the header Mcp-Session-Id: ${session} with each request.` : ''
   const route = (action?: string) => runRoute(basePath, run.runId, action)
-  const answer = (text: string, meta: Record<string, unknown>): CallToolResult => ({
-    content: [{ type: 'text', text: `${text}${owner}` }],
-    isError: true,
-    _meta: { [runMetaKey]: { runId: run.runId, toolCallId: run.toolCallId, status: run.status, ...meta } },
-  })
+  const answer = (text: string, meta: Record<string, unknown>) =>
+    isErrorResult(`${text}${owner}`, { [runMetaKey]: { runId: run.runId, toolCallId: run.toolCallId, status: run.status, ...meta } })
   if (run.status === 'running') {
     const text = `${tool.id} goes on in the background as run ${run.runId}: follow it with GET ${route('events')}; its state and output: GET ${route()}.`
     return answer(text, { routes: { events: route('events'), run: route() } })
@@ -72,7 +63,7 @@ export function waitingResult(tool: AnyTool, run: RunRecord, basePath: string, s
   }
   const resumeSchema = tool.schemas.resume?.jsonSchema
   const text =
-    `${tool.id} is suspended and waiting for input: ${JSON.stringify(shownPayload ?? null)}. Run ${run.runId} is waiting: ` +
+    `${tool.id} is suspended and waiting for input: ${JSON.stringify((await shown(tool, run, 'suspend')) ?? null)}. Run ${run.runId} is waiting: ` +
     `resume it with POST ${route('resume')} and body {"resumeData": ...}${resumeSchema ? ` matching ${JSON.stringify(resumeSchema)}` : ''}, ` +
     `or cancel it with POST ${route('cancel')}. Its state: GET ${route()}.`
   return answer(text, { routes: { resume: route('resume'), cancel: route('cancel'), run: route() } })
@@ -84,14 +75,12 @@ export async function settledResult(run: RunRecord): Promise<CallToolResult> {
   switch (run.status) {
     case 'completed':
       return completedResult(ids, run.output, run.modelOutput ?? (await toModelOutputOf(undefined, run.output)))
-    case 'declined':
-      return {
-        content: [{ type: 'text', text: `The user declined to run ${run.toolId}${run.reason ? `: ${run.reason}` : ''}. It did not run.` }],
-        isError: true,
-        _meta: { [runMetaKey]: { ...ids, status: 'declined', ...(run.reason !== undefined ? { reason: run.reason } : {}) } },
-      }
+    case 'declined': {
+      const text = `The user declined to run ${run.toolId}${run.reason ? `: ${run.reason}` : ''}. It did not run.`
+      return isErrorResult(text, { [runMetaKey]: { ...ids, status: 'declined', ...(run.reason !== undefined ? { reason: run.reason } : {}) } })
+    }
     case 'cancelled':
-      return { content: [{ type: 'text', text: `Run ${run.runId} of ${run.toolId} was cancelled.` }], isError: true, _meta: { [runMetaKey]: { ...ids, status: 'cancelled' } } }
+      return isErrorResult(`Run ${run.runId} of ${run.toolId} was cancelled.`, { [runMetaKey]: { ...ids, status: 'cancelled' } })
     case 'expired':
       return errorResult(new ToolrouteError('RUN_EXPIRED', `Run ${run.runId} expired`), ids, 'expired')
     case 'failed': {

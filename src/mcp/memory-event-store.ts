@@ -4,9 +4,8 @@ import type { EventStore } from '@modelcontextprotocol/server'
 const maxEvents = 500
 
 /**
- * The events of one MCP session's SSE streams, in its memory, so a client that lost a call's stream
- * reconnects with `Last-Event-ID` and gets what it missed (2025-11-25 resumability; a store also
- * makes the SDK send priming events). Bounded; an evicted object keeps none: the reconnect fails.
+ * One session's SSE events, so a client that lost a call's stream reconnects with `Last-Event-ID`
+ * (2025-11-25 resumability; a store also makes the SDK send priming events). An evicted object keeps none.
  */
 export function createMemoryEventStore(): EventStore {
   const events: { id: string; streamId: string; message: unknown }[] = []

@@ -7,7 +7,7 @@ export type CallTurn<T> =
   | { kind: 'asked'; questionId: string; question: ElicitRequestParams; key?: string }
 
 interface Parked<T> {
-  /** What the call's requests share (the call's progress sink). */
+  /** What the call's requests share (its progress sink). */
   shared: unknown
   answer: (result: ElicitResult) => void
   next: () => Promise<CallTurn<T>>
@@ -16,18 +16,13 @@ interface Parked<T> {
 }
 
 /**
- * Calls that asked a question mid-`execute` (MCP 2026-07-28 answers it `input_required`): the
- * execution waits here, in this isolate, for the client's retry with the answer, so nothing before
- * the question runs again. A retry reaching another isolate, or after `timeoutMs`, finds nothing
- * (a tool that must survive that asks through `suspend()`, whose run is durable).
+ * Calls that asked a question mid-`execute`, waiting in this isolate for the retry with the answer so
+ * nothing before it runs again. A retry elsewhere, or after `timeoutMs`, finds nothing (`suspend()` survives that).
  */
 export class ParkedCalls<T> {
   readonly #parked = new Map<string, Parked<T>>()
   readonly timeoutMs: number
-  /**
-   * Starts an execution where it can outlive the request that started it (default: right here). A
-   * Durable Object runs it in its alarm handler: a request's context ends with its response.
-   */
+  /** Starts an execution where it can outlive its request (a Durable Object: in its alarm handler). */
   readonly launch: (work: () => Promise<void>) => void
 
   constructor(timeoutMs: number, launch: (work: () => Promise<void>) => void = (work) => void work()) {
@@ -35,10 +30,7 @@ export class ParkedCalls<T> {
     this.launch = launch
   }
 
-  /**
-   * Starts `run` with an `ask` that parks the call: `turn` is its result or first question;
-   * `execution` settles when the call ends. `signal` aborts when a parked call times out.
-   */
+  /** Starts `run`, whose `ask` parks it: `turn` is its result or first question, `execution` its end. */
   start(run: (ask: (question: ElicitRequestParams, options?: ElicitOptions) => Promise<ElicitResult>, signal: AbortSignal) => Promise<T>, shared?: unknown): { turn: Promise<CallTurn<T>>; execution: Promise<void>; abort: AbortController } {
     const abort = new AbortController()
     let turn!: (value: CallTurn<T>) => void

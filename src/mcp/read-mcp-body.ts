@@ -5,10 +5,7 @@ import { jsonRpcError } from './json-rpc-error.ts'
 /** A POST body of /mcp: its text and parsed JSON, or the JSON-RPC error that answers it. */
 type McpBody = { ok: true; text: string; body: unknown } | { ok: false; response: Response }
 
-/**
- * Reads a POST to /mcp through the one body reader (counted, JSON depth-guarded: the SDK's handlers
- * recurse into the body) before any server is involved. Failures are JSON-RPC errors.
- */
+/** Reads a POST to /mcp through the one body reader (counted, JSON depth-guarded: the SDK's handlers recurse into it). */
 export async function readMcpBody(request: Request, maxBytes: number): Promise<McpBody> {
   if (!isJsonMediaType(request.headers.get('content-type') ?? undefined)) {
     return { ok: false, response: jsonRpcError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json') }
@@ -23,7 +20,6 @@ export async function readMcpBody(request: Request, maxBytes: number): Promise<M
   return { ok: true, text: read.text, body: read.body }
 }
 
-/** Whether a JSON-RPC body is an `initialize` request. */
 export function isInitialize(body: unknown): boolean {
   return typeof body === 'object' && body !== null && !Array.isArray(body) && (body as { method?: unknown }).method === 'initialize'
 }

@@ -6,8 +6,8 @@ import type { CallerOptions } from '../caller/caller-options.ts'
 import type { McpCaller } from './mcp-caller.ts'
 
 /**
- * The caller of an MCP request, by the HTTP routes' rules; `sessionId` (the 2025 session it belongs
- * to or opens) is the principal of last resort. A malformed context is answered per call, `isError`.
+ * The caller of an MCP request, by the HTTP routes' rules, `sessionId` the principal of last resort.
+ * A malformed context is answered per call, `isError`.
  */
 export async function resolveMcpCaller(c: Context, options: CallerOptions, sessionId: string | undefined): Promise<McpCaller> {
   let resolved: RequestCaller = { requestContext: {} }

@@ -2,7 +2,7 @@ import { ProtocolError, ProtocolErrorCode, RELATED_TASK_META_KEY, type Server, t
 import { z } from 'zod'
 import { ToolrouteError } from '../errors/toolroute-error.ts'
 import type { RunHost } from '../runs/run-host.ts'
-import { settledStatuses, type RunRecord } from '../runs/run-record.ts'
+import { settledStatuses } from '../runs/run-record.ts'
 import { finishWaitingRun, type WaitingRunContext } from './finish-waiting-run.ts'
 import { followToEnd } from './follow-to-end.ts'
 import { readCaller } from './mcp-caller.ts'
@@ -10,35 +10,23 @@ import type { McpServerDeps } from './mcp-server-deps.ts'
 import { canAnswerForms } from './answers-forms.ts'
 import type { createTaskProgress } from './task-progress.ts'
 import type { ElicitResult } from '../tool/tool-execution-context.ts'
-import { toMcpTask } from './to-mcp-task.ts'
-import { hasTool, toolOfRun } from '../manifest/load-tool.ts'
+import { findTask, isTask, toMcpTask } from './to-mcp-task.ts'
+import { toolOfRun } from '../manifest/load-tool.ts'
 
 /** The `tasks` capability of a 2025-11-25 server: tasks for `tools/call`, listed and cancellable. */
 export const mcpTasksCapability = { list: {}, cancel: {}, requests: { tools: { call: {} } } }
-
-const notFound = (taskId: string) => new ProtocolError(ProtocolErrorCode.InvalidParams, `Task not found: ${taskId}`)
 
 // SDK v2 types the 2025-11-25 task methods but serves none: toolroute registers them, params checked here.
 const taskParams = { params: z.object({ taskId: z.string() }).loose() }
 const listParams = { params: z.object({ cursor: z.string().optional() }).loose().optional() }
 
 /**
- * `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel` (MCP 2025-11-25) over the app's run
- * host, not the SDK's `TaskStore` (which knows sessions, not principals): a task is a background
- * run, its id the run id, found only by its principal. It outlives the session and the process.
+ * `tasks/*` (MCP 2025-11-25) over the app's run host, not the SDK's `TaskStore` (which knows sessions,
+ * not principals): a task outlives its session and process.
  */
 export function serveMcpTasks(server: Server, deps: McpServerDeps, progress: ReturnType<typeof createTaskProgress>): void {
   const callerOf = (ctx: ServerContext) => ({ principal: readCaller(ctx.http?.req?.headers).principal })
-  const load = async (runs: RunHost, taskId: string, ctx: ServerContext): Promise<RunRecord> => {
-    try {
-      const { run } = await runs.get(taskId, callerOf(ctx))
-      if (!run.background || !hasTool(deps.tools, run.toolId)) throw notFound(taskId)
-      return run
-    } catch (error) {
-      if (ToolrouteError.isInstance(error) && error.code === 'RUN_NOT_FOUND') throw notFound(taskId)
-      throw error
-    }
-  }
+  const load = (runs: RunHost, taskId: string, ctx: ServerContext) => findTask(runs, deps.tools, taskId, callerOf(ctx).principal)
 
   server.setRequestHandler('tasks/get', taskParams, async (params, ctx) => toMcpTask(await load(deps.runs(), params.taskId, ctx), deps.basePath))
 
@@ -71,7 +59,7 @@ export function serveMcpTasks(server: Server, deps: McpServerDeps, progress: Ret
     const runs = deps.runs()
     if (!runs.list) return { tasks: [] }
     const page = await runs.list(callerOf(ctx), params?.cursor !== undefined ? { cursor: params.cursor } : {})
-    const tasks = page.runs.filter((run) => run.background && hasTool(deps.tools, run.toolId)).map((run) => toMcpTask(run, deps.basePath))
+    const tasks = page.runs.filter((run) => isTask(deps.tools, run)).map((run) => toMcpTask(run, deps.basePath))
     return { tasks, ...(page.nextCursor !== undefined ? { nextCursor: page.nextCursor } : {}) }
   })
 

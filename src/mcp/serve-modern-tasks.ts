@@ -7,9 +7,7 @@ import {
   type StandardSchemaV1,
 } from '@modelcontextprotocol/server'
 import { ToolrouteError } from '../errors/toolroute-error.ts'
-import type { RunHost } from '../runs/run-host.ts'
 import { settledStatuses, type RunRecord } from '../runs/run-record.ts'
-import { hasTool } from '../manifest/load-tool.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import type { ElicitResult } from '../tool/tool-execution-context.ts'
 import { readCaller } from './mcp-caller.ts'
@@ -17,6 +15,7 @@ import { answerPendingQuestions } from './answer-pending-questions.ts'
 import { answerRun, drainStep } from './answer-waiting-run.ts'
 import type { McpServerDeps } from './mcp-server-deps.ts'
 import { questionKeyOf, tasksExtensionId, toDetailedModernTask, toModernTask, type ModernTask } from './to-modern-task.ts'
+import { findTask } from './to-mcp-task.ts'
 
 /** Whether a request's `_meta` envelope declares the tasks extension among its client capabilities. */
 function declaresTasks(meta: unknown): boolean {
@@ -25,7 +24,6 @@ function declaresTasks(meta: unknown): boolean {
   return typeof extension === 'object' && extension !== null
 }
 
-/** Whether the request a handler serves declared the extension. */
 export function requestDeclaresTasks(ctx: ServerContext): boolean {
   return declaresTasks(ctx.mcpReq.envelope)
 }
@@ -60,35 +58,25 @@ const taskParams: StandardSchemaV1<unknown, { taskId: string }> = {
   },
 }
 
-/** An answer to a form question, or `undefined` for anything that is not one. */
 function elicitAnswerOf(value: unknown): ElicitResult | undefined {
   if (!isObject(value) || (value.action !== 'accept' && value.action !== 'decline' && value.action !== 'cancel')) return undefined
   return { action: value.action, ...(isObject(value.content) ? { content: value.content as ElicitResult['content'] } : {}) }
 }
 
 /**
- * The tasks extension under 2026-07-28 (SEP-2663) over the app's run host, as `serveMcpTasks` for
- * 2025-11-25: `tasks/get` inlines the question, result or failure; `tasks/update` answers through
- * the run host. A request not declaring the extension is refused (-32021); only one whose `body`
- * (not yet parsed by the SDK) declares it is told of it in `server/discover`.
+ * The 2026-07-28 tasks extension (SEP-2663), as `serveMcpTasks` for 2025-11-25. A request not
+ * declaring it is refused (-32021); `server/discover` names it only to a `body` that declares it.
  */
 export function serveModernTasks(server: Server, deps: McpServerDeps & { defer: (work: Promise<unknown>) => void }, body: unknown): void {
   if (declaresTasks((body as { params?: { _meta?: unknown } } | null)?.params?._meta)) {
     server.registerCapabilities({ extensions: { [tasksExtensionId]: {} } })
   }
 
-  const open = async (method: string, params: { taskId: string }, ctx: ServerContext): Promise<{ runs: RunHost; run: RunRecord; principal: string | null }> => {
+  const open = async (method: string, params: { taskId: string }, ctx: ServerContext) => {
     if (!requestDeclaresTasks(ctx)) throw tasksRequired(method)
     const { principal } = readCaller(ctx.http?.req?.headers)
     const runs = deps.runs()
-    try {
-      const { run } = await runs.get(params.taskId, { principal })
-      if (!run.background || !hasTool(deps.tools, run.toolId)) throw new ToolrouteError('RUN_NOT_FOUND', '')
-      return { runs, run, principal }
-    } catch (error) {
-      if (ToolrouteError.isInstance(error) && error.code === 'RUN_NOT_FOUND') throw new ProtocolError(-32602, `Task not found: ${params.taskId}`)
-      throw error
-    }
+    return { runs, run: await findTask(runs, deps.tools, params.taskId, principal), principal }
   }
 
   server.setRequestHandler('tasks/get', { params: taskParams }, async (params, ctx) => {
@@ -102,15 +90,15 @@ export function serveModernTasks(server: Server, deps: McpServerDeps & { defer: 
     const { runs, run, principal } = await open('tasks/update', params, ctx)
     const responses = ctx.mcpReq.inputResponses as Record<string, unknown> | undefined
     if (!isObject(responses)) throw new ProtocolError(-32602, 'Invalid params for tasks/update: inputResponses must be an object')
+    const read = (key: string) => (Object.hasOwn(responses, key) ? elicitAnswerOf(responses[key]) : undefined)
     if (run.status === 'running') {
-      const read = (key: string) => (Object.hasOwn(responses, key) ? elicitAnswerOf(responses[key]) : undefined)
       if ((await answerPendingQuestions(runs, run, principal, read)) === 'unanswerable') {
         throw new ProtocolError(-32603, 'This server\'s run host cannot answer questions asked mid-execute')
       }
       return {} as never
     }
     const key = questionKeyOf(run)
-    const answer = key !== undefined && Object.hasOwn(responses, key) ? elicitAnswerOf(responses[key]) : undefined
+    const answer = key !== undefined ? read(key) : undefined
     if (!answer || answer.action === 'cancel') return {} as never
     try {
       const step = await answerRun(runs, run, principal, answer)

@@ -20,25 +20,20 @@ export function cancelledIdOf(body: unknown): RequestId | undefined {
   return message.method === 'notifications/cancelled' && isId(message.params?.requestId) ? message.params.requestId : undefined
 }
 
-/**
- * Where a stateless 2025 call and its cancel meet (on Workers, the Durable Object of this key): the
- * caller's principal and the request id. A call of no principal has no key: request ids are the
- * client's counters, which anyone could name, so no other request may cancel it.
- */
+/** Where a stateless 2025 call and its cancel meet; none without a principal: anyone could name a request id. */
 export async function statelessCallKey(principal: string | null, requestId: RequestId): Promise<string | undefined> {
   if (principal === null) return undefined
   return sha256Hex(`${principal}\0${JSON.stringify(requestId)}`)
 }
 
 /**
- * The stateless calls of this process (or one Durable Object) still running, so that a
- * `notifications/cancelled`, a request of its own, reaches the call's server, and the call's
- * answer ends (an SSE stream closes; a JSON one, never sent for a cancelled call, ends with 202).
+ * The stateless calls still running here, so a `notifications/cancelled` (a request of its own)
+ * reaches the call's server and ends its answer (a stream closes; a JSON one ends with 202).
  */
 export class StatelessCalls {
   readonly #inFlight = new Map<string, Set<InFlight>>()
 
-  /** Registers a running call under `key` until `settled` ends; `end` finishes its HTTP answer. */
+  /** Registers a running call under `key` until `settled`; `end` finishes its HTTP answer. */
   track(key: string, transport: WebStandardStreamableHTTPServerTransport, end: () => void, settled: Promise<unknown>): void {
     const calls = this.#inFlight.get(key) ?? new Set<InFlight>()
     const entry = { transport, end }

@@ -1,10 +1,7 @@
 import type { SequencedEvent, ToolEvent } from '../protocol/tool-event.ts'
 import type { RunHost, RunSegment } from '../runs/run-host.ts'
 
-/**
- * A run host that tells `onEvent` each event (with its place in the run's log) of the steps it
- * hands out as they are read, so an MCP call sends what later steps stream as progress too.
- */
+/** A run host that tells `onEvent` each event (and its `seq`) of its steps as they are read: later steps' progress. */
 export function tapRunEvents(host: RunHost, onEvent: (event: ToolEvent, seq: number) => void): RunHost {
   async function* tap(events: AsyncIterable<SequencedEvent>): AsyncGenerator<SequencedEvent> {
     for await (const entry of events) {

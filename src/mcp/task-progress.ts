@@ -17,11 +17,9 @@ interface TaskState {
 }
 
 /**
- * SPEC §5 "Progress" for a task (MCP 2025-11-25): a task-augmented call's `progressToken` stays the
- * task's until it settles, so the run keeps it. What the run streams is sent under it on
- * `tasks/result` (the request that stays open), earlier values first. A session's server remembers
- * what it has sent, so the count goes on across its `tasks/result`s; a stateless one starts over.
- * `tap` is the run host a `tasks/result` of `run` reads through, sending each value not yet sent.
+ * SPEC §5 "Progress" for a task (2025-11-25): what its run streams goes out under its call's token on
+ * `tasks/result` (`tap`, the host it reads through), earlier values first. A session's server goes on
+ * counting across `tasks/result`s; a stateless one starts over.
  */
 export function createTaskProgress() {
   const tasks = new Map<string, TaskState>()

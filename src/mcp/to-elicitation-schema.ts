@@ -47,9 +47,8 @@ function toPrimitive(schema: unknown): Record<string, unknown> | undefined {
 }
 
 /**
- * A JSON Schema (a tool's `resumeSchema`) as an elicitation's `requestedSchema`, or `undefined` when
- * it does not fit MCP's flat form. Keywords a form cannot carry are left out: the answer is still
- * validated against the full schema.
+ * A `resumeSchema` as an elicitation's `requestedSchema`, `undefined` when it does not fit MCP's flat
+ * form. Keywords a form cannot carry are left out: the answer is still validated against the full schema.
  */
 export function toElicitationSchema(schema: JSONSchemaObject | undefined): ElicitationSchema | undefined {
   if (!schema || schema.type !== 'object') return undefined

@@ -1,6 +1,10 @@
-import type { Task } from '@modelcontextprotocol/server'
+import { ProtocolError, ProtocolErrorCode, type Task } from '@modelcontextprotocol/server'
+import { ToolrouteError } from '../errors/toolroute-error.ts'
+import { hasTool } from '../manifest/load-tool.ts'
 import type { RunStatus } from '../protocol/call-result.ts'
+import type { RunHost } from '../runs/run-host.ts'
 import type { RunRecord } from '../runs/run-record.ts'
+import type { AnyTool } from '../tool/tool-types.ts'
 import { runRoute } from './mcp-tool-result.ts'
 
 /** How often a client should poll `tasks/get` (the spec's `pollInterval`, a hint). */
@@ -17,26 +21,40 @@ const taskStatuses: Partial<Record<RunStatus, Task['status']>> = {
 /** A run's status as a task's: a run waiting for a person is `input_required`, and a declined or expired one has `failed`. */
 export const taskStatusOf = (run: RunRecord): Task['status'] => taskStatuses[run.status] ?? 'failed'
 
-/**
- * A background run as an MCP task (2025-11-25), the task id the run id. `ttl` is how long a waiting
- * run waits, `null` while it runs: the run store's retention, not `task.ttl`, keeps a settled one.
- */
+/** Whether a run is a task: a background run of one of the app's tools (the task id is the run id). */
+export const isTask = (tools: ReadonlyMap<string, AnyTool>, run: RunRecord): boolean => run.background === true && hasTool(tools, run.toolId)
+
+/** The task `taskId` as its principal may read it, in either era; any other id is `Task not found` (-32602). */
+export async function findTask(runs: RunHost, tools: ReadonlyMap<string, AnyTool>, taskId: string, principal: string | null): Promise<RunRecord> {
+  try {
+    const { run } = await runs.get(taskId, { principal })
+    if (isTask(tools, run)) return run
+  } catch (error) {
+    if (!ToolrouteError.isInstance(error) || error.code !== 'RUN_NOT_FOUND') throw error
+  }
+  throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Task not found: ${taskId}`)
+}
+
+/** How long a waiting run waits, `null` while it runs (the store's retention, not the ttl, keeps a settled one). */
+export const taskTtlMs = (run: RunRecord): number | null => (run.expiresAt ? Math.max(0, Date.parse(run.expiresAt) - Date.parse(run.createdAt)) : null)
+
+/** A waiting run's status message in either era: how to answer it (`how`), or the HTTP route that does. */
+export function waitingMessage(run: RunRecord, basePath: string, how: string): string | undefined {
+  if (run.status === 'approval-required') return `Waiting for approval: ${how}, or POST ${runRoute(basePath, run.runId, 'approve')}`
+  if (run.status === 'suspended') return `Suspended, waiting for input: ${how}, or POST ${runRoute(basePath, run.runId, 'resume')}`
+  return undefined
+}
+
+/** A background run as an MCP task (2025-11-25). */
 export function toMcpTask(run: RunRecord, basePath: string): Task {
   const status = taskStatusOf(run)
   const message =
-    run.status === 'approval-required'
-      ? `Waiting for approval: tasks/result asks for it, or POST ${runRoute(basePath, run.runId, 'approve')}`
-      : run.status === 'suspended'
-        ? `Suspended, waiting for input: tasks/result asks for it, or POST ${runRoute(basePath, run.runId, 'resume')}`
-        : run.status === 'declined'
-          ? `Declined${run.reason ? `: ${run.reason}` : ''}`
-          : run.status === 'expired'
-            ? 'The run expired before anyone answered'
-            : run.error?.message
+    waitingMessage(run, basePath, 'tasks/result asks for it') ??
+    (run.status === 'declined' ? `Declined${run.reason ? `: ${run.reason}` : ''}` : run.status === 'expired' ? 'The run expired before anyone answered' : run.error?.message)
   return {
     taskId: run.runId,
     status,
-    ttl: run.expiresAt ? Math.max(0, Date.parse(run.expiresAt) - Date.parse(run.createdAt)) : null,
+    ttl: taskTtlMs(run),
     createdAt: run.createdAt,
     lastUpdatedAt: run.updatedAt,
     ...(status === 'working' || status === 'input_required' ? { pollInterval: taskPollIntervalMs } : {}),

@@ -3,8 +3,8 @@ import type { RunRecord } from '../runs/run-record.ts'
 import { toolOfRun } from '../manifest/load-tool.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import { approvalQuestion, resumeQuestion } from './waiting-run-questions.ts'
-import { runRoute, settledResult } from './mcp-tool-result.ts'
-import { taskPollIntervalMs, taskStatusOf } from './to-mcp-task.ts'
+import { settledResult } from './mcp-tool-result.ts'
+import { taskPollIntervalMs, taskStatusOf, taskTtlMs, waitingMessage } from './to-mcp-task.ts'
 import { pendingQuestions } from '../runs/run-questions.ts'
 
 /** The extension's id (SEP-2663), under `capabilities.extensions` and a request's client capabilities. */
@@ -33,10 +33,7 @@ type DetailedModernTask = ModernTask & {
 /** What the host says of an attempt it gave up on: a crash (run-background-attempt.ts), or `background.timeoutMs`. */
 const hostGaveUp = /^The run was interrupted|^The operation was aborted due to timeout/
 
-/**
- * A run's failure that is not the tool's (the host gave up on it): SEP-2663 reserves `failed` for
- * those; a tool's own error is a `completed` task with an `isError` result (SPEC §5).
- */
+/** A failure that is not the tool's: SEP-2663's `failed`; a tool's own is a `completed` task with an `isError` result (SPEC §5). */
 function hostFailure(run: RunRecord): { code: number; message: string; data?: unknown } | undefined {
   if (run.status === 'expired') return { code: -32603, message: 'The run expired before anyone answered', data: { code: 'RUN_EXPIRED' } }
   if (run.status === 'failed' && run.error && hostGaveUp.test(run.error.message)) {
@@ -57,30 +54,20 @@ function modernTaskStatusOf(run: RunRecord): ModernTaskStatus {
 export function toModernTask(run: RunRecord, basePath: string): ModernTask {
   const status = modernTaskStatusOf(run)
   const statusMessage =
-    run.status === 'approval-required'
-      ? `Waiting for approval: answer inputRequests with tasks/update, or POST ${runRoute(basePath, run.runId, 'approve')}`
-      : run.status === 'suspended'
-        ? `Suspended, waiting for input: answer inputRequests with tasks/update, or POST ${runRoute(basePath, run.runId, 'resume')}`
-        : status === 'input_required'
-          ? 'Waiting for input: answer inputRequests with tasks/update'
-          : status === 'failed'
-            ? hostFailure(run)?.message
-          : undefined
+    waitingMessage(run, basePath, 'answer inputRequests with tasks/update') ??
+    (status === 'input_required' ? 'Waiting for input: answer inputRequests with tasks/update' : status === 'failed' ? hostFailure(run)?.message : undefined)
   return {
     taskId: run.runId,
     status,
     ...(statusMessage !== undefined ? { statusMessage } : {}),
     createdAt: run.createdAt,
     lastUpdatedAt: run.updatedAt,
-    ttlMs: run.expiresAt ? Math.max(0, Date.parse(run.expiresAt) - Date.parse(run.createdAt)) || null : null,
+    ttlMs: taskTtlMs(run) || null,
     ...(status === 'working' || status === 'input_required' ? { pollIntervalMs: taskPollIntervalMs } : {}),
   }
 }
 
-/**
- * The key of a waiting run's question in `inputRequests`. A requester answers each key once, so a
- * run that suspends again is asked under the time of its new suspension.
- */
+/** A waiting run's question's key: each is answered once, so a run suspended again is asked under its new suspension's time. */
 export function questionKeyOf(run: RunRecord): string | undefined {
   if (run.status === 'approval-required') return `approval-${run.approvalId ?? run.runId}`
   if (run.status === 'suspended') return `resume-${Date.parse(run.updatedAt)}`
