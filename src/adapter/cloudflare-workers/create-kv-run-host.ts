@@ -50,17 +50,11 @@ export function createKvRunHost(tools: ToolAppOptions['tools'], options: KvRunHo
     if (!kv) throw new Error(`KV binding ${binding} is missing from wrangler.toml`)
     let engine = engines.get(kv)
     if (!engine) {
-      engine = createRunEngine({
-        drive: driveRuns(registry),
-        store: createKvRunStore(kv, options.expirationTtl ? { expirationTtl: options.expirationTtl } : {}),
-        pollMs: options.pollMs ?? 500,
-        ...(options.ttlMs !== undefined ? { ttlMs: options.ttlMs } : {}),
-        ...(options.retentionMs !== undefined ? { retentionMs: options.retentionMs } : {}),
-        ...(options.runLimits !== undefined ? { runLimits: options.runLimits } : {}),
-      })
+      const { ttlMs, retentionMs, runLimits, pollMs = 500 } = options
+      engine = createRunEngine({ drive: driveRuns(registry), store: createKvRunStore(kv, options), pollMs, ttlMs, retentionMs, runLimits })
       engines.set(kv, engine)
     }
     const defer = deferOf(c)
-    return withRunIndex(runHostForCall(engine, { defer: (work) => defer(work.catch(() => {})) }), createKvRunIndex(kv, options.expirationTtl ? { expirationTtl: options.expirationTtl } : {}))
+    return withRunIndex(runHostForCall(engine, { defer: (work) => defer(work.catch(() => {})) }), createKvRunIndex(kv, options))
   }
 }

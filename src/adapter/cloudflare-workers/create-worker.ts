@@ -110,13 +110,7 @@ export function createWorker<
   }
   // Inside an object there is no request: a run host function gets `{ env }`.
   const objectRuns = (env: unknown): RunHost => (typeof config.runs === 'function' ? config.runs({ env }) : (config.runs ?? runsOf(env)))
-  const keyStore = keyStoreOf?.({
-    runs: objectRuns,
-    options: {
-      ...(config.retentionMs !== undefined ? { retentionMs: config.retentionMs } : {}),
-      ...(config.leaseMs !== undefined ? { leaseMs: config.leaseMs } : {}),
-    },
-  })
+  const keyStore = keyStoreOf?.({ runs: objectRuns, options: { retentionMs: config.retentionMs, leaseMs: config.leaseMs } })
   // A keyed call without the binding fails loudly rather than executing without its guarantee;
   // `idempotency: false` in the config ignores the header instead.
   const keysOf = (store: WorkerKeyStore, env: unknown): IdempotencyStore => {
@@ -131,10 +125,10 @@ export function createWorker<
     runs: objectRuns,
     sessionNamespace: (env) => binding(env, mcpSessionsBinding),
     mcp: mcpOptions ?? {},
-    ...(config.storeRuns !== undefined ? { storeRuns: config.storeRuns } : {}),
-    ...(config.server !== undefined ? { server: config.server } : {}),
-    ...(config.basePath !== undefined ? { basePath: config.basePath } : {}),
-    ...(config.mcpSessionTtlMs !== undefined ? { mcpSessionTtlMs: config.mcpSessionTtlMs } : {}),
+    storeRuns: config.storeRuns,
+    server: config.server,
+    basePath: config.basePath,
+    mcpSessionTtlMs: config.mcpSessionTtlMs,
   })
   if (jsonSchema) setJsonSchemaValidator(jsonSchema)
   const app = createToolApp(

@@ -52,9 +52,9 @@ export function workerMcpServer(context: WorkerMcpContext): WorkerMcp {
         basePath: context.basePath ?? '/',
         elicitationTimeoutMs: context.mcp.elicitationTimeoutMs || defaultElicitationTimeoutMs,
         // The config's key seals question states in the object too, as it does in the Worker.
-        ...(context.mcp.requestStateKey !== undefined ? { requestStateKey: context.mcp.requestStateKey } : {}),
+        requestStateKey: context.mcp.requestStateKey,
       }),
-      ...(context.mcpSessionTtlMs !== undefined ? { sessionTtlMs: context.mcpSessionTtlMs } : {}),
+      sessionTtlMs: context.mcpSessionTtlMs,
     }),
   }
 }

@@ -66,22 +66,14 @@ export async function createDenoToolApp(options: DenoToolAppOptions): Promise<De
   const tools = toolRegistry(appOptions.tools)
   const store = createDenoKvRunStore(kv)
   const scheduler = queue ? createDenoKvScheduler(kv) : undefined
-  const engine = createRunEngine({
-    drive: driveRuns(tools),
-    store,
-    pollMs,
-    ...(ttlMs !== undefined ? { ttlMs } : {}),
-    ...(retentionMs !== undefined ? { retentionMs } : {}),
-    ...(appOptions.runLimits !== undefined ? { runLimits: appOptions.runLimits } : {}),
-    ...(leaseMs !== undefined ? { leaseMs } : {}),
-    ...(scheduler ? { schedule: scheduler.schedule } : {}),
-  })
+  const schedule = scheduler?.schedule
+  const engine = createRunEngine({ drive: driveRuns(tools), store, pollMs, ttlMs, retentionMs, runLimits: appOptions.runLimits, leaseMs, schedule })
   // Keys in the same database, kept as long as the runs they replay; a key whose call was cut off
   // leaves its run failed.
   const keys = createDenoKvIdempotencyStore(kv, {
-    ...(retentionMs !== undefined ? { retentionMs } : {}),
-    ...(leaseMs !== undefined ? { leaseMs } : {}),
-    ...(scheduler ? { schedule: scheduler.schedule } : {}),
+    retentionMs,
+    leaseMs,
+    schedule,
     onInterrupted: async (lease) => {
       const { run, events } = interruptedRun(lease, Date.now())
       await engine.open(run, events)
