@@ -8,16 +8,14 @@ import { createDurableObjectRunStore, storedRunId } from './durable-object-run-s
 import { millisecondsOf } from './milliseconds-of.ts'
 import type { RunIndexPage } from '../../runs/run-index.ts'
 import type { SqlRunIndex } from './sql-run-index.ts'
-import { eventPage, type RunLimits } from '../../runs/run-limits.ts'
+import { eventPage } from '../../runs/run-limits.ts'
 import type { ElicitResult } from '../../tool/tool-execution-context.ts'
 
-export interface ToolRunObjectOptions {
+export interface ToolRunObjectOptions extends Pick<RunEngineOptions, 'runLimits'> {
   /** How long a run may wait for approval or resumption (default 24 h); else the `TOOLROUTE_RUN_TTL_MS` var. */
   runTtlMs?: number
   /** How long a settled run is kept (default 24 h); else the `TOOLROUTE_RETENTION_MS` var. */
   retentionMs?: number
-  /** How far a run's event log may grow (default 10,000 events and 8 MiB of event data, SPEC §12). */
-  runLimits?: RunLimits
   /**
    * How long a call's lease on its run and its key lasts unrenewed before the call is taken as cut off by a
    * crash (default 30 s, renewed every third of it; SPEC §12); else the `TOOLROUTE_LEASE_MS` var.

@@ -48,10 +48,8 @@ export type WorkerRunStoreFactory = (context: WorkerRunStoreContext) => WorkerRu
 
 /**
  * What `createWorker` returns: the app and its `fetch`, and the class of each feature the entry
- * passed in: `IdempotencyObject` with a `keyStore`, `ToolRunObject` with a `runStore`,
- * `McpSessionObject` with an `mcpServer`. A class the project's wrangler config binds for a feature
- * its Worker leaves out is the entry's to declare (`toolroute build` writes one that clears what it
- * stored).
+ * passed in (`IdempotencyObject` with a `keyStore`, `ToolRunObject` with a `runStore`,
+ * `McpSessionObject` with an `mcpServer`); a class bound for a feature left out is the entry's to declare.
  */
 export type Worker<R extends WorkerRunStoreFactory | undefined, M extends WorkerMcpFactory | undefined, K extends WorkerKeyStoreFactory | undefined> = {
   app: Hono<ToolAppEnv>
@@ -63,16 +61,10 @@ export type Worker<R extends WorkerRunStoreFactory | undefined, M extends Worker
 /**
  * A Worker serving `tools`: its `fetch`, and the Durable Object classes its keys, runs and MCP
  * sessions live in (export them under the class names bound in wrangler.toml). Each feature is
- * passed in, so what a Worker does not use it does not bundle: `Idempotency-Key` is honoured
- * when `keyStore` is passed (`workerKeyStore`), in the `TOOLROUTE_IDEMPOTENCY` Durable Objects or
- * the config's own `idempotency` store (`idempotency: false` ignores it); `/mcp` is served when `mcpServer`
- * is passed (`workerMcpServer`) and the config does not say `mcp: false`; runs are kept in the
- * `TOOLROUTE_RUNS` Durable Objects when `runStore` is passed (`workerRunStore`) or in the config's
- * own `runs`. `toolroute build` passes each only when the app can use it. Without a run store,
- * `/runs/:runId` answers `RUN_NOT_FOUND` and a call that must store its run fails with
- * `EXECUTION_FAILED` (the first request logs what would need one). Plain JSON Schemas are checked
- * when `jsonSchema` is passed (`workerJsonSchema`, @cfworker/json-schema): the generated entry
- * passes it only when a tool has one; without it such a tool's calls fail with `EXECUTION_FAILED`.
+ * passed in (`keyStore`, `mcpServer`, `runStore`, `jsonSchema`, `playgroundPage`), so what a Worker
+ * does not use it does not bundle; `toolroute build` passes each only when the app can use it
+ * (docs/configuration.md). A call that needs what was not passed fails (`/runs/:runId` answers
+ * `RUN_NOT_FOUND`, `/mcp` 404), and the first request logs a missing key store, run store or MCP server.
  *
  * @example
  * const worker = createWorker({ tools: [weatherTool], keyStore: workerKeyStore, mcpServer: workerMcpServer, runStore: workerRunStore })
@@ -145,11 +137,8 @@ export function createWorker<
       ...(playgroundPage ? { playground: playgroundPage } : {}),
     },
   )
-  // A missing runs binding is told once, at the isolate's first request, not found out as
-  // EXECUTION_FAILED at the first approval (`toolroute build` checks wrangler.toml before that).
-  // So is a hand-written entry that honours keys but passes no `keyStore` (keyed calls fail), one
-  // that leaves MCP on but passes no `mcpServer` (its /mcp answers 404),
-  // and one whose calls can reach a run but that passes no `runStore` (they fail).
+  // What is missing is told once, at the isolate's first request, not found out at the first call that
+  // needs it (`toolroute build` checks wrangler.toml before that).
   let checked = false
   const fetch: Hono<ToolAppEnv>['fetch'] = (request, env, executionContext) => {
     if (!checked) {

@@ -8,7 +8,7 @@ import { cfworkerJsonSchema } from '../../schema/cfworker-json-schema.ts'
 import type { ToolAppEnv, ToolAppOptions } from '../../http/tool-app-options.ts'
 import type { ToolAppMcpOptions } from '../../mcp/mcp-app-options.ts'
 import { toolRegistry } from '../../http/tool-registry.ts'
-import { createRunEngine, type RunEngine } from '../../runs/create-run-engine.ts'
+import { createRunEngine, type RunEngine, type RunEngineOptions } from '../../runs/create-run-engine.ts'
 import { driveRuns } from '../../runs/drive-runs.ts'
 import type { RunStore } from '../../runs/run-store.ts'
 import { createDenoKvRunStore } from './deno-kv-run-store.ts'
@@ -19,7 +19,7 @@ import { createDenoKvRunIndex } from './create-deno-kv-run-index.ts'
 import { createDenoKvScheduler } from './create-deno-kv-scheduler.ts'
 
 /** Options of `createDenoToolApp`: the app's, with runs in a Deno KV database. */
-export interface DenoToolAppOptions extends Omit<ToolAppOptions<any, ToolAppMcpOptions>, 'runs'> {
+export interface DenoToolAppOptions extends Omit<ToolAppOptions<any, ToolAppMcpOptions>, 'runs'>, Pick<RunEngineOptions, 'ttlMs' | 'retentionMs'> {
   /** The Deno KV database runs live in. */
   kv: Deno.Kv
   /**
@@ -28,10 +28,6 @@ export interface DenoToolAppOptions extends Omit<ToolAppOptions<any, ToolAppMcpO
    * then still expire when read, and background work runs in the process that starts it).
    */
   queue?: boolean
-  /** How long a run may wait for approval or resumption (default 24 h). */
-  ttlMs?: number
-  /** How long a settled run is kept (default 24 h). */
-  retentionMs?: number
   /**
    * How long a call's lease on its run and its key lasts unrenewed before the call is taken as
    * cut off by a crash (default 30 s, renewed every third of it; SPEC §12). Shorter only to test
