@@ -94,22 +94,19 @@ export function createWorker<
   const { mcpServer, runStore: runStoreOf, keyStore: keyStoreOf, jsonSchema, playgroundPage, ...options } = config
   const runStore = runStoreOf?.({ tools, options: config })
   const noRuns = createNoRunHost('createWorker got no `runStore`: pass `runStore: workerRunStore` (from toolroute/workers), as toolroute build does when a call can reach a run')
-  const runsOf = (env: unknown): RunHost => {
-    if (!runStore) return noRuns
-    const namespace = binding(env, runsBinding)
-    if (!namespace) throw new Error(`Durable Object binding ${runsBinding} is missing from wrangler.toml (needed by runs that wait for a human or run in the background, and by calls with an Idempotency-Key)`)
-    return runStore.host(namespace)
+  const required = (env: unknown, name: string, neededBy: string): DurableObjectNamespace => {
+    const namespace = binding(env, name)
+    if (!namespace) throw new Error(`Durable Object binding ${name} is missing from wrangler.toml (needed by ${neededBy})`)
+    return namespace
   }
+  const runsOf = (env: unknown): RunHost =>
+    runStore ? runStore.host(required(env, runsBinding, 'runs that wait for a human or run in the background, and by calls with an Idempotency-Key')) : noRuns
   // Inside an object there is no request: a run host function gets `{ env }`.
   const objectRuns = (env: unknown): RunHost => (typeof config.runs === 'function' ? config.runs({ env }) : (config.runs ?? runsOf(env)))
   const keyStore = keyStoreOf?.({ runs: objectRuns, options: { retentionMs: config.retentionMs, leaseMs: config.leaseMs } })
   // A keyed call without the binding fails loudly rather than executing without its guarantee;
   // `idempotency: false` in the config ignores the header instead.
-  const keysOf = (store: WorkerKeyStore, env: unknown): IdempotencyStore => {
-    const namespace = binding(env, idempotencyBinding)
-    if (!namespace) throw new Error(`Durable Object binding ${idempotencyBinding} is missing from wrangler.toml (needed by calls with an Idempotency-Key)`)
-    return store.store(namespace)
-  }
+  const keysOf = (store: WorkerKeyStore, env: unknown): IdempotencyStore => store.store(required(env, idempotencyBinding, 'calls with an Idempotency-Key'))
   const mcpOptions = config.mcp === false ? undefined : typeof config.mcp === 'object' ? config.mcp : {}
   // Made whenever passed, so that the entry's McpSessionObject exists; `/mcp` is mounted only when served.
   const mcp = mcpServer?.({
