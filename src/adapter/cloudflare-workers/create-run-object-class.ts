@@ -16,10 +16,7 @@ export interface ToolRunObjectOptions extends Pick<RunEngineOptions, 'runLimits'
   runTtlMs?: number
   /** How long a settled run is kept (default 24 h); else the `TOOLROUTE_RETENTION_MS` var. */
   retentionMs?: number
-  /**
-   * How long a call's lease on its run and its key lasts unrenewed before the call is taken as cut off by a
-   * crash (default 30 s, renewed every third of it; SPEC §12); else the `TOOLROUTE_LEASE_MS` var.
-   */
+  /** How long a call's lease on its run and its key lasts unrenewed before it counts as crashed (default 30 s, SPEC §12); else the `TOOLROUTE_LEASE_MS` var. */
   leaseMs?: number
 }
 

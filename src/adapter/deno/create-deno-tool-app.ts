@@ -28,16 +28,9 @@ export interface DenoToolAppOptions extends Omit<ToolAppOptions<any, ToolAppMcpO
    * then still expire when read, and background work runs in the process that starts it).
    */
   queue?: boolean
-  /**
-   * How long a call's lease on its run and its key lasts unrenewed before the call is taken as
-   * cut off by a crash (default 30 s, renewed every third of it; SPEC §12). Shorter only to test
-   * crash recovery without waiting.
-   */
+  /** How long a call's lease on its run and its key lasts unrenewed before it counts as crashed (default 30 s, SPEC §12). */
   leaseMs?: number
-  /**
-   * Followers of a run also poll its events this often (default 1000 ms). Within a process a
-   * change wakes them at once; polling covers changes made by another process on the same database.
-   */
+  /** How often followers poll for events another process on the database wrote (default 1000 ms; within one, a change wakes them). */
   pollMs?: number
 }
 
