@@ -21,12 +21,7 @@ export interface StoredRuns {
   schedule(run: RunRecord): Promise<void>
 }
 
-export function createStoredRuns(deps: {
-  store: RunStore
-  lifetime: RunLifetime
-  now: () => number
-  schedule?: ((runId: string, at: number) => void | Promise<void>) | undefined
-}): StoredRuns {
+export function createStoredRuns(deps: { store: RunStore; lifetime: RunLifetime; now: () => number; schedule?: (runId: string, at: number) => void | Promise<void> }): StoredRuns {
   const { store, lifetime, now } = deps
   return {
     async create(run, events) {

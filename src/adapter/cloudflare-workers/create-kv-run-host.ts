@@ -2,29 +2,25 @@ import type { EnvContext } from '../../caller/caller-options.ts'
 import type { ToolAppOptions } from '../../http/tool-app-options.ts'
 import { toolRegistry } from '../../http/tool-registry.ts'
 import { deferOf } from '../../caller/defer-of.ts'
-import { createRunEngine, type RunEngine } from '../../runs/create-run-engine.ts'
+import { createRunEngine, type RunEngineOptions } from '../../runs/create-run-engine.ts'
 import { driveRuns } from '../../runs/drive-runs.ts'
 import type { RunHost } from '../../runs/run-host.ts'
 import { runHostForCall } from '../../runs/run-host-for-call.ts'
 import { createKvRunStore, type KvRunStoreOptions } from './kv-run-store.ts'
 import { withRunIndex } from '../../runs/with-run-index.ts'
 import { createKvRunIndex } from './create-kv-run-index.ts'
-import type { RunLimits } from '../../runs/run-limits.ts'
+import { perNamespace } from './per-namespace.ts'
 
 /** The KV binding `createKvRunHost` reads by default (wrangler.toml `[[kv_namespaces]]`). */
 export const runsKvBinding = 'TOOLROUTE_RUNS_KV'
 
-export interface KvRunHostOptions extends KvRunStoreOptions {
+export interface KvRunHostOptions extends KvRunStoreOptions, Pick<RunEngineOptions, 'ttlMs' | 'runLimits'> {
   /** The KV namespace binding (default `TOOLROUTE_RUNS_KV`). */
   binding?: string
-  /** How long a run may wait for approval or resumption (default 24 h). */
-  ttlMs?: number
   /** How long a settled run is kept, once something reads it past that (default 24 h). */
   retentionMs?: number
   /** How often followers poll KV for events written by other requests (default 500 ms). */
   pollMs?: number
-  /** How far a run's event log may grow (default 10,000 events and 8 MiB of event data). */
-  runLimits?: RunLimits
 }
 
 /**
@@ -44,23 +40,12 @@ export function createKvRunHost(tools: ToolAppOptions['tools'], options: KvRunHo
   // isolate's requests, and the engine's followers and running steps are shared by them, so a
   // cancel reaches an attempt another request of this isolate runs. Each request binds its own
   // `waitUntil` to the calls it makes.
-  const engines = new WeakMap<KVNamespace, RunEngine>()
+  const { ttlMs, retentionMs, runLimits, pollMs = 500 } = options
+  const engineOf = perNamespace((kv: KVNamespace) => createRunEngine({ drive: driveRuns(registry), store: createKvRunStore(kv, options), pollMs, ttlMs, retentionMs, runLimits }))
   return (c) => {
     const kv = (c.env as Record<string, KVNamespace | undefined> | undefined)?.[binding]
     if (!kv) throw new Error(`KV binding ${binding} is missing from wrangler.toml`)
-    let engine = engines.get(kv)
-    if (!engine) {
-      engine = createRunEngine({
-        drive: driveRuns(registry),
-        store: createKvRunStore(kv, options.expirationTtl ? { expirationTtl: options.expirationTtl } : {}),
-        pollMs: options.pollMs ?? 500,
-        ...(options.ttlMs !== undefined ? { ttlMs: options.ttlMs } : {}),
-        ...(options.retentionMs !== undefined ? { retentionMs: options.retentionMs } : {}),
-        ...(options.runLimits !== undefined ? { runLimits: options.runLimits } : {}),
-      })
-      engines.set(kv, engine)
-    }
     const defer = deferOf(c)
-    return withRunIndex(runHostForCall(engine, { defer: (work) => defer(work.catch(() => {})) }), createKvRunIndex(kv, options.expirationTtl ? { expirationTtl: options.expirationTtl } : {}))
+    return withRunIndex(runHostForCall(engineOf(kv), { defer: (work) => defer(work.catch(() => {})) }), createKvRunIndex(kv, options))
   }
 }

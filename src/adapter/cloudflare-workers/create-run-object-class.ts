@@ -1,43 +1,27 @@
 import { DurableObject } from 'cloudflare:workers'
 import type { SequencedEvent, ToolEvent } from '../../protocol/tool-event.ts'
-import type { Defer, RunEngine } from '../../runs/create-run-engine.ts'
+import type { RunEngine, RunEngineOptions } from '../../runs/create-run-engine.ts'
 import type { RunRecord } from '../../runs/run-record.ts'
 import type { RunCaller, RunEventPage, RunSegment } from '../../runs/run-host.ts'
 import { encodeSegmentStream, rpc, type RpcResult } from './segment-stream.ts'
-import type { RunStore } from '../../runs/run-store.ts'
 import { createDurableObjectRunStore, storedRunId } from './durable-object-run-store.ts'
 import { millisecondsOf } from './milliseconds-of.ts'
 import type { RunIndexPage } from '../../runs/run-index.ts'
 import type { SqlRunIndex } from './sql-run-index.ts'
-import { eventPage, type RunLimits } from '../../runs/run-limits.ts'
+import { eventPage } from '../../runs/run-limits.ts'
 import type { ElicitResult } from '../../tool/tool-execution-context.ts'
 
-export interface ToolRunObjectOptions {
+export interface ToolRunObjectOptions extends Pick<RunEngineOptions, 'runLimits'> {
   /** How long a run may wait for approval or resumption (default 24 h); else the `TOOLROUTE_RUN_TTL_MS` var. */
   runTtlMs?: number
   /** How long a settled run is kept (default 24 h); else the `TOOLROUTE_RETENTION_MS` var. */
   retentionMs?: number
-  /** How far a run's event log may grow (default 10,000 events and 8 MiB of event data, SPEC §12). */
-  runLimits?: RunLimits
-  /**
-   * How long a call's lease on its run and its key lasts unrenewed before the call is taken as cut off by a
-   * crash (default 30 s, renewed every third of it; SPEC §12); else the `TOOLROUTE_LEASE_MS` var.
-   */
+  /** How long a call's lease on its run and its key lasts unrenewed before it counts as crashed (default 30 s, SPEC §12); else the `TOOLROUTE_LEASE_MS` var. */
   leaseMs?: number
 }
 
 /** What a run object hands the engine it runs: its own storage, alarm and `waitUntil`, and the config's times. */
-export interface RunObjectEngineOptions {
-  store: RunStore
-  ttlMs?: number
-  retentionMs?: number
-  runLimits?: RunLimits
-  leaseMs?: number
-  /** One object holds one run, which no other process executes. */
-  exclusive: true
-  schedule: (runId: string, at: number) => Promise<void>
-  defer: Defer
-}
+export type RunObjectEngineOptions = Pick<RunEngineOptions, 'store' | 'ttlMs' | 'retentionMs' | 'runLimits' | 'leaseMs' | 'schedule' | 'defer' | 'exclusive'>
 
 /**
  * A step's answer over RPC: the run after its state change, and its events. A step ended by the object's
@@ -95,15 +79,13 @@ export class ToolRunObject extends DurableObject {
   constructor(ctx: DurableObjectState, env: unknown, engineOf: EngineOf, options: ToolRunObjectOptions, indexOf?: IndexOf) {
     super(ctx, env as never)
     this.#indexOf = indexOf
-    const ttlMs = millisecondsOf(options.runTtlMs, env, 'TOOLROUTE_RUN_TTL_MS')
-    const retentionMs = millisecondsOf(options.retentionMs, env, 'TOOLROUTE_RETENTION_MS')
-    const leaseMs = millisecondsOf(options.leaseMs, env, 'TOOLROUTE_LEASE_MS')
     this.engine = engineOf({
       store: createDurableObjectRunStore(ctx.storage),
-      ...(ttlMs !== undefined ? { ttlMs } : {}),
-      ...(retentionMs !== undefined ? { retentionMs } : {}),
-      ...(options.runLimits !== undefined ? { runLimits: options.runLimits } : {}),
-      ...(leaseMs !== undefined ? { leaseMs } : {}),
+      ttlMs: millisecondsOf(options.runTtlMs, env, 'TOOLROUTE_RUN_TTL_MS'),
+      retentionMs: millisecondsOf(options.retentionMs, env, 'TOOLROUTE_RETENTION_MS'),
+      runLimits: options.runLimits,
+      leaseMs: millisecondsOf(options.leaseMs, env, 'TOOLROUTE_LEASE_MS'),
+      // One object holds one run, which no other process executes.
       exclusive: true,
       // The run's state names the one time it next needs (expiry, retention, the next background
       // attempt, the end of a running step's lease): each call replaces the object's single alarm.

@@ -4,7 +4,6 @@ import type { AnyTool } from '../../tool/tool-types.ts'
 import { createRunObjectClass, type ToolRunObject, type ToolRunObjectOptions } from './create-run-object-class.ts'
 import { createSqlRunIndex } from './sql-run-index.ts'
 
-
 /**
  * The Durable Object class that holds one run of `tools`, driven by the full run engine (approval,
  * suspend and resume, background attempts, cancellation, expiry and retention), and the

@@ -48,10 +48,8 @@ export type WorkerRunStoreFactory = (context: WorkerRunStoreContext) => WorkerRu
 
 /**
  * What `createWorker` returns: the app and its `fetch`, and the class of each feature the entry
- * passed in: `IdempotencyObject` with a `keyStore`, `ToolRunObject` with a `runStore`,
- * `McpSessionObject` with an `mcpServer`. A class the project's wrangler config binds for a feature
- * its Worker leaves out is the entry's to declare (`toolroute build` writes one that clears what it
- * stored).
+ * passed in (`IdempotencyObject` with a `keyStore`, `ToolRunObject` with a `runStore`,
+ * `McpSessionObject` with an `mcpServer`); a class bound for a feature left out is the entry's to declare.
  */
 export type Worker<R extends WorkerRunStoreFactory | undefined, M extends WorkerMcpFactory | undefined, K extends WorkerKeyStoreFactory | undefined> = {
   app: Hono<ToolAppEnv>
@@ -63,16 +61,10 @@ export type Worker<R extends WorkerRunStoreFactory | undefined, M extends Worker
 /**
  * A Worker serving `tools`: its `fetch`, and the Durable Object classes its keys, runs and MCP
  * sessions live in (export them under the class names bound in wrangler.toml). Each feature is
- * passed in, so what a Worker does not use it does not bundle: `Idempotency-Key` is honoured
- * when `keyStore` is passed (`workerKeyStore`), in the `TOOLROUTE_IDEMPOTENCY` Durable Objects or
- * the config's own `idempotency` store (`idempotency: false` ignores it); `/mcp` is served when `mcpServer`
- * is passed (`workerMcpServer`) and the config does not say `mcp: false`; runs are kept in the
- * `TOOLROUTE_RUNS` Durable Objects when `runStore` is passed (`workerRunStore`) or in the config's
- * own `runs`. `toolroute build` passes each only when the app can use it. Without a run store,
- * `/runs/:runId` answers `RUN_NOT_FOUND` and a call that must store its run fails with
- * `EXECUTION_FAILED` (the first request logs what would need one). Plain JSON Schemas are checked
- * when `jsonSchema` is passed (`workerJsonSchema`, @cfworker/json-schema): the generated entry
- * passes it only when a tool has one; without it such a tool's calls fail with `EXECUTION_FAILED`.
+ * passed in (`keyStore`, `mcpServer`, `runStore`, `jsonSchema`, `playgroundPage`), so what a Worker
+ * does not use it does not bundle; `toolroute build` passes each only when the app can use it
+ * (docs/configuration.md). A call that needs what was not passed fails (`/runs/:runId` answers
+ * `RUN_NOT_FOUND`, `/mcp` 404), and the first request logs a missing key store, run store or MCP server.
  *
  * @example
  * const worker = createWorker({ tools: [weatherTool], keyStore: workerKeyStore, mcpServer: workerMcpServer, runStore: workerRunStore })
@@ -102,28 +94,19 @@ export function createWorker<
   const { mcpServer, runStore: runStoreOf, keyStore: keyStoreOf, jsonSchema, playgroundPage, ...options } = config
   const runStore = runStoreOf?.({ tools, options: config })
   const noRuns = createNoRunHost('createWorker got no `runStore`: pass `runStore: workerRunStore` (from toolroute/workers), as toolroute build does when a call can reach a run')
-  const runsOf = (env: unknown): RunHost => {
-    if (!runStore) return noRuns
-    const namespace = binding(env, runsBinding)
-    if (!namespace) throw new Error(`Durable Object binding ${runsBinding} is missing from wrangler.toml (needed by runs that wait for a human or run in the background, and by calls with an Idempotency-Key)`)
-    return runStore.host(namespace)
+  const required = (env: unknown, name: string, neededBy: string): DurableObjectNamespace => {
+    const namespace = binding(env, name)
+    if (!namespace) throw new Error(`Durable Object binding ${name} is missing from wrangler.toml (needed by ${neededBy})`)
+    return namespace
   }
+  const runsOf = (env: unknown): RunHost =>
+    runStore ? runStore.host(required(env, runsBinding, 'runs that wait for a human or run in the background, and by calls with an Idempotency-Key')) : noRuns
   // Inside an object there is no request: a run host function gets `{ env }`.
   const objectRuns = (env: unknown): RunHost => (typeof config.runs === 'function' ? config.runs({ env }) : (config.runs ?? runsOf(env)))
-  const keyStore = keyStoreOf?.({
-    runs: objectRuns,
-    options: {
-      ...(config.retentionMs !== undefined ? { retentionMs: config.retentionMs } : {}),
-      ...(config.leaseMs !== undefined ? { leaseMs: config.leaseMs } : {}),
-    },
-  })
+  const keyStore = keyStoreOf?.({ runs: objectRuns, options: { retentionMs: config.retentionMs, leaseMs: config.leaseMs } })
   // A keyed call without the binding fails loudly rather than executing without its guarantee;
   // `idempotency: false` in the config ignores the header instead.
-  const keysOf = (store: WorkerKeyStore, env: unknown): IdempotencyStore => {
-    const namespace = binding(env, idempotencyBinding)
-    if (!namespace) throw new Error(`Durable Object binding ${idempotencyBinding} is missing from wrangler.toml (needed by calls with an Idempotency-Key)`)
-    return store.store(namespace)
-  }
+  const keysOf = (store: WorkerKeyStore, env: unknown): IdempotencyStore => store.store(required(env, idempotencyBinding, 'calls with an Idempotency-Key'))
   const mcpOptions = config.mcp === false ? undefined : typeof config.mcp === 'object' ? config.mcp : {}
   // Made whenever passed, so that the entry's McpSessionObject exists; `/mcp` is mounted only when served.
   const mcp = mcpServer?.({
@@ -131,10 +114,10 @@ export function createWorker<
     runs: objectRuns,
     sessionNamespace: (env) => binding(env, mcpSessionsBinding),
     mcp: mcpOptions ?? {},
-    ...(config.storeRuns !== undefined ? { storeRuns: config.storeRuns } : {}),
-    ...(config.server !== undefined ? { server: config.server } : {}),
-    ...(config.basePath !== undefined ? { basePath: config.basePath } : {}),
-    ...(config.mcpSessionTtlMs !== undefined ? { mcpSessionTtlMs: config.mcpSessionTtlMs } : {}),
+    storeRuns: config.storeRuns,
+    server: config.server,
+    basePath: config.basePath,
+    mcpSessionTtlMs: config.mcpSessionTtlMs,
   })
   if (jsonSchema) setJsonSchemaValidator(jsonSchema)
   const app = createToolApp(
@@ -151,11 +134,8 @@ export function createWorker<
       ...(playgroundPage ? { playground: playgroundPage } : {}),
     },
   )
-  // A missing runs binding is told once, at the isolate's first request, not found out as
-  // EXECUTION_FAILED at the first approval (`toolroute build` checks wrangler.toml before that).
-  // So is a hand-written entry that honours keys but passes no `keyStore` (keyed calls fail), one
-  // that leaves MCP on but passes no `mcpServer` (its /mcp answers 404),
-  // and one whose calls can reach a run but that passes no `runStore` (they fail).
+  // What is missing is told once, at the isolate's first request, not found out at the first call that
+  // needs it (`toolroute build` checks wrangler.toml before that).
   let checked = false
   const fetch: Hono<ToolAppEnv>['fetch'] = (request, env, executionContext) => {
     if (!checked) {

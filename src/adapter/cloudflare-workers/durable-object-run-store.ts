@@ -22,7 +22,7 @@ export function createDurableObjectRunStore(storage: DurableObjectStorage): RunS
     const row = sql.exec<{ record: string }>('SELECT record FROM run WHERE id = ?', runId).toArray()[0]
     return row ? decodeRunRecord(JSON.parse(row.record)) : undefined
   }
-  const heldRunId = (): string | undefined => sql.exec<{ id: string }>('SELECT id FROM run LIMIT 1').toArray()[0]?.id
+  const heldRunId = () => storedRunId(storage)
   let size: { events: number; bytes: number } | undefined
   const sizeOf = (): { events: number; bytes: number } => {
     if (size) return size
@@ -96,8 +96,7 @@ export function createDurableObjectRunStore(storage: DurableObjectStorage): RunS
   }
 }
 
-/** The id of the one run an object holds, if any (its alarm needs it). */
+/** The id of the one run an object holds, if any (its alarm needs it), once its store made the tables. */
 export function storedRunId(storage: DurableObjectStorage): string | undefined {
-  storage.sql.exec('CREATE TABLE IF NOT EXISTS run (id TEXT PRIMARY KEY, record TEXT NOT NULL)')
   return storage.sql.exec<{ id: string }>('SELECT id FROM run LIMIT 1').toArray()[0]?.id
 }

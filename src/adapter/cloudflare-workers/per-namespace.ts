@@ -1,6 +1,6 @@
-/** `make` at most once per Durable Object namespace binding, reused for as long as the binding lives. */
-export function perNamespace<T>(make: (namespace: DurableObjectNamespace) => T): (namespace: DurableObjectNamespace) => T {
-  const made = new WeakMap<DurableObjectNamespace, T>()
+/** `make` at most once per namespace binding (Durable Objects, KV), reused for as long as the binding lives. */
+export function perNamespace<N extends object, T>(make: (namespace: N) => T): (namespace: N) => T {
+  const made = new WeakMap<N, T>()
   return (namespace) => {
     let value = made.get(namespace)
     if (value === undefined) made.set(namespace, (value = make(namespace)))

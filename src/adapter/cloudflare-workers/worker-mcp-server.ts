@@ -1,6 +1,7 @@
 import type { Context } from 'hono'
 import { createMcpEndpoint } from '../../mcp/create-mcp-endpoint.ts'
 import { defaultElicitationTimeoutMs, defaultServerInfo } from '../../mcp/create-mcp-server.ts'
+import type { ToolAppOptions } from '../../http/tool-app-options.ts'
 import type { ToolAppMcpOptions } from '../../mcp/mcp-app-options.ts'
 import type { McpSessionHost } from '../../mcp/mcp-session-host.ts'
 import type { RunHost } from '../../runs/run-host.ts'
@@ -10,16 +11,13 @@ import { createDurableObjectMcpSessions } from './durable-object-mcp-sessions.ts
 import { perNamespace } from './per-namespace.ts'
 
 /** What `createWorker` knows that MCP on Workers needs. */
-export interface WorkerMcpContext {
+export interface WorkerMcpContext extends Pick<ToolAppOptions, 'storeRuns' | 'server' | 'basePath'> {
   tools: ReadonlyMap<string, AnyTool>
   /** The run host, from the env alone (a session object has no request). */
   runs: (env: unknown) => RunHost
   /** The `TOOLROUTE_MCP` namespace of an env, if bound. */
   sessionNamespace: (env: unknown) => DurableObjectNamespace | undefined
   mcp: ToolAppMcpOptions
-  storeRuns?: 'stateful' | 'all'
-  server?: { name: string; version: string }
-  basePath?: string
   mcpSessionTtlMs?: number
 }
 
@@ -52,9 +50,9 @@ export function workerMcpServer(context: WorkerMcpContext): WorkerMcp {
         basePath: context.basePath ?? '/',
         elicitationTimeoutMs: context.mcp.elicitationTimeoutMs || defaultElicitationTimeoutMs,
         // The config's key seals question states in the object too, as it does in the Worker.
-        ...(context.mcp.requestStateKey !== undefined ? { requestStateKey: context.mcp.requestStateKey } : {}),
+        requestStateKey: context.mcp.requestStateKey,
       }),
-      ...(context.mcpSessionTtlMs !== undefined ? { sessionTtlMs: context.mcpSessionTtlMs } : {}),
+      sessionTtlMs: context.mcpSessionTtlMs,
     }),
   }
 }

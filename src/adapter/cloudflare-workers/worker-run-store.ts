@@ -24,10 +24,9 @@ export interface WorkerRunStore {
 }
 
 /**
- * Durable Object runs for `createWorker`, passed in as `runStore` by the generated entry only when
- * the app's calls can reach a run (a tool that waits for approval, suspends or runs in the
- * background, `Idempotency-Key` honoured, `storeRuns: 'all'`): `createWorker` itself imports no
- * run engine or store, so a Worker whose calls all complete in their request bundles none (SPEC §11).
+ * Durable Object runs for `createWorker`, passed in as `runStore` by the generated entry only when the
+ * app's calls can reach a run (`runStoreReasons`): `createWorker` itself imports no run engine or
+ * store, so a Worker whose calls all complete in their request bundles none (SPEC §11).
  */
 export function workerRunStore(context: WorkerRunStoreContext): WorkerRunStore {
   return {
@@ -37,11 +36,9 @@ export function workerRunStore(context: WorkerRunStoreContext): WorkerRunStore {
 }
 
 /**
- * The run store of an app whose tools never wait (no approval, suspend or background) but whose
- * calls may be stored all the same (`Idempotency-Key` honoured, `storeRuns: 'all'`): such a run
- * is stored settled and only read back, so its object's engine is given `finishedRuns`, not
- * `driveRuns`, whose transitions, steps and background attempts this Worker then does not bundle.
- * Every answer is the full store's; `toolroute build` passes it for such an app.
+ * The run store of an app whose tools never wait but whose calls may be stored (`Idempotency-Key`,
+ * `storeRuns: 'all'`): such a run is stored settled and only read back, so its object's engine is given
+ * `finishedRuns` and the Worker bundles none of `driveRuns`. Every answer is the full store's.
  */
 export function workerFinishedRunStore(context: WorkerRunStoreContext): WorkerRunStore {
   // No run index: it feeds MCP tasks/list, which lists background runs only, and none is made here.

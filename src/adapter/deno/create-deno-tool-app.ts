@@ -8,7 +8,7 @@ import { cfworkerJsonSchema } from '../../schema/cfworker-json-schema.ts'
 import type { ToolAppEnv, ToolAppOptions } from '../../http/tool-app-options.ts'
 import type { ToolAppMcpOptions } from '../../mcp/mcp-app-options.ts'
 import { toolRegistry } from '../../http/tool-registry.ts'
-import { createRunEngine, type RunEngine } from '../../runs/create-run-engine.ts'
+import { createRunEngine, type RunEngine, type RunEngineOptions } from '../../runs/create-run-engine.ts'
 import { driveRuns } from '../../runs/drive-runs.ts'
 import type { RunStore } from '../../runs/run-store.ts'
 import { createDenoKvRunStore } from './deno-kv-run-store.ts'
@@ -19,7 +19,7 @@ import { createDenoKvRunIndex } from './create-deno-kv-run-index.ts'
 import { createDenoKvScheduler } from './create-deno-kv-scheduler.ts'
 
 /** Options of `createDenoToolApp`: the app's, with runs in a Deno KV database. */
-export interface DenoToolAppOptions extends Omit<ToolAppOptions<any, ToolAppMcpOptions>, 'runs'> {
+export interface DenoToolAppOptions extends Omit<ToolAppOptions<any, ToolAppMcpOptions>, 'runs'>, Pick<RunEngineOptions, 'ttlMs' | 'retentionMs'> {
   /** The Deno KV database runs live in. */
   kv: Deno.Kv
   /**
@@ -28,20 +28,9 @@ export interface DenoToolAppOptions extends Omit<ToolAppOptions<any, ToolAppMcpO
    * then still expire when read, and background work runs in the process that starts it).
    */
   queue?: boolean
-  /** How long a run may wait for approval or resumption (default 24 h). */
-  ttlMs?: number
-  /** How long a settled run is kept (default 24 h). */
-  retentionMs?: number
-  /**
-   * How long a call's lease on its run and its key lasts unrenewed before the call is taken as
-   * cut off by a crash (default 30 s, renewed every third of it; SPEC §12). Shorter only to test
-   * crash recovery without waiting.
-   */
+  /** How long a call's lease on its run and its key lasts unrenewed before it counts as crashed (default 30 s, SPEC §12). */
   leaseMs?: number
-  /**
-   * Followers of a run also poll its events this often (default 1000 ms). Within a process a
-   * change wakes them at once; polling covers changes made by another process on the same database.
-   */
+  /** How often followers poll for events another process on the database wrote (default 1000 ms; within one, a change wakes them). */
   pollMs?: number
 }
 
@@ -66,22 +55,14 @@ export async function createDenoToolApp(options: DenoToolAppOptions): Promise<De
   const tools = toolRegistry(appOptions.tools)
   const store = createDenoKvRunStore(kv)
   const scheduler = queue ? createDenoKvScheduler(kv) : undefined
-  const engine = createRunEngine({
-    drive: driveRuns(tools),
-    store,
-    pollMs,
-    ...(ttlMs !== undefined ? { ttlMs } : {}),
-    ...(retentionMs !== undefined ? { retentionMs } : {}),
-    ...(appOptions.runLimits !== undefined ? { runLimits: appOptions.runLimits } : {}),
-    ...(leaseMs !== undefined ? { leaseMs } : {}),
-    ...(scheduler ? { schedule: scheduler.schedule } : {}),
-  })
+  const schedule = scheduler?.schedule
+  const engine = createRunEngine({ drive: driveRuns(tools), store, pollMs, ttlMs, retentionMs, runLimits: appOptions.runLimits, leaseMs, schedule })
   // Keys in the same database, kept as long as the runs they replay; a key whose call was cut off
   // leaves its run failed.
   const keys = createDenoKvIdempotencyStore(kv, {
-    ...(retentionMs !== undefined ? { retentionMs } : {}),
-    ...(leaseMs !== undefined ? { leaseMs } : {}),
-    ...(scheduler ? { schedule: scheduler.schedule } : {}),
+    retentionMs,
+    leaseMs,
+    schedule,
     onInterrupted: async (lease) => {
       const { run, events } = interruptedRun(lease, Date.now())
       await engine.open(run, events)

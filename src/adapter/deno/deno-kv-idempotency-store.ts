@@ -57,19 +57,19 @@ export function createDenoKvIdempotencyStore(kv: Deno.Kv, options: DenoKvIdempot
     return true
   }
 
-  async function read(key: Deno.KvKey): Promise<{ entry: Deno.KvEntryMaybe<unknown>; record: IdempotencyRecord | undefined }> {
+  async function read(key: Deno.KvKey): Promise<{ key: Deno.KvKey; entry: Deno.KvEntryMaybe<unknown>; record: IdempotencyRecord | undefined }> {
     const entry = await unlessBusy(() => kv.get<unknown>(key))
-    if (entry.value === null) return { entry, record: undefined }
+    if (entry.value === null) return { key, entry, record: undefined }
     const stored = entry.value as StoredRecord
     // Decoding drops `bodyParts`: the record then gets its body back from the parts.
     const record = decodeIdempotencyRecord(stored)
-    if (record.createdAt + retentionMs <= now()) return { entry, record: undefined }
+    if (record.createdAt + retentionMs <= now()) return { key, entry, record: undefined }
     if (record.state === 'done' && stored.bodyParts) {
       const body = await readText(kv, bodyOf(key), stored.bodyParts)
       if (body === undefined) throw new Error('toolroute: an idempotent answer lost a part')
       record.answer.body = body
     }
-    return { entry, record }
+    return { key, entry, record }
   }
 
   return {
@@ -92,8 +92,7 @@ export function createDenoKvIdempotencyStore(kv: Deno.Kv, options: DenoKvIdempot
       }
     },
     async renew(scope, fingerprint) {
-      const key = keyOf(scope)
-      const { entry, record } = await read(key)
+      const { key, entry, record } = await read(keyOf(scope))
       if (record?.state !== 'pending' || record.fingerprint !== fingerprint || !record.lease || isLapsed(record, now())) return false
       // The scheduled sweep stays where it is: due at the old lease's end, it finds the lease renewed and looks again later.
       const renewed: IdempotencyRecord = { ...record, lease: { ...record.lease, until: now() + leaseMs } }
@@ -101,15 +100,13 @@ export function createDenoKvIdempotencyStore(kv: Deno.Kv, options: DenoKvIdempot
     },
     async sweep(id) {
       const name = id.slice(denoKvKeySweepPrefix.length)
-      const key: Deno.KvKey = [...denoKvIdempotencyPrefix, name]
-      const { entry, record } = await read(key)
+      const { key, entry, record } = await read([...denoKvIdempotencyPrefix, name])
       if (record?.state !== 'pending' || !record.lease) return
       if (!isLapsed(record, now())) return void (await watch(name, record.lease.until))
       if (!(await interrupt(key, entry, record))) await this.sweep(id)
     },
     async complete(scope, fingerprint, answer) {
-      const key = keyOf(scope)
-      const { entry, record } = await read(key)
+      const { key, entry, record } = await read(keyOf(scope))
       // A lapsed lease is no longer this request's: the sweep settles it as interrupted, as every store does.
       if (record?.state !== 'pending' || record.fingerprint !== fingerprint || isLapsed(record, now())) return
       const body = await stageText(kv, bodyOf(key), answer.body, expireIn(record))
@@ -119,8 +116,7 @@ export function createDenoKvIdempotencyStore(kv: Deno.Kv, options: DenoKvIdempot
       await unlessBusy(() => kv.atomic().check(entry).set(key, done, { expireIn: expireIn(record) }).commit())
     },
     async release(scope, fingerprint) {
-      const key = keyOf(scope)
-      const { entry, record } = await read(key)
+      const { key, entry, record } = await read(keyOf(scope))
       if (record?.state === 'pending' && record.fingerprint === fingerprint && !isLapsed(record, now())) await unlessBusy(() => kv.atomic().check(entry).delete(key).commit())
     },
   }

@@ -1,6 +1,6 @@
 import type { SequencedEvent, ToolEvent } from '../../protocol/tool-event.ts'
 import { decodeRunRecord, type RunRecord } from '../../runs/run-record.ts'
-import type { RunStore } from '../../runs/run-store.ts'
+import type { RunStore, TransitionResult } from '../../runs/run-store.ts'
 import { checkRunLimits, jsonBytes, type RunLimits } from '../../runs/run-limits.ts'
 import { deletePrefix, dropText, isStoredText, readText, stageText, unlessBusy, type StoredText } from './kv-text.ts'
 
@@ -95,40 +95,37 @@ export function createDenoKvRunStore(kv: Deno.Kv): RunStore {
     return (JSON.parse(batch) as ToolEvent[]).map((event, index) => ({ seq: snap.lastSeq + index + 1, event }))
   }
 
+  /** `attempt` on a fresh snapshot until it answers (`undefined`: its commit lost to another write). */
+  async function untilCommitted<T>(runId: string, what: string, attempt: (snap: Snapshot) => Promise<T | undefined>): Promise<T> {
+    for (let tries = 0; tries < maxTries; tries++) {
+      const answer = await attempt(await snapshot(runId))
+      if (answer !== undefined) return answer
+    }
+    throw new Error(`run ${runId}: too much contention to ${what}`)
+  }
+
   return {
     exactlyOnce: true,
-    async create(run, events) {
-      for (let tries = 0; tries < maxTries; tries++) {
-        const snap = await snapshot(run.runId)
+    create: (run, events) =>
+      untilCommitted(run.runId, 'create it', (snap) => {
         if (snap.runEntry.versionstamp !== null) throw new Error(`run ${run.runId} exists`)
-        const written = await commit(run.runId, snap, JSON.parse(JSON.stringify(run)) as RunRecord, events)
-        if (written) return written
-      }
-      throw new Error(`run ${run.runId}: too much contention to create it`)
-    },
+        return commit(run.runId, snap, JSON.parse(JSON.stringify(run)) as RunRecord, events)
+      }),
     get: async (runId) => (await snapshot(runId)).run,
-    async transition(runId, from, patch, events = [], when) {
-      for (let tries = 0; tries < maxTries; tries++) {
-        const snap = await snapshot(runId)
+    transition: (runId, from, patch, events = [], when) =>
+      untilCommitted(runId, 'change it', async (snap): Promise<TransitionResult | undefined> => {
         if (!snap.run) return { ok: false, reason: 'not-found' }
         if (!from.includes(snap.run.status) || (when && !when(snap.run))) return { ok: false, reason: 'conflict', run: snap.run }
         // Through JSON, as every backend stores it: a patch key set to `undefined` is removed.
         const next = JSON.parse(JSON.stringify({ ...snap.run, ...patch })) as RunRecord
         const written = await commit(runId, snap, next, events)
-        if (written) return { ok: true, run: next, events: written }
-      }
-      throw new Error(`run ${runId}: too much contention to change it`)
-    },
-    async append(runId, events, limits) {
-      for (let tries = 0; tries < maxTries; tries++) {
-        const snap = await snapshot(runId)
+        return written && { ok: true, run: next, events: written }
+      }),
+    append: (runId, events, limits) =>
+      untilCommitted(runId, 'append to it', async (snap) => {
         if (!snap.run) throw new Error(`run ${runId} does not exist`)
-        if (events.length === 0) return []
-        const written = await commit(runId, snap, undefined, events, limits)
-        if (written) return written
-      }
-      throw new Error(`run ${runId}: too much contention to append to it`)
-    },
+        return events.length === 0 ? [] : commit(runId, snap, undefined, events, limits)
+      }),
     async size(runId) {
       const snap = await snapshot(runId)
       return snap.run ? { events: snap.lastSeq, bytes: snap.bytes } : { events: 0, bytes: 0 }
