@@ -61,29 +61,23 @@ function fail(code: ErrorCode, what: string, toolId: string, issues: ValidationI
   return new ValidationFailure(code, message, issues, shown)
 }
 
-/** Input against `inputSchema`; a `null` for an optional field counts as absent. */
-export function checkInput(toolId: string, schema: CompiledSchema | undefined, input: unknown): Checked<unknown> {
-  if (!schema) return { ok: true, value: input }
-  const result = validateWithRepairs(schema, input)
-  if (result.ok) return result
-  return fail('INPUT_VALIDATION_FAILED', 'Tool input', toolId, result.issues, `Provided arguments: ${preview(input)}`)
+/** A check against one of a tool's schemas; with `repair`, models' habits are repaired first (`validateWithRepairs`). */
+function checkAgainst(code: ErrorCode, what: string, shownAs: string, repair: boolean) {
+  return (toolId: string, schema: CompiledSchema | undefined, value: unknown): Checked<unknown> => {
+    if (!schema) return { ok: true, value }
+    const result = repair ? validateWithRepairs(schema, value) : schema.validate(value)
+    return result.ok ? result : fail(code, what, toolId, result.issues, `${shownAs}: ${preview(value)}`)
+  }
 }
+
+/** Input against `inputSchema`; a `null` for an optional field counts as absent. */
+export const checkInput = checkAgainst('INPUT_VALIDATION_FAILED', 'Tool input', 'Provided arguments', true)
 
 /** `resumeData` against `resumeSchema`. */
-export function checkResumeData(toolId: string, schema: CompiledSchema | undefined, resumeData: unknown): Checked<unknown> {
-  if (!schema) return { ok: true, value: resumeData }
-  const result = validateWithRepairs(schema, resumeData)
-  if (result.ok) return result
-  return fail('RESUME_VALIDATION_FAILED', 'Tool resume data', toolId, result.issues, `Provided resume data: ${preview(resumeData)}`)
-}
+export const checkResumeData = checkAgainst('RESUME_VALIDATION_FAILED', 'Tool resume data', 'Provided resume data', true)
 
 /** A `suspend()` payload against `suspendSchema`. */
-export function checkSuspendPayload(toolId: string, schema: CompiledSchema | undefined, payload: unknown): Checked<unknown> {
-  if (!schema) return { ok: true, value: payload }
-  const result = schema.validate(payload)
-  if (result.ok) return result
-  return fail('SUSPEND_VALIDATION_FAILED', 'Tool suspension data', toolId, result.issues, `Provided payload: ${preview(payload)}`)
-}
+export const checkSuspendPayload = checkAgainst('SUSPEND_VALIDATION_FAILED', 'Tool suspension data', 'Provided payload', false)
 
 /** Output against `outputSchema`. */
 export function checkOutput(toolId: string, schema: CompiledSchema | undefined, output: unknown): Checked<unknown> {
