@@ -59,13 +59,11 @@ const ownOptions = [
 class ToolObject {
   constructor(options: AnyOptions) {
     assertToolOptions(options)
-    const name = (what: string) => `${what} of tool "${options.id}"`
     const schemas: CompiledToolSchemas = {}
-    if (options.inputSchema) schemas.input = compileSchema(options.inputSchema, name('inputSchema'))
-    if (options.outputSchema) schemas.output = compileSchema(options.outputSchema, name('outputSchema'))
-    if (options.suspendSchema) schemas.suspend = compileSchema(options.suspendSchema, name('suspendSchema'))
-    if (options.resumeSchema) schemas.resume = compileSchema(options.resumeSchema, name('resumeSchema'))
-    if (options.requestContextSchema) schemas.requestContext = compileSchema(options.requestContextSchema, name('requestContextSchema'))
+    for (const slot of ['input', 'output', 'suspend', 'resume', 'requestContext'] as const) {
+      const schema = options[`${slot}Schema`]
+      if (schema) schemas[slot] = compileSchema(schema, `${slot}Schema of tool "${options.id}"`)
+    }
     const tool = this as unknown as Record<PropertyKey, unknown>
     tool[toolMarker] = true
     tool.id = options.id
