@@ -7,13 +7,13 @@ import { createObserve } from './create-observe.ts'
 import { createRunId, createToolCallId } from './create-id.ts'
 import { ExecutionContext, type ResumeState } from './execution-context.ts'
 import { isAbortFailure } from './call-abort.ts'
-import { callOnOutput, runExecute, settleInvalidOutput, settleSuspension, toExecutionError } from './execute-tool-call.ts'
+import { callOnOutput, runExecute, settleResult, toExecutionError } from './execute-tool-call.ts'
 import { receiveInput } from './receive-input.ts'
 import { RequestContext } from '../tool/request-context.ts'
 import { ParsedRequestContext, isRequestContextLike, requestContextValues } from './parsed-request-context.ts'
 import type { ToolCallScope } from './tool-call-scope.ts'
 import { startCall } from './start-call.ts'
-import { checkInput, checkOutput, checkResumeData, directFailureDetails, failureDetails, preview, type Checked } from './validate-call.ts'
+import { checkInput, checkResumeData, directFailureDetails, failureDetails, preview, type Checked } from './validate-call.ts'
 
 function toValidationError(error: { message: string; issues?: ValidationIssue[] }): ValidationError {
   return { error: true, message: error.message, validationErrors: formatValidationErrors(error.issues ?? []) }
@@ -202,22 +202,14 @@ async function awaitExecute(scope: DirectCallScope, executionContext: ExecutionC
     if (failure.code !== 'EXECUTION_FAILED') return toValidationError(failure)
     throw isAbortFailure(failure) ? failure.cause : error
   }
-  ExecutionContext.end(executionContext)
-  return finishExecute(scope, executionContext, result)
-}
-
-function finishExecute(scope: DirectCallScope, executionContext: ExecutionContext, result: unknown): unknown {
-  const suspended = settleSuspension(scope, executionContext)
-  if (suspended) return suspended.status === 'failed' ? toValidationError(suspended.error) : undefined
-  const { tool } = scope
-  let output = checkOutput(tool.id, tool.schemas.output, result)
-  if (!output.ok) output = settleInvalidOutput(scope, result, output)
-  if (!output.ok) {
+  const settled = settleResult(scope, executionContext, result)
+  if ('status' in settled) return settled.status === 'failed' ? toValidationError(settled.error) : undefined
+  if (!settled.ok) {
     // The caller is the tool's own code: it sees what `execute` returned, as in Mastra (HTTP and MCP do not).
-    const failure = toValidationError(failureDetails(output))
+    const failure = toValidationError(failureDetails(settled))
     failure.message = `${failure.message}\n\nReturned output: ${preview(result)}`
     return failure
   }
-  const value = output.value
-  return tool.options.onOutput ? callOnOutput(scope, value).then(() => value) : value
+  const value = settled.value
+  return scope.tool.options.onOutput ? callOnOutput(scope, value).then(() => value) : value
 }
