@@ -78,16 +78,8 @@ class ToolObject {
 }
 
 /**
- * Mastra's `Tool` class: `new Tool(options)` is `createTool(options)`, and every tool is an
- * instance (`tool instanceof Tool`).
- *
- * @example
- * const weatherTool = new Tool({
- *   id: 'weather-tool',
- *   description: 'Get the current weather for a location',
- *   inputSchema: z.object({ location: z.string() }),
- *   execute: async ({ location }) => ({ location, temperatureCelsius: 21 }),
- * })
+ * Mastra's `Tool` class: `new Tool(options)` is `createTool(options)` (see its example), and every
+ * tool is an instance (`tool instanceof Tool`).
  */
 export const Tool = ToolObject as unknown as ToolConstructor
 
