@@ -43,6 +43,9 @@ interface LazyParts {
 class DirectCallScope implements ToolCallScope {
   declare readonly tool: AnyTool
   declare readonly emit: undefined
+  declare readonly signal: AbortSignal | undefined
+  declare readonly mcp: McpToolContext | undefined
+  declare readonly writer: ToolCallContextInput['writer']
   /** The values `requestContextSchema` parsed (`startCall`); none without a schema. */
   private declare readonly validatedContext: Record<string, unknown> | undefined
   private declare readonly call: ToolCallContextInput
@@ -51,20 +54,15 @@ class DirectCallScope implements ToolCallScope {
   constructor(tool: AnyTool, call: ToolCallContextInput, validatedContext: Record<string, unknown> | undefined) {
     this.tool = tool
     this.call = call
+    this.signal = call.abortSignal
+    this.mcp = call.mcp
+    this.writer = call.writer
     this.validatedContext = validatedContext
     this.lazy = undefined
   }
 
   private get parts(): LazyParts {
     return (this.lazy ??= {})
-  }
-
-  get signal(): AbortSignal | undefined {
-    return this.call.abortSignal
-  }
-
-  get mcp(): McpToolContext | undefined {
-    return this.call.mcp
   }
 
   /** Mastra's rule: a flat `{ toolCallId, messages }` is an agent's call; with no agent fields there is no agent. */
@@ -81,10 +79,6 @@ class DirectCallScope implements ToolCallScope {
     if (call.workflow || !call.workflowId || isFlatAgentCall(call)) return call.workflow
     const { workflowId, runId, state, setState, suspend, resumeData, suspendPayload } = call
     return { workflowId, runId: runId as string, state, setState: setState as WorkflowToolContext<unknown, unknown>['setState'], suspend: suspend as never, resumeData, suspendPayload }
-  }
-
-  get writer(): ToolCallContextInput['writer'] {
-    return this.call.writer
   }
 
   get onSuspend(): ((payload: unknown, suspendOptions?: Record<string, unknown>) => unknown) | undefined {
