@@ -16,15 +16,14 @@ export function createObserve(emit: EmitEvent): ToolObserve {
       emit({ type: 'data-tool-span', data: { ...base, phase: 'start', ...(attributes ? { attributes } : {}) } })
       const started = performance.now()
       stack.push(spanId)
+      let status: 'ok' | 'error' = 'error'
       try {
         const result = await fn()
-        emit({ type: 'data-tool-span', data: { ...base, phase: 'end', status: 'ok', durationMs: performance.now() - started } })
+        status = 'ok'
         return result
-      } catch (error) {
-        emit({ type: 'data-tool-span', data: { ...base, phase: 'end', status: 'error', durationMs: performance.now() - started } })
-        throw error
       } finally {
         stack.splice(stack.lastIndexOf(spanId), 1)
+        emit({ type: 'data-tool-span', data: { ...base, phase: 'end', status, durationMs: performance.now() - started } })
       }
     },
     log(level, message, data) {

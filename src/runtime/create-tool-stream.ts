@@ -16,10 +16,7 @@ function toDataEvent(chunk: ToolCustomChunk): ToolDataEvent {
   if (type.startsWith('data-tool-')) throw new TypeError(`writer.custom: data-tool-* is toolroute's own namespace (its events); name the chunk otherwise, not ${type}`)
   if (id !== undefined && typeof id !== 'string') throw new TypeError('writer.custom: id must be a string')
   if (transient !== undefined && typeof transient !== 'boolean') throw new TypeError('writer.custom: transient must be a boolean')
-  const event = { type, data } as ToolDataEvent
-  if (id !== undefined) event.id = id
-  if (transient !== undefined) event.transient = transient
-  return event
+  return { type, data, ...(id !== undefined && { id }), ...(transient !== undefined && { transient }) } as ToolDataEvent
 }
 
 /**

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { createTool } from './create-tool.ts'
 import { RequestContext } from '../tool/request-context.ts'
-import { recordingObserve, silenceConsole } from './execute-direct.test-helper.ts'
+import { recordingObserve, silenceConsole } from '../../test/shared/direct-call-helpers.ts'
 
 // `tool.execute()` (Mastra's direct call), part 2: hooks and the execution context; part 3
 // (abortSignal, suspend and resume) is execute-direct-suspend.test.ts. Part 1 (input, request context, output) is execute-direct.test.ts.

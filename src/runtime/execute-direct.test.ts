@@ -6,7 +6,7 @@ import { createTool } from './create-tool.ts'
 import { cfworkerJsonSchema } from '../schema/cfworker-json-schema.ts'
 import { setJsonSchemaValidator } from '../schema/json-schema-validator.ts'
 import { RequestContext } from '../tool/request-context.ts'
-import { recordingObserve, silenceConsole, weather } from './execute-direct.test-helper.ts'
+import { recordingObserve, silenceConsole, weather } from '../../test/shared/direct-call-helpers.ts'
 
 // Plain JSON Schemas below: checked as outside Workers, where `import 'toolroute'` registers the validator.
 setJsonSchemaValidator(cfworkerJsonSchema)

@@ -7,13 +7,13 @@ import { createObserve } from './create-observe.ts'
 import { createRunId, createToolCallId } from './create-id.ts'
 import { ExecutionContext, type ResumeState } from './execution-context.ts'
 import { isAbortFailure } from './call-abort.ts'
-import { callOnOutput, runExecute, settleInvalidOutput, settleSuspension, toExecutionError } from './execute-tool-call.ts'
+import { callOnOutput, runExecute, settleResult, toExecutionError } from './execute-tool-call.ts'
 import { receiveInput } from './receive-input.ts'
 import { RequestContext } from '../tool/request-context.ts'
 import { ParsedRequestContext, isRequestContextLike, requestContextValues } from './parsed-request-context.ts'
 import type { ToolCallScope } from './tool-call-scope.ts'
 import { startCall } from './start-call.ts'
-import { checkInput, checkOutput, checkResumeData, directFailureDetails, failureDetails, preview, type Checked } from './validate-call.ts'
+import { checkInput, checkResumeData, directFailureDetails, failureDetails, preview, type Checked } from './validate-call.ts'
 
 function toValidationError(error: { message: string; issues?: ValidationIssue[] }): ValidationError {
   return { error: true, message: error.message, validationErrors: formatValidationErrors(error.issues ?? []) }
@@ -43,6 +43,9 @@ interface LazyParts {
 class DirectCallScope implements ToolCallScope {
   declare readonly tool: AnyTool
   declare readonly emit: undefined
+  declare readonly signal: AbortSignal | undefined
+  declare readonly mcp: McpToolContext | undefined
+  declare readonly writer: ToolCallContextInput['writer']
   /** The values `requestContextSchema` parsed (`startCall`); none without a schema. */
   private declare readonly validatedContext: Record<string, unknown> | undefined
   private declare readonly call: ToolCallContextInput
@@ -51,20 +54,15 @@ class DirectCallScope implements ToolCallScope {
   constructor(tool: AnyTool, call: ToolCallContextInput, validatedContext: Record<string, unknown> | undefined) {
     this.tool = tool
     this.call = call
+    this.signal = call.abortSignal
+    this.mcp = call.mcp
+    this.writer = call.writer
     this.validatedContext = validatedContext
     this.lazy = undefined
   }
 
   private get parts(): LazyParts {
     return (this.lazy ??= {})
-  }
-
-  get signal(): AbortSignal | undefined {
-    return this.call.abortSignal
-  }
-
-  get mcp(): McpToolContext | undefined {
-    return this.call.mcp
   }
 
   /** Mastra's rule: a flat `{ toolCallId, messages }` is an agent's call; with no agent fields there is no agent. */
@@ -81,10 +79,6 @@ class DirectCallScope implements ToolCallScope {
     if (call.workflow || !call.workflowId || isFlatAgentCall(call)) return call.workflow
     const { workflowId, runId, state, setState, suspend, resumeData, suspendPayload } = call
     return { workflowId, runId: runId as string, state, setState: setState as WorkflowToolContext<unknown, unknown>['setState'], suspend: suspend as never, resumeData, suspendPayload }
-  }
-
-  get writer(): ToolCallContextInput['writer'] {
-    return this.call.writer
   }
 
   get onSuspend(): ((payload: unknown, suspendOptions?: Record<string, unknown>) => unknown) | undefined {
@@ -202,22 +196,14 @@ async function awaitExecute(scope: DirectCallScope, executionContext: ExecutionC
     if (failure.code !== 'EXECUTION_FAILED') return toValidationError(failure)
     throw isAbortFailure(failure) ? failure.cause : error
   }
-  ExecutionContext.end(executionContext)
-  return finishExecute(scope, executionContext, result)
-}
-
-function finishExecute(scope: DirectCallScope, executionContext: ExecutionContext, result: unknown): unknown {
-  const suspended = settleSuspension(scope, executionContext)
-  if (suspended) return suspended.status === 'failed' ? toValidationError(suspended.error) : undefined
-  const { tool } = scope
-  let output = checkOutput(tool.id, tool.schemas.output, result)
-  if (!output.ok) output = settleInvalidOutput(scope, result, output)
-  if (!output.ok) {
+  const settled = settleResult(scope, executionContext, result)
+  if ('status' in settled) return settled.status === 'failed' ? toValidationError(settled.error) : undefined
+  if (!settled.ok) {
     // The caller is the tool's own code: it sees what `execute` returned, as in Mastra (HTTP and MCP do not).
-    const failure = toValidationError(failureDetails(output))
+    const failure = toValidationError(failureDetails(settled))
     failure.message = `${failure.message}\n\nReturned output: ${preview(result)}`
     return failure
   }
-  const value = output.value
-  return tool.options.onOutput ? callOnOutput(scope, value).then(() => value) : value
+  const value = settled.value
+  return scope.tool.options.onOutput ? callOnOutput(scope, value).then(() => value) : value
 }

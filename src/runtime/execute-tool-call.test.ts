@@ -3,7 +3,7 @@
 import { describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { createTool } from './create-tool.ts'
-import { collectingScope } from './collecting-scope.test-helper.ts'
+import { collectingScope } from '../../test/shared/collecting-scope.ts'
 import { CallAbort } from './call-abort.ts'
 import { executeToolCall, needsApproval } from './execute-tool-call.ts'
 import { receiveInput } from './receive-input.ts'

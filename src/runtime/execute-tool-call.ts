@@ -57,30 +57,31 @@ export function runExecute(scope: ToolCallScope, context: ExecutionContext, inpu
 }
 
 /**
- * What `suspend()` left on the context once `execute` returned: nothing, the suspended outcome
- * (`data-tool-suspended` emitted), or the failure of an invalid payload (`tool-output-error`).
+ * Ends the execution that returned `result` and settles it, for every call and `tool.execute()`:
+ * a `suspend()` (`data-tool-suspended`, or an invalid payload's failure), else the output checked.
  */
-export function settleSuspension(scope: ToolCallScope, context: ExecutionContext): Exclude<ExecuteOutcome, { status: 'completed' }> | undefined {
+export function settleResult(scope: ToolCallScope, context: ExecutionContext, result: unknown): Exclude<ExecuteOutcome, { status: 'completed' }> | Checked<unknown> {
+  ExecutionContext.end(context)
   const suspension = ExecutionContext.suspensionOf(context)
-  if (!suspension) return undefined
-  if (!suspension.ok) return failExecution(scope, suspension.error)
-  const resumeSchema = scope.tool.schemas.resume?.jsonSchema
-  scope.emit?.({
-    type: 'data-tool-suspended',
-    data: { runId: scope.runId, toolCallId: scope.toolCallId, suspendPayload: suspension.payload, ...(resumeSchema ? { resumeSchema } : {}) },
-  })
-  return { status: 'suspended', suspendPayload: suspension.payload }
-}
-
-/** An output that failed `outputSchema`: kept and logged under `outputValidation: 'warn'`, else the failure. */
-export function settleInvalidOutput(scope: ToolCallScope, result: unknown, checked: Checked<unknown> & { ok: false }): Checked<unknown> {
+  if (suspension && !suspension.ok) return failExecution(scope, suspension.error)
+  if (suspension) {
+    const resumeSchema = scope.tool.schemas.resume?.jsonSchema
+    scope.emit?.({
+      type: 'data-tool-suspended',
+      data: { runId: scope.runId, toolCallId: scope.toolCallId, suspendPayload: suspension.payload, ...(resumeSchema ? { resumeSchema } : {}) },
+    })
+    return { status: 'suspended', suspendPayload: suspension.payload }
+  }
+  const output = checkOutput(scope.tool.id, scope.tool.schemas.output, result)
+  if (output.ok) return output
+  // An output that failed `outputSchema` is kept and logged under `outputValidation: 'warn'`.
   if (scope.tool.options.outputValidation === 'warn') {
-    const { message, issues } = failureDetails(checked)
+    const { message, issues } = failureDetails(output)
     scope.observe.log('warn', message, { issues })
     return { ok: true, value: result }
   }
-  scope.emit?.({ type: 'tool-output-error', toolCallId: scope.toolCallId, errorText: checked.error.message })
-  return checked
+  scope.emit?.({ type: 'tool-output-error', toolCallId: scope.toolCallId, errorText: output.error.message })
+  return output
 }
 
 /** Runs `onOutput` (success only); a hook that throws is logged, never fails the call. */
@@ -116,12 +117,9 @@ export async function executeToolCall(scope: ToolCallScope, input: unknown, resu
     ExecutionContext.end(context)
     return failExecution(scope, toExecutionError(error))
   }
-  ExecutionContext.end(context)
-  const suspended = settleSuspension(scope, context)
-  if (suspended) return suspended
-  let output = checkOutput(scope.tool.id, scope.tool.schemas.output, result)
-  if (!output.ok) output = settleInvalidOutput(scope, result, output)
-  return output.ok ? completeExecution(scope, output.value) : { status: 'failed', error: output.error }
+  const settled = settleResult(scope, context, result)
+  if ('status' in settled) return settled
+  return settled.ok ? completeExecution(scope, settled.value) : { status: 'failed', error: settled.error }
 }
 
 /** Whether this call needs a human's approval before `execute` runs. */

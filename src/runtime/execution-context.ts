@@ -104,18 +104,14 @@ export class ExecutionContext implements ToolExecutionContext<unknown, unknown, 
       return undefined
     }
     const resume = this[resumeKey]
-    const agent: AgentToolContext<unknown, unknown> = {
+    return (parts.agent = {
       ...given,
       agentId: given?.agentId ?? '',
       toolCallId: scope.toolCallId,
       messages: scope.messages,
       suspend: this.suspend,
-    }
-    if (resume) {
-      agent.resumeData = resume.resumeData
-      agent.suspendPayload = resume.suspendPayload
-    }
-    return (parts.agent = agent)
+      ...(resume && { resumeData: resume.resumeData, suspendPayload: resume.suspendPayload }),
+    })
   }
 
   /** Marks the execution over: the writer and later yields emit nothing, so nothing lands after `finish`. */

@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { createTool } from './create-tool.ts'
 import { receiveInput, type ReceivedInput } from './receive-input.ts'
 import type { Checked } from './validate-call.ts'
-import { collectingScope } from './collecting-scope.test-helper.ts'
+import { collectingScope } from '../../test/shared/collecting-scope.ts'
 
 async function* chunksOf(...parts: (string | Uint8Array)[]) {
   for (const part of parts) yield part

@@ -63,48 +63,40 @@ async function drainOverLimit(
   iterator: AsyncIterator<Uint8Array | string>,
   failure: { ok: false; error: ToolrouteError },
   maxBytes: number,
-): Promise<Checked<string> & { refused: true }> {
-  refuseBody(scope, failure)
+): Promise<Checked<string>> {
+  refuseInput(scope, '', failure)
   let drained = 0
   try {
     while (drained <= drainLimits * maxBytes) {
       const next = await iterator.next()
-      if (next.done) return { ...failure, refused: true }
+      if (next.done) return failure
       drained += typeof next.value === 'string' ? next.value.length : next.value.byteLength
     }
   } catch {
     // The client went away while sending: nothing left to drain.
   }
   await iterator.return?.()
-  return { ...failure, refused: true }
+  return failure
+}
+
+/** Emits `tool-input-error` for `input` (the value, its text, or `''` for a body never read) and returns the failure. */
+function refuseInput<T extends { ok: false; error: ToolrouteError }>(scope: ToolCallScope, input: unknown, failure: T): T {
+  scope.emit?.({ type: 'tool-input-error', toolCallId: scope.toolCallId, toolName: scope.tool.id, input, errorText: failure.error.message })
+  return failure
 }
 
 /** Validates a parsed input and emits `tool-input-available` or `tool-input-error` (no hooks). */
 function acceptInput(scope: ToolCallScope, raw: unknown): Checked<unknown> {
-  const { tool, emit } = scope
-  const checked = checkInput(tool.id, tool.schemas.input, raw)
-  if (!checked.ok) {
-    emit?.({ type: 'tool-input-error', toolCallId: scope.toolCallId, toolName: tool.id, input: raw ?? null, errorText: checked.error.message })
-  } else {
-    emit?.({ type: 'tool-input-available', toolCallId: scope.toolCallId, toolName: tool.id, input: raw ?? {} })
-  }
+  const checked = checkInput(scope.tool.id, scope.tool.schemas.input, raw)
+  if (!checked.ok) return refuseInput(scope, raw ?? null, checked)
+  scope.emit?.({ type: 'tool-input-available', toolCallId: scope.toolCallId, toolName: scope.tool.id, input: raw ?? {} })
   return checked
 }
 
 /** The whole input's text, parsed (`INVALID_JSON`, with `tool-input-error`) then validated. */
 function acceptText(scope: ToolCallScope, text: string): Checked<ReceivedInput> {
   const parsed = safeParseJson(text)
-  if (!parsed.ok) {
-    scope.emit?.({ type: 'tool-input-error', toolCallId: scope.toolCallId, toolName: scope.tool.id, input: text, errorText: parsed.error.message })
-    return parsed
-  }
-  return received(acceptInput(scope, parsed.value), parsed.value)
-}
-
-/** A body that could not be read (over the limit): `tool-input-error` with no input text. */
-function refuseBody(scope: ToolCallScope, failure: { ok: false; error: ToolrouteError }): Checked<never> {
-  scope.emit?.({ type: 'tool-input-error', toolCallId: scope.toolCallId, toolName: scope.tool.id, input: '', errorText: failure.error.message })
-  return failure
+  return parsed.ok ? received(acceptInput(scope, parsed.value), parsed.value) : refuseInput(scope, text, parsed)
 }
 
 function received(accepted: Checked<unknown>, raw: unknown): Checked<ReceivedInput> {
@@ -131,8 +123,8 @@ export async function receiveInput(scope: ToolCallScope, source: ToolInputSource
     result = acceptText(scope, source.text)
   } else {
     const read = await readChunks(scope, source.chunks, source.maxBytes ?? defaultMaxInputBytes)
-    // A body drained past the limit has already told its error.
-    result = read.ok ? acceptText(scope, read.value) : 'refused' in read ? { ok: false, error: read.error } : refuseBody(scope, read)
+    // A body past the limit has already told its error (drainOverLimit).
+    result = read.ok ? acceptText(scope, read.value) : read
   }
   if (result.ok && onInputAvailable) await callHook('onInputAvailable', onInputAvailable, hookOptions(scope, { input: result.value.value }), observe)
   return result

@@ -8,7 +8,7 @@ import { createEventProjector } from '../events/create-event-projector.ts'
 import { createTool } from './create-tool.ts'
 import type { ToolStream } from '../tool/tool-execution-context.ts'
 import { CallAbort } from './call-abort.ts'
-import { collectingScope } from './collecting-scope.test-helper.ts'
+import { collectingScope } from '../../test/shared/collecting-scope.ts'
 import { executeToolCall } from './execute-tool-call.ts'
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0))

@@ -59,13 +59,11 @@ const ownOptions = [
 class ToolObject {
   constructor(options: AnyOptions) {
     assertToolOptions(options)
-    const name = (what: string) => `${what} of tool "${options.id}"`
     const schemas: CompiledToolSchemas = {}
-    if (options.inputSchema) schemas.input = compileSchema(options.inputSchema, name('inputSchema'))
-    if (options.outputSchema) schemas.output = compileSchema(options.outputSchema, name('outputSchema'))
-    if (options.suspendSchema) schemas.suspend = compileSchema(options.suspendSchema, name('suspendSchema'))
-    if (options.resumeSchema) schemas.resume = compileSchema(options.resumeSchema, name('resumeSchema'))
-    if (options.requestContextSchema) schemas.requestContext = compileSchema(options.requestContextSchema, name('requestContextSchema'))
+    for (const slot of ['input', 'output', 'suspend', 'resume', 'requestContext'] as const) {
+      const schema = options[`${slot}Schema`]
+      if (schema) schemas[slot] = compileSchema(schema, `${slot}Schema of tool "${options.id}"`)
+    }
     const tool = this as unknown as Record<PropertyKey, unknown>
     tool[toolMarker] = true
     tool.id = options.id
@@ -80,16 +78,8 @@ class ToolObject {
 }
 
 /**
- * Mastra's `Tool` class: `new Tool(options)` is `createTool(options)`, and every tool is an
- * instance (`tool instanceof Tool`).
- *
- * @example
- * const weatherTool = new Tool({
- *   id: 'weather-tool',
- *   description: 'Get the current weather for a location',
- *   inputSchema: z.object({ location: z.string() }),
- *   execute: async ({ location }) => ({ location, temperatureCelsius: 21 }),
- * })
+ * Mastra's `Tool` class: `new Tool(options)` is `createTool(options)` (see its example), and every
+ * tool is an instance (`tool instanceof Tool`).
  */
 export const Tool = ToolObject as unknown as ToolConstructor
 

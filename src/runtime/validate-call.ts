@@ -56,44 +56,33 @@ export function preview(value: unknown, limit = 200): string {
   }
 }
 
-function fail(code: ErrorCode, what: string, toolId: string, issues: ValidationIssue[], shown: string): ValidationFailure {
-  const message = `${what} validation failed for ${toolId}. Please fix the following errors and try again:\n${describeIssues(issues)}`
-  return new ValidationFailure(code, message, issues, shown)
+/**
+ * A check against one of a tool's schemas: with `repair`, models' habits are repaired first
+ * (`validateWithRepairs`); `show` is how a direct call's message shows the value that failed.
+ */
+function checkAgainst(code: ErrorCode, what: string, repair: boolean, show?: (value: unknown) => string, advice = 'Please fix the following errors and try again') {
+  return (toolId: string, schema: CompiledSchema | undefined, value: unknown): Checked<unknown> => {
+    if (!schema) return { ok: true, value }
+    const result = repair ? validateWithRepairs(schema, value) : schema.validate(value)
+    if (result.ok) return result
+    const message = `${what} validation failed for ${toolId}. ${advice}:\n${describeIssues(result.issues)}`
+    return new ValidationFailure(code, message, result.issues, show?.(value))
+  }
 }
+
+const shown = (label: string) => (value: unknown) => `${label}: ${preview(value)}`
 
 /** Input against `inputSchema`; a `null` for an optional field counts as absent. */
-export function checkInput(toolId: string, schema: CompiledSchema | undefined, input: unknown): Checked<unknown> {
-  if (!schema) return { ok: true, value: input }
-  const result = validateWithRepairs(schema, input)
-  if (result.ok) return result
-  return fail('INPUT_VALIDATION_FAILED', 'Tool input', toolId, result.issues, `Provided arguments: ${preview(input)}`)
-}
+export const checkInput = checkAgainst('INPUT_VALIDATION_FAILED', 'Tool input', true, shown('Provided arguments'))
 
 /** `resumeData` against `resumeSchema`. */
-export function checkResumeData(toolId: string, schema: CompiledSchema | undefined, resumeData: unknown): Checked<unknown> {
-  if (!schema) return { ok: true, value: resumeData }
-  const result = validateWithRepairs(schema, resumeData)
-  if (result.ok) return result
-  return fail('RESUME_VALIDATION_FAILED', 'Tool resume data', toolId, result.issues, `Provided resume data: ${preview(resumeData)}`)
-}
+export const checkResumeData = checkAgainst('RESUME_VALIDATION_FAILED', 'Tool resume data', true, shown('Provided resume data'))
 
 /** A `suspend()` payload against `suspendSchema`. */
-export function checkSuspendPayload(toolId: string, schema: CompiledSchema | undefined, payload: unknown): Checked<unknown> {
-  if (!schema) return { ok: true, value: payload }
-  const result = schema.validate(payload)
-  if (result.ok) return result
-  return fail('SUSPEND_VALIDATION_FAILED', 'Tool suspension data', toolId, result.issues, `Provided payload: ${preview(payload)}`)
-}
+export const checkSuspendPayload = checkAgainst('SUSPEND_VALIDATION_FAILED', 'Tool suspension data', false, shown('Provided payload'))
 
 /** Output against `outputSchema`. */
-export function checkOutput(toolId: string, schema: CompiledSchema | undefined, output: unknown): Checked<unknown> {
-  if (!schema) return { ok: true, value: output }
-  const result = schema.validate(output)
-  if (result.ok) return result
-  const { issues } = result
-  const message = `Tool output validation failed for ${toolId}. The tool returned invalid output:\n${describeIssues(issues)}`
-  return new ValidationFailure('OUTPUT_VALIDATION_FAILED', message, issues)
-}
+export const checkOutput = checkAgainst('OUTPUT_VALIDATION_FAILED', 'Tool output', false, undefined, 'The tool returned invalid output')
 
 const secretKeyPattern = /password|secret|token|api_?key|auth|credential/i
 
@@ -106,15 +95,10 @@ export function redactSecrets(value: unknown): unknown {
   )
 }
 
-/** Request context against `requestContextSchema`; the direct call's preview of it hides secret-looking keys. */
-export function checkRequestContext(
-  toolId: string,
-  schema: CompiledSchema | undefined,
-  values: Record<string, unknown>,
-): Checked<Record<string, unknown>> {
-  if (!schema) return { ok: true, value: values }
-  const result = schema.validate(values)
-  if (result.ok) return { ok: true, value: (result.value ?? {}) as Record<string, unknown> }
-  const shown = `Provided request context: ${preview(redactSecrets(values))}`
-  return fail('REQUEST_CONTEXT_VALIDATION_FAILED', 'Request context', toolId, result.issues, shown)
+const checkContext = checkAgainst('REQUEST_CONTEXT_VALIDATION_FAILED', 'Request context', false, (values) => `Provided request context: ${preview(redactSecrets(values))}`)
+
+/** Request context against `requestContextSchema` (what it parses to, `{}` when nothing); the direct call's preview of it hides secret-looking keys. */
+export function checkRequestContext(toolId: string, schema: CompiledSchema | undefined, values: Record<string, unknown>): Checked<Record<string, unknown>> {
+  const checked = checkContext(toolId, schema, values)
+  return checked.ok && checked.value == null ? { ok: true, value: {} } : (checked as Checked<Record<string, unknown>>)
 }

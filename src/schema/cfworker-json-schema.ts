@@ -14,26 +14,17 @@ function pointerToPath(pointer: string): (string | number)[] {
   })
 }
 
+const boundsKeywords = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'])
+const lengthKeywords = new Set(['minLength', 'maxLength', 'minItems', 'maxItems'])
+
 /**
  * @cfworker/json-schema's message without what it says of the instance: the bounds keywords open
  * with the number (`1234 is greater than 10.`), the length keywords quote the length (`(31 > 20)`).
  */
 function expectedOnly({ keyword, error }: OutputUnit): string {
-  switch (keyword) {
-    case 'minimum':
-    case 'maximum':
-    case 'exclusiveMinimum':
-    case 'exclusiveMaximum':
-    case 'multipleOf':
-      return error.replace(/^\S+ is /, 'Value is ').replace(/ {2,}/g, ' ')
-    case 'minLength':
-    case 'maxLength':
-    case 'minItems':
-    case 'maxItems':
-      return error.replace(/\(\d+ ([<>]) (\d+)\)/, (_, sign: string, limit: string) => `(${sign === '<' ? 'at least' : 'at most'} ${limit})`)
-    default:
-      return error
-  }
+  if (boundsKeywords.has(keyword)) return error.replace(/^\S+ is /, 'Value is ').replace(/ {2,}/g, ' ')
+  if (!lengthKeywords.has(keyword)) return error
+  return error.replace(/\(\d+ ([<>]) (\d+)\)/, (_, sign: string, limit: string) => `(${sign === '<' ? 'at least' : 'at most'} ${limit})`)
 }
 
 /**

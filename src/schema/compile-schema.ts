@@ -50,8 +50,7 @@ export function toIssuePath(path: StandardSchemaV1.Issue['path']): (string | num
 /** What a schema that cannot describe itself is listed as: anything goes (its own validation still applies). */
 const permissive: JSONSchemaObject = Object.freeze({}) as JSONSchemaObject
 
-function describeStandard(schema: StandardSchemaV1): { jsonSchema: JSONSchemaObject; outputJsonSchema: JSONSchemaObject } | undefined {
-  if (!hasJsonSchema(schema)) return undefined
+function describeStandard(schema: StandardJSONSchemaV1): { jsonSchema: JSONSchemaObject; outputJsonSchema: JSONSchemaObject } {
   const describe = schema['~standard'].jsonSchema
   const jsonSchema = describe.input({ target: DRAFT })
   try {
@@ -91,7 +90,7 @@ class CompiledStandardSchema<T> implements CompiledSchema<T> {
   }
 
   #describe() {
-    return (this.#described ??= describeStandard(this.source) ?? { jsonSchema: permissive, outputJsonSchema: permissive })
+    return (this.#described ??= hasJsonSchema(this.source) ? describeStandard(this.source) : { jsonSchema: permissive, outputJsonSchema: permissive })
   }
 
   validate(value: unknown): SchemaResult<T> {

@@ -1,9 +1,8 @@
 /** Whether `toJSON` may keep a value: what `JSON.stringify` can write (no functions, symbols, cycles, bigints). */
 function isSerializable(value: unknown): boolean {
-  if (value === null || value === undefined) return true
   const type = typeof value
   if (type === 'function' || type === 'symbol' || type === 'bigint') return false
-  if (type !== 'object') return true
+  // Only an object can fail to be written (a cycle, a bigint inside); a primitive never throws.
   try {
     JSON.stringify(value)
     return true

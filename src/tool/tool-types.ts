@@ -147,11 +147,11 @@ export interface Tool<
   TSuspend = any,
   TResume = any,
   TRequestContext extends Record<string, any> = any,
-> {
+> extends Readonly<
+    Pick<ToolOptions<TId, any, any, any, any, any, any>, 'title' | 'description' | 'strict' | 'outputValidation' | 'providerOptions' | 'inputExamples' | 'mcp' | 'background'>
+  > {
   readonly [toolMarker]: true
   readonly id: TId
-  readonly title?: string
-  readonly description: string
   /** The options as written, for the runtime (hooks, transforms, approval…). */
   readonly options: ToolOptions<TId, any, any, any, any, any, any>
   readonly schemas: CompiledToolSchemas
@@ -163,15 +163,9 @@ export interface Tool<
   readonly requestContextSchema?: SchemaLike
   /** `false` unless the option says otherwise. */
   readonly requireApproval: boolean | ((input: any, options: { requestContext: any }) => boolean | Promise<boolean>)
-  readonly strict?: boolean
-  readonly outputValidation?: 'error' | 'warn'
-  readonly providerOptions?: Record<string, Record<string, unknown>>
-  readonly inputExamples?: Array<{ input: Record<string, unknown> }>
   // Method syntax: a tool of any output stays assignable to `AnyTool`.
   toModelOutput?(output: TOutput): ToolModelOutput | string | PromiseLike<ToolModelOutput | string>
   readonly transform?: ToolPayloadTransform
-  readonly mcp?: ToolMcpOptions
-  readonly background?: ToolBackgroundOptions
   onInputStart?(options: ToolCallOptions): MaybePromise<void>
   onInputDelta?(options: ToolCallOptions & { inputTextDelta: string }): MaybePromise<void>
   onInputAvailable?(options: ToolCallOptions & { input: TInput }): MaybePromise<void>

@@ -1,8 +1,8 @@
 /** What the direct-call tests share: a weather tool with a spy, a recording `observe`, a quiet console. */
 import { vi } from 'vitest'
 import { z } from 'zod'
-import { createTool } from './create-tool.ts'
-import type { ToolObserve } from '../tool/tool-execution-context.ts'
+import { createTool } from '../../src/runtime/create-tool.ts'
+import type { ToolObserve } from '../../src/tool/tool-execution-context.ts'
 
 export function silenceConsole() {
   return { warn: vi.spyOn(console, 'warn').mockImplementation(() => {}), error: vi.spyOn(console, 'error').mockImplementation(() => {}) }

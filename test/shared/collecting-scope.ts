@@ -1,9 +1,9 @@
 import { expect } from 'vitest'
-import { isToolDataEvent, type EmitEvent, type ToolDataType, type ToolEvent } from '../protocol/tool-event.ts'
-import type { AnyTool } from '../tool/tool-types.ts'
-import { createObserve } from './create-observe.ts'
-import { RequestContext } from '../tool/request-context.ts'
-import type { ToolCallScope } from './tool-call-scope.ts'
+import { isToolDataEvent, type EmitEvent, type ToolDataType, type ToolEvent } from '../../src/protocol/tool-event.ts'
+import type { AnyTool } from '../../src/tool/tool-types.ts'
+import { createObserve } from '../../src/runtime/create-observe.ts'
+import { RequestContext } from '../../src/tool/request-context.ts'
+import type { ToolCallScope } from '../../src/runtime/tool-call-scope.ts'
 
 /** The fields of each event type, as SPEC §3 lists them: [required, optional]. */
 const specFields: Record<Exclude<ToolEvent['type'], ToolDataType>, [string[], string[]]> = {
