@@ -1,7 +1,7 @@
 import type { SequencedEvent, ToolEventView } from '../protocol/tool-event.ts'
 import type { RunView } from '../protocol/call-result.ts'
 import { eventStreamMediaType } from '../protocol/encode-sse.ts'
-import { headerNames } from '../protocol/header-names.ts'
+import { headerNames, jsonHeader } from '../protocol/header-names.ts'
 import type { ToolDescriptor } from '../protocol/tool-descriptor.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import { followEvents } from './follow-events.ts'
@@ -21,14 +21,6 @@ interface SendOptions {
   body?: BodyInit
   headers?: HeadersInit
   signal?: AbortSignal | undefined
-}
-
-/**
- * A JSON value as header text: characters outside ASCII escaped (`\uXXXX` is still JSON), since
- * header values must be bytes and a name like "Zoë" would otherwise make `fetch` throw.
- */
-function jsonHeader(value: unknown): string {
-  return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
 
 function isEventStream(response: Response): boolean {
@@ -123,7 +115,7 @@ export function createToolClient<T extends ToolSetLike = readonly AnyTool[]>(opt
         request(`${runPath(runId, '/events')}${query}`, {
           method: 'GET',
           accept: eventStreamMediaType,
-          headers: mergeHeaders(followOptions.headers, { [headerNames.lastEventId]: String(after) }),
+          headers: { ...Object.fromEntries(new Headers(followOptions.headers)), [headerNames.lastEventId]: String(after) },
           signal: followOptions.signal,
         }),
       after: followOptions.after ?? 0,
@@ -180,10 +172,4 @@ export function createToolClient<T extends ToolSetLike = readonly AnyTool[]>(opt
     follow,
   }
   return client
-}
-
-function mergeHeaders(first: HeadersInit | undefined, second: Record<string, string>): Headers {
-  const headers = new Headers(first)
-  for (const [name, value] of Object.entries(second)) headers.set(name, value)
-  return headers
 }

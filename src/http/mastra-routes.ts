@@ -3,6 +3,7 @@ import { ToolrouteError, toolNotFound } from '../errors/toolroute-error.ts'
 import type { ToolAppEnv } from './tool-app-options.ts'
 import { readJsonBody } from './read-json-body.ts'
 import type { ToolDescriptor } from '../protocol/tool-descriptor.ts'
+import { headerNames, jsonHeader } from '../protocol/header-names.ts'
 
 /** superjson's text for a plain JSON value: the value under `json`, no `meta` needed. */
 const superjson = (value: unknown) => JSON.stringify({ json: value })
@@ -21,11 +22,6 @@ function toMastraTool(descriptor: ToolDescriptor) {
     ...(descriptor.providerOptions ? { providerOptions: descriptor.providerOptions } : {}),
     ...(descriptor.mcp ? { mcp: descriptor.mcp } : {}),
   }
-}
-
-/** A JSON value as header text: non-ASCII escaped (`\uXXXX` is still JSON), as header values must be bytes. */
-function jsonHeader(value: unknown): string {
-  return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
 
 /**
@@ -62,7 +58,7 @@ export function mountMastraRoutes(
     headers.delete('content-length')
     headers.set('content-type', 'application/json')
     headers.set('accept', 'application/json')
-    if (context) headers.set('x-request-context', jsonHeader(context))
+    if (context) headers.set(headerNames.requestContext, jsonHeader(context))
     const url = new URL(c.req.url)
     url.pathname = url.pathname.replace(/\/api\/tools\/([^/]+)\/execute\/?$/, '/tools/$1')
     url.search = ''
