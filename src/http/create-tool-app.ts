@@ -145,8 +145,7 @@ export function createToolApp(options: ToolAppOptions, features: ToolAppFeatures
   app.get('/runs/:runId', runCaller, async (c) => {
     // A page of the log, never all of it (SPEC §12); a cursor or limit that is not a number reads as absent.
     const [before, limit] = [c.req.query('before'), c.req.query('limit')].map((value) => (value && /^\d{1,15}$/.test(value) ? Number(value) : undefined))
-    const page = { ...(before !== undefined ? { before } : {}), ...(limit !== undefined ? { limit } : {}) }
-    const { run, events } = await hostFor(c).get(c.req.param('runId'), { principal: c.get('principal'), events: page })
+    const { run, events } = await hostFor(c).get(c.req.param('runId'), { principal: c.get('principal'), events: { before, limit } })
     return c.json(await runView(run, events, await loadTool(tools, run.toolId)))
   })
   app.get('/runs/:runId/events', runCaller, async (c) => {

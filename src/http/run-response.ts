@@ -45,9 +45,8 @@ export async function segmentResponse(c: Context, segment: RunSegment, tool: Any
   void segment.settled.finally(() => signal?.removeEventListener('abort', onAbort)).catch(() => {})
   const project = tool ? createEventProjector(tool, mode.view, { input: segment.run.input }) : async (event: SequencedEvent['event']) => event
   return sseResponse(segment.events, project, {
+    ...mode,
     headers: { [headerNames.runId]: segment.run.runId, [headerNames.toolCallId]: segment.run.toolCallId },
-    dialect: mode.dialect,
-    keepAliveMs: mode.keepAliveMs,
     onCancel: onAbort,
   })
 }
