@@ -137,8 +137,7 @@ function toAiSdkTool(client: ToolClient, descriptor: ToolDescriptor, options: To
           }
         }
       }
-      const requestContext = options.requestContext ? { requestContext: options.requestContext } : {}
-      yield* outputsOf(client.stream(descriptor.id, input, { toolCallId, view: 'raw', ...requestContext, ...signal }))
+      yield* outputsOf(client.stream(descriptor.id, input, { toolCallId, view: 'raw', requestContext: options.requestContext, ...signal }))
       // The run stopped to wait: approve it (the AI SDK already asked), or resume it (when the
       // application answers suspensions); the rest of its events follow from where the stream stopped.
       while (approvalId || suspension) {

@@ -23,10 +23,6 @@ interface SendOptions {
   signal?: AbortSignal | undefined
 }
 
-function isEventStream(response: Response): boolean {
-  return (response.headers.get('content-type') ?? '').includes(eventStreamMediaType)
-}
-
 /**
  * A typed client for toolroute tools, for agents on Workers, Deno, Node or in a browser: calls
  * (JSON or SSE, input whole or streamed), approvals, suspensions, runs and their events.
@@ -74,7 +70,7 @@ export function createToolClient<T extends ToolSetLike = readonly AnyTool[]>(opt
       throw new ToolClientError('CONNECTION_LOST', `Could not reach toolroute at ${base}: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
     }
     if (!response.ok) throw await responseError(response)
-    if (init.accept === eventStreamMediaType && (!isEventStream(response) || !response.body)) {
+    if (init.accept === eventStreamMediaType && (!(response.headers.get('content-type') ?? '').includes(eventStreamMediaType) || !response.body)) {
       await response.body?.cancel()
       throw new ToolClientError('UNEXPECTED_RESPONSE', `Expected an event stream from ${path}, got ${response.headers.get('content-type') ?? 'no content type'}`, { status: response.status })
     }
