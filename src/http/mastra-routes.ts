@@ -9,19 +9,10 @@ import { headerNames, jsonHeader } from '../protocol/header-names.ts'
 const superjson = (value: unknown) => JSON.stringify({ json: value })
 
 /** A tool as Mastra's server lists it (`GET /api/tools`): its JSON Schemas as superjson text, which Mastra parses back. */
-function toMastraTool(descriptor: ToolDescriptor) {
-  return {
-    id: descriptor.id,
-    description: descriptor.description,
-    inputSchema: superjson(descriptor.inputSchema),
-    ...(descriptor.outputSchema ? { outputSchema: superjson(descriptor.outputSchema) } : {}),
-    // Mastra's flag is a boolean; a rule only the server evaluates may ask, so it reads as true.
-    requireApproval: descriptor.requireApproval !== false,
-    ...(descriptor.strict !== undefined ? { strict: descriptor.strict } : {}),
-    ...(descriptor.inputExamples ? { inputExamples: descriptor.inputExamples } : {}),
-    ...(descriptor.providerOptions ? { providerOptions: descriptor.providerOptions } : {}),
-    ...(descriptor.mcp ? { mcp: descriptor.mcp } : {}),
-  }
+function toMastraTool({ id, description, inputSchema, outputSchema, requireApproval, strict, inputExamples, providerOptions, mcp }: ToolDescriptor) {
+  // Mastra's flag is a boolean; a rule only the server evaluates may ask, so it reads as true.
+  // A field the descriptor leaves out stays `undefined`, absent from the JSON answer.
+  return { id, description, inputSchema: superjson(inputSchema), outputSchema: outputSchema && superjson(outputSchema), requireApproval: requireApproval !== false, strict, inputExamples, providerOptions, mcp }
 }
 
 /**
