@@ -95,10 +95,7 @@ export function createToolClient<T extends ToolSetLike = readonly AnyTool[]>(opt
     if (Object.keys(requestContext).length > 0) headers.set(headerNames.requestContext, jsonHeader(requestContext))
     if (callOptions.toolCallId) headers.set(headerNames.toolCallId, callOptions.toolCallId)
     const { body, streamed } = await inputBody(input)
-    // The tool call id is the key by default (SPEC §9): an agent that retries a step sends the
-    // same id, and the server answers the first call's result instead of executing again. Not
-    // for an input sent as it arrives: the server reads a keyed body whole before it starts, so
-    // its deltas would no longer stream live (an explicit `idempotencyKey` still goes).
+    // The tool call id is the key by default, except for a streamed input (`ToolClientOptions.idempotency` says why).
     const key = callOptions.idempotencyKey ?? (options.idempotency === false || streamed ? undefined : callOptions.toolCallId)
     if (key && !headers.has(headerNames.idempotencyKey)) headers.set(headerNames.idempotencyKey, key)
     return { method: 'POST', body, headers, signal: callOptions.signal }
