@@ -2,22 +2,17 @@ import { jsonSchema, type Tool as AiSdkTool } from 'ai'
 import { ToolClientError } from '../client/tool-client-error.ts'
 import type { ToolClient, ToolIdOf, ToolInputOf, ToolOutputOf, ToolSetLike } from '../client/tool-client-types.ts'
 import type { SequencedEvent } from '../protocol/tool-event.ts'
+import type { ApprovalRequiredResult, SuspendedResult } from '../protocol/call-result.ts'
 import type { ToolDescriptor } from '../protocol/tool-descriptor.ts'
 import type { ToolModelOutput } from '../protocol/model-output.ts'
 import { aiSdkToolName, type AiSdkToolName } from './ai-sdk-tool-name.ts'
 
 /** A tool's run that stopped to wait for a person: what `execute` returns when nobody answers it here. */
-export type PendingToolResult =
-  | { status: 'suspended'; runId: string; toolCallId: string; suspendPayload: unknown; resumeSchema?: Record<string, unknown> }
-  | { status: 'approval-required'; runId: string; toolCallId: string; approvalId: string }
+export type PendingToolResult = SuspendedResult | ApprovalRequiredResult
 
 /** A suspension handed to `onSuspend`. */
-export interface ToolSuspension {
+export interface ToolSuspension extends Omit<SuspendedResult, 'status'> {
   toolId: string
-  runId: string
-  toolCallId: string
-  suspendPayload: unknown
-  resumeSchema?: Record<string, unknown>
 }
 
 export interface ToAiSdkToolsOptions<Id extends string = string> {
@@ -142,8 +137,7 @@ function toAiSdkTool(client: ToolClient, descriptor: ToolDescriptor, options: To
           }
         }
       }
-      const requestContext = options.requestContext ? { requestContext: options.requestContext } : {}
-      yield* outputsOf(client.stream(descriptor.id, input, { toolCallId, view: 'raw', ...requestContext, ...signal }))
+      yield* outputsOf(client.stream(descriptor.id, input, { toolCallId, view: 'raw', requestContext: options.requestContext, ...signal }))
       // The run stopped to wait: approve it (the AI SDK already asked), or resume it (when the
       // application answers suspensions); the rest of its events follow from where the stream stopped.
       while (approvalId || suspension) {

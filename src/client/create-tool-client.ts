@@ -1,7 +1,7 @@
 import type { SequencedEvent, ToolEventView } from '../protocol/tool-event.ts'
 import type { RunView } from '../protocol/call-result.ts'
 import { eventStreamMediaType } from '../protocol/encode-sse.ts'
-import { headerNames } from '../protocol/header-names.ts'
+import { headerNames, jsonHeader } from '../protocol/header-names.ts'
 import type { ToolDescriptor } from '../protocol/tool-descriptor.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import { followEvents } from './follow-events.ts'
@@ -21,18 +21,6 @@ interface SendOptions {
   body?: BodyInit
   headers?: HeadersInit
   signal?: AbortSignal | undefined
-}
-
-/**
- * A JSON value as header text: characters outside ASCII escaped (`\uXXXX` is still JSON), since
- * header values must be bytes and a name like "Zoë" would otherwise make `fetch` throw.
- */
-function jsonHeader(value: unknown): string {
-  return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
-}
-
-function isEventStream(response: Response): boolean {
-  return (response.headers.get('content-type') ?? '').includes(eventStreamMediaType)
 }
 
 /**
@@ -82,7 +70,7 @@ export function createToolClient<T extends ToolSetLike = readonly AnyTool[]>(opt
       throw new ToolClientError('CONNECTION_LOST', `Could not reach toolroute at ${base}: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
     }
     if (!response.ok) throw await responseError(response)
-    if (init.accept === eventStreamMediaType && (!isEventStream(response) || !response.body)) {
+    if (init.accept === eventStreamMediaType && (!(response.headers.get('content-type') ?? '').includes(eventStreamMediaType) || !response.body)) {
       await response.body?.cancel()
       throw new ToolClientError('UNEXPECTED_RESPONSE', `Expected an event stream from ${path}, got ${response.headers.get('content-type') ?? 'no content type'}`, { status: response.status })
     }
@@ -107,10 +95,7 @@ export function createToolClient<T extends ToolSetLike = readonly AnyTool[]>(opt
     if (Object.keys(requestContext).length > 0) headers.set(headerNames.requestContext, jsonHeader(requestContext))
     if (callOptions.toolCallId) headers.set(headerNames.toolCallId, callOptions.toolCallId)
     const { body, streamed } = await inputBody(input)
-    // The tool call id is the key by default (SPEC §9): an agent that retries a step sends the
-    // same id, and the server answers the first call's result instead of executing again. Not
-    // for an input sent as it arrives: the server reads a keyed body whole before it starts, so
-    // its deltas would no longer stream live (an explicit `idempotencyKey` still goes).
+    // The tool call id is the key by default, except for a streamed input (`ToolClientOptions.idempotency` says why).
     const key = callOptions.idempotencyKey ?? (options.idempotency === false || streamed ? undefined : callOptions.toolCallId)
     if (key && !headers.has(headerNames.idempotencyKey)) headers.set(headerNames.idempotencyKey, key)
     return { method: 'POST', body, headers, signal: callOptions.signal }
@@ -123,7 +108,7 @@ export function createToolClient<T extends ToolSetLike = readonly AnyTool[]>(opt
         request(`${runPath(runId, '/events')}${query}`, {
           method: 'GET',
           accept: eventStreamMediaType,
-          headers: mergeHeaders(followOptions.headers, { [headerNames.lastEventId]: String(after) }),
+          headers: { ...Object.fromEntries(new Headers(followOptions.headers)), [headerNames.lastEventId]: String(after) },
           signal: followOptions.signal,
         }),
       after: followOptions.after ?? 0,
@@ -180,10 +165,4 @@ export function createToolClient<T extends ToolSetLike = readonly AnyTool[]>(opt
     follow,
   }
   return client
-}
-
-function mergeHeaders(first: HeadersInit | undefined, second: Record<string, string>): Headers {
-  const headers = new Headers(first)
-  for (const [name, value] of Object.entries(second)) headers.set(name, value)
-  return headers
 }

@@ -50,11 +50,8 @@ export class ToolClientError extends Error {
 
 /** The error of a response that is not OK: the spec's `{ error: { code, message, issues? } }` when it is one. */
 export async function responseError(response: Response): Promise<ToolClientError> {
-  const ids = {
-    status: response.status,
-    ...(response.headers.get(headerNames.runId) ? { runId: response.headers.get(headerNames.runId)! } : {}),
-    ...(response.headers.get(headerNames.toolCallId) ? { toolCallId: response.headers.get(headerNames.toolCallId)! } : {}),
-  }
+  // The constructor keeps only the ids the server named.
+  const ids = { status: response.status, runId: response.headers.get(headerNames.runId) ?? undefined, toolCallId: response.headers.get(headerNames.toolCallId) ?? undefined }
   const text = await response.text().catch(() => '')
   let body: unknown
   try {

@@ -89,9 +89,8 @@ export async function callTool(c: Context, args: CallToolArgs): Promise<Response
     yield* await args.runs().follow(ids.runId, { principal, after: log.lastSeq() })
   }
   return sseResponse(events(), createEventProjector(tool, mode.view), {
+    ...mode,
     headers: { [headerNames.runId]: ids.runId, [headerNames.toolCallId]: ids.toolCallId },
-    dialect: mode.dialect,
-    keepAliveMs: mode.keepAliveMs,
     onCancel: async () => {
       // A background run goes on without its caller; a call in the request stops with it.
       if ((await Promise.race([ending, Promise.resolve(undefined)]))?.kind !== 'background') scope.callerLeft()

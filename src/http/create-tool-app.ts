@@ -3,7 +3,7 @@ import { cors } from 'hono/cors'
 import { HTTPException } from 'hono/http-exception'
 import { ToolrouteError, toolNotFound } from '../errors/toolroute-error.ts'
 import { createNoRunHost } from '../runs/create-no-run-host.ts'
-import type { RunHost } from '../runs/run-host.ts'
+import type { RunHost, RunSegment } from '../runs/run-host.ts'
 import { startCall } from '../runtime/start-call.ts'
 import { defaultMaxInputBytes } from '../runtime/receive-input.ts'
 import { loadTool } from '../manifest/load-tool.ts'
@@ -145,8 +145,7 @@ export function createToolApp(options: ToolAppOptions, features: ToolAppFeatures
   app.get('/runs/:runId', runCaller, async (c) => {
     // A page of the log, never all of it (SPEC §12); a cursor or limit that is not a number reads as absent.
     const [before, limit] = [c.req.query('before'), c.req.query('limit')].map((value) => (value && /^\d{1,15}$/.test(value) ? Number(value) : undefined))
-    const page = { ...(before !== undefined ? { before } : {}), ...(limit !== undefined ? { limit } : {}) }
-    const { run, events } = await hostFor(c).get(c.req.param('runId'), { principal: c.get('principal'), events: page })
+    const { run, events } = await hostFor(c).get(c.req.param('runId'), { principal: c.get('principal'), events: { before, limit } })
     return c.json(await runView(run, events, await loadTool(tools, run.toolId)))
   })
   app.get('/runs/:runId/events', runCaller, async (c) => {
@@ -159,23 +158,18 @@ export function createToolApp(options: ToolAppOptions, features: ToolAppFeatures
     return segmentResponse(c, { run, events, settled: Promise.resolve(run), abort() {} }, await loadTool(tools, run.toolId), { ...mode, sse: true })
   })
   const runAction = guardRunAction(options)
+  const stepResponse = async (c: Context, segment: RunSegment) => segmentResponse(c, segment, await loadTool(tools, segment.run.toolId), responseModeOf(c, options.keepAliveMs))
   app.post('/runs/:runId/approve', runAction, runCaller, async (c) => {
-    const body = (await readJsonBody(c, maxInputBytes)) as { approvalId?: unknown }
-    const approvalId = typeof body === 'object' && body !== null && typeof body.approvalId === 'string' ? body.approvalId : undefined
-    const segment = await hostFor(c).approve(c.req.param('runId'), { principal: c.get('principal'), ...(approvalId ? { approvalId } : {}) })
-    return segmentResponse(c, segment, await loadTool(tools, segment.run.toolId), responseModeOf(c, options.keepAliveMs))
+    const { approvalId } = ((await readJsonBody(c, maxInputBytes)) ?? {}) as { approvalId?: unknown }
+    return stepResponse(c, await hostFor(c).approve(c.req.param('runId'), { principal: c.get('principal'), ...(typeof approvalId === 'string' && approvalId ? { approvalId } : {}) }))
   })
   // Bodies are checked after our own read, so a bad one gets 415, 413 or INVALID_JSON first; empty is `{}`.
-  app.post('/runs/:runId/decline', runAction, runCaller, async (c) => {
-    const { reason } = checkRunActionBody('decline', await readJsonBody(c, maxInputBytes))
-    const segment = await hostFor(c).decline(c.req.param('runId'), { principal: c.get('principal'), ...(reason !== undefined ? { reason } : {}) })
-    return segmentResponse(c, segment, await loadTool(tools, segment.run.toolId), responseModeOf(c, options.keepAliveMs))
-  })
-  app.post('/runs/:runId/resume', runAction, runCaller, async (c) => {
-    const { resumeData } = checkRunActionBody('resume', await readJsonBody(c, maxInputBytes))
-    const segment = await hostFor(c).resume(c.req.param('runId'), { principal: c.get('principal'), resumeData })
-    return segmentResponse(c, segment, await loadTool(tools, segment.run.toolId), responseModeOf(c, options.keepAliveMs))
-  })
+  app.post('/runs/:runId/decline', runAction, runCaller, async (c) =>
+    stepResponse(c, await hostFor(c).decline(c.req.param('runId'), { principal: c.get('principal'), ...checkRunActionBody('decline', await readJsonBody(c, maxInputBytes)) })),
+  )
+  app.post('/runs/:runId/resume', runAction, runCaller, async (c) =>
+    stepResponse(c, await hostFor(c).resume(c.req.param('runId'), { principal: c.get('principal'), ...checkRunActionBody('resume', await readJsonBody(c, maxInputBytes)) })),
+  )
   app.post('/runs/:runId/cancel', runAction, runCaller, async (c) => {
     await readJsonBody(c, maxInputBytes) // ignored, but held to the rules of a body: JSON or none
     const run = await hostFor(c).cancel(c.req.param('runId'), { principal: c.get('principal') })

@@ -99,5 +99,5 @@ async function replay(c: Context, answer: IdempotentAnswer, tool: AnyTool, mode:
   const headers = { [headerNames.runId]: answer.runId, [headerNames.toolCallId]: answer.toolCallId, [headerNames.idempotentReplayed]: 'true' }
   if (!mode.sse) return c.body(answer.body, answer.status as 200, { ...headers, 'content-type': 'application/json' })
   const events = await runs.follow(answer.runId, { principal, after: 0, signal: c.req.raw.signal })
-  return sseResponse(events, createEventProjector(tool, mode.view), { headers, keepAliveMs: mode.keepAliveMs, dialect: mode.dialect })
+  return sseResponse(events, createEventProjector(tool, mode.view), { ...mode, headers })
 }

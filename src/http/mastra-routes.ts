@@ -3,29 +3,16 @@ import { ToolrouteError, toolNotFound } from '../errors/toolroute-error.ts'
 import type { ToolAppEnv } from './tool-app-options.ts'
 import { readJsonBody } from './read-json-body.ts'
 import type { ToolDescriptor } from '../protocol/tool-descriptor.ts'
+import { headerNames, jsonHeader } from '../protocol/header-names.ts'
 
 /** superjson's text for a plain JSON value: the value under `json`, no `meta` needed. */
 const superjson = (value: unknown) => JSON.stringify({ json: value })
 
 /** A tool as Mastra's server lists it (`GET /api/tools`): its JSON Schemas as superjson text, which Mastra parses back. */
-function toMastraTool(descriptor: ToolDescriptor) {
-  return {
-    id: descriptor.id,
-    description: descriptor.description,
-    inputSchema: superjson(descriptor.inputSchema),
-    ...(descriptor.outputSchema ? { outputSchema: superjson(descriptor.outputSchema) } : {}),
-    // Mastra's flag is a boolean; a rule only the server evaluates may ask, so it reads as true.
-    requireApproval: descriptor.requireApproval !== false,
-    ...(descriptor.strict !== undefined ? { strict: descriptor.strict } : {}),
-    ...(descriptor.inputExamples ? { inputExamples: descriptor.inputExamples } : {}),
-    ...(descriptor.providerOptions ? { providerOptions: descriptor.providerOptions } : {}),
-    ...(descriptor.mcp ? { mcp: descriptor.mcp } : {}),
-  }
-}
-
-/** A JSON value as header text: non-ASCII escaped (`\uXXXX` is still JSON), as header values must be bytes. */
-function jsonHeader(value: unknown): string {
-  return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
+function toMastraTool({ id, description, inputSchema, outputSchema, requireApproval, strict, inputExamples, providerOptions, mcp }: ToolDescriptor) {
+  // Mastra's flag is a boolean; a rule only the server evaluates may ask, so it reads as true.
+  // A field the descriptor leaves out stays `undefined`, absent from the JSON answer.
+  return { id, description, inputSchema: superjson(inputSchema), outputSchema: outputSchema && superjson(outputSchema), requireApproval: requireApproval !== false, strict, inputExamples, providerOptions, mcp }
 }
 
 /**
@@ -62,7 +49,7 @@ export function mountMastraRoutes(
     headers.delete('content-length')
     headers.set('content-type', 'application/json')
     headers.set('accept', 'application/json')
-    if (context) headers.set('x-request-context', jsonHeader(context))
+    if (context) headers.set(headerNames.requestContext, jsonHeader(context))
     const url = new URL(c.req.url)
     url.pathname = url.pathname.replace(/\/api\/tools\/([^/]+)\/execute\/?$/, '/tools/$1')
     url.search = ''

@@ -45,9 +45,8 @@ export async function segmentResponse(c: Context, segment: RunSegment, tool: Any
   void segment.settled.finally(() => signal?.removeEventListener('abort', onAbort)).catch(() => {})
   const project = tool ? createEventProjector(tool, mode.view, { input: segment.run.input }) : async (event: SequencedEvent['event']) => event
   return sseResponse(segment.events, project, {
+    ...mode,
     headers: { [headerNames.runId]: segment.run.runId, [headerNames.toolCallId]: segment.run.toolCallId },
-    dialect: mode.dialect,
-    keepAliveMs: mode.keepAliveMs,
     onCancel: onAbort,
   })
 }
@@ -62,23 +61,10 @@ export async function runView(run: RunRecord, events: SequencedEvent[], tool: An
       if (shown) transcript.push(shown)
     }
   }
-  const resumeSchema = run.status === 'suspended' ? tool?.schemas.resume?.jsonSchema : undefined
-  return {
-    runId: run.runId,
-    toolId: run.toolId,
-    toolCallId: run.toolCallId,
-    status: run.status,
-    createdAt: run.createdAt,
-    updatedAt: run.updatedAt,
-    ...(run.expiresAt ? { expiresAt: run.expiresAt } : {}),
-    ...(run.suspendPayload !== undefined && run.status === 'suspended' ? { suspendPayload: run.suspendPayload } : {}),
-    ...(resumeSchema ? { resumeSchema } : {}),
-    ...(run.approvalId && run.status === 'approval-required' ? { approvalId: run.approvalId } : {}),
-    ...(run.output !== undefined ? { output: run.output } : {}),
-    ...(run.modelOutput ? { modelOutput: run.modelOutput } : {}),
-    ...(run.error ? { error: run.error } : {}),
-    ...(run.reason !== undefined ? { reason: run.reason } : {}),
-    transcript,
-    ...(events[0] && events[0].seq > 1 ? { transcriptCursor: String(events[0].seq) } : {}),
-  }
+  const { runId, toolId, toolCallId, status, createdAt, updatedAt, expiresAt, output, modelOutput, error, reason } = run
+  // Only a waiting run shows what it waits on; a field left `undefined` is absent from the JSON answer.
+  const waiting =
+    status === 'suspended' ? { suspendPayload: run.suspendPayload, resumeSchema: tool?.schemas.resume?.jsonSchema } : status === 'approval-required' ? { approvalId: run.approvalId } : {}
+  const transcriptCursor = events[0] && events[0].seq > 1 ? String(events[0].seq) : undefined
+  return { runId, toolId, toolCallId, status, createdAt, updatedAt, expiresAt, ...waiting, output, modelOutput, error, reason, transcript, transcriptCursor }
 }

@@ -29,10 +29,7 @@ export interface ToolAppOptions<E extends Env = any, Mcp extends object = object
    * object). Default: in memory (`toolroute/server`), the `TOOLROUTE_RUNS` Durable Objects (`createWorker`).
    */
   runs?: RunHost | ((c: EnvContext<E>) => RunHost)
-  /**
-   * How far a run's event log may grow (default 10,000 events, 8 MiB, SPEC §12), past which the run
-   * fails with a `tool-output-error`. Read by the composer's run engines; a `runs` of your own takes its own.
-   */
+  /** How far a run's event log may grow (SPEC §12 "Bounded runs"); a `runs` of your own takes its own. */
   runLimits?: RunLimits
   /**
    * Where `Idempotency-Key`s live (SPEC §9): one store or one per request. Default: in memory
@@ -50,16 +47,11 @@ export interface ToolAppOptions<E extends Env = any, Mcp extends object = object
   /** Name and version announced to MCP clients. */
   server?: { name: string; version: string }
   /**
-   * The app is served on a loopback address (SPEC §5): it answers only a loopback `Host` (`localhost`,
-   * 127.x, `[::1]`, any port) or one in `allowedHosts`, others `403 FORBIDDEN` (DNS rebinding), and
-   * lets pages of this machine call `/mcp` and act on runs. Set by whoever knows how the app is served
-   * (`toolroute dev`'s entry, Deno's `serveTools` on a loopback `hostname`), never from a request. Default false.
+   * The app is served on a loopback address (SPEC §5): it answers only a loopback `Host` or one in `allowedHosts`,
+   * and lets this machine's pages call `/mcp` and act on runs. Set by whoever serves the app, never from a request. Default false.
    */
   servedLocally?: boolean
-  /**
-   * Host names a locally served app also answers, any port: `'my-laptop.local'`, `'192.168.1.20'`,
-   * or `'.example.test'` for that name and every name under it (a tunnel, a proxy).
-   */
+  /** Host names a locally served app also answers, any port; `'.example.test'` is that name and every name under it. */
   allowedHosts?: readonly string[]
 }
 

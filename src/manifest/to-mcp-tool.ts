@@ -6,8 +6,7 @@ import { LazyTools } from './lazy-tools.ts'
 import { loadTool } from './load-tool.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import { isBackgroundTool } from '../tool/is-background-tool.ts'
-
-const anyObject = { type: 'object', additionalProperties: true } as const
+import { anyObject } from './to-tool-descriptor.ts'
 
 /** MCP requires `type: "object"` at the root of a tool's input and output schemas. */
 function isObjectSchema(schema: JSONSchemaObject | undefined): schema is JSONSchemaObject & { type: 'object' } {

@@ -1,7 +1,7 @@
 import type { JSONSchemaObject, ToolDescriptor, ToolDescriptorBackground } from '../protocol/tool-descriptor.ts'
 import type { AnyTool, ToolBackgroundOptions } from '../tool/tool-types.ts'
 
-const anyObject: JSONSchemaObject = { type: 'object', additionalProperties: true }
+export const anyObject = { type: 'object' as const, additionalProperties: true } satisfies JSONSchemaObject
 
 /** Builds a tool's descriptor from what `createTool` computed once. */
 export function toToolDescriptor(tool: AnyTool): ToolDescriptor {

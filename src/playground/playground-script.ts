@@ -10,7 +10,6 @@ import type { playgroundViews } from './playground-views.ts'
  *
  * It uses the app's public routes only: `GET /tools`, `POST /tools/:id` as SSE with `?view=`,
  * `/runs/:id/approve|decline|resume`, `GET /runs/:id/events?after=` and `GET /runs/:id`.
-
  *
  * The forms drawn from JSON Schema are `playgroundForms`; the element helper and what reads the
  * app's answers as text (SSE frames, an event's line, a run's status, a tool's badges) are
@@ -112,13 +111,11 @@ export function playgroundScript(makeForms: typeof playgroundForms, makeViews: t
     )
   }
 
-
   const appendEvent = (seq: string, event: ToolEvent) => {
     const preliminary = event.type === 'tool-output-available' && event.preliminary ? ' preliminary' : ''
     const kind = event.type.includes('error') || event.type === 'tool-output-denied' ? ' bad' : event.type === 'tool-output-available' ? ' good' : ''
     $('timeline').append(h('li', { class: `event${kind}${preliminary}`, 'data-type': event.type }, h('span', { class: 'seq' }, seq ? `#${seq}` : ''), h('span', { class: 'type' }, event.type + (preliminary ? ' (preliminary)' : '')), h('pre', {}, summary(event))))
   }
-
 
   const renderRuns = () => {
     $('runs').replaceChildren(
@@ -139,7 +136,6 @@ export function playgroundScript(makeForms: typeof playgroundForms, makeViews: t
     $('run-status').textContent = `${run.toolId}: ${run.status}${note ? ` (${note})` : ''}`
     renderRuns()
   }
-
 
   // Which stream owns the timeline: a new run or a replay takes it over, and an older stream still
   // arriving (a view switched mid-run, Run pressed twice) stops writing to it.

@@ -13,4 +13,10 @@ export const headerNames = {
   uiMessageStream: 'x-vercel-ai-ui-message-stream',
 } as const
 
-export type HeaderName = (typeof headerNames)[keyof typeof headerNames]
+/**
+ * A JSON value as header text: characters outside ASCII escaped (`\uXXXX` is still JSON), since
+ * header values must be bytes and a name like "Zoë" would otherwise make `fetch` throw.
+ */
+export function jsonHeader(value: unknown): string {
+  return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
+}

@@ -93,9 +93,8 @@ export interface SequencedEvent {
 }
 
 /** The three audiences of one run (SPEC §3 "Views"). */
-export type ToolEventView = 'display' | 'raw' | 'transcript'
-
-export const toolEventViews: readonly ToolEventView[] = ['display', 'raw', 'transcript']
+export const toolEventViews = ['display', 'raw', 'transcript'] as const
+export type ToolEventView = (typeof toolEventViews)[number]
 
 /** Receives events as the executor produces them. */
 export type EmitEvent = (event: ToolEvent) => void

@@ -46,8 +46,7 @@ export function createMemoryIdempotencyStore(options: MemoryIdempotencyStoreOpti
       if (record) return beginFrom(record, fingerprint)
       sweep()
       const at = now()
-      if (!claim) records.set(name, { state: 'pending', fingerprint, createdAt: at })
-      else records.set(name, { state: 'pending', fingerprint, createdAt: at, lease: { ...claim, until: at + leaseMs } })
+      records.set(name, { state: 'pending', fingerprint, createdAt: at, ...(claim ? { lease: { ...claim, until: at + leaseMs } } : {}) })
       return claim ? { state: 'new', renewEveryMs: leaseMs / 3 } : { state: 'new' }
     },
     async renew(scope, fingerprint) {
