@@ -137,9 +137,7 @@ export async function callMcpTool(deps: McpCallDeps, tool: AnyTool, params: { ar
 
 const formsOf = (deps: McpCallDeps, ctx: ServerContext): boolean => (deps.answersForms ? deps.answersForms(ctx) : answersForms(ctx.mcpReq.envelope))
 
-function cannotAsk(): Promise<never> {
-  return Promise.reject(new Error('The MCP client declared no form elicitation: it cannot answer questions'))
-}
+const cannotAsk = (): Promise<never> => Promise.reject(new Error('The MCP client declared no form elicitation: it cannot answer questions'))
 
 function readAnswer(ctx: ServerContext, key: string): ElicitResult | undefined {
   const content = acceptedContent(ctx.mcpReq.inputResponses, key)

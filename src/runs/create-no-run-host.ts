@@ -15,9 +15,7 @@ const noRuns = Symbol('toolroute.noRuns')
 export function createNoRunHost(advice: string): RunHost {
   const refuse = async (run: { toolId: string; status?: string }): Promise<never> =>
     refuseToKeep(run, `needs its run stored, but this app keeps no runs: ${advice}${run.status === 'suspended' ? suspendAdvice : ''}`)
-  const missing = async (runId: string): Promise<never> => {
-    throw runNotFound(runId)
-  }
+  const missing = (runId: string): Promise<never> => Promise.reject(runNotFound(runId))
   return {
     [noRuns]: advice,
     open: refuse,

@@ -27,10 +27,9 @@ export function createStepRunner(deps: { tools: ReadonlyMap<string, AnyTool>; st
     elicitation: { sendRequest: (request, options) => askRunQuestion(questions, runId, request, options?.key ?? `question-${crypto.randomUUID()}`, signal) },
     extra: {},
   })
-  /** The run's tool (a lazy one loaded on its first step here); `EXECUTION_FAILED` once it is gone or cannot load. */
-  const toolOf = (run: RunRecord): Promise<AnyTool> => toolOfRun(tools, run)
   return {
-    toolOf,
+    /** The run's tool (a lazy one loaded on its first step here); `EXECUTION_FAILED` once it is gone or cannot load. */
+    toolOf: (run: RunRecord): Promise<AnyTool> => toolOfRun(tools, run),
     /**
      * Executes, appending the events in order; a transient chunk goes to live followers after the
      * event numbered `after` (or the last appended since). Never throws: a failure is the outcome. An
@@ -77,7 +76,7 @@ export function createStepRunner(deps: { tools: ReadonlyMap<string, AnyTool>; st
       }
       let outcome: ExecuteOutcome
       try {
-        const tool = await toolOf(run)
+        const tool = await toolOfRun(tools, run)
         // The stored request context checked again: a schema a redeploy changed may now refuse it.
         const call = startCall(tool, run.requestContext)
         if (!call.ok) throw call.error

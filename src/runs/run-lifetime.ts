@@ -8,8 +8,6 @@ export const defaultRunTtlMs = 24 * 60 * 60 * 1000
  * work) and when each state next needs a sweep. Pure: the engine applies what it answers.
  */
 export interface RunLifetime {
-  readonly ttlMs: number
-  readonly retentionMs: number
   readonly leaseMs: number
   /**
    * A patch as stored at `now` for a run then `status`: `updatedAt`; a wait's deadline set or dropped
@@ -35,8 +33,6 @@ export function createRunLifetime(options: { ttlMs?: number; retentionMs?: numbe
   const retentionMs = options.retentionMs ?? defaultRunTtlMs
   const leaseMs = options.leaseMs ?? defaultLeaseMs
   return {
-    ttlMs,
-    retentionMs,
     leaseMs,
     stamp(patch, now, status = patch.status) {
       // A patch that names the lease (a retry gives it up) keeps what it says.

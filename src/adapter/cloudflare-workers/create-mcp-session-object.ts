@@ -7,7 +7,6 @@ import { jsonRpcError, sessionNotFound } from '../../mcp/json-rpc-error.ts'
 import { internalHeaderPrefix, readCaller } from '../../mcp/mcp-caller.ts'
 import { isInitialize } from '../../mcp/read-mcp-body.ts'
 import { createModernMcpHandler, questionStateCodecFor } from '../../mcp/create-modern-mcp-handler.ts'
-import { defaultElicitationTimeoutMs, defaultServerInfo } from '../../mcp/create-mcp-server.ts'
 import { handleStatelessMcp } from '../../mcp/handle-stateless-mcp.ts'
 import { StatelessCalls } from '../../mcp/stateless-calls.ts'
 
@@ -112,7 +111,7 @@ export function createMcpSessionObject(options: McpSessionObjectOptions): new (c
      * `requestState`. Nothing is stored: an eviction loses the question (the retry is told to call again).
      */
     async #call(callKey: string, request: Request, body: unknown): Promise<Response> {
-      this.#modern ??= createModernMcpHandler(this.#deps.serverInfo ?? defaultServerInfo, this.#deps.elicitationTimeoutMs ?? defaultElicitationTimeoutMs, (work) => this.#launch(work))
+      this.#modern ??= createModernMcpHandler(this.#deps.serverInfo, this.#deps.elicitationTimeoutMs, (work) => this.#launch(work))
       const secret = (this.env as { TOOLROUTE_MCP_STATE_KEY?: unknown } | undefined)?.TOOLROUTE_MCP_STATE_KEY
       return this.#modern.fetch(
         request,

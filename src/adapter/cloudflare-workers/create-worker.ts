@@ -110,14 +110,11 @@ export function createWorker<
   const mcpOptions = config.mcp === false ? undefined : typeof config.mcp === 'object' ? config.mcp : {}
   // Made whenever passed, so that the entry's McpSessionObject exists; `/mcp` is mounted only when served.
   const mcp = mcpServer?.({
+    ...options,
     tools,
     runs: objectRuns,
     sessionNamespace: (env) => binding(env, mcpSessionsBinding),
     mcp: mcpOptions ?? {},
-    storeRuns: config.storeRuns,
-    server: config.server,
-    basePath: config.basePath,
-    mcpSessionTtlMs: config.mcpSessionTtlMs,
   })
   if (jsonSchema) setJsonSchemaValidator(jsonSchema)
   const app = createToolApp(

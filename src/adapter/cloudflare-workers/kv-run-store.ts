@@ -83,8 +83,7 @@ export function createKvRunStore(kv: KVNamespace, options: KvRunStoreOptions = {
     if (!lastSeqs.has(runId) || !logBytes.has(runId)) {
       const listed = await listEvents(runId)
       last = Math.max(last, listed.at(-1)?.seq ?? 0)
-      // A key written before sizes were kept counts what its metadata shows.
-      logBytes.set(runId, listed.reduce((sum, entry) => sum + (entry.bytes ?? (entry.event ? jsonBytes(JSON.stringify(entry.event)) : 0)), 0))
+      logBytes.set(runId, listed.reduce((sum, entry) => sum + (entry.bytes ?? 0), 0))
     }
     return last
   }

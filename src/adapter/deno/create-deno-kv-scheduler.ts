@@ -33,7 +33,6 @@ const isSweepMessage = (value: unknown): value is SweepMessage =>
   typeof value === 'object' && value !== null && (value as SweepMessage).toolroute === 'sweep' && typeof (value as SweepMessage).runId === 'string' && typeof (value as SweepMessage).id === 'string'
 
 export interface DenoKvSchedulerOptions {
-  now?: () => number
   claimTimeoutMs?: number
 }
 
@@ -48,28 +47,27 @@ export interface DenoKvScheduler {
 }
 
 export function createDenoKvScheduler(kv: Deno.Kv, options: DenoKvSchedulerOptions = {}): DenoKvScheduler {
-  const now = options.now ?? Date.now
   const claimTimeoutMs = options.claimTimeoutMs ?? defaultClaimTimeoutMs
   const keyOf = (runId: string): Deno.KvKey => [...denoKvSchedulePrefix, runId]
 
   const send = (runId: string, pending: PendingSweep) =>
-    unlessBusy(() => kv.enqueue({ toolroute: 'sweep', runId, id: pending.id } satisfies SweepMessage, { delay: Math.min(maxDelayMs, Math.max(0, pending.at - now())) }))
+    unlessBusy(() => kv.enqueue({ toolroute: 'sweep', runId, id: pending.id } satisfies SweepMessage, { delay: Math.min(maxDelayMs, Math.max(0, pending.at - Date.now())) }))
 
   async function handle(message: SweepMessage, sweep: (runId: string) => Promise<void>) {
     const key = keyOf(message.runId)
     const entry = await unlessBusy(() => kv.get<unknown>(key))
     if (!isPendingSweep(entry.value) || entry.value.id !== message.id || entry.value.claimedAt !== undefined) return
     // Sent early (a delay longer than the queue allows): hop again.
-    if (entry.value.at > now()) return void (await send(message.runId, entry.value))
+    if (entry.value.at > Date.now()) return void (await send(message.runId, entry.value))
     const pending = entry.value
-    const claim = await unlessBusy(() => kv.atomic().check(entry).set(key, { ...pending, claimedAt: now() }).commit())
+    const claim = await unlessBusy(() => kv.atomic().check(entry).set(key, { ...pending, claimedAt: Date.now() }).commit())
     if (!claim.ok) return
     // Renewed while the sweep runs (a background attempt can take minutes), unless it scheduled the next one.
     let claimStamp = claim.versionstamp
     let renewing: Promise<unknown> = Promise.resolve()
     const renew = setInterval(() => {
       renewing = renewing.then(async () => {
-        const renewed = await unlessBusy(() => kv.atomic().check({ key, versionstamp: claimStamp }).set(key, { ...pending, claimedAt: now() }).commit())
+        const renewed = await unlessBusy(() => kv.atomic().check({ key, versionstamp: claimStamp }).set(key, { ...pending, claimedAt: Date.now() }).commit())
         if (renewed.ok) claimStamp = renewed.versionstamp
       }).catch(() => {})
     }, claimTimeoutMs / 3)
@@ -79,7 +77,7 @@ export function createDenoKvScheduler(kv: Deno.Kv, options: DenoKvSchedulerOptio
     } catch (error) {
       const retries = (pending.retries ?? 0) + 1
       console.error(`toolroute: the sweep of run ${message.runId} failed${retries <= maxRetries ? '; it will be tried again' : ''}`, error)
-      if (retries <= maxRetries) next = { at: now() + retryBaseMs * 2 ** (retries - 1), id: crypto.randomUUID(), retries }
+      if (retries <= maxRetries) next = { at: Date.now() + retryBaseMs * 2 ** (retries - 1), id: crypto.randomUUID(), retries }
     } finally {
       clearInterval(renew)
       await renewing
@@ -113,7 +111,7 @@ export function createDenoKvScheduler(kv: Deno.Kv, options: DenoKvSchedulerOptio
         const runId = entry.key.at(-1)
         if (typeof runId !== 'string' || !isPendingSweep(entry.value)) continue
         const { at, claimedAt } = entry.value
-        if (claimedAt === undefined ? at > now() : now() - claimedAt < claimTimeoutMs) continue
+        if (claimedAt === undefined ? at > Date.now() : Date.now() - claimedAt < claimTimeoutMs) continue
         // Due and unhandled, or claimed by a handler that died: a fresh id, so only this send counts.
         const retry: PendingSweep = { at, id: crypto.randomUUID() }
         const reset = await unlessBusy(() => kv.atomic().check(entry).set(entry.key, retry).commit())
