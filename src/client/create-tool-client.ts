@@ -39,9 +39,10 @@ interface SendOptions {
 export function createToolClient<T extends ToolSetLike = readonly AnyTool[]>(options: ToolClientOptions = {}): ToolClient<T> {
   if (options.baseUrl === undefined && !options.fetcher) throw new TypeError('createToolClient needs a baseUrl or a fetcher (a service binding)')
   const base = String(options.baseUrl ?? bindingOrigin).replace(/\/+$/, '')
-  const fetcher = options.fetcher
-  const send: (request: Request) => Promise<Response> = options.fetch
-    ? (request) => options.fetch!(request)
+  const { fetcher, fetch: ownFetch } = options
+  // Called bare, never as `options.fetch(…)`: a browser's `window.fetch` refuses any other `this`.
+  const send: (request: Request) => Promise<Response> = ownFetch
+    ? (request) => ownFetch(request)
     : fetcher
       ? (request) => fetcher.fetch(request)
       : (request) => fetch(request)

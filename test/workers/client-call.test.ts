@@ -90,6 +90,16 @@ describe('client over a service binding: list and call', () => {
     await expect(wrongBase.list()).rejects.toMatchObject({ code: 'TOOL_NOT_FOUND', status: 404, message: 'No route for GET /not-here/tools' })
   })
 
+  it('calls a `fetch` option bare, as a browser\'s `window.fetch` requires (it throws on any other `this`)', async () => {
+    // What a browser's fetch does when called as a method of another object: "Illegal invocation".
+    function pageFetch(this: unknown, request: Request): Promise<Response> {
+      if (this !== undefined && this !== globalThis) throw new TypeError('Illegal invocation')
+      return SELF.fetch(request)
+    }
+    const tools = await createToolClient({ fetch: pageFetch, baseUrl: 'http://toolroute' }).list()
+    expect(tools.some((tool) => tool.id === 'weather-tool')).toBe(true)
+  })
+
   it('sends its headers, static or made per request', async () => {
     const seen: string[] = []
     const recording = createToolClient({
