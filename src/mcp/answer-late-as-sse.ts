@@ -32,7 +32,7 @@ function streamOf(answering: Promise<Response>, gone: () => void, keepAliveMs: n
   let over = false
   const stop = () => {
     over = true
-    clearInterval(ticking)
+    if (ticking !== undefined) clearInterval(ticking)
   }
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
@@ -45,7 +45,7 @@ function streamOf(answering: Promise<Response>, gone: () => void, keepAliveMs: n
         try {
           const answer = await answering
           if (over) return
-          clearInterval(ticking)
+          if (ticking !== undefined) clearInterval(ticking)
           if (answer.headers.get('content-type')?.startsWith('text/event-stream') && answer.body) {
             inner = answer.body.getReader()
             for (let next = await inner.read(); !next.done; next = await inner.read()) write(next.value)
