@@ -1,6 +1,6 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono'
 import { cors } from 'hono/cors'
-import { HTTPException } from 'hono/http-exception'
+import { isHttpException } from './is-http-exception.ts'
 import { ToolrouteError, toolNotFound } from '../errors/toolroute-error.ts'
 import { createNoRunHost } from '../runs/create-no-run-host.ts'
 import type { RunHost, RunSegment } from '../runs/run-host.ts'
@@ -73,7 +73,7 @@ export function createToolApp(options: ToolAppOptions, features: ToolAppFeatures
   const keyedCall = features.idempotency?.call
   const app = new Hono<ToolAppEnv>().basePath(basePath)
   app.onError((error, c) => {
-    if (!(error instanceof HTTPException)) return errorResponse(c, error)
+    if (!isHttpException(error)) return errorResponse(c, error)
     if (error.status !== 401) return error.getResponse()
     return errorResponse(c, new ToolrouteError('UNAUTHORIZED', error.message || 'Unauthorized'))
   })

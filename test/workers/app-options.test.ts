@@ -114,6 +114,34 @@ describe('auth', () => {
     expect(allowed.headers.get('x-checked')).toBe('yes')
   })
 
+  it('knows an HTTPException from another copy of Hono (an app whose hono is not toolroute\'s) by its shape', async () => {
+    // What `npm install hono` beside toolroute can give: the app's middleware throws its own copy's class.
+    class HTTPException extends Error {
+      constructor(readonly status: number, options: { message: string; res?: Response }) {
+        super(options.message)
+        this.res = options.res
+      }
+      readonly res: Response | undefined
+      getResponse(): Response {
+        return this.res ?? new Response(this.message, { status: this.status })
+      }
+    }
+    const refuse: MiddlewareHandler = async () => {
+      throw new HTTPException(401, { message: 'no token', res: new Response('no', { status: 401, headers: { 'www-authenticate': 'Bearer realm="x"' } }) })
+    }
+    const refused = await createToolApp({ tools: allTools, auth: refuse }).request('/tools/weather-tool', json({ location: 'Paris' }))
+    expect(refused.status).toBe(401)
+    expect(await refused.json()).toEqual({ error: { code: 'UNAUTHORIZED', message: 'no token' } })
+    expect(refused.headers.get('www-authenticate')).toBe('Bearer realm="x"')
+    // Not a refusal (a rate limiter's 429): it answers its own response, as Hono's own handler does.
+    const limited: MiddlewareHandler = async () => {
+      throw new HTTPException(429, { message: 'slow down' })
+    }
+    const slowed = await createToolApp({ tools: allTools, auth: limited }).request('/tools/weather-tool', json({ location: 'Paris' }))
+    expect(slowed.status).toBe(429)
+    expect(await slowed.text()).toBe('slow down')
+  })
+
   it('leaves errors of the routes behind it alone', async () => {
     const response = await app.request('/tools/weather-tool', json({ location: 1 }, { authorization: 'Bearer let-me-in' }))
     expect(response.status).toBe(400)

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono'
-import { HTTPException } from 'hono/http-exception'
+import { isHttpException } from '../is-http-exception.ts'
 import { ToolrouteError } from '../../errors/toolroute-error.ts'
 import { errorResponse } from '../error-response.ts'
 
@@ -24,7 +24,7 @@ export function guardAuth(middleware: MiddlewareHandler): MiddlewareHandler {
       if (!passed && response instanceof Response && refusals.has(response.status)) return unauthorized(response, '')
       return response
     } catch (error) {
-      if (!passed && error instanceof HTTPException && refusals.has(error.status)) return unauthorized(error.getResponse(), error.message)
+      if (!passed && isHttpException(error) && refusals.has(error.status)) return unauthorized(error.getResponse(), error.message)
       throw error
     }
   }
