@@ -70,5 +70,12 @@ async function readBytes(request: Request, maxBytes: number): Promise<Uint8Array
   } finally {
     reader.releaseLock()
   }
-  return chunks.length === 1 ? chunks[0]! : new Uint8Array(await new Blob(chunks).arrayBuffer())
+  if (chunks.length === 1) return chunks[0]!
+  const bytes = new Uint8Array(length)
+  let offset = 0
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset)
+    offset += chunk.byteLength
+  }
+  return bytes
 }
