@@ -14,5 +14,9 @@ export function runStoreReasons(
   const reasons: string[] = []
   if (use.storeRuns === 'all') reasons.push("storeRuns is 'all'")
   if (use.idempotency !== false) reasons.push('calls with an Idempotency-Key store their run (set `idempotency: false` to ignore the header)')
-  return [...reasons, ...Array.from(tools, (tool) => storedRunReason(tool)).filter((reason): reason is string => Boolean(reason))]
+  for (const tool of tools) {
+    const reason = storedRunReason(tool)
+    if (reason) reasons.push(reason)
+  }
+  return reasons
 }
