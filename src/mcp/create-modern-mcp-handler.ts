@@ -20,15 +20,17 @@ const codecs = new Map<string | Uint8Array, RequestStateCodec<QuestionState>>()
 /**
  * The `requestState` codec for a configured secret (≥ 32 characters), else for a random key of this
  * isolate. HMAC-signed and bound to the caller's principal: a forged, expired or another principal's
- * state is refused (`-32602`) before any tool code runs.
+ * state is refused (`-32602`) before any tool code runs. Every isolate a retry may reach needs the
+ * same key (`requestStateKey`, `TOOLROUTE_MCP_STATE_KEY`).
  */
 export function questionStateCodecFor(secret: unknown): RequestStateCodec<QuestionState> {
   const key = typeof secret === 'string' && secret.length >= 32 ? secret : (isolateKey ??= crypto.getRandomValues(new Uint8Array(32)))
-  if (!codecs.has(key)) {
-    const bind = (ctx: ServerContext) => `tools/call\0${readCaller(ctx.http?.req?.headers).principal ?? ''}`
-    codecs.set(key, createRequestStateCodec<QuestionState>({ key, ttlSeconds: questionTtlSeconds, bind }))
-  }
-  return codecs.get(key)!
+  const known = codecs.get(key)
+  if (known) return known
+  const bind = (ctx: ServerContext) => `tools/call\0${readCaller(ctx.http?.req?.headers).principal ?? ''}`
+  const codec = createRequestStateCodec<QuestionState>({ key, ttlSeconds: questionTtlSeconds, bind })
+  codecs.set(key, codec)
+  return codec
 }
 
 /** The call key a 2026-07-28 retry's `requestState` names, read unverified: it only routes, and the target verifies. */
