@@ -11,20 +11,14 @@ export interface SqlRunIndex {
  * The cursor is the last row of a page (`createdAt|runId`), so runs added meanwhile shift nothing.
  */
 export function createSqlRunIndex(sql: SqlStorage): SqlRunIndex {
-  let ready = false
-  const table = () => {
-    if (ready) return
-    sql.exec('CREATE TABLE IF NOT EXISTS run_index (run_id TEXT PRIMARY KEY, created_at TEXT NOT NULL)')
-    sql.exec('CREATE INDEX IF NOT EXISTS run_index_newest ON run_index (created_at DESC, run_id DESC)')
-    ready = true
-  }
+  // Made on the index's first use (`ToolRunObject` makes the index then), so a run's own object has no such table.
+  sql.exec('CREATE TABLE IF NOT EXISTS run_index (run_id TEXT PRIMARY KEY, created_at TEXT NOT NULL)')
+  sql.exec('CREATE INDEX IF NOT EXISTS run_index_newest ON run_index (created_at DESC, run_id DESC)')
   return {
     add(runId, createdAt) {
-      table()
       sql.exec('INSERT OR IGNORE INTO run_index (run_id, created_at) VALUES (?, ?)', runId, createdAt)
     },
     list(cursor, limit) {
-      table()
       const [at, id] = cursor?.includes('|') ? [cursor.slice(0, cursor.indexOf('|')), cursor.slice(cursor.indexOf('|') + 1)] : []
       const where = at === undefined ? '' : 'WHERE created_at < ? OR (created_at = ? AND run_id < ?)'
       const rows = sql
