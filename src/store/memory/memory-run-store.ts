@@ -1,8 +1,7 @@
 import type { SequencedEvent, ToolEvent } from '../../protocol/tool-event.ts'
 import { checkRunLimits, jsonBytes } from '../../runs/run-limits.ts'
 import type { RunRecord } from '../../runs/run-record.ts'
-import type { RunStatus } from '../../protocol/call-result.ts'
-import type { RunStore, TransitionResult } from '../../runs/run-store.ts'
+import type { RunStore } from '../../runs/run-store.ts'
 
 type Entry = { run: RunRecord; log: SequencedEvent[]; bytes: number }
 
@@ -32,7 +31,7 @@ export function createMemoryRunStore(): RunStore {
       const entry = runs.get(runId)
       return entry ? copy(entry.run) : undefined
     },
-    async transition(runId: string, from: readonly RunStatus[], patch: Partial<RunRecord>, events: readonly ToolEvent[] = [], when?: (run: RunRecord) => boolean): Promise<TransitionResult> {
+    async transition(runId, from, patch, events = [], when) {
       const entry = runs.get(runId)
       if (!entry) return { ok: false, reason: 'not-found' }
       if (!from.includes(entry.run.status) || (when && !when(entry.run))) return { ok: false, reason: 'conflict', run: copy(entry.run) }
