@@ -44,14 +44,6 @@ export interface McpSessionObject extends DurableObject {
   alarm(): Promise<void>
 }
 
-/** A body the Worker already read and checked, handed over as text: parsed again by the same depth-guarded parser. */
-async function readJson(request: Request): Promise<{ ok: true; text: string; body: unknown } | { ok: false; response: Response }> {
-  const text = await request.text()
-  const read = safeParseJson(text)
-  if (!read.ok || read.value === undefined) return { ok: false, response: jsonRpcError(400, -32700, 'Parse error: Invalid JSON') }
-  return { ok: true, text, body: read.value }
-}
-
 /**
  * The Durable Object that holds one MCP session (the Worker routes by `Mcp-Session-Id`): the SDK server
  * and its transport, in memory, so the client's answer to a question (a later POST) reaches the call that
@@ -77,15 +69,17 @@ export function createMcpSessionObject(options: McpSessionObjectOptions): new (c
     }
 
     async fetch(request: Request): Promise<Response> {
-      // The Worker forwards a body only with a POST (a 2026 call's and a stateless call's always are).
-      const read = request.method === 'POST' ? await readJson(request) : undefined
-      if (read && !read.ok) return read.response
-      const body = read?.body
+      // The Worker forwards a body only with a POST (a 2026 call's and a stateless call's always are), one it
+      // already read and checked, handed over as text: parsed again by the same depth-guarded parser.
+      const text = request.method === 'POST' ? await request.text() : undefined
+      const read = text === undefined ? undefined : safeParseJson(text)
+      if (read && (!read.ok || read.value === undefined)) return jsonRpcError(400, -32700, 'Parse error: Invalid JSON')
+      const body = read?.ok ? read.value : undefined
       const callKey = request.headers.get(mcpCallKeyHeader)
       if (callKey) return this.#call(callKey, request, body)
       // A stateless 2025 call, or its cancel: both land here, so the cancel reaches the call.
       if (request.headers.has(mcpStatelessKeyHeader)) {
-        return handleStatelessMcp(this.#deps, new Request(request.url, { method: 'POST', headers: request.headers, body: read?.text }), body, this.#stateless)
+        return handleStatelessMcp(this.#deps, new Request(request.url, { method: 'POST', headers: request.headers, body: text }), body, this.#stateless)
       }
       const sessionId = request.headers.get(mcpSessionIdHeader)
       if (!sessionId) return sessionNotFound()
