@@ -22,7 +22,6 @@ export function createDurableObjectRunStore(storage: DurableObjectStorage): RunS
     const row = sql.exec<{ record: string }>('SELECT record FROM run WHERE id = ?', runId).toArray()[0]
     return row ? decodeRunRecord(JSON.parse(row.record)) : undefined
   }
-  const heldRunId = () => storedRunId(storage)
   let size: { events: number; bytes: number } | undefined
   const sizeOf = (): { events: number; bytes: number } => {
     if (size) return size
@@ -49,7 +48,7 @@ export function createDurableObjectRunStore(storage: DurableObjectStorage): RunS
     exactlyOnce: true,
     async create(run, events) {
       return storage.transactionSync(() => {
-        const held = heldRunId()
+        const held = storedRunId(storage)
         if (held !== undefined) throw new Error(held === run.runId ? `run ${run.runId} exists` : `this object already holds run ${held}`)
         write(run)
         return insert(events)
@@ -69,12 +68,12 @@ export function createDurableObjectRunStore(storage: DurableObjectStorage): RunS
     async append(runId, events, limits) {
       return storage.transactionSync(() => {
         // The id is enough: decoding the whole record on every event would cost more than the insert.
-        if (heldRunId() !== runId) throw new Error(`run ${runId} does not exist`)
+        if (storedRunId(storage) !== runId) throw new Error(`run ${runId} does not exist`)
         return insert(events, limits)
       })
     },
     async events(runId, after, limit) {
-      if (heldRunId() !== runId) return []
+      if (storedRunId(storage) !== runId) return []
       // SQLite reads `LIMIT -1` as no limit.
       return sql
         .exec<{ seq: number; body: string }>('SELECT seq, body FROM event WHERE seq > ? ORDER BY seq LIMIT ?', after, limit ?? -1)
@@ -82,10 +81,10 @@ export function createDurableObjectRunStore(storage: DurableObjectStorage): RunS
         .map((row) => ({ seq: row.seq, event: JSON.parse(row.body) as ToolEvent }))
     },
     async size(runId) {
-      return heldRunId() === runId ? { ...sizeOf() } : { events: 0, bytes: 0 }
+      return storedRunId(storage) === runId ? { ...sizeOf() } : { events: 0, bytes: 0 }
     },
     async delete(runId) {
-      if (heldRunId() !== runId) return
+      if (storedRunId(storage) !== runId) return
       storage.transactionSync(() => {
         sql.exec('DELETE FROM event')
         sql.exec('DELETE FROM run')
