@@ -3,14 +3,13 @@
  * serves every tool in `tools/` with runs in a Deno KV file, as `npm run dev` does on wrangler, with no
  * build step. `PORT` and `TOOLROUTE_KV` set the port and the database too; `--kv :memory:` keeps nothing.
  */
+import { parseArgs } from 'node:util'
 import { loadTools } from './load-tools.ts'
 import { serveTools } from './serve-tools.ts'
 
-function flag(name: string): string | undefined {
-  const index = Deno.args.indexOf(`--${name}`)
-  if (index >= 0) return Deno.args[index + 1]
-  return Deno.args.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3)
-}
+const option = { type: 'string' } as const
+const { values } = parseArgs({ args: Deno.args, strict: false, options: { port: option, hostname: option, tools: option, kv: option } })
+const flag = (name: 'port' | 'hostname' | 'tools' | 'kv') => (typeof values[name] === 'string' ? values[name] : undefined)
 
 const port = Number(flag('port') ?? Deno.env.get('PORT') ?? 8000)
 if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`toolroute: --port must be a port number, got ${flag('port') ?? Deno.env.get('PORT')}`)
