@@ -8,19 +8,15 @@ export interface LoadedTools {
   files: Map<string, string>
 }
 
-/** A directory as a `file:` URL ending in `/`; a relative path is taken from the working directory. */
-function directoryUrl(directory: string | URL): URL {
-  const url = typeof directory === 'string' ? new URL(directory, new URL(`${Deno.cwd()}/`, 'file:///')) : directory
-  return url.href.endsWith('/') ? url : new URL(`${url.href}/`)
-}
-
 /**
  * Imports every module in `directory` (`tools/` by convention) and collects the tools they export, as
  * cli/build-tools.mjs does for the Worker but at startup, so a Deno user runs no build step. The rules
  * (what a tool is, colliding ids) are collectTools', shared with the build.
  */
 export async function loadTools(directory: string | URL): Promise<LoadedTools> {
-  const base = directoryUrl(directory)
+  // The directory as a `file:` URL ending in `/`; a relative path is taken from the working directory.
+  const url = typeof directory === 'string' ? new URL(directory, new URL(`${Deno.cwd()}/`, 'file:///')) : directory
+  const base = url.href.endsWith('/') ? url : new URL(`${url.href}/`)
   const folder = decodeURIComponent(base.pathname.split('/').at(-2) ?? 'tools')
   const entries = await Array.fromAsync(Deno.readDir(base))
   const names = entries.filter((entry) => entry.isFile && isToolModuleFile(entry.name)).map((entry) => entry.name).sort()
