@@ -35,13 +35,12 @@ export interface KvRunHostOptions extends KvRunStoreOptions, Pick<RunEngineOptio
  */
 export function createKvRunHost(tools: ToolAppOptions['tools'], options: KvRunHostOptions = {}): (c: EnvContext) => RunHost {
   const registry = toolRegistry(tools)
-  const binding = options.binding ?? runsKvBinding
   // One engine (and store) per namespace and isolate: the store's per-run queues serialise this
   // isolate's requests, and the engine's followers and running steps are shared by them, so a
   // cancel reaches an attempt another request of this isolate runs. Each request binds its own
   // `waitUntil` to the calls it makes.
-  const { ttlMs, retentionMs, runLimits, pollMs = 500 } = options
-  const engineOf = perNamespace((kv: KVNamespace) => createRunEngine({ drive: driveRuns(registry), store: createKvRunStore(kv, options), pollMs, ttlMs, retentionMs, runLimits }))
+  const { binding = runsKvBinding, expirationTtl: _storeOnly, pollMs = 500, ...engineOptions } = options
+  const engineOf = perNamespace((kv: KVNamespace) => createRunEngine({ ...engineOptions, drive: driveRuns(registry), store: createKvRunStore(kv, options), pollMs }))
   return (c) => {
     const kv = (c.env as Record<string, KVNamespace | undefined> | undefined)?.[binding]
     if (!kv) throw new Error(`KV binding ${binding} is missing from wrangler.toml`)
