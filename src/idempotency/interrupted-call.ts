@@ -1,6 +1,5 @@
 import { ToolrouteError } from '../errors/toolroute-error.ts'
-import type { ToolEvent } from '../protocol/tool-event.ts'
-import type { RunRecord } from '../runs/run-record.ts'
+import type { RunHost } from '../runs/run-host.ts'
 import type { IdempotencyLease, IdempotencyRecord, IdempotentAnswer } from './idempotency-store.ts'
 
 const interrupted = () => new ToolrouteError('EXECUTION_FAILED', 'The call was interrupted before it finished')
@@ -12,17 +11,17 @@ export function settleInterrupted(record: Extract<IdempotencyRecord, { state: 'p
   return { state: 'done', fingerprint: record.fingerprint, createdAt: record.createdAt, answer }
 }
 
-/** The run such a call leaves, failed alike, for an SSE repeat and `GET /runs/:runId`; a key keeps no input. */
-export function interruptedRun(lease: IdempotencyLease, now: number): { run: RunRecord; events: ToolEvent[] } {
-  const at = new Date(now).toISOString()
+/** Opens in `runs` the run such a call leaves, failed alike, for an SSE repeat and `GET /runs/:runId`; a key keeps no input. */
+export async function openInterruptedRun(runs: Pick<RunHost, 'open'>, lease: IdempotencyLease): Promise<void> {
+  const at = new Date().toISOString()
   const { runId, toolCallId, toolId, principal } = lease
   const error = interrupted()
-  return {
-    run: { runId, toolId, toolCallId, principal, status: 'failed', createdAt: at, updatedAt: at, input: undefined, requestContext: {}, error: error.toJSON().error },
-    events: [
+  return runs.open(
+    { runId, toolId, toolCallId, principal, status: 'failed', createdAt: at, updatedAt: at, input: undefined, requestContext: {}, error: error.toJSON().error },
+    [
       { type: 'start', messageMetadata: { runId, toolCallId } },
       { type: 'tool-output-error', toolCallId, errorText: error.message },
       { type: 'finish', finishReason: 'error' },
     ],
-  }
+  )
 }

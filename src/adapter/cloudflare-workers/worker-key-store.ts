@@ -1,5 +1,5 @@
 import type { IdempotencyStore } from '../../idempotency/idempotency-store.ts'
-import { interruptedRun } from '../../idempotency/interrupted-call.ts'
+import { openInterruptedRun } from '../../idempotency/interrupted-call.ts'
 import type { RunHost } from '../../runs/run-host.ts'
 import { idempotentCall } from '../../http/idempotent-call.ts'
 import type { IdempotentCall } from '../../http/tool-app-features.ts'
@@ -33,10 +33,7 @@ export function workerKeyStore(context: WorkerKeyStoreContext): WorkerKeyStore {
     IdempotencyObject: createIdempotencyObject({
       ...context.options,
       // A keyed call cut off by a crash leaves its run failed, in the run's own object.
-      onInterrupted: async (env, lease) => {
-        const { run, events } = interruptedRun(lease, Date.now())
-        await context.runs(env).open(run, events)
-      },
+      onInterrupted: async (env, lease) => openInterruptedRun(context.runs(env), lease),
     }),
   }
 }

@@ -13,7 +13,7 @@ import { driveRuns } from '../../runs/drive-runs.ts'
 import type { RunStore } from '../../runs/run-store.ts'
 import { createDenoKvRunStore } from './deno-kv-run-store.ts'
 import { createDenoKvIdempotencyStore, denoKvKeySweepPrefix } from './deno-kv-idempotency-store.ts'
-import { interruptedRun } from '../../idempotency/interrupted-call.ts'
+import { openInterruptedRun } from '../../idempotency/interrupted-call.ts'
 import { withRunIndex } from '../../runs/with-run-index.ts'
 import { createDenoKvRunIndex } from './create-deno-kv-run-index.ts'
 import { createDenoKvScheduler } from './create-deno-kv-scheduler.ts'
@@ -63,10 +63,7 @@ export async function createDenoToolApp(options: DenoToolAppOptions): Promise<De
     retentionMs,
     leaseMs,
     schedule,
-    onInterrupted: async (lease) => {
-      const { run, events } = interruptedRun(lease, Date.now())
-      await engine.open(run, events)
-    },
+    onInterrupted: async (lease) => openInterruptedRun(engine, lease),
   })
   // One queue for both: a key's sweep is named apart from every run id (a UUID).
   await scheduler?.start((id) => (id.startsWith(denoKvKeySweepPrefix) ? keys.sweep(id) : engine.sweep(id)))
