@@ -57,7 +57,7 @@ export const defaultIdempotencyRetentionMs = 24 * 60 * 60 * 1000
 
 /**
  * The record a backend keeps per key: `pending` under the first request's lease; once a lease
- * lapses the key is `done` with the interrupted answer (`settleInterrupted`), so a key never runs
+ * lapses the key is `done` with the interrupted answer (`liveRecord`), so a key never runs
  * twice and is never stuck. A pending record without a lease stays pending until retention ends.
  */
 export type IdempotencyRecord =
@@ -68,9 +68,4 @@ export type IdempotencyRecord =
 export function beginFrom(record: IdempotencyRecord, fingerprint: string): IdempotencyBegin {
   if (record.fingerprint !== fingerprint) return { state: 'reused' }
   return record.state === 'pending' ? { state: 'conflict' } : { state: 'replay', answer: record.answer }
-}
-
-/** A pending record whose lease ran out at `now`: its request was cut off. */
-export function isLapsed(record: IdempotencyRecord, now: number): record is Extract<IdempotencyRecord, { state: 'pending' }> & { lease: IdempotencyLease } {
-  return record.state === 'pending' && record.lease !== undefined && record.lease.until <= now
 }

@@ -4,11 +4,21 @@ import type { IdempotencyLease, IdempotencyRecord, IdempotentAnswer } from './id
 
 const interrupted = () => new ToolrouteError('EXECUTION_FAILED', 'The call was interrupted before it finished')
 
-/** The record of a keyed call cut off by a crash (SPEC §12): its key now answers `EXECUTION_FAILED` "interrupted". */
-export function settleInterrupted(record: Extract<IdempotencyRecord, { state: 'pending' }>, lease: IdempotencyLease): IdempotencyRecord {
+/** A key's record as a backend reads it now (`liveRecord`): none, or its record, with the lease that lapsed if just settled. */
+export type LiveRecord = { record?: undefined; interrupted?: undefined } | { record: IdempotencyRecord; interrupted?: IdempotencyLease }
+
+/**
+ * A stored key's record as it stands at `now` (shared by every backend): none past its retention; once
+ * a pending key's lease ran out, its call was cut off by a crash (SPEC §12): the record that answers
+ * `EXECUTION_FAILED` "interrupted", and the lapsed lease as `interrupted`, for the backend to write, then open its run.
+ */
+export function liveRecord(stored: IdempotencyRecord | undefined, now: number, retentionMs: number): LiveRecord {
+  if (!stored || stored.createdAt + retentionMs <= now) return {}
+  if (stored.state !== 'pending' || stored.lease === undefined || stored.lease.until > now) return { record: stored }
+  const { lease, fingerprint, createdAt } = stored
   const error = interrupted()
   const answer: IdempotentAnswer = { status: error.status, body: JSON.stringify(error.toJSON()), runId: lease.runId, toolCallId: lease.toolCallId }
-  return { state: 'done', fingerprint: record.fingerprint, createdAt: record.createdAt, answer }
+  return { record: { state: 'done', fingerprint, createdAt, answer }, interrupted: lease }
 }
 
 /** Opens in `runs` the run such a call leaves, failed alike, for an SSE repeat and `GET /runs/:runId`; a key keeps no input. */

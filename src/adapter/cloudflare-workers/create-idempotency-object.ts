@@ -1,8 +1,8 @@
 import { DurableObject } from 'cloudflare:workers'
 import { decodeIdempotencyRecord } from '../../idempotency/idempotency-record.ts'
-import { beginFrom, defaultIdempotencyRetentionMs, isLapsed } from '../../idempotency/idempotency-store.ts'
+import { beginFrom, defaultIdempotencyRetentionMs } from '../../idempotency/idempotency-store.ts'
 import type { IdempotencyBegin, IdempotencyClaim, IdempotencyLease, IdempotencyRecord, IdempotentAnswer } from '../../idempotency/idempotency-store.ts'
-import { settleInterrupted } from '../../idempotency/interrupted-call.ts'
+import { liveRecord, type LiveRecord } from '../../idempotency/interrupted-call.ts'
 import { defaultLeaseMs } from '../../runs/default-lease-ms.ts'
 import { millisecondsOf } from './milliseconds-of.ts'
 
@@ -53,14 +53,11 @@ export function createIdempotencyObject(options: IdempotencyObjectOptions = {}):
       this.ctx.storage.sql.exec('INSERT OR REPLACE INTO idempotency (id, record) VALUES (1, ?)', JSON.stringify(record))
     }
     /** The record as it stands now: gone past retention (the alarm not run yet), settled once its lease lapsed. */
-    #read(): { record: IdempotencyRecord | undefined; interrupted?: IdempotencyLease } {
+    #read(): LiveRecord {
       const row = this.ctx.storage.sql.exec<{ record: string }>('SELECT record FROM idempotency WHERE id = 1').toArray()[0]
-      const record = row ? decodeIdempotencyRecord(JSON.parse(row.record)) : undefined
-      if (!record || record.createdAt + this.#retentionMs <= Date.now()) return { record: undefined }
-      if (!isLapsed(record, Date.now())) return { record }
-      const settled = settleInterrupted(record, record.lease)
-      this.#write(settled)
-      return { record: settled, interrupted: record.lease }
+      const live = liveRecord(row ? decodeIdempotencyRecord(JSON.parse(row.record)) : undefined, Date.now(), this.#retentionMs)
+      if (live.interrupted) this.#write(live.record)
+      return live
     }
     /** The run a lapsed key leaves is opened after the write that settled the key (and the alarm moved on to the retention). */
     async #settled(interrupted: IdempotencyLease | undefined, record: IdempotencyRecord) {

@@ -1,6 +1,6 @@
 import { decodeIdempotencyRecord } from '../../idempotency/idempotency-record.ts'
-import { beginFrom, defaultIdempotencyRetentionMs, isLapsed, type IdempotencyLease, type IdempotencyRecord, type IdempotencyScope, type IdempotencyStore } from '../../idempotency/idempotency-store.ts'
-import { settleInterrupted } from '../../idempotency/interrupted-call.ts'
+import { beginFrom, defaultIdempotencyRetentionMs, type IdempotencyLease, type IdempotencyRecord, type IdempotencyScope, type IdempotencyStore } from '../../idempotency/idempotency-store.ts'
+import { liveRecord } from '../../idempotency/interrupted-call.ts'
 import { defaultLeaseMs } from '../../runs/default-lease-ms.ts'
 import { readText, stageText, unlessBusy } from './kv-text.ts'
 
@@ -49,27 +49,29 @@ export function createDenoKvIdempotencyStore(kv: Deno.Kv, options: DenoKvIdempot
   const keyOf = (scope: IdempotencyScope): Deno.KvKey => [...denoKvIdempotencyPrefix, nameOf(scope)]
   const watch = (name: string, at: number) => options.schedule?.(`${denoKvKeySweepPrefix}${name}`, at)
   const expireIn = (record: { createdAt: number }) => Math.max(1, record.createdAt + retentionMs - now())
-  /** Settles a lapsed key as interrupted, if the record is still the one read; then stores the run it leaves. */
-  async function interrupt(key: Deno.KvKey, entry: Deno.KvEntryMaybe<unknown>, record: IdempotencyRecord & { state: 'pending'; lease: IdempotencyLease }): Promise<boolean> {
-    const settled = await unlessBusy(() => kv.atomic().check(entry).set(key, settleInterrupted(record, record.lease), { expireIn: expireIn(record) }).commit())
-    if (!settled.ok) return false
-    await options.onInterrupted?.(record.lease).catch((error) => console.error(`toolroute: the run of interrupted call ${record.lease.runId} could not be stored`, error))
-    return true
-  }
-
+  /**
+   * The key's record as it stands now. A lapsed lease is settled as interrupted first, if the record is
+   * still the one read (of racing settlers one wins, and stores the run the call leaves), then read again.
+   */
   async function read(key: Deno.KvKey): Promise<{ key: Deno.KvKey; entry: Deno.KvEntryMaybe<unknown>; record: IdempotencyRecord | undefined }> {
-    const entry = await unlessBusy(() => kv.get<unknown>(key))
-    if (entry.value === null) return { key, entry, record: undefined }
-    const stored = entry.value as StoredRecord
-    // Decoding drops `bodyParts`: the record then gets its body back from the parts.
-    const record = decodeIdempotencyRecord(stored)
-    if (record.createdAt + retentionMs <= now()) return { key, entry, record: undefined }
-    if (record.state === 'done' && stored.bodyParts) {
-      const body = await readText(kv, bodyOf(key), stored.bodyParts)
-      if (body === undefined) throw new Error('toolroute: an idempotent answer lost a part')
-      record.answer.body = body
+    while (true) {
+      const entry = await unlessBusy(() => kv.get<unknown>(key))
+      const stored = entry.value === null ? undefined : (entry.value as StoredRecord)
+      // Decoding drops `bodyParts`: the record then gets its body back from the parts.
+      const { record, interrupted } = liveRecord(stored && decodeIdempotencyRecord(stored), now(), retentionMs)
+      if (interrupted) {
+        const settled = await unlessBusy(() => kv.atomic().check(entry).set(key, record, { expireIn: expireIn(record) }).commit())
+        const failed = (error: unknown) => console.error(`toolroute: the run of interrupted call ${interrupted.runId} could not be stored`, error)
+        if (settled.ok) await options.onInterrupted?.(interrupted).catch(failed)
+        continue
+      }
+      if (record?.state === 'done' && stored?.bodyParts) {
+        const body = await readText(kv, bodyOf(key), stored.bodyParts)
+        if (body === undefined) throw new Error('toolroute: an idempotent answer lost a part')
+        record.answer.body = body
+      }
+      return { key, entry, record }
     }
-    return { key, entry, record }
   }
 
   return {
@@ -77,10 +79,6 @@ export function createDenoKvIdempotencyStore(kv: Deno.Kv, options: DenoKvIdempot
       const key = keyOf(scope)
       while (true) {
         const { entry, record } = await read(key)
-        if (record && isLapsed(record, now())) {
-          await interrupt(key, entry, record)
-          continue
-        }
         if (record) return beginFrom(record, fingerprint)
         const createdAt = now()
         const claimed: IdempotencyRecord = { state: 'pending', fingerprint, createdAt, ...(claim ? { lease: { ...claim, until: createdAt + leaseMs } } : {}) }
@@ -93,22 +91,21 @@ export function createDenoKvIdempotencyStore(kv: Deno.Kv, options: DenoKvIdempot
     },
     async renew(scope, fingerprint) {
       const { key, entry, record } = await read(keyOf(scope))
-      if (record?.state !== 'pending' || record.fingerprint !== fingerprint || !record.lease || isLapsed(record, now())) return false
+      if (record?.state !== 'pending' || record.fingerprint !== fingerprint || !record.lease) return false
       // The scheduled sweep stays where it is: due at the old lease's end, it finds the lease renewed and looks again later.
       const renewed: IdempotencyRecord = { ...record, lease: { ...record.lease, until: now() + leaseMs } }
       return (await unlessBusy(() => kv.atomic().check(entry).set(key, renewed, { expireIn: expireIn(record) }).commit())).ok
     },
     async sweep(id) {
       const name = id.slice(denoKvKeySweepPrefix.length)
-      const { key, entry, record } = await read([...denoKvIdempotencyPrefix, name])
-      if (record?.state !== 'pending' || !record.lease) return
-      if (!isLapsed(record, now())) return void (await watch(name, record.lease.until))
-      if (!(await interrupt(key, entry, record))) await this.sweep(id)
+      // Reading settles a lapsed lease; one renewed meanwhile is looked at again at its new end.
+      const { record } = await read([...denoKvIdempotencyPrefix, name])
+      if (record?.state === 'pending' && record.lease) await watch(name, record.lease.until)
     },
     async complete(scope, fingerprint, answer) {
       const { key, entry, record } = await read(keyOf(scope))
-      // A lapsed lease is no longer this request's: the sweep settles it as interrupted, as every store does.
-      if (record?.state !== 'pending' || record.fingerprint !== fingerprint || isLapsed(record, now())) return
+      // A lapsed lease is no longer this request's: reading settled it as interrupted, as every store does.
+      if (record?.state !== 'pending' || record.fingerprint !== fingerprint) return
       const body = await stageText(kv, bodyOf(key), answer.body, expireIn(record))
       const done: StoredRecord = typeof body === 'string'
         ? { state: 'done', fingerprint, createdAt: record.createdAt, answer }
@@ -117,7 +114,7 @@ export function createDenoKvIdempotencyStore(kv: Deno.Kv, options: DenoKvIdempot
     },
     async release(scope, fingerprint) {
       const { key, entry, record } = await read(keyOf(scope))
-      if (record?.state === 'pending' && record.fingerprint === fingerprint && !isLapsed(record, now())) await unlessBusy(() => kv.atomic().check(entry).delete(key).commit())
+      if (record?.state === 'pending' && record.fingerprint === fingerprint) await unlessBusy(() => kv.atomic().check(entry).delete(key).commit())
     },
   }
 }

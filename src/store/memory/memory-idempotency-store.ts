@@ -1,5 +1,5 @@
-import { beginFrom, defaultIdempotencyRetentionMs, isLapsed, type IdempotencyRecord, type IdempotencyStore } from '../../idempotency/idempotency-store.ts'
-import { settleInterrupted } from '../../idempotency/interrupted-call.ts'
+import { beginFrom, defaultIdempotencyRetentionMs, type IdempotencyRecord, type IdempotencyStore } from '../../idempotency/idempotency-store.ts'
+import { liveRecord } from '../../idempotency/interrupted-call.ts'
 import { defaultLeaseMs } from '../../runs/default-lease-ms.ts'
 
 export interface MemoryIdempotencyStoreOptions {
@@ -22,16 +22,9 @@ export function createMemoryIdempotencyStore(options: MemoryIdempotencyStoreOpti
   let sweepAt = 1024
   const nameOf = (scope: { principal: string | null; key: string }) => JSON.stringify([scope.principal, scope.key])
   const live = (name: string): IdempotencyRecord | undefined => {
-    const record = records.get(name)
-    if (record && record.createdAt + retentionMs <= now()) {
-      records.delete(name)
-      return undefined
-    }
-    if (record && isLapsed(record, now())) {
-      const settled = settleInterrupted(record, record.lease)
-      records.set(name, settled)
-      return settled
-    }
+    const { record, interrupted } = liveRecord(records.get(name), now(), retentionMs)
+    if (!record) records.delete(name)
+    else if (interrupted) records.set(name, record)
     return record
   }
   const sweep = () => {
