@@ -20,9 +20,6 @@ export interface ToolRunObjectOptions extends Pick<RunEngineOptions, 'runLimits'
   leaseMs?: number
 }
 
-/** What a run object hands the engine it runs: its own storage, alarm and `waitUntil`, and the config's times. */
-export type RunObjectEngineOptions = Pick<RunEngineOptions, 'store' | 'ttlMs' | 'retentionMs' | 'runLimits' | 'leaseMs' | 'schedule' | 'defer' | 'exclusive'>
-
 /**
  * A step's answer over RPC: the run after its state change, and its events. A step ended by the object's
  * next turn carries them in the answer (`done`); a longer one streams them as NDJSON; a background run's
@@ -63,7 +60,8 @@ async function streamed(segment: RunSegment) {
   return { run, after, stream: encodeSegmentStream(events, () => segment.settled, abort) }
 }
 
-type EngineOf = (options: RunObjectEngineOptions) => RunEngine
+/** Makes the engine a run object runs, from what the object hands it: its own storage, alarm and `waitUntil`, and the config's times. */
+type EngineOf = (options: Pick<RunEngineOptions, 'store' | 'ttlMs' | 'retentionMs' | 'runLimits' | 'leaseMs' | 'schedule' | 'defer' | 'exclusive'>) => RunEngine
 type IndexOf = (sql: SqlStorage) => SqlRunIndex
 
 /**
