@@ -59,12 +59,7 @@ export async function createDenoToolApp(options: DenoToolAppOptions): Promise<De
   const engine = createRunEngine({ drive: driveRuns(tools), store, pollMs, ttlMs, retentionMs, runLimits: appOptions.runLimits, leaseMs, schedule })
   // Keys in the same database, kept as long as the runs they replay; a key whose call was cut off
   // leaves its run failed.
-  const keys = createDenoKvIdempotencyStore(kv, {
-    retentionMs,
-    leaseMs,
-    schedule,
-    onInterrupted: async (lease) => openInterruptedRun(engine, lease),
-  })
+  const keys = createDenoKvIdempotencyStore(kv, { retentionMs, leaseMs, schedule, onInterrupted: async (lease) => openInterruptedRun(engine, lease) })
   // One queue for both: a key's sweep is named apart from every run id (a UUID).
   await scheduler?.start((id) => (id.startsWith(denoKvKeySweepPrefix) ? keys.sweep(id) : engine.sweep(id)))
   const idempotency = appOptions.idempotency ?? keys
