@@ -82,10 +82,8 @@ export function createDenoKvScheduler(kv: Deno.Kv, options: DenoKvSchedulerOptio
       clearInterval(renew)
       await renewing
     }
-    // Done, unless the sweep scheduled the next one meanwhile (then the key holds that one).
-    const after = await unlessBusy(() => kv.get<unknown>(key))
-    if (after.versionstamp !== claimStamp) return
-    const operation = kv.atomic().check(after)
+    // Done, unless the sweep scheduled the next one meanwhile (then the key holds that one and the check fails).
+    const operation = kv.atomic().check({ key, versionstamp: claimStamp })
     const done = await unlessBusy(() => (next ? operation.set(key, next) : operation.delete(key)).commit())
     if (done.ok && next) await send(message.runId, next)
   }
