@@ -39,13 +39,11 @@ export interface IdempotencyObject extends DurableObject {
 // The return type is spelled out: the .d.ts cannot carry an anonymous class extending DurableObject.
 export function createIdempotencyObject(options: IdempotencyObjectOptions = {}): new (ctx: DurableObjectState, env: unknown) => IdempotencyObject {
   return class IdempotencyObject extends DurableObject {
-    readonly #retentionMs: number
-    readonly #leaseMs: number
+    readonly #retentionMs = millisecondsOf(options.retentionMs, this.env, 'TOOLROUTE_RETENTION_MS') ?? defaultIdempotencyRetentionMs
+    readonly #leaseMs = millisecondsOf(options.leaseMs, this.env, 'TOOLROUTE_LEASE_MS') ?? defaultLeaseMs
 
     constructor(ctx: DurableObjectState, env: unknown) {
       super(ctx, env as never)
-      this.#retentionMs = millisecondsOf(options.retentionMs, env, 'TOOLROUTE_RETENTION_MS') ?? defaultIdempotencyRetentionMs
-      this.#leaseMs = millisecondsOf(options.leaseMs, env, 'TOOLROUTE_LEASE_MS') ?? defaultLeaseMs
       ctx.storage.sql.exec('CREATE TABLE IF NOT EXISTS idempotency (id INTEGER PRIMARY KEY CHECK (id = 1), record TEXT NOT NULL)')
     }
 
