@@ -55,7 +55,7 @@ export function createMcpSessionObject(options: McpSessionObjectOptions): new (c
   const ttlMs = options.sessionTtlMs ?? defaultSessionTtlMs
   return class McpSessionObject extends DurableObject {
     #session: Promise<McpSession> | undefined
-    #deps: McpServerDeps
+    readonly #deps: McpServerDeps = options.deps(this.env)
     #modern: ReturnType<typeof createModernMcpHandler> | undefined
     /** 2026-07-28 executions waiting for the alarm handler to run them (`#launch`). */
     #launched: (() => Promise<void>)[] = []
@@ -65,7 +65,6 @@ export function createMcpSessionObject(options: McpSessionObjectOptions): new (c
 
     constructor(ctx: DurableObjectState, env: unknown) {
       super(ctx, env as never)
-      this.#deps = options.deps(env)
     }
 
     async fetch(request: Request): Promise<Response> {
