@@ -11,8 +11,7 @@ export function createDenoKvRunIndex(kv: Deno.Kv): RunIndex {
     },
     async list(principal, { cursor, limit }) {
       const entries = kv.list({ prefix: [...denoKvRunIndexPrefix, principal] }, { reverse: true, limit, ...(cursor ? { cursor } : {}) })
-      const runIds: string[] = []
-      for await (const entry of entries) runIds.push(String(entry.key.at(-1)))
+      const runIds = (await Array.fromAsync(entries)).map((entry) => String(entry.key.at(-1)))
       // Deno KV hands a cursor after every page; a full page may be the last, an empty next page says so.
       return { runIds, ...(runIds.length === limit && entries.cursor ? { nextCursor: entries.cursor } : {}) }
     },
