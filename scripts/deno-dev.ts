@@ -1,11 +1,11 @@
 /**
- * `deno task dev [--port 8000] [--hostname 127.0.0.1] [--tools tools] [--kv .toolroute/deno-kv.sqlite3]`:
+ * The repository's `deno task dev [--port 8000] [--hostname 127.0.0.1] [--tools tools] [--kv .toolroute/deno-kv.sqlite3]`:
  * serves every tool in `tools/` with runs in a Deno KV file, as `npm run dev` does on wrangler, with no
  * build step. `PORT` and `TOOLROUTE_KV` set the port and the database too; `--kv :memory:` keeps nothing.
  */
 import { parseArgs } from 'node:util'
-import { loadTools } from './load-tools.ts'
-import { serveTools } from './serve-tools.ts'
+import { loadTools } from '../src/adapter/deno/load-tools.ts'
+import { serveTools } from '../src/adapter/deno/serve-tools.ts'
 
 const option = { type: 'string' } as const
 const { values } = parseArgs({ args: Deno.args, strict: false, options: { port: option, hostname: option, tools: option, kv: option } })
