@@ -75,7 +75,8 @@ async function drainOverLimit(
   } catch {
     // The client went away while sending: nothing left to drain.
   }
-  await iterator.return?.()
+  // Cancels a stream's body, so the runtime does not hold the connection for a body nobody reads.
+  await iterator.return?.().catch(() => {})
   return failure
 }
 
