@@ -41,18 +41,13 @@ export function createToolClient<T extends ToolSetLike = readonly AnyTool[]>(opt
   const base = String(options.baseUrl ?? bindingOrigin).replace(/\/+$/, '')
   const { fetcher, fetch: ownFetch } = options
   // Called bare, never as `options.fetch(…)`: a browser's `window.fetch` refuses any other `this`.
-  const send: (request: Request) => Promise<Response> = ownFetch
-    ? (request) => ownFetch(request)
-    : fetcher
-      ? (request) => fetcher.fetch(request)
-      : (request) => fetch(request)
+  const send: (request: Request) => Promise<Response> = ownFetch ?? (fetcher ? (request) => fetcher.fetch(request) : (request) => fetch(request))
 
   async function request(path: string, init: SendOptions): Promise<Response> {
     const headers = new Headers(typeof options.headers === 'function' ? await options.headers() : options.headers)
     new Headers(init.headers).forEach((value, name) => headers.set(name, value))
     headers.set('accept', init.accept)
-    let body = init.body
-    if (init.json !== undefined) body = JSON.stringify(init.json)
+    const body = init.json !== undefined ? JSON.stringify(init.json) : init.body
     if (body !== undefined) headers.set('content-type', 'application/json')
     const streamed = typeof ReadableStream !== 'undefined' && body instanceof ReadableStream
     const outgoing = new Request(`${base}${path}`, {
