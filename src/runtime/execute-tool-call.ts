@@ -71,13 +71,10 @@ export function runExecute(scope: ToolCallScope, context: ExecutionContext, inpu
   return new Promise((resolve, reject) => {
     const onAbort = () => reject(abortFailure(signal.reason))
     signal.addEventListener('abort', onAbort, { once: true })
-    let pending: Promise<unknown>
-    try {
-      pending = Promise.resolve(resultOf(scope, context, execute(input, context as never)))
-    } catch (error) {
-      pending = Promise.reject(error)
-    }
-    pending.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
+    // Called at once, as on the other paths; one that throws rejects like one that fails later.
+    new Promise((settle) => settle(resultOf(scope, context, execute(input, context as never))))
+      .then(resolve, reject)
+      .finally(() => signal.removeEventListener('abort', onAbort))
   })
 }
 
