@@ -9,7 +9,7 @@ import { createStepRunner } from './create-step-runner.ts'
 import { answerRunQuestions } from './run-questions.ts'
 import { followRun } from './follow-run.ts'
 import { holdRunLease, type RunLease } from './hold-run-lease.ts'
-import { runBackgroundAttempt } from './run-background-attempt.ts'
+import { runBackgroundAttempt, type BackgroundAttemptDeps } from './run-background-attempt.ts'
 import { cancellation } from './run-cancellation.ts'
 import type { RunCaller, RunSegment } from './run-host.ts'
 import { createRunNotifier } from './run-notifier.ts'
@@ -196,13 +196,6 @@ export const driveRuns = (tools: ReadonlyMap<string, AnyTool>): RunDriver => (op
       await runs.schedule(run)
     },
   }
-  const attemptDeps = {
-    tools,
-    lapsed,
-    holdLease,
-    execute: (run: RunRecord, signal: AbortSignal) => steps.execute(run, signal),
-    apply: applied,
-    settle,
-  }
+  const attemptDeps: BackgroundAttemptDeps = { tools, lapsed, holdLease, execute: steps.execute, apply: applied, settle }
   return engine
 }
