@@ -1,5 +1,5 @@
 import type { SequencedEvent, ToolEventView } from '../protocol/tool-event.ts'
-import type { RunView } from '../protocol/call-result.ts'
+import type { CallResult, CancelResult, RunView } from '../protocol/call-result.ts'
 import { eventStreamMediaType } from '../protocol/encode-sse.ts'
 import { headerNames, jsonHeader } from '../protocol/header-names.ts'
 import type { ToolDescriptor } from '../protocol/tool-descriptor.ts'
@@ -8,7 +8,7 @@ import { followEvents } from './follow-events.ts'
 import { inputBody } from './input-body.ts'
 import { readToolEvents, streamDone } from './read-tool-events.ts'
 import { ToolClientError, responseError } from './tool-client-error.ts'
-import type { CallResult, CancelResult, FollowOptions, StreamOptions, ToolClient, ToolClientOptions, ToolSetLike } from './tool-client-types.ts'
+import type { FollowOptions, StreamOptions, ToolClient, ToolClientOptions, ToolSetLike } from './tool-client-types.ts'
 
 /** The origin requests to a service binding are addressed to; the binding ignores the host. */
 const bindingOrigin = 'http://toolroute'
@@ -99,20 +99,14 @@ export function createToolClient<T extends ToolSetLike = readonly AnyTool[]>(opt
 
   function follow(runId: string, followOptions: FollowOptions = {}): AsyncIterable<SequencedEvent> {
     const query = followOptions.view ? `?view=${followOptions.view}` : ''
-    return followEvents({
-      open: (after) =>
-        request(`${runPath(runId, '/events')}${query}`, {
-          method: 'GET',
-          accept: eventStreamMediaType,
-          headers: { ...Object.fromEntries(new Headers(followOptions.headers)), [headerNames.lastEventId]: String(after) },
-          signal: followOptions.signal,
-        }),
-      after: followOptions.after ?? 0,
-      signal: followOptions.signal,
-      maxRetries: followOptions.maxRetries ?? 5,
-      retryDelayMs: followOptions.retryDelayMs ?? 250,
-      maxRetryDelayMs: followOptions.maxRetryDelayMs ?? 5_000,
-    })
+    const open = (after: number) =>
+      request(`${runPath(runId, '/events')}${query}`, {
+        method: 'GET',
+        accept: eventStreamMediaType,
+        headers: { ...Object.fromEntries(new Headers(followOptions.headers)), [headerNames.lastEventId]: String(after) },
+        signal: followOptions.signal,
+      })
+    return followEvents(open, followOptions)
   }
 
   const client: ToolClient<T> = {
