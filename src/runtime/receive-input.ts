@@ -87,21 +87,17 @@ function refuseInput<T extends { ok: false; error: ToolrouteError }>(scope: Tool
 }
 
 /** Validates a parsed input and emits `tool-input-available` or `tool-input-error` (no hooks). */
-function acceptInput(scope: ToolCallScope, raw: unknown): Checked<unknown> {
+function acceptInput(scope: ToolCallScope, raw: unknown): Checked<ReceivedInput> {
   const checked = checkInput(scope.tool.id, scope.tool.schemas.input, raw)
   if (!checked.ok) return refuseInput(scope, raw ?? null, checked)
   scope.emit?.({ type: 'tool-input-available', toolCallId: scope.toolCallId, toolName: scope.tool.id, input: raw ?? {} })
-  return checked
+  return { ok: true, value: { raw: raw ?? {}, value: checked.value } }
 }
 
 /** The whole input's text, parsed (`INVALID_JSON`, with `tool-input-error`) then validated. */
 function acceptText(scope: ToolCallScope, text: string): Checked<ReceivedInput> {
   const parsed = safeParseJson(text)
-  return parsed.ok ? received(acceptInput(scope, parsed.value), parsed.value) : refuseInput(scope, text, parsed)
-}
-
-function received(accepted: Checked<unknown>, raw: unknown): Checked<ReceivedInput> {
-  return accepted.ok ? { ok: true, value: { raw: raw ?? {}, value: accepted.value } } : accepted
+  return parsed.ok ? acceptInput(scope, parsed.value) : refuseInput(scope, text, parsed)
 }
 
 /** The largest input a call accepts unless `maxInputBytes` says otherwise (HTTP and MCP alike): 1 MiB. */
@@ -118,7 +114,7 @@ export async function receiveInput(scope: ToolCallScope, source: ToolInputSource
   if (onInputStart) await callHook('onInputStart', onInputStart, hookOptions(scope), observe)
   let result: Checked<ReceivedInput>
   if ('input' in source) {
-    result = received(acceptInput(scope, source.input), source.input)
+    result = acceptInput(scope, source.input)
   } else if ('text' in source) {
     if (source.text !== '') await inputDelta(scope, source.text)
     result = acceptText(scope, source.text)
