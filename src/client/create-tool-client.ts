@@ -110,10 +110,7 @@ export function createToolClient<T extends ToolSetLike = readonly AnyTool[]>(opt
   }
 
   const client: ToolClient<T> = {
-    async list(requestOptions = {}) {
-      const body = await json<{ tools: ToolDescriptor[] }>('/tools', { method: 'GET', ...requestOptions })
-      return body.tools
-    },
+    list: async (requestOptions = {}) => (await json<{ tools: ToolDescriptor[] }>('/tools', { method: 'GET', ...requestOptions })).tools,
     describe: (toolId, requestOptions = {}) => json<ToolDescriptor>(toolPath(toolId), { method: 'GET', ...requestOptions }),
     call: async (toolId, input, callOptions) => json<CallResult<any, any>>(toolPath(toolId), await callInit(input, callOptions)),
     async *stream(toolId, input, streamOptions = {}) {
