@@ -36,10 +36,7 @@ async function readChunks(scope: ToolCallScope, chunks: AsyncIterable<Uint8Array
     if (next.done) break
     const chunk = next.value
     bytes += typeof chunk === 'string' ? chunk.length : chunk.byteLength
-    if (bytes > maxBytes) {
-      const error = new ToolrouteError('PAYLOAD_TOO_LARGE', `Request body is larger than ${maxBytes} bytes`)
-      return drainOverLimit(scope, iterator, { ok: false, error }, maxBytes)
-    }
+    if (bytes > maxBytes) return drainOverLimit(scope, iterator, maxBytes)
     const text = typeof chunk === 'string' ? chunk : (decoder ??= new TextDecoder()).decode(chunk, { stream: true })
     parts.push(text)
     if (text !== '') await inputDelta(scope, text)
@@ -58,13 +55,8 @@ const drainLimits = 4
  * `drainLimits` more limits) before the step ends: cancelling a body its client still sends made
  * `wrangler dev` end the answer at random (a `503`, or a stream cut mid-delta).
  */
-async function drainOverLimit(
-  scope: ToolCallScope,
-  iterator: AsyncIterator<Uint8Array | string>,
-  failure: { ok: false; error: ToolrouteError },
-  maxBytes: number,
-): Promise<Checked<string>> {
-  refuseInput(scope, '', failure)
+async function drainOverLimit(scope: ToolCallScope, iterator: AsyncIterator<Uint8Array | string>, maxBytes: number): Promise<Checked<string>> {
+  const failure = refuseInput(scope, '', { ok: false, error: new ToolrouteError('PAYLOAD_TOO_LARGE', `Request body is larger than ${maxBytes} bytes`) })
   let drained = 0
   try {
     while (drained <= drainLimits * maxBytes) {
