@@ -16,8 +16,7 @@ const bindingOrigin = 'http://toolroute'
 interface SendOptions {
   method: 'GET' | 'POST'
   accept: 'application/json' | typeof eventStreamMediaType
-  /** A JSON value, or a prepared body (a tool input). */
-  json?: unknown
+  /** A step's JSON text, or a tool input's body. */
   body?: BodyInit
   headers?: HeadersInit
   signal?: AbortSignal | undefined
@@ -47,7 +46,7 @@ export function createToolClient<T extends ToolSetLike = readonly AnyTool[]>(opt
     const headers = new Headers(typeof options.headers === 'function' ? await options.headers() : options.headers)
     new Headers(init.headers).forEach((value, name) => headers.set(name, value))
     headers.set('accept', init.accept)
-    const body = init.json !== undefined ? JSON.stringify(init.json) : init.body
+    const { body } = init
     if (body !== undefined) headers.set('content-type', 'application/json')
     const streamed = typeof ReadableStream !== 'undefined' && body instanceof ReadableStream
     const outgoing = new Request(`${base}${path}`, {
@@ -140,14 +139,14 @@ export function createToolClient<T extends ToolSetLike = readonly AnyTool[]>(opt
       }
     },
     approve: (runId, { approvalId, ...requestOptions } = {}) =>
-      json(runPath(runId, '/approve'), { method: 'POST', json: approvalId ? { approvalId } : {}, ...requestOptions }),
+      json(runPath(runId, '/approve'), { method: 'POST', body: JSON.stringify(approvalId ? { approvalId } : {}), ...requestOptions }),
     decline: (runId, { reason, ...requestOptions } = {}) =>
-      json(runPath(runId, '/decline'), { method: 'POST', json: reason !== undefined ? { reason } : {}, ...requestOptions }),
+      json(runPath(runId, '/decline'), { method: 'POST', body: JSON.stringify(reason !== undefined ? { reason } : {}), ...requestOptions }),
     resume: (runId, resumeData, requestOptions = {}) =>
-      json(runPath(runId, '/resume'), { method: 'POST', json: { resumeData }, ...requestOptions }),
+      json(runPath(runId, '/resume'), { method: 'POST', body: JSON.stringify({ resumeData }), ...requestOptions }),
     // `{}` rather than no body, as every action here: from a page on another origin, a JSON body is
     // what lets a server whose CORS allows any origin take the action (SPEC §12).
-    cancel: (runId, requestOptions = {}) => json<CancelResult>(runPath(runId, '/cancel'), { method: 'POST', json: {}, ...requestOptions }),
+    cancel: (runId, requestOptions = {}) => json<CancelResult>(runPath(runId, '/cancel'), { method: 'POST', body: '{}', ...requestOptions }),
     getRun: (runId, requestOptions = {}) => json<RunView>(runPath(runId), { method: 'GET', ...requestOptions }),
     follow,
   }
