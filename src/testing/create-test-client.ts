@@ -72,6 +72,5 @@ export function createTestClient<T extends ToolSetLike = readonly AnyTool[]>(opt
     inPool ? { ...options, baseUrl: 'http://localhost', fetch: async (request) => (await loadVitestPool()).self.fetch(request) } : options,
   )
   // The alarms `settle` runs are those of the pool's own Worker; any other Worker's run is followed.
-  const pool = (): Promise<VitestPool | undefined> => (inPool ? loadVitestPool() : Promise.resolve(undefined))
-  return { ...client, settle: async (runId, settleOptions) => settleRun(client, await pool(), runId, settleOptions) }
+  return { ...client, settle: async (runId, settleOptions) => settleRun(client, inPool ? await loadVitestPool() : undefined, runId, settleOptions) }
 }
