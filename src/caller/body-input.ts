@@ -10,21 +10,6 @@ export async function bodyInput(request: Request, contentLength: string | undefi
     if (!read.ok) throw read.error
     return { text: read.text }
   }
-  return request.body ? { chunks: streamChunks(request.body), maxBytes } : { text: '' }
+  return request.body ? { chunks: request.body, maxBytes } : { text: '' }
 }
 
-async function* streamChunks(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
-  const reader = body.getReader()
-  try {
-    while (true) {
-      const { done, value } = await reader.read()
-      if (done) return
-      yield value
-    }
-  } finally {
-    // Left early (over the limit): cancel, so the runtime does not hold the connection for a body
-    // nobody reads (a no-op on a body read to its end).
-    await reader.cancel().catch(() => {})
-    reader.releaseLock()
-  }
-}

@@ -2,7 +2,7 @@ import { describe, expectTypeOf, it } from 'vitest'
 import { z } from 'zod'
 import { createTool } from '../runtime/create-tool.ts'
 import { createToolClient } from './create-tool-client.ts'
-import type { CallResult } from './tool-client-types.ts'
+import type { CallResult } from '../protocol/call-result.ts'
 import type { SequencedEvent } from '../protocol/tool-event.ts'
 import type { RunView } from '../protocol/call-result.ts'
 

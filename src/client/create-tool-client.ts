@@ -1,5 +1,5 @@
 import type { SequencedEvent, ToolEventView } from '../protocol/tool-event.ts'
-import type { RunView } from '../protocol/call-result.ts'
+import type { CallResult, CancelResult, RunView } from '../protocol/call-result.ts'
 import { eventStreamMediaType } from '../protocol/encode-sse.ts'
 import { headerNames, jsonHeader } from '../protocol/header-names.ts'
 import type { ToolDescriptor } from '../protocol/tool-descriptor.ts'
@@ -8,7 +8,7 @@ import { followEvents } from './follow-events.ts'
 import { inputBody } from './input-body.ts'
 import { readToolEvents, streamDone } from './read-tool-events.ts'
 import { ToolClientError, responseError } from './tool-client-error.ts'
-import type { CallResult, CancelResult, FollowOptions, StreamOptions, ToolClient, ToolClientOptions, ToolSetLike } from './tool-client-types.ts'
+import type { FollowOptions, StreamOptions, ToolClient, ToolClientOptions, ToolSetLike } from './tool-client-types.ts'
 
 /** The origin requests to a service binding are addressed to; the binding ignores the host. */
 const bindingOrigin = 'http://toolroute'
@@ -16,8 +16,7 @@ const bindingOrigin = 'http://toolroute'
 interface SendOptions {
   method: 'GET' | 'POST'
   accept: 'application/json' | typeof eventStreamMediaType
-  /** A JSON value, or a prepared body (a tool input). */
-  json?: unknown
+  /** A step's JSON text, or a tool input's body. */
   body?: BodyInit
   headers?: HeadersInit
   signal?: AbortSignal | undefined
@@ -41,18 +40,13 @@ export function createToolClient<T extends ToolSetLike = readonly AnyTool[]>(opt
   const base = String(options.baseUrl ?? bindingOrigin).replace(/\/+$/, '')
   const { fetcher, fetch: ownFetch } = options
   // Called bare, never as `options.fetch(…)`: a browser's `window.fetch` refuses any other `this`.
-  const send: (request: Request) => Promise<Response> = ownFetch
-    ? (request) => ownFetch(request)
-    : fetcher
-      ? (request) => fetcher.fetch(request)
-      : (request) => fetch(request)
+  const send: (request: Request) => Promise<Response> = ownFetch ?? (fetcher ? (request) => fetcher.fetch(request) : (request) => fetch(request))
 
   async function request(path: string, init: SendOptions): Promise<Response> {
     const headers = new Headers(typeof options.headers === 'function' ? await options.headers() : options.headers)
     new Headers(init.headers).forEach((value, name) => headers.set(name, value))
     headers.set('accept', init.accept)
-    let body = init.body
-    if (init.json !== undefined) body = JSON.stringify(init.json)
+    const { body } = init
     if (body !== undefined) headers.set('content-type', 'application/json')
     const streamed = typeof ReadableStream !== 'undefined' && body instanceof ReadableStream
     const outgoing = new Request(`${base}${path}`, {
@@ -104,27 +98,18 @@ export function createToolClient<T extends ToolSetLike = readonly AnyTool[]>(opt
 
   function follow(runId: string, followOptions: FollowOptions = {}): AsyncIterable<SequencedEvent> {
     const query = followOptions.view ? `?view=${followOptions.view}` : ''
-    return followEvents({
-      open: (after) =>
-        request(`${runPath(runId, '/events')}${query}`, {
-          method: 'GET',
-          accept: eventStreamMediaType,
-          headers: { ...Object.fromEntries(new Headers(followOptions.headers)), [headerNames.lastEventId]: String(after) },
-          signal: followOptions.signal,
-        }),
-      after: followOptions.after ?? 0,
-      signal: followOptions.signal,
-      maxRetries: followOptions.maxRetries ?? 5,
-      retryDelayMs: followOptions.retryDelayMs ?? 250,
-      maxRetryDelayMs: followOptions.maxRetryDelayMs ?? 5_000,
-    })
+    const open = (after: number) =>
+      request(`${runPath(runId, '/events')}${query}`, {
+        method: 'GET',
+        accept: eventStreamMediaType,
+        headers: { ...Object.fromEntries(new Headers(followOptions.headers)), [headerNames.lastEventId]: String(after) },
+        signal: followOptions.signal,
+      })
+    return followEvents(open, followOptions)
   }
 
   const client: ToolClient<T> = {
-    async list(requestOptions = {}) {
-      const body = await json<{ tools: ToolDescriptor[] }>('/tools', { method: 'GET', ...requestOptions })
-      return body.tools
-    },
+    list: async (requestOptions = {}) => (await json<{ tools: ToolDescriptor[] }>('/tools', { method: 'GET', ...requestOptions })).tools,
     describe: (toolId, requestOptions = {}) => json<ToolDescriptor>(toolPath(toolId), { method: 'GET', ...requestOptions }),
     call: async (toolId, input, callOptions) => json<CallResult<any, any>>(toolPath(toolId), await callInit(input, callOptions)),
     async *stream(toolId, input, streamOptions = {}) {
@@ -154,14 +139,14 @@ export function createToolClient<T extends ToolSetLike = readonly AnyTool[]>(opt
       }
     },
     approve: (runId, { approvalId, ...requestOptions } = {}) =>
-      json(runPath(runId, '/approve'), { method: 'POST', json: approvalId ? { approvalId } : {}, ...requestOptions }),
+      json(runPath(runId, '/approve'), { method: 'POST', body: JSON.stringify(approvalId ? { approvalId } : {}), ...requestOptions }),
     decline: (runId, { reason, ...requestOptions } = {}) =>
-      json(runPath(runId, '/decline'), { method: 'POST', json: reason !== undefined ? { reason } : {}, ...requestOptions }),
+      json(runPath(runId, '/decline'), { method: 'POST', body: JSON.stringify(reason !== undefined ? { reason } : {}), ...requestOptions }),
     resume: (runId, resumeData, requestOptions = {}) =>
-      json(runPath(runId, '/resume'), { method: 'POST', json: { resumeData }, ...requestOptions }),
+      json(runPath(runId, '/resume'), { method: 'POST', body: JSON.stringify({ resumeData }), ...requestOptions }),
     // `{}` rather than no body, as every action here: from a page on another origin, a JSON body is
     // what lets a server whose CORS allows any origin take the action (SPEC §12).
-    cancel: (runId, requestOptions = {}) => json<CancelResult>(runPath(runId, '/cancel'), { method: 'POST', json: {}, ...requestOptions }),
+    cancel: (runId, requestOptions = {}) => json<CancelResult>(runPath(runId, '/cancel'), { method: 'POST', body: '{}', ...requestOptions }),
     getRun: (runId, requestOptions = {}) => json<RunView>(runPath(runId), { method: 'GET', ...requestOptions }),
     follow,
   }

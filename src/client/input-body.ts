@@ -1,5 +1,5 @@
 /** Whether an input is text arriving in pieces (a model's argument deltas) rather than a value. */
-export function isTextStream(value: unknown): value is AsyncIterable<string> {
+function isTextStream(value: unknown): value is AsyncIterable<string> {
   return typeof value === 'object' && value !== null && typeof (value as AsyncIterable<string>)[Symbol.asyncIterator] === 'function'
 }
 
@@ -10,16 +10,14 @@ let streamingSupported: boolean | undefined
  * and Chromium do (Chromium over HTTP/2 only); Firefox and Safari turn the stream into the text
  * "[object ReadableStream]", which shows as a `text/plain` content type on the request.
  */
-export function supportsStreamingBodies(): boolean {
-  if (streamingSupported === undefined) {
-    try {
-      const probe = new Request('http://toolroute.invalid', { method: 'POST', body: new ReadableStream(), duplex: 'half' } as RequestInit)
-      streamingSupported = !probe.headers.has('content-type')
-    } catch {
-      streamingSupported = false
-    }
+function supportsStreamingBodies(): boolean {
+  if (streamingSupported !== undefined) return streamingSupported
+  try {
+    const probe = new Request('http://toolroute.invalid', { method: 'POST', body: new ReadableStream(), duplex: 'half' } as RequestInit)
+    return (streamingSupported = !probe.headers.has('content-type'))
+  } catch {
+    return (streamingSupported = false)
   }
-  return streamingSupported
 }
 
 /**

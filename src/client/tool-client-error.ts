@@ -53,13 +53,10 @@ export async function responseError(response: Response): Promise<ToolClientError
   // The constructor keeps only the ids the server named.
   const ids = { status: response.status, runId: response.headers.get(headerNames.runId) ?? undefined, toolCallId: response.headers.get(headerNames.toolCallId) ?? undefined }
   const text = await response.text().catch(() => '')
-  let body: unknown
+  let error: { code?: unknown; message?: unknown; issues?: unknown } | undefined
   try {
-    body = JSON.parse(text)
-  } catch {
-    body = undefined
-  }
-  const error = (body as { error?: { code?: unknown; message?: unknown; issues?: unknown } } | undefined)?.error
+    error = (JSON.parse(text) as { error?: typeof error } | null)?.error
+  } catch {}
   if (error && typeof error.code === 'string' && typeof error.message === 'string' && isErrorCode(error.code)) {
     return new ToolClientError(error.code, error.message, { ...ids, ...(Array.isArray(error.issues) ? { issues: error.issues as ValidationIssue[] } : {}) })
   }

@@ -93,18 +93,6 @@ export interface FollowOptions extends RequestOptions {
   maxRetryDelayMs?: number
 }
 
-export type {
-  ApprovalRequiredResult,
-  CallResult,
-  CancelledResult,
-  CancelResult,
-  CompletedResult,
-  DeclinedResult,
-  RunIds,
-  RunningResult,
-  SuspendedResult,
-} from '../protocol/call-result.ts'
-
 /** A tool's input: the value, or its JSON text arriving in pieces (a model's argument deltas). */
 export type ToolInputSource<TInput> = TInput | AsyncIterable<string>
 

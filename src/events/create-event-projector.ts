@@ -6,16 +6,6 @@ export type EventProjector = (event: ToolEvent) => Promise<ToolEvent | undefined
 
 const unavailable = (phase: TransformPhase) => ({ message: `Tool ${phase} payload unavailable` })
 
-const contextPhase: Record<TransformPhase, ToolPayloadTransformContext['phase']> = {
-  input: 'input-available',
-  inputDelta: 'input-delta',
-  output: 'output-available',
-  error: 'error',
-  approval: 'approval',
-  suspend: 'suspend',
-  resume: 'resume',
-}
-
 function asText(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value)
 }
@@ -40,11 +30,13 @@ export function createEventProjector(tool: AnyTool, view: ToolEventView, seed: {
   const transforms: ToolPayloadTransformTarget | undefined = tool.options.transform?.[view]
   const base = { target: view, toolName: tool.id }
 
-  async function apply<T>(phase: TransformPhase, raw: T, fields: Partial<ToolPayloadTransformContext>): Promise<unknown> {
+  /** Every phase but `inputDelta`, whose deltas are dropped rather than replaced (below). */
+  async function apply<T>(phase: Exclude<TransformPhase, 'inputDelta'>, raw: T, fields: Partial<ToolPayloadTransformContext>): Promise<unknown> {
     const transform = transforms?.[phase]
     if (!transform) return raw
     try {
-      const result = await transform({ ...base, phase: contextPhase[phase], toolCallId: '', input, ...fields } as ToolPayloadTransformContext)
+      const contextPhase = phase === 'input' ? 'input-available' : phase === 'output' ? 'output-available' : phase
+      const result = await transform({ ...base, phase: contextPhase, toolCallId: '', input, ...fields } as ToolPayloadTransformContext)
       return result === undefined ? unavailable(phase) : result
     } catch {
       return unavailable(phase)

@@ -1,8 +1,8 @@
-import { ToolrouteError, errorMessage } from '../errors/toolroute-error.ts'
+import type { ToolrouteError } from '../errors/toolroute-error.ts'
 import type { ToolEvent } from '../protocol/tool-event.ts'
 import { EventCallScope } from '../runtime/event-call-scope.ts'
 import { startCall } from '../runtime/start-call.ts'
-import { executeToolCall, type ExecuteOutcome } from '../runtime/execute-tool-call.ts'
+import { executeToolCall, toExecutionError, type ExecuteOutcome } from '../runtime/execute-tool-call.ts'
 import type { ResumeState } from '../runtime/execution-context.ts'
 import { toolOfRun } from '../manifest/load-tool.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
@@ -14,9 +14,6 @@ import type { RunRecord } from './run-record.ts'
 import type { RunStore } from './run-store.ts'
 import { askRunQuestion } from './run-questions.ts'
 import type { McpToolContext } from '../tool/tool-execution-context.ts'
-
-const failureOf = (error: unknown) =>
-  ToolrouteError.isInstance(error) ? error : new ToolrouteError('EXECUTION_FAILED', errorMessage(error), { cause: error })
 
 /** Runs a tool's `execute` for a run that is `running`: the step between two transitions. */
 export function createStepRunner(deps: { tools: ReadonlyMap<string, AnyTool>; store: RunStore; notifier: RunNotifier; limits: Required<RunLimits> }) {
@@ -62,7 +59,7 @@ export function createStepRunner(deps: { tools: ReadonlyMap<string, AnyTool>; st
               notifier.notify(run.runId)
             },
             (error: unknown) => {
-              refused = failureOf(error)
+              refused = toExecutionError(error)
               refusal.abort(refused)
             },
           )
@@ -83,7 +80,7 @@ export function createStepRunner(deps: { tools: ReadonlyMap<string, AnyTool>; st
         const scope = new EventCallScope(tool, run, call.requestContext, emit, { emitTransient, signal: stepSignal, ...(run.askable ? { mcp: asker(run.runId, stepSignal) } : {}) })
         outcome = await executeToolCall(scope, run.input, resume)
       } catch (error) {
-        const failure = failureOf(error)
+        const failure = toExecutionError(error)
         emit({ type: 'tool-output-error', toolCallId: run.toolCallId, errorText: failure.message })
         outcome = { status: 'failed', error: failure }
       }

@@ -4,12 +4,12 @@ import type { ResumeState } from '../runtime/execution-context.ts'
 import { checkResumeData } from '../runtime/validate-call.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import { runNotFound } from './authorize-run.ts'
-import type { Defer, RunCallOptions, RunDriver, RunEngine, RunEngineParts } from './create-run-engine.ts'
+import type { Defer, RunCallOptions, RunDriver, RunEngine } from './create-run-engine.ts'
 import { createStepRunner } from './create-step-runner.ts'
 import { answerRunQuestions } from './run-questions.ts'
 import { followRun } from './follow-run.ts'
 import { holdRunLease, type RunLease } from './hold-run-lease.ts'
-import { runBackgroundAttempt } from './run-background-attempt.ts'
+import { runBackgroundAttempt, type BackgroundAttemptDeps } from './run-background-attempt.ts'
 import { cancellation } from './run-cancellation.ts'
 import type { RunCaller, RunSegment } from './run-host.ts'
 import { createRunNotifier } from './run-notifier.ts'
@@ -24,11 +24,7 @@ type Applied = { ok: true; run: RunRecord; events: SequencedEvent[] } | { ok: fa
  * notifier, the step runner and the background attempts over `tools`. Every state change is one
  * compare-and-set on the store, so a run executes once however many approve or resume requests race.
  */
-export function driveRuns(tools: ReadonlyMap<string, AnyTool>): RunDriver {
-  return (parts) => drivenRuns(tools, parts)
-}
-
-function drivenRuns(tools: ReadonlyMap<string, AnyTool>, options: RunEngineParts): RunEngine {
+export const driveRuns = (tools: ReadonlyMap<string, AnyTool>): RunDriver => (options) => {
   const { store, now, lifetime, runs } = options
   const notifier = createRunNotifier(options)
   const steps = createStepRunner({ tools, store, notifier, limits: resolveRunLimits(options.runLimits) })
@@ -200,13 +196,6 @@ function drivenRuns(tools: ReadonlyMap<string, AnyTool>, options: RunEngineParts
       await runs.schedule(run)
     },
   }
-  const attemptDeps = {
-    tools,
-    lapsed,
-    holdLease,
-    execute: (run: RunRecord, signal: AbortSignal) => steps.execute(run, signal),
-    apply: applied,
-    settle,
-  }
+  const attemptDeps: BackgroundAttemptDeps = { tools, lapsed, holdLease, execute: steps.execute, apply: applied, settle }
   return engine
 }

@@ -54,14 +54,7 @@ export function callJson(ids: RunIds, from: CallEnding<unknown> | CallState, too
 
 /** An ending's state; none for invalid input, which is its error. */
 function stateOf(ending: CallEnding<unknown>): CallState | undefined {
-  switch (ending.kind) {
-    case 'input-error':
-      return undefined
-    case 'approval-required':
-      return { status: 'approval-required', approvalId: ending.approvalId }
-    case 'background':
-      return running
-    case 'executed':
-      return ending.outcome
-  }
+  if (ending.kind === 'executed') return ending.outcome
+  if (ending.kind === 'background') return running
+  return ending.kind === 'approval-required' ? { status: 'approval-required', approvalId: ending.approvalId } : undefined
 }

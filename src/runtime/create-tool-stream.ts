@@ -31,18 +31,13 @@ export function createToolStream(scope: ToolCallScope, ended: () => boolean): To
     if (scope.emit) scope.emit({ type: 'data-tool-output', data: { toolCallId: scope.toolCallId, output: value } })
     return written
   }
-  const custom = (chunk: ToolCustomChunk): Promise<void> => {
-    let event: ToolDataEvent
-    try {
-      event = toDataEvent(chunk)
-    } catch (error) {
-      return Promise.reject(error)
-    }
-    if (ended()) return written
-    if (own) return Promise.resolve(own.custom(event as ToolCustomChunk))
+  // Async, so a chunk `toDataEvent` refuses rejects; the chunk is still emitted before `custom` returns.
+  const custom = async (chunk: ToolCustomChunk): Promise<void> => {
+    const event = toDataEvent(chunk)
+    if (ended()) return
+    if (own) return own.custom(event as ToolCustomChunk)
     if (event.transient) scope.emitTransient?.(event)
     else scope.emit?.(event)
-    return written
   }
   // A WritableStream as Mastra's ToolStream is, so `stream.pipeTo(writer)` writes each chunk.
   const stream = new WritableStream<unknown>({ write: (chunk) => write(chunk) })

@@ -176,20 +176,13 @@ function startExecute(scope: DirectCallScope, call: ToolCallContextInput, receiv
   const resumes = call.agent || call.workflow || call.resumeData !== undefined || call.suspendPayload !== undefined
   const resume = resumes ? resumeOf(scope.tool, call) : undefined
   if (resume && 'error' in resume) return Promise.resolve(resume)
-  const executionContext = new ExecutionContext(scope, resume)
-  let pending: unknown
-  try {
-    pending = runExecute(scope, executionContext, received.value)
-  } catch (error) {
-    pending = Promise.reject(error)
-  }
-  return awaitExecute(scope, executionContext, pending)
+  return awaitExecute(scope, new ExecutionContext(scope, resume), received.value)
 }
 
-async function awaitExecute(scope: DirectCallScope, executionContext: ExecutionContext, pending: unknown): Promise<unknown> {
+async function awaitExecute(scope: DirectCallScope, executionContext: ExecutionContext, input: unknown): Promise<unknown> {
   let result: unknown
   try {
-    result = await pending
+    result = await runExecute(scope, executionContext, input)
   } catch (error) {
     ExecutionContext.end(executionContext)
     const failure = toExecutionError(error)

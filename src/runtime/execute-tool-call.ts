@@ -6,7 +6,6 @@ import { ExecutionContext, type ResumeState } from './execution-context.ts'
 import { toModelOutputOf } from './model-output.ts'
 import type { ToolModelOutput } from '../protocol/model-output.ts'
 import type { ToolCallScope } from './tool-call-scope.ts'
-import { resultOf } from './stream-outputs.ts'
 import { checkOutput, failureDetails, type Checked } from './validate-call.ts'
 
 /** How one execution ended. */
@@ -27,9 +26,35 @@ export function toExecutionError(error: unknown): ToolrouteError {
 }
 
 /** Emits `tool-output-error` and returns the failed outcome. */
-export function failExecution(scope: ToolCallScope, error: ToolrouteError): { status: 'failed'; error: ToolrouteError } {
+function failExecution(scope: ToolCallScope, error: ToolrouteError): { status: 'failed'; error: ToolrouteError } {
   scope.emit?.({ type: 'tool-output-error', toolCallId: scope.toolCallId, errorText: error.message })
   return { status: 'failed', error }
+}
+
+/**
+ * Drives an async generator `execute` (SPEC §8): each yield is a preliminary `tool-output-available`,
+ * and the last one the final output (a `return` value is ignored, as in the AI SDK's `executeTool`).
+ * Once the execution has ended (an abort), the generator is stopped and its yields dropped.
+ */
+async function streamOutputs(scope: ToolCallScope, context: ExecutionContext, outputs: AsyncIterable<unknown>): Promise<unknown> {
+  const iterator = outputs[Symbol.asyncIterator]()
+  let last: unknown
+  while (true) {
+    const next = await iterator.next()
+    if (next.done) return last
+    if (ExecutionContext.hasEnded(context)) {
+      await iterator.return?.()
+      return last
+    }
+    last = next.value
+    if (scope.emit) scope.emit({ type: 'tool-output-available', toolCallId: scope.toolCallId, output: last, preliminary: true })
+  }
+}
+
+/** What `execute` returned; an async iterable (an `async function*`: the AI SDK's own test) driven to its last yield. */
+function resultOf(scope: ToolCallScope, context: ExecutionContext, returned: unknown): unknown {
+  const iterable = returned != null && typeof (returned as Record<symbol, unknown>)[Symbol.asyncIterator] === 'function'
+  return iterable ? streamOutputs(scope, context, returned as AsyncIterable<unknown>) : returned
 }
 
 /**
@@ -46,13 +71,10 @@ export function runExecute(scope: ToolCallScope, context: ExecutionContext, inpu
   return new Promise((resolve, reject) => {
     const onAbort = () => reject(abortFailure(signal.reason))
     signal.addEventListener('abort', onAbort, { once: true })
-    let pending: Promise<unknown>
-    try {
-      pending = Promise.resolve(resultOf(scope, context, execute(input, context as never)))
-    } catch (error) {
-      pending = Promise.reject(error)
-    }
-    pending.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
+    // Called at once, as on the other paths; one that throws rejects like one that fails later.
+    new Promise((settle) => settle(resultOf(scope, context, execute(input, context as never))))
+      .then(resolve, reject)
+      .finally(() => signal.removeEventListener('abort', onAbort))
   })
 }
 

@@ -20,7 +20,7 @@ export function isRequestContextLike(value: unknown): value is RequestContextLik
 const sourceKey = Symbol.for('toolroute.request-context.source')
 
 /** The caller's own context behind a parsed view, so a forwarded view is validated from the raw values. */
-export function requestContextSource(context: RequestContextLike): RequestContextLike {
+function requestContextSource(context: RequestContextLike): RequestContextLike {
   let current = context as RequestContextLike & { [sourceKey]?: RequestContextLike }
   while (current[sourceKey]) current = current[sourceKey]
   return current

@@ -36,10 +36,7 @@ async function readChunks(scope: ToolCallScope, chunks: AsyncIterable<Uint8Array
     if (next.done) break
     const chunk = next.value
     bytes += typeof chunk === 'string' ? chunk.length : chunk.byteLength
-    if (bytes > maxBytes) {
-      const error = new ToolrouteError('PAYLOAD_TOO_LARGE', `Request body is larger than ${maxBytes} bytes`)
-      return drainOverLimit(scope, iterator, { ok: false, error }, maxBytes)
-    }
+    if (bytes > maxBytes) return drainOverLimit(scope, iterator, maxBytes)
     const text = typeof chunk === 'string' ? chunk : (decoder ??= new TextDecoder()).decode(chunk, { stream: true })
     parts.push(text)
     if (text !== '') await inputDelta(scope, text)
@@ -58,13 +55,8 @@ const drainLimits = 4
  * `drainLimits` more limits) before the step ends: cancelling a body its client still sends made
  * `wrangler dev` end the answer at random (a `503`, or a stream cut mid-delta).
  */
-async function drainOverLimit(
-  scope: ToolCallScope,
-  iterator: AsyncIterator<Uint8Array | string>,
-  failure: { ok: false; error: ToolrouteError },
-  maxBytes: number,
-): Promise<Checked<string>> {
-  refuseInput(scope, '', failure)
+async function drainOverLimit(scope: ToolCallScope, iterator: AsyncIterator<Uint8Array | string>, maxBytes: number): Promise<Checked<string>> {
+  const failure = refuseInput(scope, '', { ok: false, error: new ToolrouteError('PAYLOAD_TOO_LARGE', `Request body is larger than ${maxBytes} bytes`) })
   let drained = 0
   try {
     while (drained <= drainLimits * maxBytes) {
@@ -75,7 +67,8 @@ async function drainOverLimit(
   } catch {
     // The client went away while sending: nothing left to drain.
   }
-  await iterator.return?.()
+  // Cancels a stream's body, so the runtime does not hold the connection for a body nobody reads.
+  await iterator.return?.().catch(() => {})
   return failure
 }
 
@@ -86,21 +79,17 @@ function refuseInput<T extends { ok: false; error: ToolrouteError }>(scope: Tool
 }
 
 /** Validates a parsed input and emits `tool-input-available` or `tool-input-error` (no hooks). */
-function acceptInput(scope: ToolCallScope, raw: unknown): Checked<unknown> {
+function acceptInput(scope: ToolCallScope, raw: unknown): Checked<ReceivedInput> {
   const checked = checkInput(scope.tool.id, scope.tool.schemas.input, raw)
   if (!checked.ok) return refuseInput(scope, raw ?? null, checked)
   scope.emit?.({ type: 'tool-input-available', toolCallId: scope.toolCallId, toolName: scope.tool.id, input: raw ?? {} })
-  return checked
+  return { ok: true, value: { raw: raw ?? {}, value: checked.value } }
 }
 
 /** The whole input's text, parsed (`INVALID_JSON`, with `tool-input-error`) then validated. */
 function acceptText(scope: ToolCallScope, text: string): Checked<ReceivedInput> {
   const parsed = safeParseJson(text)
-  return parsed.ok ? received(acceptInput(scope, parsed.value), parsed.value) : refuseInput(scope, text, parsed)
-}
-
-function received(accepted: Checked<unknown>, raw: unknown): Checked<ReceivedInput> {
-  return accepted.ok ? { ok: true, value: { raw: raw ?? {}, value: accepted.value } } : accepted
+  return parsed.ok ? acceptInput(scope, parsed.value) : refuseInput(scope, text, parsed)
 }
 
 /** The largest input a call accepts unless `maxInputBytes` says otherwise (HTTP and MCP alike): 1 MiB. */
@@ -117,7 +106,7 @@ export async function receiveInput(scope: ToolCallScope, source: ToolInputSource
   if (onInputStart) await callHook('onInputStart', onInputStart, hookOptions(scope), observe)
   let result: Checked<ReceivedInput>
   if ('input' in source) {
-    result = received(acceptInput(scope, source.input), source.input)
+    result = acceptInput(scope, source.input)
   } else if ('text' in source) {
     if (source.text !== '') await inputDelta(scope, source.text)
     result = acceptText(scope, source.text)

@@ -10,7 +10,7 @@ export type Checked<T> = { ok: true; value: T } | { ok: false; error: ToolrouteE
  * A failed validation whose `ToolrouteError` is built on first read of `error`: an Error's stack
  * is most of a failing call's cost, and a direct call never needs one.
  */
-export class ValidationFailure {
+class ValidationFailure {
   readonly ok = false as const
   readonly code: ErrorCode
   /** What the wire carries (HTTP, SSE, MCP): the issues, never the value that failed (schema/safe-issues.ts). */

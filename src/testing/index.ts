@@ -13,7 +13,6 @@
  * expect(await runTool(greet, { name: '' })).toMatchObject({ status: 'failed', error: { code: 'INPUT_VALIDATION_FAILED' } })
  */
 export { createTestClient } from './create-test-client.ts'
-export type { TestClient } from './create-test-client.ts'
-export type { SettleOptions } from './settle-run.ts'
+export type { SettleOptions, TestClient } from './create-test-client.ts'
 export { runTool } from './run-tool.ts'
 export type { RunToolOptions, RunToolResult } from './run-tool.ts'

@@ -1,17 +1,11 @@
 import type { Fetcher } from '../client/tool-client-types.ts'
 
-/** The little of a Durable Object namespace `settle` uses, typed here so the entry needs no Workers types. */
-export interface RunObjects {
-  idFromName(name: string): unknown
-  get(id: never): object
-}
-
 /** What `toolroute/testing` uses of `@cloudflare/vitest-plugin`'s pool: the Worker under test and its run objects' alarms. */
 export interface VitestPool {
   /** The Worker's default export (`exports.default` of `cloudflare:workers`, what `SELF` was). */
   self: Fetcher
-  /** The `TOOLROUTE_RUNS` binding of the Worker's environment, when it has one. */
-  runs: RunObjects | undefined
+  /** The `TOOLROUTE_RUNS` binding of the Worker's environment, when it has one: what `settle` uses of it, typed here without Workers types. */
+  runs: { idFromName(name: string): unknown; get(id: never): object } | undefined
   /** Runs the object's alarm if it is due (answers whether it ran); an alarm set for later is left alone. */
   runDueAlarm(stub: object): Promise<boolean>
 }
@@ -40,7 +34,7 @@ export function loadVitestPool(): Promise<VitestPool> {
       ]
       return {
         self: workers.exports.default ?? test.SELF,
-        runs: workers.env.TOOLROUTE_RUNS as RunObjects | undefined,
+        runs: workers.env.TOOLROUTE_RUNS as VitestPool['runs'],
         // What `runDurableObjectAlarm` does, only for an alarm that is due: that one runs any alarm,
         // and would delete the watchdog an attempt at work set for later (run-background-attempt.ts).
         // Read, deleted and run inside one call of the object, so its own alarm cannot fire between.

@@ -47,7 +47,7 @@ const allowedUpward: ReadonlyArray<{ from: string; to: string; why: string }> = 
 const clientRuntimeFolders: readonly string[] = ['client', 'protocol']
 const clientTypeOnlyTargets: readonly string[] = ['tool/tool-types.ts']
 /** Packages the client may import at run time: the bundle holds these and nothing else (client-bundle.test.ts). */
-const clientPackages: readonly string[] = ['eventsource-parser']
+const clientPackages: readonly string[] = ['eventsource-parser', 'eventsource-parser/stream']
 
 interface Edge {
   from: string
