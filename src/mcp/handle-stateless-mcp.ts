@@ -47,18 +47,7 @@ export async function handleStatelessMcp(deps: McpServerDeps, request: Request, 
     return response
   }
   // The stream outlives `handleRequest`: the server closes once the stream has ended or its reader left.
-  const reader = response.body.getReader()
-  const stream = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const { done, value } = await reader.read()
-      if (!done) return controller.enqueue(value)
-      controller.close()
-      close()
-    },
-    async cancel(reason) {
-      await reader.cancel(reason).catch(() => {})
-      close()
-    },
-  })
-  return new Response(stream, { status: response.status, headers: response.headers })
+  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>()
+  void response.body.pipeTo(writable).then(close, close)
+  return new Response(readable, { status: response.status, headers: response.headers })
 }
