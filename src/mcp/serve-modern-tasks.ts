@@ -1,11 +1,5 @@
-import {
-  CLIENT_CAPABILITIES_META_KEY,
-  MissingRequiredClientCapabilityError,
-  ProtocolError,
-  type ServerContext,
-  type Server,
-  type StandardSchemaV1,
-} from '@modelcontextprotocol/server'
+import { CLIENT_CAPABILITIES_META_KEY, MissingRequiredClientCapabilityError, ProtocolError, inputResponse, type ServerContext, type Server } from '@modelcontextprotocol/server'
+import { z } from 'zod'
 import { ToolrouteError } from '../errors/toolroute-error.ts'
 import { settledStatuses, type RunRecord } from '../runs/run-record.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
@@ -46,22 +40,7 @@ export function createTaskResult(run: RunRecord, basePath: string): ModernTask &
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
-/** A `taskId`, checked by hand (the SDK lifts `tasks/update`'s `inputResponses` out of the params). */
-const taskParams: StandardSchemaV1<unknown, { taskId: string }> = {
-  '~standard': {
-    version: 1,
-    vendor: 'toolroute',
-    validate(value) {
-      const taskId = isObject(value) ? value.taskId : undefined
-      return typeof taskId === 'string' ? { value: { taskId } } : { issues: [{ message: 'taskId must be a string', path: ['taskId'] }] }
-    },
-  },
-}
-
-function elicitAnswerOf(value: unknown): ElicitResult | undefined {
-  if (!isObject(value) || (value.action !== 'accept' && value.action !== 'decline' && value.action !== 'cancel')) return undefined
-  return { action: value.action, ...(isObject(value.content) ? { content: value.content as ElicitResult['content'] } : {}) }
-}
+const taskParams = { params: z.object({ taskId: z.string() }) }
 
 /**
  * The 2026-07-28 tasks extension (SEP-2663), as `serveMcpTasks` for 2025-11-25. A request not
@@ -79,18 +58,22 @@ export function serveModernTasks(server: Server, deps: McpServerDeps & { defer: 
     return { runs, run: await findTask(runs, deps.tools, params.taskId, principal), principal }
   }
 
-  server.setRequestHandler('tasks/get', { params: taskParams }, async (params, ctx) => {
+  server.setRequestHandler('tasks/get', taskParams, async (params, ctx) => {
     const { run } = await open('tasks/get', params, ctx)
     return (await toDetailedModernTask(deps.tools, run, deps.basePath)) as never
   })
 
   // Acknowledged at once: what the answer leads to is read with the next tasks/get. Keys naming no
   // current question are ignored; an answer the run refuses is -32602, the question kept.
-  server.setRequestHandler('tasks/update', { params: taskParams }, async (params, ctx) => {
+  server.setRequestHandler('tasks/update', taskParams, async (params, ctx) => {
     const { runs, run, principal } = await open('tasks/update', params, ctx)
-    const responses = ctx.mcpReq.inputResponses as Record<string, unknown> | undefined
+    const responses = ctx.mcpReq.inputResponses
     if (!isObject(responses)) throw new ProtocolError(-32602, 'Invalid params for tasks/update: inputResponses must be an object')
-    const read = (key: string) => (Object.hasOwn(responses, key) ? elicitAnswerOf(responses[key]) : undefined)
+    // Only an answer to a form counts: a sampling or roots response, or anything else, answers nothing.
+    const read = (key: string): ElicitResult | undefined => {
+      const view = inputResponse(responses, key)
+      return view.kind === 'elicit' ? { action: view.action, ...(view.content ? { content: view.content } : {}) } : undefined
+    }
     if (run.status === 'running') {
       if ((await answerPendingQuestions(runs, run, principal, read)) === 'unanswerable') {
         throw new ProtocolError(-32603, 'This server\'s run host cannot answer questions asked mid-execute')
@@ -114,7 +97,7 @@ export function serveModernTasks(server: Server, deps: McpServerDeps & { defer: 
   })
 
   // The run's cancel; a task already settled acknowledges the same way, as SEP-2663 asks.
-  server.setRequestHandler('tasks/cancel', { params: taskParams }, async (params, ctx) => {
+  server.setRequestHandler('tasks/cancel', taskParams, async (params, ctx) => {
     const { runs, run, principal } = await open('tasks/cancel', params, ctx)
     if (settledStatuses.includes(run.status)) return {} as never
     try {
