@@ -1,4 +1,4 @@
-import { acceptedContent, CLIENT_CAPABILITIES_META_KEY, inputRequired, MissingRequiredClientCapabilityError, type CallToolResult, type InputRequiredResult, type RequestStateCodec, type ServerContext } from '@modelcontextprotocol/server'
+import { CLIENT_CAPABILITIES_META_KEY, inputRequired, inputResponse, MissingRequiredClientCapabilityError, type CallToolResult, type InputRequiredResult, type RequestStateCodec, type ServerContext } from '@modelcontextprotocol/server'
 import { ToolrouteError } from '../errors/toolroute-error.ts'
 import { startCall } from '../runtime/start-call.ts'
 import { runKeeper } from '../runs/run-keeper.ts'
@@ -140,10 +140,9 @@ const formsOf = (deps: McpCallDeps, ctx: ServerContext): boolean => (deps.answer
 const cannotAsk = (): Promise<never> => Promise.reject(new Error('The MCP client declared no form elicitation: it cannot answer questions'))
 
 function readAnswer(ctx: ServerContext, key: string): ElicitResult | undefined {
-  const content = acceptedContent(ctx.mcpReq.inputResponses, key)
-  if (content) return { action: 'accept', content: content as ElicitResult['content'] }
-  const given = ctx.mcpReq.inputResponses?.[key] as { action?: unknown } | undefined
-  return given?.action === 'decline' || given?.action === 'cancel' ? { action: given.action } : undefined
+  const view = inputResponse(ctx.mcpReq.inputResponses, key)
+  if (view.kind !== 'elicit') return undefined
+  return view.action === 'accept' ? view.content && { action: 'accept', content: view.content } : { action: view.action }
 }
 
 /** No answer counts as cancel. */
@@ -193,8 +192,9 @@ async function settle(deps: McpCallDeps, ctx: ServerContext, answers: AnswerCont
     try {
       current = await followToEnd(answers, current)
     } finally {
-      // The client dropped the request: nobody is left to read the run. Kept alive past the request.
-      if (ctx.mcpReq.signal.aborted) deps.defer(cancelAbandoned(answers, current))
+      // The client dropped the request: nobody is left to read the run. Kept alive past the request; one
+      // settled meanwhile (RUN_STATE_CONFLICT), or whose store is gone, leaves nothing running.
+      if (ctx.mcpReq.signal.aborted) deps.defer(answers.runs.cancel(current.runId, { principal: answers.principal }).catch(() => {}))
     }
     if (current.status === 'running') return waiting(deps, current)
   }
@@ -209,14 +209,6 @@ async function ask(deps: McpCallDeps, ctx: ServerContext, run: RunRecord, proble
   const question = run.status === 'approval-required' ? await approvalQuestion(tool, run) : await resumeQuestion(tool, run, problem)
   if (!question) return waiting(deps, run)
   return questionsResult(deps, ctx, { [answerKey]: question }, { runId: run.runId, ...(asked > 1 ? { asked } : {}) })
-}
-
-async function cancelAbandoned(answers: AnswerContext, run: RunRecord): Promise<void> {
-  try {
-    await answers.runs.cancel(run.runId, { principal: answers.principal })
-  } catch {
-    // Settled meanwhile (RUN_STATE_CONFLICT), or its store is gone: nothing is left running.
-  }
 }
 
 async function waiting(deps: McpCallDeps, run: RunRecord): Promise<CallToolResult> {
