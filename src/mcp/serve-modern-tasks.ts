@@ -8,7 +8,7 @@ import { readCaller } from './mcp-caller.ts'
 import { answerPendingQuestions } from './answer-pending-questions.ts'
 import { answerRun, drainStep } from './answer-waiting-run.ts'
 import type { McpServerDeps } from './mcp-server-deps.ts'
-import { questionKeyOf, tasksExtensionId, toDetailedModernTask, toModernTask, type ModernTask } from './to-modern-task.ts'
+import { questionKeyOf, tasksExtensionId, toDetailedModernTask, toModernTask } from './to-modern-task.ts'
 import { findTask } from './to-mcp-task.ts'
 
 /** Whether a request's `_meta` envelope declares the tasks extension among its client capabilities. */
@@ -34,8 +34,8 @@ export function taskRequiredRefusal(tool: AnyTool, ctx: ServerContext): Protocol
 }
 
 /** A `tools/call` answered with a task (SEP-2663 `CreateTaskResult`): flat, no result, no question. */
-export function createTaskResult(run: RunRecord, basePath: string): ModernTask & { resultType: 'task' } {
-  return { ...toModernTask(run, basePath), resultType: 'task' }
+export function createTaskResult(run: RunRecord, basePath: string) {
+  return { ...toModernTask(run, basePath), resultType: 'task' as const }
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)

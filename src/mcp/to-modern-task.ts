@@ -1,4 +1,4 @@
-import { inputRequired, type CallToolResult } from '@modelcontextprotocol/server'
+import { inputRequired } from '@modelcontextprotocol/server'
 import type { RunRecord } from '../runs/run-record.ts'
 import { toolOfRun } from '../manifest/load-tool.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
@@ -11,24 +11,6 @@ import { pendingQuestions } from '../runs/run-questions.ts'
 export const tasksExtensionId = 'io.modelcontextprotocol/tasks'
 
 type ModernTaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled'
-
-/** A task as the 2026-07-28 extension names its fields (`ttlMs`, `pollIntervalMs`: the unit in the name). */
-export interface ModernTask {
-  taskId: string
-  status: ModernTaskStatus
-  statusMessage?: string
-  createdAt: string
-  lastUpdatedAt: string
-  ttlMs: number | null
-  pollIntervalMs?: number
-}
-
-/** What `tasks/get` answers: the task, with its question, result or error inlined by status. */
-type DetailedModernTask = ModernTask & {
-  inputRequests?: Record<string, ReturnType<typeof inputRequired.elicit>>
-  result?: CallToolResult & { resultType: 'complete' }
-  error?: { code: number; message: string; data?: unknown }
-}
 
 /** What the host says of an attempt it gave up on: a crash (run-background-attempt.ts), or `background.timeoutMs`. */
 const hostGaveUp = /^The run was interrupted|^The operation was aborted due to timeout/
@@ -50,8 +32,11 @@ function modernTaskStatusOf(run: RunRecord): ModernTaskStatus {
   return taskStatusOf(run)
 }
 
-/** A background run as a 2026-07-28 task, `ttlMs` how long a waiting run waits (as `toMcpTask`'s `ttl`). */
-export function toModernTask(run: RunRecord, basePath: string): ModernTask {
+/**
+ * A background run as a 2026-07-28 task, whose fields name their unit (`ttlMs`: how long a waiting run
+ * waits, as `toMcpTask`'s `ttl`; `pollIntervalMs`).
+ */
+export function toModernTask(run: RunRecord, basePath: string) {
   const status = modernTaskStatusOf(run)
   const statusMessage =
     waitingMessage(run, basePath, 'answer inputRequests with tasks/update') ??
@@ -75,7 +60,7 @@ export function questionKeyOf(run: RunRecord): string | undefined {
 }
 
 /** The task with what its status carries: the waiting run's question, the settled run's result, or the host's failure. */
-export async function toDetailedModernTask(tools: ReadonlyMap<string, AnyTool>, run: RunRecord, basePath: string): Promise<DetailedModernTask> {
+export async function toDetailedModernTask(tools: ReadonlyMap<string, AnyTool>, run: RunRecord, basePath: string) {
   const task = toModernTask(run, basePath)
   if (task.status === 'input_required' && run.status === 'running') {
     const pending = Object.entries(pendingQuestions(run)).map(([key, request]) => [key, inputRequired.elicit(request as Parameters<typeof inputRequired.elicit>[0])])
