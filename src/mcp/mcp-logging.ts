@@ -11,15 +11,12 @@ export const mcpLoggingCapability = { logging: {} }
 /** A `notifications/message`'s params: the tool's MCP name as `logger`, the log entry (without its level) as `data`. */
 export type McpLogMessage = { level: McpLoggingLevel; logger: string; data: Omit<LogData, 'level'> }
 
-function toMcpLogMessage({ level, ...entry }: LogData, logger: string): McpLogMessage {
-  return { level: toMcpLoggingLevel[level] ?? 'info', logger, data: entry }
-}
-
 /** A call's tap that sends each `data-tool-log` event (`observe.log`) as `notifications/message` on the call's stream. */
 export function createMcpLogSender(logger: string, send: (message: McpLogMessage) => Promise<void>): (event: ToolEvent) => void {
   return (event) => {
     if (event.type !== 'data-tool-log') return
+    const { level, ...data } = event.data
     // A client that went away misses its logs; the call itself goes on.
-    send(toMcpLogMessage(event.data, logger)).catch(() => {})
+    send({ level: toMcpLoggingLevel[level] ?? 'info', logger, data }).catch(() => {})
   }
 }
