@@ -12,14 +12,10 @@ import { questionKeyOf, tasksExtensionId, toDetailedModernTask, toModernTask } f
 import { findTask } from './to-mcp-task.ts'
 
 /** Whether a request's `_meta` envelope declares the tasks extension among its client capabilities. */
-function declaresTasks(meta: unknown): boolean {
+export function declaresTasks(meta: unknown): boolean {
   const capabilities = (meta as Record<string, unknown> | null | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as { extensions?: Record<string, unknown> } | undefined
   const extension = capabilities?.extensions?.[tasksExtensionId]
   return typeof extension === 'object' && extension !== null
-}
-
-export function requestDeclaresTasks(ctx: ServerContext): boolean {
-  return declaresTasks(ctx.mcpReq.envelope)
 }
 
 /** The error of SEP-2575 for a request that needs a capability its client did not declare. */
@@ -30,7 +26,7 @@ function tasksRequired(what: string): ProtocolError {
 
 /** The refusal, before anything runs, of a call of a `mcp.taskSupport: 'required'` tool from a client not declaring tasks. */
 export function taskRequiredRefusal(tool: AnyTool, ctx: ServerContext): ProtocolError | undefined {
-  return tool.mcp?.taskSupport === 'required' && !requestDeclaresTasks(ctx) ? tasksRequired(`A call of ${tool.id}`) : undefined
+  return tool.mcp?.taskSupport === 'required' && !declaresTasks(ctx.mcpReq.envelope) ? tasksRequired(`A call of ${tool.id}`) : undefined
 }
 
 /** A `tools/call` answered with a task (SEP-2663 `CreateTaskResult`): flat, no result, no question. */
@@ -52,7 +48,7 @@ export function serveModernTasks(server: Server, deps: McpServerDeps & { defer: 
   }
 
   const open = async (method: string, params: { taskId: string }, ctx: ServerContext) => {
-    if (!requestDeclaresTasks(ctx)) throw tasksRequired(method)
+    if (!declaresTasks(ctx.mcpReq.envelope)) throw tasksRequired(method)
     const { principal } = readCaller(ctx.http?.req?.headers)
     const runs = deps.runs()
     return { runs, run: await findTask(runs, deps.tools, params.taskId, principal), principal }
