@@ -46,13 +46,9 @@ export function createMcpEndpoint({ tools, options, runs }: McpEndpointOptions) 
   const modern = createModernMcpHandler(options.server ?? defaultServerInfo, settings.elicitationTimeoutMs ?? defaultElicitationTimeoutMs)
   const codecOf = (c: Context) => questionStateCodecFor(settings.requestStateKey ?? (c.env as { TOOLROUTE_MCP_STATE_KEY?: unknown } | undefined)?.TOOLROUTE_MCP_STATE_KEY)
   const calls = new StatelessCalls()
-  let memory: McpSessionHost | undefined
-  const sessionsOf = (c: Context): McpSessionHost | undefined => {
-    const choice = settings.sessions ?? 'memory'
-    if (choice === false) return undefined
-    if (choice === 'memory') return (memory ??= createMemoryMcpSessions())
-    return choice(c)
-  }
+  const choice = settings.sessions ?? 'memory'
+  const memory = choice === 'memory' ? createMemoryMcpSessions() : undefined
+  const sessionsOf = (c: Context): McpSessionHost | undefined => (typeof choice === 'function' ? choice(c) : memory)
 
   return async (c: Context): Promise<Response> => {
     const forbidden = checkMcpOrigin(c.req.raw, settings.allowedOrigins, options.servedLocally)
