@@ -23,21 +23,18 @@ export async function handleStatelessMcp(deps: McpServerDeps, request: Request, 
   const streamed = wantsProgress(body) || (task !== undefined && (await taskSendsProgress(deps.runs(), task, principal)))
   const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: !streamed })
   await server.connect(transport)
-  let finished!: () => void
-  const settled = new Promise<void>((resolve) => (finished = resolve))
-  const close = () => {
-    finished()
-    void server.close().catch(() => {})
-  }
   const callId = callIdOf(body)
   const callKey = callId === undefined ? undefined : await statelessCallKey(principal, callId)
   let end!: () => void
   const ended = new Promise<Response>((resolve) => (end = () => resolve(new Response(null, { status: 202 }))))
+  const untrack = callKey === undefined ? undefined : calls.track(callKey, transport, end)
+  const close = () => {
+    untrack?.()
+    void server.close().catch(() => {})
+  }
   let response: Response
   try {
-    const answering = transport.handleRequest(request, { parsedBody: body })
-    if (callKey !== undefined) calls.track(callKey, transport, end, settled)
-    response = await Promise.race([answering, ended])
+    response = await Promise.race([transport.handleRequest(request, { parsedBody: body }), ended])
   } catch (error) {
     close()
     throw error
