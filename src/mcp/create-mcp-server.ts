@@ -9,7 +9,6 @@ import { ParkedCalls } from './parked-calls.ts'
 import type { McpServerDeps } from './mcp-server-deps.ts'
 import { serveMcpTasks, mcpTasksCapability } from './serve-mcp-tasks.ts'
 import { hasTasks } from './legacy-version.ts'
-import { createTaskProgress } from './task-progress.ts'
 import { findMcpTool, mcpToolIndex } from '../manifest/to-mcp-tool.ts'
 import { mcpLoggingCapability } from './mcp-logging.ts'
 
@@ -60,7 +59,6 @@ export function createMcpServer(deps: McpServerDeps, version: string): Server {
     if (ToolrouteError.isInstance(tool)) return asTask ? refuseTask(tool) : (errorResult(tool) as never)
     return (asTask ? callMcpTask(deps, tool, params, ctx) : callMcpTool(plain, tool, params, ctx)) as never
   })
-  // Per server, so per session: what each task's progress has sent (task-progress.ts).
-  if (tasks) serveMcpTasks(server, deps, createTaskProgress())
+  if (tasks) serveMcpTasks(server, deps)
   return server
 }

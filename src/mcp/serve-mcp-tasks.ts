@@ -8,7 +8,7 @@ import { followToEnd } from './follow-to-end.ts'
 import { readCaller } from './mcp-caller.ts'
 import type { McpServerDeps } from './mcp-server-deps.ts'
 import { canAnswerForms } from './answers-forms.ts'
-import type { createTaskProgress } from './task-progress.ts'
+import { createTaskProgress } from './task-progress.ts'
 import type { ElicitResult } from '../tool/tool-execution-context.ts'
 import { findTask, isTask, toMcpTask } from './to-mcp-task.ts'
 import { toolOfRun } from '../manifest/load-tool.ts'
@@ -24,7 +24,9 @@ const listParams = { params: z.object({ cursor: z.string().optional() }).loose()
  * `tasks/*` (MCP 2025-11-25) over the app's run host, not the SDK's `TaskStore` (which knows sessions,
  * not principals): a task outlives its session and process.
  */
-export function serveMcpTasks(server: Server, deps: McpServerDeps, progress: ReturnType<typeof createTaskProgress>): void {
+export function serveMcpTasks(server: Server, deps: McpServerDeps): void {
+  // Per server, so per session: what each task's progress has sent (task-progress.ts).
+  const progressTap = createTaskProgress()
   const callerOf = (ctx: ServerContext) => ({ principal: readCaller(ctx.http?.req?.headers).principal })
   const load = (runs: RunHost, taskId: string, ctx: ServerContext) => findTask(runs, deps.tools, taskId, callerOf(ctx).principal)
 
@@ -35,7 +37,7 @@ export function serveMcpTasks(server: Server, deps: McpServerDeps, progress: Ret
   server.setRequestHandler('tasks/result', taskParams, async (params, ctx) => {
     const host = deps.runs()
     const run = await load(host, params.taskId, ctx)
-    const runs = progress.tap(run, host, (notification) => ctx.mcpReq.notify(notification as never))
+    const runs = progressTap(run, host, (notification) => ctx.mcpReq.notify(notification as never))
     // `relatedRequestId` sends questions on this request's stream, not the standalone one toolroute never opens.
     const context: WaitingRunContext = {
       tool: await toolOfRun(deps.tools, run),
