@@ -11,11 +11,8 @@ export async function readMcpBody(request: Request, maxBytes: number): Promise<M
     return { ok: false, response: jsonRpcError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json') }
   }
   const read = await readBody(request, { maxBytes, as: 'json' })
-  if (!read.ok) {
-    const { error } = read
-    if (error.code === 'PAYLOAD_TOO_LARGE') return { ok: false, response: jsonRpcError(413, -32000, `Request body is larger than ${maxBytes} bytes`) }
-    return { ok: false, response: jsonRpcError(400, -32700, `Parse error: ${error.message}`) }
-  }
+  if (!read.ok && read.error.code === 'PAYLOAD_TOO_LARGE') return { ok: false, response: jsonRpcError(413, -32000, `Request body is larger than ${maxBytes} bytes`) }
+  if (!read.ok) return { ok: false, response: jsonRpcError(400, -32700, `Parse error: ${read.error.message}`) }
   if (read.body === undefined) return { ok: false, response: jsonRpcError(400, -32700, 'Parse error: Invalid JSON') }
   return { ok: true, text: read.text, body: read.body }
 }
