@@ -17,10 +17,7 @@ const mcpCallerHeader = `${internalHeaderPrefix}mcp-caller`
 
 const callerSchema = z.object({
   requestContext: z.record(z.string(), z.unknown()),
-  error: z
-    .object({ code: z.custom<ErrorBody['error']['code']>((value) => typeof value === 'string'), message: z.string() })
-    .loose()
-    .optional(),
+  error: z.object({ code: z.string(), message: z.string() }).loose().optional(),
   principal: z.string().nullable(),
 })
 
