@@ -15,9 +15,7 @@ export async function handleStatelessMcp(deps: McpServerDeps, request: Request, 
   const principal = readCaller(request.headers).principal
   const cancelled = cancelledIdOf(body)
   const cancelKey = cancelled === undefined ? undefined : await statelessCallKey(principal, cancelled)
-  if (cancelKey !== undefined && (await calls.cancel(cancelKey, request, body, cancelled!))) {
-    return new Response(null, { status: 202 })
-  }
+  if (cancelKey !== undefined && (await calls.cancel(cancelKey, request, body, cancelled!))) return new Response(null, { status: 202 })
   const server = createMcpServer(deps, legacyVersionOf(request.headers, body))
   const task = taskResultOf(body)
   const streamed = wantsProgress(body) || (task !== undefined && (await taskSendsProgress(deps.runs(), task, principal)))
