@@ -7,7 +7,6 @@ import type { AnyTool } from '../tool/tool-types.ts'
 import { withCaller } from './mcp-caller.ts'
 import { isLegacyRequest } from '@modelcontextprotocol/server'
 import { answersForms } from './answers-forms.ts'
-import { asBatchAnswer } from './as-batch-answer.ts'
 import { checkJsonRpc } from './check-json-rpc.ts'
 import { legacyVersionOf } from './legacy-version.ts'
 import { checkMcpOrigin } from './check-mcp-origin.ts'
@@ -102,6 +101,11 @@ export function createMcpEndpoint({ tools, options, runs }: McpEndpointOptions) 
       if (key !== undefined && sessions?.stateless) return sessions.stateless(key, { ...message, initialize: false })
       return handleStatelessMcp(deps(), request, read.body, calls)
     }
-    return Array.isArray(read.body) && read.body.length === 1 ? asBatchAnswer(await answer()) : answer()
+    if (!Array.isArray(read.body) || read.body.length !== 1) return answer()
+    // A batch of one is answered as a batch (JSON-RPC 2.0 §6): SDK v2 answers `[request]` bare.
+    const response = await answer()
+    if (!(response.headers.get('content-type') ?? '').includes('application/json')) return response
+    const answered: unknown = await response.json()
+    return new Response(JSON.stringify(Array.isArray(answered) ? answered : [answered]), { status: response.status, headers: response.headers })
   }
 }
