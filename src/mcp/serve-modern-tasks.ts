@@ -5,7 +5,7 @@ import { settledStatuses, type RunRecord } from '../runs/run-record.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import type { ElicitResult } from '../tool/tool-execution-context.ts'
 import { readCaller } from './mcp-caller.ts'
-import { answerPendingQuestions } from './answer-pending-questions.ts'
+import { answerPendingQuestions, unlessConflict } from './answer-pending-questions.ts'
 import { answerRun, drainStep } from './answer-waiting-run.ts'
 import type { McpServerDeps } from './mcp-server-deps.ts'
 import { questionKeyOf, tasksExtensionId, toDetailedModernTask, toModernTask } from './to-modern-task.ts'
@@ -96,11 +96,7 @@ export function serveModernTasks(server: Server, deps: McpServerDeps & { defer: 
   server.setRequestHandler('tasks/cancel', taskParams, async (params, ctx) => {
     const { runs, run, principal } = await open('tasks/cancel', params, ctx)
     if (settledStatuses.includes(run.status)) return {} as never
-    try {
-      await runs.cancel(run.runId, { principal })
-    } catch (error) {
-      if (!ToolrouteError.isInstance(error) || error.code !== 'RUN_STATE_CONFLICT') throw error
-    }
+    await runs.cancel(run.runId, { principal }).catch(unlessConflict)
     return {} as never
   })
 }
