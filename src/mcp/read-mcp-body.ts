@@ -17,9 +17,8 @@ export async function readMcpBody(request: Request, maxBytes: number): Promise<M
   return { ok: true, text: read.text, body: read.body }
 }
 
-export function isInitialize(body: unknown): boolean {
-  return typeof body === 'object' && body !== null && !Array.isArray(body) && (body as { method?: unknown }).method === 'initialize'
-}
+/** Whether a body is one `initialize` message (a batch or a JSON primitive has no `method`). */
+export const isInitialize = (body: unknown): boolean => (body as { method?: unknown } | null)?.method === 'initialize'
 
 /** Whether an `initialize` declares elicitation: only such a client gets a session. */
 export function wantsSession(body: unknown): boolean {
@@ -30,11 +29,8 @@ export function wantsSession(body: unknown): boolean {
 
 /** Whether a JSON-RPC body (or batch) holds a `tools/call` that asks for progress (`_meta.progressToken`). */
 export function wantsProgress(body: unknown): boolean {
-  const messages = Array.isArray(body) ? body : [body]
-  return messages.some((message) => {
-    const { method, params } = (typeof message === 'object' && message !== null ? message : {}) as { method?: unknown; params?: { _meta?: { progressToken?: unknown } } }
-    return method === 'tools/call' && params?._meta?.progressToken !== undefined
-  })
+  const messages = (Array.isArray(body) ? body : [body]) as ({ method?: unknown; params?: { _meta?: { progressToken?: unknown } } } | null)[]
+  return messages.some((message) => message?.method === 'tools/call' && message.params?._meta?.progressToken !== undefined)
 }
 
 /** The task a lone `tasks/result` asks for, if the body is one. */
