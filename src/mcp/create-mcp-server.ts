@@ -49,8 +49,7 @@ export function createMcpServer(deps: McpServerDeps, version: string): Server {
   }
   const index = mcpToolIndex(deps.tools)
   server.setRequestHandler('tools/list', () => (tasks ? index.taskList() : index.list()) as never)
-  server.setRequestHandler('tools/call', async (request, ctx) => {
-    const { params } = request
+  server.setRequestHandler('tools/call', async ({ params }, ctx) => {
     const tool = await findMcpTool(deps.tools, params.name)
     // MCP lists an unknown tool among invalid params (a protocol error), not as a tool's failure.
     if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${params.name}`)
