@@ -76,29 +76,29 @@ export function createMcpEndpoint({ tools, options, runs }: McpEndpointOptions) 
     const opening = legacy && sessionId === undefined && sessions && wantsSession(read.body) ? crypto.randomUUID() : undefined
     const caller = await resolveMcpCaller(c, options, opening ?? sessionId)
     const request = withCaller(c.req.raw, caller, read.text)
+    const message = { request, text: read.text, body: read.body, initialize: false, caller, deps }
     if (!legacy) {
       // A call that may park on a question (a retry, or its client answers forms) runs where its retry lands.
       const call = read.body as { method?: unknown; params?: { _meta?: Record<string, unknown> } } | null
       const isCall = call?.method === 'tools/call'
       const callKey = isCall ? peekCallKey(read.body) : undefined
       if (isCall && sessions?.call && (callKey !== undefined || answersForms(call.params?._meta))) {
-        return sessions.call(callKey ?? crypto.randomUUID(), { request, text: read.text, body: read.body, initialize: false, caller, deps })
+        return sessions.call(callKey ?? crypto.randomUUID(), message)
       }
       return modern.fetch(request, { ...deps(), requestState: codecOf(c), defer: deferOf(c) }, read.body)
     }
     const invalid = checkJsonRpc(read.body, legacyVersionOf(c.req.raw.headers, read.body))
     if (invalid) return invalid
-    const message = { request, text: read.text, body: read.body, caller, deps }
     const answer = async (): Promise<Response> => {
       if (sessionId !== undefined) {
         if (!sessions || !sessionIdPattern.test(sessionId)) return sessionNotFound()
-        return sessions.handle(sessionId, { ...message, initialize: false })
+        return sessions.handle(sessionId, message)
       }
       if (opening !== undefined) return sessions!.handle(opening, { ...message, initialize: true })
       // A stateless call and its cancel go to one place where the host can route them (stateless-calls.ts).
       const callId = callIdOf(read.body) ?? cancelledIdOf(read.body)
       const key = callId === undefined ? undefined : await statelessCallKey(caller.principal, callId)
-      if (key !== undefined && sessions?.stateless) return sessions.stateless(key, { ...message, initialize: false })
+      if (key !== undefined && sessions?.stateless) return sessions.stateless(key, message)
       return handleStatelessMcp(deps(), request, read.body, calls)
     }
     if (!Array.isArray(read.body) || read.body.length !== 1) return answer()
