@@ -17,7 +17,7 @@ import { toolOfRun } from '../manifest/load-tool.ts'
 export const mcpTasksCapability = { list: {}, cancel: {}, requests: { tools: { call: {} } } }
 
 // SDK v2 types the 2025-11-25 task methods but serves none: toolroute registers them, params checked here.
-const taskParams = { params: z.object({ taskId: z.string() }).loose() }
+export const taskParams = { params: z.object({ taskId: z.string() }).loose() }
 const listParams = { params: z.object({ cursor: z.string().optional() }).loose().optional() }
 
 /**

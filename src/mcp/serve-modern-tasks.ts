@@ -1,5 +1,4 @@
 import { CLIENT_CAPABILITIES_META_KEY, MissingRequiredClientCapabilityError, ProtocolError, inputResponse, type ServerContext, type Server } from '@modelcontextprotocol/server'
-import { z } from 'zod'
 import { ToolrouteError } from '../errors/toolroute-error.ts'
 import { settledStatuses, type RunRecord } from '../runs/run-record.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
@@ -10,6 +9,7 @@ import { answerRun, drainStep } from './answer-waiting-run.ts'
 import type { McpServerDeps } from './mcp-server-deps.ts'
 import { questionKeyOf, tasksExtensionId, toDetailedModernTask, toModernTask } from './to-modern-task.ts'
 import { findTask } from './to-mcp-task.ts'
+import { taskParams } from './serve-mcp-tasks.ts'
 
 /** Whether a request's `_meta` envelope declares the tasks extension among its client capabilities. */
 export function declaresTasks(meta: unknown): boolean {
@@ -35,8 +35,6 @@ export function createTaskResult(run: RunRecord, basePath: string) {
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
-
-const taskParams = { params: z.object({ taskId: z.string() }) }
 
 /**
  * The 2026-07-28 tasks extension (SEP-2663), as `serveMcpTasks` for 2025-11-25. A request not
