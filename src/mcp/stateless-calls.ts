@@ -1,7 +1,5 @@
-import type { JSONRPCMessage, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server'
+import type { JSONRPCMessage, RequestId, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server'
 import { sha256Hex } from '../runtime/sha256-hex.ts'
-
-type RequestId = string | number
 
 /** A running call: `end` ends a JSON answer that will never come (the SDK sends no response for a cancelled call). */
 type InFlight = { transport: WebStandardStreamableHTTPServerTransport; end: () => void }
