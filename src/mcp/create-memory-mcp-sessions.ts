@@ -50,10 +50,9 @@ export function createMemoryMcpSessions(options: MemoryMcpSessionsOptions = {}):
   }
   const keep = (sessionId: string, entry: Entry) => {
     sessions.set(sessionId, entry)
-    let own = byPrincipal.get(allowanceOf(entry.principal))
-    if (!own) byPrincipal.set(allowanceOf(entry.principal), (own = new Map()))
+    const own = byPrincipal.get(allowanceOf(entry.principal)) ?? new Map<string, Entry>()
     own.delete(sessionId)
-    own.set(sessionId, entry)
+    byPrincipal.set(allowanceOf(entry.principal), own.set(sessionId, entry))
   }
 
   return {
