@@ -46,9 +46,5 @@ export function createTaskProgress(): (run: RunRecord, host: RunHost, send: Task
 
 /** `sendsProgress` of a task by id (false when it cannot be read): a stateless server then answers as SSE. */
 export async function taskSendsProgress(runs: RunHost, taskId: string, principal: string | null): Promise<boolean> {
-  try {
-    return sendsProgress((await runs.get(taskId, { principal })).run)
-  } catch {
-    return false
-  }
+  return runs.get(taskId, { principal }).then(({ run }) => sendsProgress(run), () => false)
 }
