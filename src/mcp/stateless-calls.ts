@@ -35,8 +35,7 @@ export class StatelessCalls {
   track(key: string, transport: WebStandardStreamableHTTPServerTransport, end: () => void): () => void {
     const calls = this.#inFlight.get(key) ?? new Set<InFlight>()
     const entry = { transport, end }
-    calls.add(entry)
-    this.#inFlight.set(key, calls)
+    this.#inFlight.set(key, calls.add(entry))
     return () => {
       calls.delete(entry)
       if (calls.size === 0 && this.#inFlight.get(key) === calls) this.#inFlight.delete(key)
