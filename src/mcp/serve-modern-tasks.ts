@@ -1,4 +1,11 @@
-import { CLIENT_CAPABILITIES_META_KEY, MissingRequiredClientCapabilityError, ProtocolError, inputResponse, type ServerContext, type Server } from '@modelcontextprotocol/server'
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  MissingRequiredClientCapabilityError,
+  ProtocolError,
+  inputResponse,
+  type ServerContext,
+  type Server,
+} from '@modelcontextprotocol/server'
 import { ToolrouteError } from '../errors/toolroute-error.ts'
 import { settledStatuses, type RunRecord } from '../runs/run-record.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
