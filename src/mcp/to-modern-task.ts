@@ -1,4 +1,4 @@
-import { inputRequired } from '@modelcontextprotocol/server'
+import { inputRequired, type TaskStatus } from '@modelcontextprotocol/server'
 import type { RunRecord } from '../runs/run-record.ts'
 import { toolOfRun } from '../manifest/load-tool.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
@@ -9,8 +9,6 @@ import { pendingQuestions } from '../runs/run-questions.ts'
 
 /** The extension's id (SEP-2663), under `capabilities.extensions` and a request's client capabilities. */
 export const tasksExtensionId = 'io.modelcontextprotocol/tasks'
-
-type ModernTaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled'
 
 /** What the host says of an attempt it gave up on: a crash (run-background-attempt.ts), or `background.timeoutMs`. */
 const hostGaveUp = /^The run was interrupted|^The operation was aborted due to timeout/
@@ -25,7 +23,7 @@ function hostFailure(run: RunRecord): { code: number; message: string; data?: un
 }
 
 /** A run's status as the extension's: as 2025-11-25's, but a tool's own failure or a decline is a `completed` task. */
-function modernTaskStatusOf(run: RunRecord): ModernTaskStatus {
+function modernTaskStatusOf(run: RunRecord): TaskStatus {
   if (run.status === 'failed' || run.status === 'declined') return hostFailure(run) ? 'failed' : 'completed'
   // A running step that asked mid-execute waits for its requester, as a waiting run does.
   if (run.status === 'running' && Object.keys(pendingQuestions(run)).length > 0) return 'input_required'
