@@ -24,13 +24,11 @@ import { StatelessCalls, callIdOf, cancelledIdOf, statelessCallKey } from './sta
 import { resolveMcpCaller } from './resolve-mcp-caller.ts'
 import { sessionIdPattern } from '../caller/principal-of.ts'
 
-export type McpEndpointOptions = { tools: ReadonlyMap<string, AnyTool>; options: McpAppOptions; runs: (c: Context) => RunHost }
-
 /**
  * MCP over Streamable HTTP at `/mcp`, after the auth middleware. A 2025 client declaring elicitation
  * at `initialize` gets a session (in this process, or a Durable Object per session); any other is stateless.
  */
-export function createMcpEndpoint({ tools, options, runs }: McpEndpointOptions) {
+export function createMcpEndpoint({ tools, options, runs }: { tools: ReadonlyMap<string, AnyTool>; options: McpAppOptions; runs: (c: Context) => RunHost }) {
   const settings = typeof options.mcp === 'object' ? options.mcp : {}
   const maxBytes = options.maxInputBytes ?? defaultMaxInputBytes
   const depsOf = (c: Context): McpServerDeps => ({
