@@ -1,6 +1,5 @@
 import { ProtocolError, ProtocolErrorCode, RELATED_TASK_META_KEY, type Server, type ServerContext } from '@modelcontextprotocol/server'
 import { z } from 'zod'
-import { ToolrouteError } from '../errors/toolroute-error.ts'
 import type { RunHost } from '../runs/run-host.ts'
 import { settledStatuses } from '../runs/run-record.ts'
 import { finishWaitingRun, type WaitingRunContext } from './finish-waiting-run.ts'
@@ -8,6 +7,7 @@ import { followToEnd } from './follow-to-end.ts'
 import { readCaller } from './mcp-caller.ts'
 import type { McpServerDeps } from './mcp-server-deps.ts'
 import { canAnswerForms } from './answers-forms.ts'
+import { unlessConflict } from './answer-pending-questions.ts'
 import { createTaskProgress } from './task-progress.ts'
 import type { ElicitResult } from '../tool/tool-execution-context.ts'
 import { findTask, isTask, toMcpTask } from './to-mcp-task.ts'
@@ -69,12 +69,11 @@ export function serveMcpTasks(server: Server, deps: McpServerDeps): void {
     const runs = deps.runs()
     const run = await load(runs, params.taskId, ctx)
     if (settledStatuses.includes(run.status)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Cannot cancel task in terminal status: ${toMcpTask(run, deps.basePath).status}`)
-    try {
-      return toMcpTask(await runs.cancel(run.runId, callerOf(ctx)), deps.basePath)
-    } catch (error) {
+    const cancelled = await runs.cancel(run.runId, callerOf(ctx)).catch((error: unknown) => {
+      unlessConflict(error)
       // Settled meanwhile (the run finished as the cancel arrived).
-      if (ToolrouteError.isInstance(error) && error.code === 'RUN_STATE_CONFLICT') throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message)
-      throw error
-    }
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, (error as Error).message)
+    })
+    return toMcpTask(cancelled, deps.basePath)
   })
 }
