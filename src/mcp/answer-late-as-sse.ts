@@ -1,7 +1,6 @@
 /**
- * When a 2026-07-28 call still running is answered as a stream instead, and how often that stream keeps
- * alive: short enough that a client's abort reaches a long call's run; long enough that most calls never
- * pay for a stream.
+ * When a 2026-07-28 call still running is answered as a stream instead, and how often that stream keeps alive:
+ * short enough that a client's abort reaches a long call's run; long enough that most calls never pay for a stream.
  */
 export const lateAnswerTiming = { graceMs: 1000, keepAliveMs: 1000 }
 
