@@ -1,11 +1,8 @@
-/** When a 2026-07-28 call still running is answered as a stream instead, and how often that stream keeps alive. */
-export interface LateAnswerTiming {
-  graceMs: number
-  keepAliveMs: number
-}
-
-/** Short enough that a client's abort reaches a long call's run; long enough that most calls never pay for a stream. */
-export const lateAnswerTiming: LateAnswerTiming = { graceMs: 1000, keepAliveMs: 1000 }
+/**
+ * When a 2026-07-28 call still running is answered as a stream instead, and how often that stream keeps alive:
+ * short enough that a client's abort reaches a long call's run; long enough that most calls never pay for a stream.
+ */
+export const lateAnswerTiming = { graceMs: 1000, keepAliveMs: 1000 }
 
 const keepAlive = new TextEncoder().encode(': keepalive\n\n')
 
@@ -16,7 +13,7 @@ const keepAlive = new TextEncoder().encode(': keepalive\n\n')
  * a write to a client that left fails, and `gone` ends the call. The SDK's JSON answer becomes one
  * `message` event; its own stream is piped through.
  */
-export function answerLateAsSse(answering: Promise<Response>, gone: () => void, timing: LateAnswerTiming = lateAnswerTiming): Promise<Response> {
+export function answerLateAsSse(answering: Promise<Response>, gone: () => void, timing = lateAnswerTiming): Promise<Response> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => resolve(streamOf(answering, gone, timing.keepAliveMs)), timing.graceMs)
     answering.then(
@@ -27,40 +24,16 @@ export function answerLateAsSse(answering: Promise<Response>, gone: () => void, 
 }
 
 function streamOf(answering: Promise<Response>, gone: () => void, keepAliveMs: number): Response {
-  let ticking: ReturnType<typeof setInterval> | undefined
+  let controller!: ReadableStreamDefaultController<Uint8Array>
   let inner: ReadableStreamDefaultReader<Uint8Array> | undefined
   let over = false
-  const stop = () => {
-    over = true
-    if (ticking !== undefined) clearInterval(ticking)
-  }
+  const write = (chunk: Uint8Array) => void (over || controller.enqueue(chunk))
+  const ticking = setInterval(() => write(keepAlive), keepAliveMs)
+  const stop = () => ((over = true), clearInterval(ticking))
   const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      const write = (chunk: Uint8Array) => {
-        if (!over) controller.enqueue(chunk)
-      }
+    start(opened) {
+      controller = opened
       write(keepAlive)
-      ticking = setInterval(() => write(keepAlive), keepAliveMs)
-      void (async () => {
-        try {
-          const answer = await answering
-          if (over) return
-          if (ticking !== undefined) clearInterval(ticking)
-          if (answer.headers.get('content-type')?.startsWith('text/event-stream') && answer.body) {
-            inner = answer.body.getReader()
-            for (let next = await inner.read(); !next.done; next = await inner.read()) write(next.value)
-          } else {
-            const text = await answer.text()
-            // A JSON-RPC answer serialised by `Response.json` holds no raw newline: it is one `data` line.
-            if (text) write(new TextEncoder().encode(`event: message\ndata: ${text}\n\n`))
-          }
-          if (!over) controller.close()
-        } catch (error) {
-          if (!over) controller.error(error)
-        } finally {
-          stop()
-        }
-      })()
     },
     cancel(reason) {
       stop()
@@ -68,5 +41,25 @@ function streamOf(answering: Promise<Response>, gone: () => void, keepAliveMs: n
       gone()
     },
   })
+  void (async () => {
+    try {
+      const answer = await answering
+      if (over) return
+      clearInterval(ticking)
+      if (answer.headers.get('content-type')?.startsWith('text/event-stream') && answer.body) {
+        inner = answer.body.getReader()
+        for (let next = await inner.read(); !next.done; next = await inner.read()) write(next.value)
+      } else {
+        const text = await answer.text()
+        // A JSON-RPC answer serialised by `Response.json` holds no raw newline: it is one `data` line.
+        if (text) write(new TextEncoder().encode(`event: message\ndata: ${text}\n\n`))
+      }
+      if (!over) controller.close()
+    } catch (error) {
+      if (!over) controller.error(error)
+    } finally {
+      stop()
+    }
+  })()
   return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform' } })
 }

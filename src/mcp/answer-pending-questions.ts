@@ -16,10 +16,11 @@ export async function answerPendingQuestions(runs: RunHost, run: RunRecord, prin
   }
   if (Object.keys(answers).length === 0) return 'unanswered'
   if (!runs.answer) return 'unanswerable'
-  try {
-    await runs.answer(run.runId, { principal, answers })
-  } catch (error) {
-    if (!ToolrouteError.isInstance(error) || error.code !== 'RUN_STATE_CONFLICT') throw error
-  }
+  await runs.answer(run.runId, { principal, answers }).catch(unlessConflict)
   return 'answered'
+}
+
+/** Rethrows any failure but a conflict: a run settled (or answered) meanwhile leaves nothing to do. */
+export function unlessConflict(error: unknown): void {
+  if (!ToolrouteError.isInstance(error) || error.code !== 'RUN_STATE_CONFLICT') throw error
 }

@@ -1,4 +1,4 @@
-import { acceptedContent, CLIENT_CAPABILITIES_META_KEY, inputRequired, MissingRequiredClientCapabilityError, type CallToolResult, type InputRequiredResult, type RequestStateCodec, type ServerContext } from '@modelcontextprotocol/server'
+import { CLIENT_CAPABILITIES_META_KEY, inputRequired, inputResponse, MissingRequiredClientCapabilityError, type CallToolResult, type InputRequiredResult, type RequestStateCodec, type ServerContext } from '@modelcontextprotocol/server'
 import { ToolrouteError } from '../errors/toolroute-error.ts'
 import { startCall } from '../runtime/start-call.ts'
 import { runKeeper } from '../runs/run-keeper.ts'
@@ -14,7 +14,7 @@ import type { ToolEvent } from '../protocol/tool-event.ts'
 import type { McpServerDeps } from './mcp-server-deps.ts'
 import { ParkedCalls, type CallTurn } from './parked-calls.ts'
 import { createProgressSender } from './create-progress-sender.ts'
-import { createTaskResult, requestDeclaresTasks } from './serve-modern-tasks.ts'
+import { createTaskResult, declaresTasks } from './serve-modern-tasks.ts'
 import { createMcpLogSender } from './mcp-logging.ts'
 import { answerPendingQuestions } from './answer-pending-questions.ts'
 import { answerWaitingRun, type AnswerContext } from './answer-waiting-run.ts'
@@ -94,7 +94,7 @@ export async function callMcpTool(deps: McpCallDeps, tool: AnyTool, params: { ar
       const { run } = await runs().get(state.runId, { principal: caller.principal })
       if (run.toolId !== tool.id) throw new ToolrouteError('RUN_NOT_FOUND', `Run ${state.runId} not found`)
       // The answer to a running run's first question (`mcp.askBeforeTask`): the run goes on as a task.
-      if (run.status === 'running' && run.background && requestDeclaresTasks(ctx)) {
+      if (run.status === 'running' && run.background && declaresTasks(ctx.mcpReq.envelope)) {
         const answered = await answerPendingQuestions(runs(), run, caller.principal, (key) => readAnswer(ctx, key))
         // Settled meanwhile, or answered: the task says how.
         const current = answered === 'answered' ? (await runs().get(run.runId, { principal: caller.principal })).run : run
@@ -118,7 +118,7 @@ export async function callMcpTool(deps: McpCallDeps, tool: AnyTool, params: { ar
     const running = call.run({
       source: { input: params.arguments ?? {} },
       // A task's requester answers its mid-execute questions with tasks/update, if it can answer a form.
-      keeper: runKeeper({ tool, runs, storeRuns: deps.storeRuns, principal: caller.principal, sentRequestContext: call.sentRequestContext, askable: isBackgroundTool(tool) && requestDeclaresTasks(ctx) && formsOf(deps, ctx) }),
+      keeper: runKeeper({ tool, runs, storeRuns: deps.storeRuns, principal: caller.principal, sentRequestContext: call.sentRequestContext, askable: isBackgroundTool(tool) && declaresTasks(ctx.mcpReq.envelope) && formsOf(deps, ctx) }),
       tap: (event) => (sink.send?.(event), sink.log?.(event)),
       extras: {
         emitTransient: (event) => sink.send?.(event),
@@ -140,10 +140,9 @@ const formsOf = (deps: McpCallDeps, ctx: ServerContext): boolean => (deps.answer
 const cannotAsk = (): Promise<never> => Promise.reject(new Error('The MCP client declared no form elicitation: it cannot answer questions'))
 
 function readAnswer(ctx: ServerContext, key: string): ElicitResult | undefined {
-  const content = acceptedContent(ctx.mcpReq.inputResponses, key)
-  if (content) return { action: 'accept', content: content as ElicitResult['content'] }
-  const given = ctx.mcpReq.inputResponses?.[key] as { action?: unknown } | undefined
-  return given?.action === 'decline' || given?.action === 'cancel' ? { action: given.action } : undefined
+  const view = inputResponse(ctx.mcpReq.inputResponses, key)
+  if (view.kind !== 'elicit') return undefined
+  return view.action === 'accept' ? view.content && { action: 'accept', content: view.content } : { action: view.action }
 }
 
 /** No answer counts as cancel. */
@@ -179,7 +178,7 @@ async function questionsResult(deps: McpCallDeps, ctx: ServerContext, questions:
 /** A run after a step as this call's result: its result, its question, a task, or where it waits. */
 async function settle(deps: McpCallDeps, ctx: ServerContext, answers: AnswerContext, run: RunRecord): Promise<McpCallResult> {
   // A background run is a task for a client of the tasks extension: answered at once, driven with tasks/*.
-  if (run.background && run.status !== 'completed' && requestDeclaresTasks(ctx)) {
+  if (run.background && run.status !== 'completed' && declaresTasks(ctx.mcpReq.envelope)) {
     if (run.status !== 'running' || !run.askable || !answers.tool.mcp?.askBeforeTask) return createTaskResult(run, deps.basePath)
     // A tool that gathers its input first: its first question is this call's, its answer's retry the task.
     const turn = await firstTurn(answers.runs, run, answers.principal, ctx.mcpReq.signal)
@@ -193,8 +192,9 @@ async function settle(deps: McpCallDeps, ctx: ServerContext, answers: AnswerCont
     try {
       current = await followToEnd(answers, current)
     } finally {
-      // The client dropped the request: nobody is left to read the run. Kept alive past the request.
-      if (ctx.mcpReq.signal.aborted) deps.defer(cancelAbandoned(answers, current))
+      // The client dropped the request: nobody is left to read the run. Kept alive past the request; one
+      // settled meanwhile (RUN_STATE_CONFLICT), or whose store is gone, leaves nothing running.
+      if (ctx.mcpReq.signal.aborted) deps.defer(answers.runs.cancel(current.runId, { principal: answers.principal }).catch(() => {}))
     }
     if (current.status === 'running') return waiting(deps, current)
   }
@@ -209,14 +209,6 @@ async function ask(deps: McpCallDeps, ctx: ServerContext, run: RunRecord, proble
   const question = run.status === 'approval-required' ? await approvalQuestion(tool, run) : await resumeQuestion(tool, run, problem)
   if (!question) return waiting(deps, run)
   return questionsResult(deps, ctx, { [answerKey]: question }, { runId: run.runId, ...(asked > 1 ? { asked } : {}) })
-}
-
-async function cancelAbandoned(answers: AnswerContext, run: RunRecord): Promise<void> {
-  try {
-    await answers.runs.cancel(run.runId, { principal: answers.principal })
-  } catch {
-    // Settled meanwhile (RUN_STATE_CONFLICT), or its store is gone: nothing is left running.
-  }
 }
 
 async function waiting(deps: McpCallDeps, run: RunRecord): Promise<CallToolResult> {

@@ -9,11 +9,8 @@ import { jsonRpcError } from './json-rpc-error.ts'
 export function checkMcpOrigin(request: Request, allowedOrigins: readonly string[] | undefined, servedLocally = false): Response | undefined {
   const origin = request.headers.get('origin')
   if (origin === null) return undefined
-  if (allowedOrigins) {
-    if (allowedOrigins.includes(origin)) return undefined
-  } else {
-    if (origin === new URL(request.url).origin) return undefined
-    if (servedLocally && URL.canParse(origin) && isLoopbackHost(new URL(origin).hostname)) return undefined
-  }
-  return jsonRpcError(403, -32000, `Forbidden: Origin ${origin} is not allowed`)
+  const allowed = allowedOrigins
+    ? allowedOrigins.includes(origin)
+    : origin === new URL(request.url).origin || (servedLocally && URL.canParse(origin) && isLoopbackHost(new URL(origin).hostname))
+  return allowed ? undefined : jsonRpcError(403, -32000, `Forbidden: Origin ${origin} is not allowed`)
 }

@@ -1,6 +1,7 @@
 import type { JSONSchemaObject } from '../protocol/tool-descriptor.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import { mcpToolIndex } from '../manifest/to-mcp-tool.ts'
+import { jsonRpcError } from './json-rpc-error.ts'
 
 /** JSON-RPC `HeaderMismatch` (2026-07-28): the request's headers and its body disagree. */
 const headerMismatch = -32020
@@ -35,8 +36,7 @@ function decode(value: string): string | undefined {
 }
 
 function mismatch(id: unknown, header: string, problem: string): Response {
-  const message = `Bad Request: the request headers and body disagree: ${problem}`
-  return Response.json({ jsonrpc: '2.0', id: id ?? null, error: { code: headerMismatch, message, data: { mismatch: { header, body: problem } } } }, { status: 400 })
+  return jsonRpcError(400, headerMismatch, `Bad Request: the request headers and body disagree: ${problem}`, {}, id, { mismatch: { header, body: problem } })
 }
 
 /**

@@ -7,7 +7,6 @@ import type { AnyTool } from '../tool/tool-types.ts'
 import { withCaller } from './mcp-caller.ts'
 import { isLegacyRequest } from '@modelcontextprotocol/server'
 import { answersForms } from './answers-forms.ts'
-import { asBatchAnswer } from './as-batch-answer.ts'
 import { checkJsonRpc } from './check-json-rpc.ts'
 import { legacyVersionOf } from './legacy-version.ts'
 import { checkMcpOrigin } from './check-mcp-origin.ts'
@@ -25,13 +24,11 @@ import { StatelessCalls, callIdOf, cancelledIdOf, statelessCallKey } from './sta
 import { resolveMcpCaller } from './resolve-mcp-caller.ts'
 import { sessionIdPattern } from '../caller/principal-of.ts'
 
-export type McpEndpointOptions = { tools: ReadonlyMap<string, AnyTool>; options: McpAppOptions; runs: (c: Context) => RunHost }
-
 /**
  * MCP over Streamable HTTP at `/mcp`, after the auth middleware. A 2025 client declaring elicitation
  * at `initialize` gets a session (in this process, or a Durable Object per session); any other is stateless.
  */
-export function createMcpEndpoint({ tools, options, runs }: McpEndpointOptions) {
+export function createMcpEndpoint({ tools, options, runs }: { tools: ReadonlyMap<string, AnyTool>; options: McpAppOptions; runs: (c: Context) => RunHost }) {
   const settings = typeof options.mcp === 'object' ? options.mcp : {}
   const maxBytes = options.maxInputBytes ?? defaultMaxInputBytes
   const depsOf = (c: Context): McpServerDeps => ({
@@ -46,13 +43,9 @@ export function createMcpEndpoint({ tools, options, runs }: McpEndpointOptions) 
   const modern = createModernMcpHandler(options.server ?? defaultServerInfo, settings.elicitationTimeoutMs ?? defaultElicitationTimeoutMs)
   const codecOf = (c: Context) => questionStateCodecFor(settings.requestStateKey ?? (c.env as { TOOLROUTE_MCP_STATE_KEY?: unknown } | undefined)?.TOOLROUTE_MCP_STATE_KEY)
   const calls = new StatelessCalls()
-  let memory: McpSessionHost | undefined
-  const sessionsOf = (c: Context): McpSessionHost | undefined => {
-    const choice = settings.sessions ?? 'memory'
-    if (choice === false) return undefined
-    if (choice === 'memory') return (memory ??= createMemoryMcpSessions())
-    return choice(c)
-  }
+  const choice = settings.sessions ?? 'memory'
+  const memory = choice === 'memory' ? createMemoryMcpSessions() : undefined
+  const sessionsOf = (c: Context): McpSessionHost | undefined => (typeof choice === 'function' ? choice(c) : memory)
 
   return async (c: Context): Promise<Response> => {
     const forbidden = checkMcpOrigin(c.req.raw, settings.allowedOrigins, options.servedLocally)
@@ -81,31 +74,36 @@ export function createMcpEndpoint({ tools, options, runs }: McpEndpointOptions) 
     const opening = legacy && sessionId === undefined && sessions && wantsSession(read.body) ? crypto.randomUUID() : undefined
     const caller = await resolveMcpCaller(c, options, opening ?? sessionId)
     const request = withCaller(c.req.raw, caller, read.text)
+    const message = { request, text: read.text, body: read.body, initialize: false, caller, deps }
     if (!legacy) {
       // A call that may park on a question (a retry, or its client answers forms) runs where its retry lands.
       const call = read.body as { method?: unknown; params?: { _meta?: Record<string, unknown> } } | null
       const isCall = call?.method === 'tools/call'
       const callKey = isCall ? peekCallKey(read.body) : undefined
       if (isCall && sessions?.call && (callKey !== undefined || answersForms(call.params?._meta))) {
-        return sessions.call(callKey ?? crypto.randomUUID(), { request, text: read.text, body: read.body, initialize: false, caller, deps })
+        return sessions.call(callKey ?? crypto.randomUUID(), message)
       }
       return modern.fetch(request, { ...deps(), requestState: codecOf(c), defer: deferOf(c) }, read.body)
     }
     const invalid = checkJsonRpc(read.body, legacyVersionOf(c.req.raw.headers, read.body))
     if (invalid) return invalid
-    const message = { request, text: read.text, body: read.body, caller, deps }
     const answer = async (): Promise<Response> => {
       if (sessionId !== undefined) {
         if (!sessions || !sessionIdPattern.test(sessionId)) return sessionNotFound()
-        return sessions.handle(sessionId, { ...message, initialize: false })
+        return sessions.handle(sessionId, message)
       }
       if (opening !== undefined) return sessions!.handle(opening, { ...message, initialize: true })
       // A stateless call and its cancel go to one place where the host can route them (stateless-calls.ts).
       const callId = callIdOf(read.body) ?? cancelledIdOf(read.body)
       const key = callId === undefined ? undefined : await statelessCallKey(caller.principal, callId)
-      if (key !== undefined && sessions?.stateless) return sessions.stateless(key, { ...message, initialize: false })
+      if (key !== undefined && sessions?.stateless) return sessions.stateless(key, message)
       return handleStatelessMcp(deps(), request, read.body, calls)
     }
-    return Array.isArray(read.body) && read.body.length === 1 ? asBatchAnswer(await answer()) : answer()
+    if (!Array.isArray(read.body) || read.body.length !== 1) return answer()
+    // A batch of one is answered as a batch (JSON-RPC 2.0 §6): SDK v2 answers `[request]` bare.
+    const response = await answer()
+    if (!(response.headers.get('content-type') ?? '').includes('application/json')) return response
+    const answered: unknown = await response.json()
+    return new Response(JSON.stringify(Array.isArray(answered) ? answered : [answered]), { status: response.status, headers: response.headers })
   }
 }

@@ -9,7 +9,6 @@ import { ParkedCalls } from './parked-calls.ts'
 import type { McpServerDeps } from './mcp-server-deps.ts'
 import { serveMcpTasks, mcpTasksCapability } from './serve-mcp-tasks.ts'
 import { hasTasks } from './legacy-version.ts'
-import { createTaskProgress } from './task-progress.ts'
 import { findMcpTool, mcpToolIndex } from '../manifest/to-mcp-tool.ts'
 import { mcpLoggingCapability } from './mcp-logging.ts'
 
@@ -50,8 +49,7 @@ export function createMcpServer(deps: McpServerDeps, version: string): Server {
   }
   const index = mcpToolIndex(deps.tools)
   server.setRequestHandler('tools/list', () => (tasks ? index.taskList() : index.list()) as never)
-  server.setRequestHandler('tools/call', async (request, ctx) => {
-    const { params } = request
+  server.setRequestHandler('tools/call', async ({ params }, ctx) => {
     const tool = await findMcpTool(deps.tools, params.name)
     // MCP lists an unknown tool among invalid params (a protocol error), not as a tool's failure.
     if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${params.name}`)
@@ -60,7 +58,6 @@ export function createMcpServer(deps: McpServerDeps, version: string): Server {
     if (ToolrouteError.isInstance(tool)) return asTask ? refuseTask(tool) : (errorResult(tool) as never)
     return (asTask ? callMcpTask(deps, tool, params, ctx) : callMcpTool(plain, tool, params, ctx)) as never
   })
-  // Per server, so per session: what each task's progress has sent (task-progress.ts).
-  if (tasks) serveMcpTasks(server, deps, createTaskProgress())
+  if (tasks) serveMcpTasks(server, deps)
   return server
 }

@@ -9,13 +9,7 @@ import { cancelledIdOf } from './stateless-calls.ts'
 const mcpRetryIntervalMs = 1000
 
 /** One stateful MCP session: a server and its transport, kept between the session's requests. */
-export interface McpSession {
-  /** Handles one request of the session (`body` already parsed, for POST). */
-  handle(request: Request, body?: unknown): Promise<Response>
-  /** Replays the saved `initialize` into a fresh server: an evicted host serves the session again under its id. */
-  restore(initialize: unknown): Promise<void>
-  close(): Promise<void>
-}
+export type McpSession = Awaited<ReturnType<typeof createMcpSession>>
 
 const internalUrl = 'https://session.toolroute.internal/mcp'
 
@@ -28,7 +22,7 @@ function withFormElicitation(body: unknown): unknown {
 }
 
 /** A session in SSE mode: a question goes out on its call's stream, and the answer, a later POST, reaches this transport. */
-export async function createMcpSession(sessionId: string, deps: McpServerDeps, initialize: unknown): Promise<McpSession> {
+export async function createMcpSession(sessionId: string, deps: McpServerDeps, initialize: unknown) {
   const server = createMcpServer(deps, legacyVersionOf(new Headers(), initialize))
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: () => sessionId,
@@ -38,14 +32,16 @@ export async function createMcpSession(sessionId: string, deps: McpServerDeps, i
   })
   await server.connect(transport)
   return {
-    async handle(request, body) {
+    /** Handles one request of the session (`body` already parsed, for POST). */
+    async handle(request: Request, body?: unknown): Promise<Response> {
       const response = await transport.handleRequest(request, body === undefined ? undefined : { parsedBody: withFormElicitation(body) })
       // The SDK sends no response for a cancelled call (as the spec asks): its stream would stay open.
       const cancelled = cancelledIdOf(body)
       if (cancelled !== undefined) transport.closeSSEStream(cancelled)
       return response
     },
-    async restore(initialize) {
+    /** Replays the saved `initialize` into a fresh server: an evicted host serves the session again under its id. */
+    async restore(initialize: unknown): Promise<void> {
       const post = (parsedBody: unknown, session: Record<string, string> = {}) => {
         const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...session }
         return transport.handleRequest(new Request(internalUrl, { method: 'POST', headers, body: '{}' }), { parsedBody })
@@ -56,6 +52,6 @@ export async function createMcpSession(sessionId: string, deps: McpServerDeps, i
       if (!replayed.ok) throw new Error(`The saved initialize of MCP session ${sessionId} was refused (${replayed.status})`)
       await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, { 'mcp-session-id': sessionId })
     },
-    close: () => server.close(),
+    close: (): Promise<void> => server.close(),
   }
 }

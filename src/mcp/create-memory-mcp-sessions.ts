@@ -3,9 +3,10 @@ import { sessionNotFound } from './json-rpc-error.ts'
 import type { McpSessionHost } from './mcp-session-host.ts'
 import { sessionPrincipalPrefix } from '../caller/principal-of.ts'
 
+/** A session unused this long is closed. */
+const idleTtlMs = 60 * 60 * 1000
+
 export interface MemoryMcpSessionsOptions {
-  /** A session unused this long is closed (default 1 h). */
-  idleTtlMs?: number
   /** The most sessions kept in all (default 1000). */
   maxSessions?: number
   /**
@@ -13,17 +14,14 @@ export interface MemoryMcpSessionsOptions {
    * recently used, so a client opening sessions in a loop evicts only its own.
    */
   maxSessionsPerPrincipal?: number
-  now?: () => number
 }
 
 type Entry = { session: McpSession; principal: string | null; lastSeen: number }
 
 /** Sessions in this process's memory, for Node and Deno (on Workers `createWorker` pins them to Durable Objects). */
 export function createMemoryMcpSessions(options: MemoryMcpSessionsOptions = {}): McpSessionHost {
-  const idleTtlMs = options.idleTtlMs ?? 60 * 60 * 1000
   const maxSessions = options.maxSessions ?? 1000
   const maxPerPrincipal = options.maxSessionsPerPrincipal ?? 100
-  const now = options.now ?? Date.now
   // Each principal's sessions, least recently used first (a use moves one to the end).
   const byPrincipal = new Map<string | null, Map<string, Entry>>()
   const sessions = new Map<string, Entry>()
@@ -42,7 +40,7 @@ export function createMemoryMcpSessions(options: MemoryMcpSessionsOptions = {}):
   const oldestOf = (principal: string | null) => byPrincipal.get(principal)?.keys().next().value
   // Room for one more: first `principal`'s own over its allowance, then the idlest of whoever holds the most.
   const makeRoom = (principal: string | null) => {
-    for (const [sessionId, entry] of sessions) if (now() - entry.lastSeen > idleTtlMs) drop(sessionId)
+    for (const [sessionId, entry] of sessions) if (Date.now() - entry.lastSeen > idleTtlMs) drop(sessionId)
     while ((byPrincipal.get(principal)?.size ?? 0) >= maxPerPrincipal) drop(oldestOf(principal)!)
     while (sessions.size >= maxSessions) {
       let heaviest: string | null = principal
@@ -52,10 +50,9 @@ export function createMemoryMcpSessions(options: MemoryMcpSessionsOptions = {}):
   }
   const keep = (sessionId: string, entry: Entry) => {
     sessions.set(sessionId, entry)
-    let own = byPrincipal.get(allowanceOf(entry.principal))
-    if (!own) byPrincipal.set(allowanceOf(entry.principal), (own = new Map()))
+    const own = byPrincipal.get(allowanceOf(entry.principal)) ?? new Map<string, Entry>()
     own.delete(sessionId)
-    own.set(sessionId, entry)
+    byPrincipal.set(allowanceOf(entry.principal), own.set(sessionId, entry))
   }
 
   return {
@@ -67,17 +64,17 @@ export function createMemoryMcpSessions(options: MemoryMcpSessionsOptions = {}):
         // Nothing awaited between making room and keeping: concurrent initializes cannot share one free slot.
         if (response.ok) {
           makeRoom(allowanceOf(caller.principal))
-          keep(sessionId, { session, principal: caller.principal, lastSeen: now() })
+          keep(sessionId, { session, principal: caller.principal, lastSeen: Date.now() })
         } else void session.close().catch(() => {})
         return response
       }
       const entry = sessions.get(sessionId)
       // Another principal holding the id gets what an unknown id gets: no session, no leak.
-      if (!entry || entry.principal !== caller.principal || now() - entry.lastSeen > idleTtlMs) {
+      if (!entry || entry.principal !== caller.principal || Date.now() - entry.lastSeen > idleTtlMs) {
         if (entry && entry.principal === caller.principal) drop(sessionId)
         return sessionNotFound()
       }
-      keep(sessionId, { ...entry, lastSeen: now() })
+      keep(sessionId, { ...entry, lastSeen: Date.now() })
       const response = await entry.session.handle(request, body)
       if (request.method === 'DELETE' && response.ok) drop(sessionId)
       return response

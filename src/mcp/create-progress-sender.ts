@@ -22,9 +22,8 @@ export function createProgressSender(
   return (event) => {
     const streamed = streamedValue(event)
     if (!streamed) return
-    const { value } = streamed
     progress += 1
-    const message = typeof value === 'string' ? value : (JSON.stringify(value) ?? '')
+    const message = typeof streamed.value === 'string' ? streamed.value : (JSON.stringify(streamed.value) ?? '')
     send({ method: 'notifications/progress', params: { progressToken, progress, message, _meta: { ...meta, 'toolroute/event': event } } })
       // A client that went away misses its progress; the call itself goes on.
       .catch(() => {})

@@ -15,29 +15,24 @@ export async function handleStatelessMcp(deps: McpServerDeps, request: Request, 
   const principal = readCaller(request.headers).principal
   const cancelled = cancelledIdOf(body)
   const cancelKey = cancelled === undefined ? undefined : await statelessCallKey(principal, cancelled)
-  if (cancelKey !== undefined && (await calls.cancel(cancelKey, request, body, cancelled!))) {
-    return new Response(null, { status: 202 })
-  }
+  if (cancelKey !== undefined && (await calls.cancel(cancelKey, request, body, cancelled!))) return new Response(null, { status: 202 })
   const server = createMcpServer(deps, legacyVersionOf(request.headers, body))
   const task = taskResultOf(body)
   const streamed = wantsProgress(body) || (task !== undefined && (await taskSendsProgress(deps.runs(), task, principal)))
   const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: !streamed })
   await server.connect(transport)
-  let finished!: () => void
-  const settled = new Promise<void>((resolve) => (finished = resolve))
-  const close = () => {
-    finished()
-    void server.close().catch(() => {})
-  }
   const callId = callIdOf(body)
   const callKey = callId === undefined ? undefined : await statelessCallKey(principal, callId)
   let end!: () => void
   const ended = new Promise<Response>((resolve) => (end = () => resolve(new Response(null, { status: 202 }))))
+  const untrack = callKey === undefined ? undefined : calls.track(callKey, transport, end)
+  const close = () => {
+    untrack?.()
+    void server.close().catch(() => {})
+  }
   let response: Response
   try {
-    const answering = transport.handleRequest(request, { parsedBody: body })
-    if (callKey !== undefined) calls.track(callKey, transport, end, settled)
-    response = await Promise.race([answering, ended])
+    response = await Promise.race([transport.handleRequest(request, { parsedBody: body }), ended])
   } catch (error) {
     close()
     throw error
@@ -47,18 +42,7 @@ export async function handleStatelessMcp(deps: McpServerDeps, request: Request, 
     return response
   }
   // The stream outlives `handleRequest`: the server closes once the stream has ended or its reader left.
-  const reader = response.body.getReader()
-  const stream = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const { done, value } = await reader.read()
-      if (!done) return controller.enqueue(value)
-      controller.close()
-      close()
-    },
-    async cancel(reason) {
-      await reader.cancel(reason).catch(() => {})
-      close()
-    },
-  })
-  return new Response(stream, { status: response.status, headers: response.headers })
+  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>()
+  void response.body.pipeTo(writable).then(close, close)
+  return new Response(readable, { status: response.status, headers: response.headers })
 }

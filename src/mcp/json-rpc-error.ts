@@ -1,10 +1,7 @@
 /** An HTTP answer in JSON-RPC's error shape, for what /mcp refuses before the MCP transport sees the request. */
-export function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}, id?: unknown): Response {
+export function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}, id?: unknown, data?: unknown): Response {
   const answered = typeof id === 'string' || typeof id === 'number' ? id : null
-  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: answered }), {
-    status,
-    headers: { 'content-type': 'application/json', ...headers },
-  })
+  return Response.json({ jsonrpc: '2.0', error: { code, message, data }, id: answered }, { status, headers })
 }
 
 /** The session is unknown here (never opened, closed, expired, or another principal's): the client starts a new one. */

@@ -1,28 +1,21 @@
 import { z } from 'zod'
 import type { ErrorBody } from '../protocol/error-codes.ts'
 
-/** Who sent an MCP request, as the HTTP layer resolved it, carried in an internal header (`withCaller`). */
-export interface McpCaller {
-  /** The request context as resolved; each tool validates it against its own schema. */
-  requestContext: Record<string, unknown>
-  /** Why the request context could not be read (a malformed `x-request-context`), if it could not. */
-  error?: ErrorBody['error']
-  /** Who owns the runs this request creates, and the session it opens. */
-  principal: string | null
-}
-
 /** The prefix of every header toolroute sets between its own parts (this one, the Worker's to its session objects). */
 export const internalHeaderPrefix = 'x-toolroute-'
 const mcpCallerHeader = `${internalHeaderPrefix}mcp-caller`
 
 const callerSchema = z.object({
+  /** The request context as resolved; each tool validates it against its own schema. */
   requestContext: z.record(z.string(), z.unknown()),
-  error: z
-    .object({ code: z.custom<ErrorBody['error']['code']>((value) => typeof value === 'string'), message: z.string() })
-    .loose()
-    .optional(),
+  /** Why the request context could not be read (a malformed `x-request-context`), if it could not. */
+  error: z.object({ code: z.custom<ErrorBody['error']['code']>((value) => typeof value === 'string'), message: z.string() }).loose().optional(),
+  /** Who owns the runs this request creates, and the session it opens. */
   principal: z.string().nullable(),
 })
+
+/** Who sent an MCP request, as the HTTP layer resolved it, carried in an internal header (`withCaller`). */
+export type McpCaller = z.infer<typeof callerSchema>
 
 /**
  * A copy of `request` carrying `caller` (and `body`, already read), stripped of any `x-toolroute-*`
@@ -46,7 +39,7 @@ export function readCaller(headers: Headers | Record<string, string | string[] |
   if (typeof raw !== 'string') return nobody
   try {
     const parsed = callerSchema.safeParse(JSON.parse(decodeURIComponent(raw)))
-    return parsed.success ? (parsed.data as McpCaller) : nobody
+    return parsed.success ? parsed.data : nobody
   } catch {
     return nobody
   }

@@ -11,23 +11,22 @@ export function failureResult(error: unknown, ids?: { runId: string; toolCallId:
 
 /** The first step of a `tools/call` as its result; a run stored to wait or go on in the background goes to `waiting`. */
 export async function mcpFirstStep<R>(call: RunningCall<RunRecord, unknown>, waiting: (run: RunRecord) => Promise<R>): Promise<R | CallToolResult> {
-  const { ids } = call
   try {
     const ending = await call.ending
     switch (ending.kind) {
       case 'input-error':
-        return errorResult(ending.error, ids)
+        return errorResult(ending.error, call.ids)
       case 'approval-required':
       case 'background':
         return await waiting(ending.run)
       case 'executed': {
         const { outcome } = ending
         if (outcome.status === 'suspended') return await waiting(ending.run!)
-        if (outcome.status === 'failed') return errorResult(outcome.error, ids)
-        return completedResult(ids, outcome.output, outcome.modelOutput)
+        if (outcome.status === 'failed') return errorResult(outcome.error, call.ids)
+        return completedResult(call.ids, outcome.output, outcome.modelOutput)
       }
     }
   } catch (error) {
-    return failureResult(error, ids)
+    return failureResult(error, call.ids)
   }
 }

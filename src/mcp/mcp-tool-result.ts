@@ -14,9 +14,6 @@ const errorMetaKey = 'toolroute/error'
 
 type RunIds = { runId: string; toolCallId: string }
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
-
 const isErrorResult = (text: string, meta: Record<string, unknown>): CallToolResult => ({ content: [{ type: 'text', text }], isError: true, _meta: meta })
 
 /** A completed call: `structuredContent` is the output, `content` the model output as MCP blocks. */
@@ -24,7 +21,7 @@ export function completedResult(ids: RunIds, output: unknown, modelOutput: ToolM
   return {
     content: toMcpContent(modelOutput),
     // MCP's structured content is a JSON object; any other output reaches the client as content only.
-    ...(isPlainObject(output) ? { structuredContent: output } : {}),
+    ...(typeof output === 'object' && output !== null && !Array.isArray(output) ? { structuredContent: output as Record<string, unknown> } : {}),
     _meta: { [runMetaKey]: { ...ids, status: 'completed' } },
   }
 }

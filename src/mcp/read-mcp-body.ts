@@ -11,18 +11,14 @@ export async function readMcpBody(request: Request, maxBytes: number): Promise<M
     return { ok: false, response: jsonRpcError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json') }
   }
   const read = await readBody(request, { maxBytes, as: 'json' })
-  if (!read.ok) {
-    const { error } = read
-    if (error.code === 'PAYLOAD_TOO_LARGE') return { ok: false, response: jsonRpcError(413, -32000, `Request body is larger than ${maxBytes} bytes`) }
-    return { ok: false, response: jsonRpcError(400, -32700, `Parse error: ${error.message}`) }
-  }
+  if (!read.ok && read.error.code === 'PAYLOAD_TOO_LARGE') return { ok: false, response: jsonRpcError(413, -32000, `Request body is larger than ${maxBytes} bytes`) }
+  if (!read.ok) return { ok: false, response: jsonRpcError(400, -32700, `Parse error: ${read.error.message}`) }
   if (read.body === undefined) return { ok: false, response: jsonRpcError(400, -32700, 'Parse error: Invalid JSON') }
   return { ok: true, text: read.text, body: read.body }
 }
 
-export function isInitialize(body: unknown): boolean {
-  return typeof body === 'object' && body !== null && !Array.isArray(body) && (body as { method?: unknown }).method === 'initialize'
-}
+/** Whether a body is one `initialize` message (a batch or a JSON primitive has no `method`). */
+export const isInitialize = (body: unknown): boolean => (body as { method?: unknown } | null)?.method === 'initialize'
 
 /** Whether an `initialize` declares elicitation: only such a client gets a session. */
 export function wantsSession(body: unknown): boolean {
@@ -33,11 +29,8 @@ export function wantsSession(body: unknown): boolean {
 
 /** Whether a JSON-RPC body (or batch) holds a `tools/call` that asks for progress (`_meta.progressToken`). */
 export function wantsProgress(body: unknown): boolean {
-  const messages = Array.isArray(body) ? body : [body]
-  return messages.some((message) => {
-    const { method, params } = (typeof message === 'object' && message !== null ? message : {}) as { method?: unknown; params?: { _meta?: { progressToken?: unknown } } }
-    return method === 'tools/call' && params?._meta?.progressToken !== undefined
-  })
+  const messages = (Array.isArray(body) ? body : [body]) as ({ method?: unknown; params?: { _meta?: { progressToken?: unknown } } } | null)[]
+  return messages.some((message) => message?.method === 'tools/call' && message.params?._meta?.progressToken !== undefined)
 }
 
 /** The task a lone `tasks/result` asks for, if the body is one. */

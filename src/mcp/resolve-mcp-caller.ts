@@ -10,15 +10,11 @@ import type { McpCaller } from './mcp-caller.ts'
  * A malformed context is answered per call, `isError`.
  */
 export async function resolveMcpCaller(c: Context, options: CallerOptions, sessionId: string | undefined): Promise<McpCaller> {
-  let resolved: RequestCaller = { requestContext: {} }
-  let error: McpCaller['error']
-  try {
-    resolved = await resolveRequestContext(c, options)
-  } catch (caught) {
+  const resolved: RequestCaller & Pick<McpCaller, 'error'> = await resolveRequestContext(c, options).catch((caught: unknown) => {
     if (!ToolrouteError.isInstance(caught)) throw caught
-    error = caught.toJSON().error
-  }
-  const { requestContext } = resolved
+    return { requestContext: {}, error: caught.toJSON().error }
+  })
+  const { requestContext, error } = resolved
   const principal = await principalOf(c, options, requestContext, resolved, sessionId)
   return { requestContext, principal, ...(error ? { error } : {}) }
 }

@@ -1,6 +1,5 @@
 import { ProtocolError, ProtocolErrorCode, RELATED_TASK_META_KEY, type Server, type ServerContext } from '@modelcontextprotocol/server'
 import { z } from 'zod'
-import { ToolrouteError } from '../errors/toolroute-error.ts'
 import type { RunHost } from '../runs/run-host.ts'
 import { settledStatuses } from '../runs/run-record.ts'
 import { finishWaitingRun, type WaitingRunContext } from './finish-waiting-run.ts'
@@ -8,7 +7,8 @@ import { followToEnd } from './follow-to-end.ts'
 import { readCaller } from './mcp-caller.ts'
 import type { McpServerDeps } from './mcp-server-deps.ts'
 import { canAnswerForms } from './answers-forms.ts'
-import type { createTaskProgress } from './task-progress.ts'
+import { unlessConflict } from './answer-pending-questions.ts'
+import { createTaskProgress } from './task-progress.ts'
 import type { ElicitResult } from '../tool/tool-execution-context.ts'
 import { findTask, isTask, toMcpTask } from './to-mcp-task.ts'
 import { toolOfRun } from '../manifest/load-tool.ts'
@@ -17,14 +17,16 @@ import { toolOfRun } from '../manifest/load-tool.ts'
 export const mcpTasksCapability = { list: {}, cancel: {}, requests: { tools: { call: {} } } }
 
 // SDK v2 types the 2025-11-25 task methods but serves none: toolroute registers them, params checked here.
-const taskParams = { params: z.object({ taskId: z.string() }).loose() }
+export const taskParams = { params: z.object({ taskId: z.string() }).loose() }
 const listParams = { params: z.object({ cursor: z.string().optional() }).loose().optional() }
 
 /**
  * `tasks/*` (MCP 2025-11-25) over the app's run host, not the SDK's `TaskStore` (which knows sessions,
  * not principals): a task outlives its session and process.
  */
-export function serveMcpTasks(server: Server, deps: McpServerDeps, progress: ReturnType<typeof createTaskProgress>): void {
+export function serveMcpTasks(server: Server, deps: McpServerDeps): void {
+  // Per server, so per session: what each task's progress has sent (task-progress.ts).
+  const progressTap = createTaskProgress()
   const callerOf = (ctx: ServerContext) => ({ principal: readCaller(ctx.http?.req?.headers).principal })
   const load = (runs: RunHost, taskId: string, ctx: ServerContext) => findTask(runs, deps.tools, taskId, callerOf(ctx).principal)
 
@@ -35,7 +37,7 @@ export function serveMcpTasks(server: Server, deps: McpServerDeps, progress: Ret
   server.setRequestHandler('tasks/result', taskParams, async (params, ctx) => {
     const host = deps.runs()
     const run = await load(host, params.taskId, ctx)
-    const runs = progress.tap(run, host, (notification) => ctx.mcpReq.notify(notification as never))
+    const runs = progressTap(run, host, (notification) => ctx.mcpReq.notify(notification as never))
     // `relatedRequestId` sends questions on this request's stream, not the standalone one toolroute never opens.
     const context: WaitingRunContext = {
       tool: await toolOfRun(deps.tools, run),
@@ -67,12 +69,11 @@ export function serveMcpTasks(server: Server, deps: McpServerDeps, progress: Ret
     const runs = deps.runs()
     const run = await load(runs, params.taskId, ctx)
     if (settledStatuses.includes(run.status)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Cannot cancel task in terminal status: ${toMcpTask(run, deps.basePath).status}`)
-    try {
-      return toMcpTask(await runs.cancel(run.runId, callerOf(ctx)), deps.basePath)
-    } catch (error) {
+    const cancelled = await runs.cancel(run.runId, callerOf(ctx)).catch((error: unknown) => {
+      unlessConflict(error)
       // Settled meanwhile (the run finished as the cancel arrived).
-      if (ToolrouteError.isInstance(error) && error.code === 'RUN_STATE_CONFLICT') throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message)
-      throw error
-    }
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, (error as Error).message)
+    })
+    return toMcpTask(cancelled, deps.basePath)
   })
 }

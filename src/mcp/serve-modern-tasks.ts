@@ -2,30 +2,27 @@ import {
   CLIENT_CAPABILITIES_META_KEY,
   MissingRequiredClientCapabilityError,
   ProtocolError,
+  inputResponse,
   type ServerContext,
   type Server,
-  type StandardSchemaV1,
 } from '@modelcontextprotocol/server'
 import { ToolrouteError } from '../errors/toolroute-error.ts'
 import { settledStatuses, type RunRecord } from '../runs/run-record.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import type { ElicitResult } from '../tool/tool-execution-context.ts'
 import { readCaller } from './mcp-caller.ts'
-import { answerPendingQuestions } from './answer-pending-questions.ts'
+import { answerPendingQuestions, unlessConflict } from './answer-pending-questions.ts'
 import { answerRun, drainStep } from './answer-waiting-run.ts'
 import type { McpServerDeps } from './mcp-server-deps.ts'
-import { questionKeyOf, tasksExtensionId, toDetailedModernTask, toModernTask, type ModernTask } from './to-modern-task.ts'
+import { questionKeyOf, tasksExtensionId, toDetailedModernTask, toModernTask } from './to-modern-task.ts'
 import { findTask } from './to-mcp-task.ts'
+import { taskParams } from './serve-mcp-tasks.ts'
 
 /** Whether a request's `_meta` envelope declares the tasks extension among its client capabilities. */
-function declaresTasks(meta: unknown): boolean {
+export function declaresTasks(meta: unknown): boolean {
   const capabilities = (meta as Record<string, unknown> | null | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as { extensions?: Record<string, unknown> } | undefined
   const extension = capabilities?.extensions?.[tasksExtensionId]
   return typeof extension === 'object' && extension !== null
-}
-
-export function requestDeclaresTasks(ctx: ServerContext): boolean {
-  return declaresTasks(ctx.mcpReq.envelope)
 }
 
 /** The error of SEP-2575 for a request that needs a capability its client did not declare. */
@@ -36,32 +33,15 @@ function tasksRequired(what: string): ProtocolError {
 
 /** The refusal, before anything runs, of a call of a `mcp.taskSupport: 'required'` tool from a client not declaring tasks. */
 export function taskRequiredRefusal(tool: AnyTool, ctx: ServerContext): ProtocolError | undefined {
-  return tool.mcp?.taskSupport === 'required' && !requestDeclaresTasks(ctx) ? tasksRequired(`A call of ${tool.id}`) : undefined
+  return tool.mcp?.taskSupport === 'required' && !declaresTasks(ctx.mcpReq.envelope) ? tasksRequired(`A call of ${tool.id}`) : undefined
 }
 
 /** A `tools/call` answered with a task (SEP-2663 `CreateTaskResult`): flat, no result, no question. */
-export function createTaskResult(run: RunRecord, basePath: string): ModernTask & { resultType: 'task' } {
-  return { ...toModernTask(run, basePath), resultType: 'task' }
+export function createTaskResult(run: RunRecord, basePath: string) {
+  return { ...toModernTask(run, basePath), resultType: 'task' as const }
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
-
-/** A `taskId`, checked by hand (the SDK lifts `tasks/update`'s `inputResponses` out of the params). */
-const taskParams: StandardSchemaV1<unknown, { taskId: string }> = {
-  '~standard': {
-    version: 1,
-    vendor: 'toolroute',
-    validate(value) {
-      const taskId = isObject(value) ? value.taskId : undefined
-      return typeof taskId === 'string' ? { value: { taskId } } : { issues: [{ message: 'taskId must be a string', path: ['taskId'] }] }
-    },
-  },
-}
-
-function elicitAnswerOf(value: unknown): ElicitResult | undefined {
-  if (!isObject(value) || (value.action !== 'accept' && value.action !== 'decline' && value.action !== 'cancel')) return undefined
-  return { action: value.action, ...(isObject(value.content) ? { content: value.content as ElicitResult['content'] } : {}) }
-}
 
 /**
  * The 2026-07-28 tasks extension (SEP-2663), as `serveMcpTasks` for 2025-11-25. A request not
@@ -73,24 +53,28 @@ export function serveModernTasks(server: Server, deps: McpServerDeps & { defer: 
   }
 
   const open = async (method: string, params: { taskId: string }, ctx: ServerContext) => {
-    if (!requestDeclaresTasks(ctx)) throw tasksRequired(method)
+    if (!declaresTasks(ctx.mcpReq.envelope)) throw tasksRequired(method)
     const { principal } = readCaller(ctx.http?.req?.headers)
     const runs = deps.runs()
     return { runs, run: await findTask(runs, deps.tools, params.taskId, principal), principal }
   }
 
-  server.setRequestHandler('tasks/get', { params: taskParams }, async (params, ctx) => {
+  server.setRequestHandler('tasks/get', taskParams, async (params, ctx) => {
     const { run } = await open('tasks/get', params, ctx)
     return (await toDetailedModernTask(deps.tools, run, deps.basePath)) as never
   })
 
   // Acknowledged at once: what the answer leads to is read with the next tasks/get. Keys naming no
   // current question are ignored; an answer the run refuses is -32602, the question kept.
-  server.setRequestHandler('tasks/update', { params: taskParams }, async (params, ctx) => {
+  server.setRequestHandler('tasks/update', taskParams, async (params, ctx) => {
     const { runs, run, principal } = await open('tasks/update', params, ctx)
-    const responses = ctx.mcpReq.inputResponses as Record<string, unknown> | undefined
+    const responses = ctx.mcpReq.inputResponses
     if (!isObject(responses)) throw new ProtocolError(-32602, 'Invalid params for tasks/update: inputResponses must be an object')
-    const read = (key: string) => (Object.hasOwn(responses, key) ? elicitAnswerOf(responses[key]) : undefined)
+    // Only an answer to a form counts: a sampling or roots response, or anything else, answers nothing.
+    const read = (key: string): ElicitResult | undefined => {
+      const view = inputResponse(responses, key)
+      return view.kind === 'elicit' ? { action: view.action, ...(view.content ? { content: view.content } : {}) } : undefined
+    }
     if (run.status === 'running') {
       if ((await answerPendingQuestions(runs, run, principal, read)) === 'unanswerable') {
         throw new ProtocolError(-32603, 'This server\'s run host cannot answer questions asked mid-execute')
@@ -114,14 +98,10 @@ export function serveModernTasks(server: Server, deps: McpServerDeps & { defer: 
   })
 
   // The run's cancel; a task already settled acknowledges the same way, as SEP-2663 asks.
-  server.setRequestHandler('tasks/cancel', { params: taskParams }, async (params, ctx) => {
+  server.setRequestHandler('tasks/cancel', taskParams, async (params, ctx) => {
     const { runs, run, principal } = await open('tasks/cancel', params, ctx)
     if (settledStatuses.includes(run.status)) return {} as never
-    try {
-      await runs.cancel(run.runId, { principal })
-    } catch (error) {
-      if (!ToolrouteError.isInstance(error) || error.code !== 'RUN_STATE_CONFLICT') throw error
-    }
+    await runs.cancel(run.runId, { principal }).catch(unlessConflict)
     return {} as never
   })
 }

@@ -1,7 +1,5 @@
-import type { JSONRPCMessage, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server'
+import type { JSONRPCMessage, RequestId, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server'
 import { sha256Hex } from '../runtime/sha256-hex.ts'
-
-type RequestId = string | number
 
 /** A running call: `end` ends a JSON answer that will never come (the SDK sends no response for a cancelled call). */
 type InFlight = { transport: WebStandardStreamableHTTPServerTransport; end: () => void }
@@ -33,16 +31,15 @@ export async function statelessCallKey(principal: string | null, requestId: Requ
 export class StatelessCalls {
   readonly #inFlight = new Map<string, Set<InFlight>>()
 
-  /** Registers a running call under `key` until `settled`; `end` finishes its HTTP answer. */
-  track(key: string, transport: WebStandardStreamableHTTPServerTransport, end: () => void, settled: Promise<unknown>): void {
+  /** Registers a running call under `key`, `end` finishing its HTTP answer, until the call untracks it. */
+  track(key: string, transport: WebStandardStreamableHTTPServerTransport, end: () => void): () => void {
     const calls = this.#inFlight.get(key) ?? new Set<InFlight>()
     const entry = { transport, end }
-    calls.add(entry)
-    this.#inFlight.set(key, calls)
-    void settled.finally(() => {
+    this.#inFlight.set(key, calls.add(entry))
+    return () => {
       calls.delete(entry)
       if (calls.size === 0 && this.#inFlight.get(key) === calls) this.#inFlight.delete(key)
-    })
+    }
   }
 
   /** Hands a cancel to the calls under `key`; false when none runs here. */

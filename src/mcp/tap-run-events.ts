@@ -9,13 +9,7 @@ export function tapRunEvents(host: RunHost, onEvent: (event: ToolEvent, seq: num
       yield entry
     }
   }
-  const tapped = (segment: RunSegment): RunSegment => ({
-    run: segment.run,
-    events: tap(segment.events),
-    ...(segment.after !== undefined ? { after: segment.after } : {}),
-    settled: segment.settled,
-    abort: (reason) => segment.abort(reason),
-  })
+  const tapped = (segment: RunSegment): RunSegment => ({ ...segment, events: tap(segment.events), abort: (reason) => segment.abort(reason) })
   // Spread first: what the host says of itself (its index, that it keeps no runs) stays true of it.
   return {
     ...host,

@@ -18,39 +18,33 @@ interface TaskState {
 
 /**
  * SPEC §5 "Progress" for a task (2025-11-25): what its run streams goes out under its call's token on
- * `tasks/result` (`tap`, the host it reads through), earlier values first. A session's server goes on
- * counting across `tasks/result`s; a stateless one starts over.
+ * `tasks/result` (the tap is the host it reads through), earlier values first. A session's server goes
+ * on counting across `tasks/result`s; a stateless one starts over.
  */
-export function createTaskProgress() {
+export function createTaskProgress(): (run: RunRecord, host: RunHost, send: TaskState['send']) => RunHost {
   const tasks = new Map<string, TaskState>()
-  return {
-    tap(run: RunRecord, host: RunHost, send: TaskState['send']): RunHost {
-      if (!sendsProgress(run)) {
-        tasks.delete(run.runId)
-        return host
-      }
-      let task = tasks.get(run.runId)
-      if (!task) {
-        const meta = { [RELATED_TASK_META_KEY]: { taskId: run.runId } }
-        const state: TaskState = { after: 0, send, progress: () => {} }
-        state.progress = createProgressSender((notification) => state.send(notification), run.progressToken, meta)
-        tasks.set(run.runId, (task = state))
-      }
-      task.send = send
-      return tapRunEvents(host, (event, seq) => {
-        if (seq <= task.after) return
-        task.after = seq
-        task.progress(event)
-      })
-    },
+  return (run, host, send) => {
+    if (!sendsProgress(run)) {
+      tasks.delete(run.runId)
+      return host
+    }
+    let task = tasks.get(run.runId)
+    if (!task) {
+      const meta = { [RELATED_TASK_META_KEY]: { taskId: run.runId } }
+      const state: TaskState = { after: 0, send, progress: () => {} }
+      state.progress = createProgressSender((notification) => state.send(notification), run.progressToken, meta)
+      tasks.set(run.runId, (task = state))
+    }
+    task.send = send
+    return tapRunEvents(host, (event, seq) => {
+      if (seq <= task.after) return
+      task.after = seq
+      task.progress(event)
+    })
   }
 }
 
 /** `sendsProgress` of a task by id (false when it cannot be read): a stateless server then answers as SSE. */
 export async function taskSendsProgress(runs: RunHost, taskId: string, principal: string | null): Promise<boolean> {
-  try {
-    return sendsProgress((await runs.get(taskId, { principal })).run)
-  } catch {
-    return false
-  }
+  return runs.get(taskId, { principal }).then(({ run }) => sendsProgress(run), () => false)
 }

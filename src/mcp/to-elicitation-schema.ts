@@ -7,9 +7,7 @@ const formats = new Set(['email', 'uri', 'date', 'date-time'])
 const common = ['title', 'description'] as const
 
 function pick(schema: JSONSchemaObject, keys: readonly string[], check: (value: unknown) => boolean): Record<string, unknown> {
-  const picked: Record<string, unknown> = {}
-  for (const key of keys) if (key in schema && check(schema[key])) picked[key] = schema[key]
-  return picked
+  return Object.fromEntries(keys.filter((key) => key in schema && check(schema[key])).map((key) => [key, schema[key]]))
 }
 
 const isString = (value: unknown) => typeof value === 'string'

@@ -16,14 +16,13 @@ function partToBlocks(part: ToolModelOutputPart): ContentBlock[] {
   switch (part.type) {
     case 'text':
       return [text(part.text)]
-    case 'image-data':
-      return [{ type: 'image', data: part.data, mimeType: part.mediaType }]
     case 'image-url':
       return [{ type: 'resource_link', uri: part.url, name: nameOf(part.url) }]
     case 'file-url':
       return [{ type: 'resource_link', uri: part.url, name: nameOf(part.url), ...(part.mediaType ? { mimeType: part.mediaType } : {}) }]
+    case 'image-data':
     case 'file-data':
-      if (part.mediaType.startsWith('image/')) return [{ type: 'image', data: part.data, mimeType: part.mediaType }]
+      if (part.type === 'image-data' || part.mediaType.startsWith('image/')) return [{ type: 'image', data: part.data, mimeType: part.mediaType }]
       if (part.mediaType.startsWith('audio/')) return [{ type: 'audio', data: part.data, mimeType: part.mediaType }]
       // MCP resources need a URI; an inline file has none, so it gets a name in a scheme of its own.
       return [{ type: 'resource', resource: { uri: `attachment:${encodeURIComponent(part.filename ?? 'file')}`, mimeType: part.mediaType, blob: part.data } }]

@@ -26,12 +26,10 @@ export const isTask = (tools: ReadonlyMap<string, AnyTool>, run: RunRecord): boo
 
 /** The task `taskId` as its principal may read it, in either era; any other id is `Task not found` (-32602). */
 export async function findTask(runs: RunHost, tools: ReadonlyMap<string, AnyTool>, taskId: string, principal: string | null): Promise<RunRecord> {
-  try {
-    const { run } = await runs.get(taskId, { principal })
-    if (isTask(tools, run)) return run
-  } catch (error) {
+  const found = await runs.get(taskId, { principal }).catch((error: unknown) => {
     if (!ToolrouteError.isInstance(error) || error.code !== 'RUN_NOT_FOUND') throw error
-  }
+  })
+  if (found && isTask(tools, found.run)) return found.run
   throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Task not found: ${taskId}`)
 }
 

@@ -1,4 +1,4 @@
-import { inputRequired, type CallToolResult } from '@modelcontextprotocol/server'
+import { inputRequired, type TaskStatus } from '@modelcontextprotocol/server'
 import type { RunRecord } from '../runs/run-record.ts'
 import { toolOfRun } from '../manifest/load-tool.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
@@ -9,26 +9,6 @@ import { pendingQuestions } from '../runs/run-questions.ts'
 
 /** The extension's id (SEP-2663), under `capabilities.extensions` and a request's client capabilities. */
 export const tasksExtensionId = 'io.modelcontextprotocol/tasks'
-
-type ModernTaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled'
-
-/** A task as the 2026-07-28 extension names its fields (`ttlMs`, `pollIntervalMs`: the unit in the name). */
-export interface ModernTask {
-  taskId: string
-  status: ModernTaskStatus
-  statusMessage?: string
-  createdAt: string
-  lastUpdatedAt: string
-  ttlMs: number | null
-  pollIntervalMs?: number
-}
-
-/** What `tasks/get` answers: the task, with its question, result or error inlined by status. */
-type DetailedModernTask = ModernTask & {
-  inputRequests?: Record<string, ReturnType<typeof inputRequired.elicit>>
-  result?: CallToolResult & { resultType: 'complete' }
-  error?: { code: number; message: string; data?: unknown }
-}
 
 /** What the host says of an attempt it gave up on: a crash (run-background-attempt.ts), or `background.timeoutMs`. */
 const hostGaveUp = /^The run was interrupted|^The operation was aborted due to timeout/
@@ -43,15 +23,18 @@ function hostFailure(run: RunRecord): { code: number; message: string; data?: un
 }
 
 /** A run's status as the extension's: as 2025-11-25's, but a tool's own failure or a decline is a `completed` task. */
-function modernTaskStatusOf(run: RunRecord): ModernTaskStatus {
+function modernTaskStatusOf(run: RunRecord): TaskStatus {
   if (run.status === 'failed' || run.status === 'declined') return hostFailure(run) ? 'failed' : 'completed'
   // A running step that asked mid-execute waits for its requester, as a waiting run does.
   if (run.status === 'running' && Object.keys(pendingQuestions(run)).length > 0) return 'input_required'
   return taskStatusOf(run)
 }
 
-/** A background run as a 2026-07-28 task, `ttlMs` how long a waiting run waits (as `toMcpTask`'s `ttl`). */
-export function toModernTask(run: RunRecord, basePath: string): ModernTask {
+/**
+ * A background run as a 2026-07-28 task, whose fields name their unit (`ttlMs`: how long a waiting run
+ * waits, as `toMcpTask`'s `ttl`; `pollIntervalMs`).
+ */
+export function toModernTask(run: RunRecord, basePath: string) {
   const status = modernTaskStatusOf(run)
   const statusMessage =
     waitingMessage(run, basePath, 'answer inputRequests with tasks/update') ??
@@ -75,7 +58,7 @@ export function questionKeyOf(run: RunRecord): string | undefined {
 }
 
 /** The task with what its status carries: the waiting run's question, the settled run's result, or the host's failure. */
-export async function toDetailedModernTask(tools: ReadonlyMap<string, AnyTool>, run: RunRecord, basePath: string): Promise<DetailedModernTask> {
+export async function toDetailedModernTask(tools: ReadonlyMap<string, AnyTool>, run: RunRecord, basePath: string) {
   const task = toModernTask(run, basePath)
   if (task.status === 'input_required' && run.status === 'running') {
     const pending = Object.entries(pendingQuestions(run)).map(([key, request]) => [key, inputRequired.elicit(request as Parameters<typeof inputRequired.elicit>[0])])

@@ -27,10 +27,7 @@ export async function shown(tool: AnyTool, run: RunRecord, phase: 'input' | 'sus
   return event?.type === 'data-tool-suspended' ? event.data.suspendPayload : undefined
 }
 
-function titleOf(tool: AnyTool): string {
-  const title = tool.mcp?.annotations?.title
-  return typeof title === 'string' ? title : tool.id
-}
+const titleOf = (tool: AnyTool): string => (typeof tool.mcp?.annotations?.title === 'string' ? tool.mcp.annotations.title : tool.id)
 
 function questionOf(tool: AnyTool, payload: unknown): string {
   if (typeof payload === 'string') return payload
