@@ -205,8 +205,8 @@ describe('the layering of src/ (ARCHITECTURE.md)', () => {
 
 /**
  * Small files, and a small whole (issue #27): a file over 300 lines is doing two things, and the
- * source does not grow back as features land: one grows only where another shrinks. The total is a
- * ratchet, lowered as the source shrinks (the issue aims at 13,000). Counted as `wc -l` counts them,
+ * source does not grow back as features land: one grows only where another shrinks. The total is
+ * held at the issue's 13,000, and lowered as the source shrinks. Counted as `wc -l` counts them,
  * over every file the layering reads (tests excluded).
  */
 describe('the size of src/', () => {
@@ -216,7 +216,7 @@ describe('the size of src/', () => {
     expect([...lines].filter(([, count]) => count > 300)).toEqual([])
   })
 
-  it('src/ holds under 13,400 lines', () => {
-    expect([...lines.values()].reduce((sum, count) => sum + count, 0)).toBeLessThan(13_400)
+  it('src/ holds under 13,000 lines', () => {
+    expect([...lines.values()].reduce((sum, count) => sum + count, 0)).toBeLessThan(13_000)
   })
 })
