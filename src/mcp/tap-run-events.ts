@@ -11,8 +11,11 @@ export function tapRunEvents(host: RunHost, onEvent: (event: ToolEvent, seq: num
   }
   const tapped = (segment: RunSegment): RunSegment => ({ ...segment, events: tap(segment.events), abort: (reason) => segment.abort(reason) })
   // Spread first: what the host says of itself (its index, that it keeps no runs) stays true of it.
+  // Its optional methods are bound by name: a host that is a class keeps them on its prototype.
   return {
     ...host,
+    ...(host.answer && { answer: host.answer.bind(host) }),
+    ...(host.list && { list: host.list.bind(host) }),
     open: (run, events) => host.open(run, events),
     approve: async (runId, caller) => tapped(await host.approve(runId, caller)),
     decline: async (runId, caller) => tapped(await host.decline(runId, caller)),
