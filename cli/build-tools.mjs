@@ -9,7 +9,7 @@
 // module on that tool's first call (SPEC §11). .toolroute/tools.ts still imports every tool, for code
 // that wants the tool objects (tests, an app built by hand) and for the `Tools` type.
 import { build } from 'esbuild'
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { gzipSync } from 'node:zlib'
@@ -46,7 +46,17 @@ process.setSourceMapsEnabled(true)
  * meanwhile is not reloaded without its page.
  */
 export async function buildTools(root, options = {}) {
-  const result = await compileTools(resolve(root), options.deploy === true, options.entry ?? 'worker.ts')
+  const outDir = join(resolve(root), '.toolroute')
+  mkdirSync(outDir, { recursive: true })
+  // Each build loads the tools from a folder of its own, removed after: a `toolroute deploy` while
+  // `toolroute dev` rebuilds (two processes, one project) must not delete the files the other loads.
+  const probeDir = mkdtempSync(join(outDir, 'probe-'))
+  let result
+  try {
+    result = await compileTools(resolve(root), options.deploy === true, options.entry ?? 'worker.ts', probeDir)
+  } finally {
+    rmSync(probeDir, { recursive: true, force: true })
+  }
   if (result.problems.length === 0) return result
   console.error(`toolroute: ${result.heading}:\n${result.problems.map((problem) => `  - ${problem}`).join('\n')}`)
   if (options.fallback) {
@@ -76,7 +86,7 @@ function whereIn(root, file, error) {
   return located(root, file)
 }
 
-async function compileTools(root, deploy, entryFile) {
+async function compileTools(root, deploy, entryFile, probeDir) {
   const toolsDir = join(root, 'tools')
   const outDir = join(root, '.toolroute')
   const files = existsSync(toolsDir)
@@ -84,16 +94,15 @@ async function compileTools(root, deploy, entryFile) {
         .filter(isToolModuleFile)
         .sort()
     : []
-  mkdirSync(outDir, { recursive: true })
   const configFile = ['toolroute.config.ts', 'toolroute.config.js'].find((name) => existsSync(join(root, name)))
+
+  rmSync(join(outDir, 'probe'), { recursive: true, force: true }) // the one shared folder of earlier versions
+  rmSync(join(outDir, 'probe.mjs'), { force: true }) // and its file before that
 
   // Load each tool module (and the config) in Node to read what it exports. One entry per file,
   // so a file that throws while loading (createTool refuses a bad id at definition) is named;
   // shared code is split into common chunks, so a tool re-exported by two files is one object.
   // `cloudflare:*` modules exist only in workerd: a stub stands in for them here.
-  const probeDir = join(outDir, 'probe')
-  rmSync(probeDir, { recursive: true, force: true })
-  rmSync(join(outDir, 'probe.mjs'), { force: true }) // left by earlier versions
   const entryPoints = Object.fromEntries(files.map((file, index) => [`tool-${index}`, join(toolsDir, file)]))
   if (configFile) entryPoints.config = join(root, configFile)
   const cloudflareStub = {

@@ -1,7 +1,7 @@
 // `toolroute build` on fixture projects: tools that import 'toolroute' from a temporary
 // directory inside the repo (so the package resolves as it does for tools/).
 import { execFile } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -68,6 +68,18 @@ describe('toolroute build', () => {
     expect(entry).toContain('createWorker({ servedLocally: true, ...config, tools, mcpServer: workerMcpServer, runStore: workerFinishedRunStore, playgroundPage: loadPlaygroundPage, keyStore: workerKeyStore })')
     expect(entry).toContain('export class ToolRunObject')
     expect(entry).toContain('const config = {}')
+  })
+
+  // `toolroute deploy` while `toolroute dev` rebuilds: two processes build one project at once. With one
+  // shared probe folder, one build's clean-up deleted the files the other was loading (ENOTEMPTY, or a
+  // tool that "failed to load"); each build now probes in a folder of its own and removes it.
+  it('builds of one project at once each succeed, and leave no probe folder behind', async () => {
+    const dir = project({ 'tools/alpha.ts': tool('alpha', 'alpha-tool'), 'tools/beta.ts': tool('beta', 'beta_tool') })
+    mkdirSync(join(dir, '.toolroute/probe'), { recursive: true }) // an earlier version's shared folder
+    const results = await Promise.all([[], ['--deploy'], [], ['--deploy']].map((flags) => buildTools(dir, flags)))
+    for (const result of results) expect(result.code, result.stderr).toBe(0)
+    expect(readdirSync(join(dir, '.toolroute')).filter((name) => name.startsWith('probe'))).toEqual([])
+    expect(JSON.parse(readFileSync(join(dir, '.toolroute/manifest.json'), 'utf8')).routes.map((route: { id: string }) => route.id)).toEqual(['alpha-tool', 'beta_tool'])
   })
 
   // The entry says whether the Worker is served locally (then it answers loopback Hosts only, SPEC
