@@ -46,21 +46,22 @@ process.setSourceMapsEnabled(true)
  * meanwhile is not reloaded without its page.
  */
 export async function buildTools(root, options = {}) {
-  const outDir = join(resolve(root), '.toolroute')
+  root = resolve(root)
+  const outDir = join(root, '.toolroute')
   mkdirSync(outDir, { recursive: true })
   // Each build loads the tools from a folder of its own, removed after: a `toolroute deploy` while
   // `toolroute dev` rebuilds (two processes, one project) must not delete the files the other loads.
   const probeDir = mkdtempSync(join(outDir, 'probe-'))
   let result
   try {
-    result = await compileTools(resolve(root), options.deploy === true, options.entry ?? 'worker.ts', probeDir)
+    result = await compileTools(root, options.deploy === true, options.entry ?? 'worker.ts', probeDir)
   } finally {
     rmSync(probeDir, { recursive: true, force: true })
   }
   if (result.problems.length === 0) return result
   console.error(`toolroute: ${result.heading}:\n${result.problems.map((problem) => `  - ${problem}`).join('\n')}`)
   if (options.fallback) {
-    writeIfChanged(join(root, '.toolroute', 'worker.ts'), fallbackWorker(result.problems))
+    writeIfChanged(join(outDir, 'worker.ts'), fallbackWorker(result.problems))
     console.error('toolroute: serving 503 BUILD_FAILED until the tools build again')
   }
   return result
