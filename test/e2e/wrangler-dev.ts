@@ -1,16 +1,24 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createServer } from 'node:net'
 
-/** A free port on loopback. */
+/** Ports this process was handed: a port closed for its caller to bind may come back from the next pick. */
+const handedOut = new Set<number>()
+
+/** A free port on loopback, never one this process was handed before (a server's port and its inspector's stay two). */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
+  while (true) {
+    const port = await new Promise<number>((resolve, reject) => {
+      const server = createServer()
+      server.once('error', reject)
+      server.listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as { port: number }
+        server.close(() => resolve(port))
+      })
     })
-  })
+    if (handedOut.has(port)) continue
+    handedOut.add(port)
+    return port
+  }
 }
 
 export interface WranglerDev {
