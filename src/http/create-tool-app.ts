@@ -1,4 +1,6 @@
-import { Hono, type Context, type MiddlewareHandler } from 'hono'
+import type { Context, Hono, MiddlewareHandler } from 'hono'
+import { HonoBase } from 'hono/hono-base'
+import { TrieRouter } from 'hono/router/trie-router'
 import { cors } from 'hono/cors'
 import { isHttpException } from './is-http-exception.ts'
 import { ToolrouteError, toolNotFound } from '../errors/toolroute-error.ts'
@@ -71,7 +73,8 @@ export function createToolApp(options: ToolAppOptions, features: ToolAppFeatures
     throw new ToolrouteError('EXECUTION_FAILED', noKeys)
   }
   const keyedCall = features.idempotency?.call
-  const app = new Hono<ToolAppEnv>().basePath(basePath)
+  // One router, not the default's three: a Worker bundles less, and its few routes (one `/tools/:toolId`, not one per tool) match as fast (BENCHMARKS.md).
+  const app = new HonoBase<ToolAppEnv>({ router: new TrieRouter() }).basePath(basePath)
   app.onError((error, c) => {
     if (!isHttpException(error)) return errorResponse(c, error)
     if (error.status !== 401) return error.getResponse()
@@ -92,7 +95,6 @@ export function createToolApp(options: ToolAppOptions, features: ToolAppFeatures
   const descriptors = once(() => (tools instanceof LazyTools ? tools.listing('descriptors') : [...tools.values()].map(toToolDescriptor)))
   const byId = once(async () => new Map((await descriptors()).map((descriptor) => [descriptor.id, descriptor])))
   const openApi = once(async () => openApiDocumentOf(await descriptors(), { basePath, server: options.server }))
-  // One `/tools/:toolId` pattern: a static path per tool would make Hono's SmartRouter pick the slower TrieRouter.
   app.get('/tools', async (c) => c.json({ tools: await descriptors() }))
   app.get('/tools/:toolId', async (c) => {
     const descriptor = (await byId()).get(c.req.param('toolId'))

@@ -95,9 +95,8 @@ describe('GET / (the playground)', () => {
     for (const part of [playgroundScript, playgroundForms, playgroundViews]) expect(part.toString()).not.toMatch(/<\/script/i)
   })
 
-  it('keeps the app on RegExpRouter', async () => {
+  it('is served at the base path itself', async () => {
     const app = createToolApp({ tools, basePath: '/api', playground: true })
     expect((await app.request('http://localhost/api')).status).toBe(200)
-    expect((app.router as unknown as { activeRouter: { name: string } }).activeRouter.name).toBe('RegExpRouter')
   })
 })
