@@ -1,3 +1,4 @@
+import { Hono } from 'hono'
 import { bearerAuth } from 'hono/bearer-auth'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
@@ -10,9 +11,10 @@ const tools = ['weather', 'stocks', 'news'].map((id) =>
 )
 
 describe('createToolApp routing', () => {
-  // One router (TrieRouter), so a Worker bundles one: it takes every route layout, keeps Hono's
-  // strict paths (`/tools/` is not `/tools`), and matches the call as fast (bench/isolate.bench.mjs).
-  it('routes on TrieRouter alone, with every option that adds routes, and with strict paths', async () => {
+  // RegExpRouter alone: what Hono's default SmartRouter settles on for these routes, without the
+  // TrieRouter it bundles beside it. A layout it refuses would have moved every request to the
+  // slower TrieRouter without a word; here it fails where the route is added.
+  it('routes on RegExpRouter alone, with every option that adds routes, and with strict paths', async () => {
     const app = createToolApp({ tools, basePath: '/api/v1', cors: true, auth: bearerAuth({ token: 't' }) })
     const response = await app.request('/api/v1/tools/stocks', {
       method: 'POST',
@@ -20,12 +22,21 @@ describe('createToolApp routing', () => {
       body: JSON.stringify({ q: 'ACME' }),
     })
     expect(await response.json()).toMatchObject({ status: 'completed', output: { id: 'stocks', q: 'ACME' } })
-    expect(app.router.name).toBe('TrieRouter')
+    expect(app.router.name).toBe('RegExpRouter')
     for (const path of ['/api/v1/tools/', '/api/v1/tools/stocks/', '/api/v1/runs/x/events/']) {
       const answer = await app.request(path, { headers: { authorization: 'Bearer t' } })
       expect([path, answer.status, ((await answer.json()) as { error: { code: string } }).error.code]).toEqual([path, 404, 'TOOL_NOT_FOUND'])
     }
     expect((await app.request('/api/v1/tools', { headers: { authorization: 'Bearer t' } })).status).toBe(200)
+  })
+
+  it('a route of your own that RegExpRouter refuses fails where it is added; in your own Hono app, mounting this one, it is served', async () => {
+    expect(() => createToolApp({ tools }).get('/tools/summary', (c) => c.text('summary'))).toThrow('/tools/summary')
+    const yours = new Hono()
+    yours.get('/tools/summary', (c) => c.text('summary'))
+    yours.route('/', createToolApp({ tools }))
+    expect(await (await yours.request('/tools/summary')).text()).toBe('summary')
+    expect(await (await yours.request('/tools/news', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"q":"x"}' })).json()).toMatchObject({ output: { id: 'news', q: 'x' } })
   })
 })
 

@@ -1,6 +1,6 @@
 import type { Context, Hono, MiddlewareHandler } from 'hono'
 import { HonoBase } from 'hono/hono-base'
-import { TrieRouter } from 'hono/router/trie-router'
+import { RegExpRouter } from 'hono/router/reg-exp-router'
 import { cors } from 'hono/cors'
 import { isHttpException } from './is-http-exception.ts'
 import { ToolrouteError, toolNotFound } from '../errors/toolroute-error.ts'
@@ -73,8 +73,8 @@ export function createToolApp(options: ToolAppOptions, features: ToolAppFeatures
     throw new ToolrouteError('EXECUTION_FAILED', noKeys)
   }
   const keyedCall = features.idempotency?.call
-  // One router, not the default's three: a Worker bundles less, and its few routes (one `/tools/:toolId`, not one per tool) match as fast (BENCHMARKS.md).
-  const app = new HonoBase<ToolAppEnv>({ router: new TrieRouter() }).basePath(basePath)
+  // The router the default settles on for these routes, without the two it would bundle beside it (BENCHMARKS.md).
+  const app = new HonoBase<ToolAppEnv>({ router: new RegExpRouter() }).basePath(basePath)
   app.onError((error, c) => {
     if (!isHttpException(error)) return errorResponse(c, error)
     if (error.status !== 401) return error.getResponse()
