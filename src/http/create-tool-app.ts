@@ -73,7 +73,7 @@ export function createToolApp(options: ToolAppOptions, features: ToolAppFeatures
     throw new ToolrouteError('EXECUTION_FAILED', noKeys)
   }
   const keyedCall = features.idempotency?.call
-  // The router the default settles on for these routes, without the two it would bundle beside it (BENCHMARKS.md).
+  // The one router the default settles on here (BENCHMARKS.md). It takes no static path beside a pattern: all tools share `/tools/:toolId`.
   const app = new HonoBase<ToolAppEnv>({ router: new RegExpRouter() }).basePath(basePath)
   app.onError((error, c) => {
     if (!isHttpException(error)) return errorResponse(c, error)

@@ -95,7 +95,7 @@ describe('GET / (the playground)', () => {
     for (const part of [playgroundScript, playgroundForms, playgroundViews]) expect(part.toString()).not.toMatch(/<\/script/i)
   })
 
-  it('is served at the base path itself', async () => {
+  it('fits the app\'s one router (RegExpRouter) under a base path: the app is built and serves the page', async () => {
     const app = createToolApp({ tools, basePath: '/api', playground: true })
     expect((await app.request('http://localhost/api')).status).toBe(200)
   })
