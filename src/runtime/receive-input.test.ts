@@ -190,6 +190,17 @@ describe('receiveInput', () => {
       }
     })
 
+    it("reads the scope's observe only for a hook: a scope makes it on first read, and most calls have none", async () => {
+      for (const [tool, reads] of [[plainTool, 0], [hookedTool().tool, 3]] as const) {
+        const { scope } = collectingScope(tool)
+        let observed = 0
+        const observe = scope.observe
+        Object.defineProperty(scope, 'observe', { get: () => (observed++, observe) })
+        expect((await receiveInput(scope, { text: '{"q":"cats"}' })).ok).toBe(true)
+        expect([tool.id, observed]).toEqual([tool.id, reads])
+      }
+    })
+
     it('is asynchronous whatever the source (one contract: await it)', () => {
       expect(receiveInput(collectingScope(plainTool).scope, { input: { q: 'x' } })).toBeInstanceOf(Promise)
       expect(receiveInput(collectingScope(hookedTool().tool).scope, { input: { q: 'x' } })).toBeInstanceOf(Promise)

@@ -96,14 +96,14 @@ function acceptText(scope: ToolCallScope, text: string): Checked<ReceivedInput> 
 export const defaultMaxInputBytes = 1024 * 1024
 
 /**
- * The input phase of a call, each event with its hook: `tool-input-start`, a `tool-input-delta`
- * per chunk, then `tool-input-available` once parsed and validated, or `tool-input-error`.
+ * The input phase of a call, each event with its hook (only a hook reads the lazy `scope.observe`):
+ * `tool-input-start`, a `tool-input-delta` per chunk, then `tool-input-available` or `tool-input-error`.
  */
 export async function receiveInput(scope: ToolCallScope, source: ToolInputSource): Promise<Checked<ReceivedInput>> {
-  const { tool, emit, observe } = scope
+  const { tool, emit } = scope
   const { onInputStart, onInputAvailable } = tool.options
   emit?.({ type: 'tool-input-start', toolCallId: scope.toolCallId, toolName: tool.id })
-  if (onInputStart) await callHook('onInputStart', onInputStart, hookOptions(scope), observe)
+  if (onInputStart) await callHook('onInputStart', onInputStart, hookOptions(scope), scope.observe)
   let result: Checked<ReceivedInput>
   if ('input' in source) {
     result = acceptInput(scope, source.input)
@@ -115,6 +115,6 @@ export async function receiveInput(scope: ToolCallScope, source: ToolInputSource
     // A body past the limit has already told its error (drainOverLimit).
     result = read.ok ? acceptText(scope, read.value) : read
   }
-  if (result.ok && onInputAvailable) await callHook('onInputAvailable', onInputAvailable, hookOptions(scope, { input: result.value.value }), observe)
+  if (result.ok && onInputAvailable) await callHook('onInputAvailable', onInputAvailable, hookOptions(scope, { input: result.value.value }), scope.observe)
   return result
 }
