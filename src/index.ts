@@ -1,6 +1,6 @@
 /** `toolroute`: `toolroute/tools` (defining tools, as `@mastra/core/tools`), and what the wire and a server share. */
 export * from './tools.ts'
-export { mcpToolName, mcpToolNamePattern } from './tool/mcp-tool-name.ts'
+export { mcpToolName, mcpToolNamePattern } from './protocol/mcp-tool-name.ts'
 export { maxToolIdLength } from './tool/assert-tool-options.ts'
 export { ToolrouteError } from './errors/toolroute-error.ts'
 export { errorStatus, isErrorCode } from './protocol/error-codes.ts'

@@ -12,7 +12,7 @@ import { createMemoryIdempotencyStore } from './store/memory/memory-idempotency-
 import { cfworkerJsonSchema } from './schema/cfworker-json-schema.ts'
 import { setJsonSchemaValidator } from './schema/json-schema-validator.ts'
 
-export { defaultMaxInputBytes } from './runtime/receive-input.ts'
+export { defaultMaxInputBytes } from './caller/read-body.ts'
 export type { ToolAppEnv } from './http/tool-app-options.ts'
 export type { ToolAppMcpOptions } from './mcp/mcp-app-options.ts'
 
@@ -45,7 +45,7 @@ export type { RunLimits } from './runs/run-limits.ts'
 export type { RunRecord } from './runs/run-record.ts'
 export type { RunStatus, RunView } from './protocol/call-result.ts'
 export { createMemoryRunStore } from './store/memory/memory-run-store.ts'
-export { createEventProjector } from './events/create-event-projector.ts'
+export { createEventProjector } from './runs/create-event-projector.ts'
 export { encodeSseEvent, sseHeaders } from './protocol/encode-sse.ts'
 export type { IdempotencyStore, IdempotencyScope, IdempotencyBegin, IdempotencyClaim, IdempotentAnswer } from './idempotency/idempotency-store.ts'
 export { createMemoryIdempotencyStore }

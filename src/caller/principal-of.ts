@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
 import type { CallerOptions } from './caller-options.ts'
 import type { RequestCaller } from './resolve-request-context.ts'
-import { sha256Hex } from '../runtime/sha256-hex.ts'
+import { sha256Hex } from '../idempotency/sha256-hex.ts'
 
 /** Session ids are UUIDs the MCP handler made; anything else names no session and reaches no object. */
 export const sessionIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i

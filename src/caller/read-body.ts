@@ -9,6 +9,9 @@ export type ReadBodyResult<F extends BodyFormat> =
   | { ok: true; body: F extends 'bytes' ? Uint8Array : F extends 'text' ? string : unknown; text: F extends 'bytes' ? undefined : string }
   | { ok: false; error: ToolrouteError }
 
+/** The largest input a call accepts unless `maxInputBytes` says otherwise (HTTP and MCP alike): 1 MiB. */
+export const defaultMaxInputBytes = 1024 * 1024
+
 /** Up to this declared length, a body is read in one call: it arrives as one chunk anyway. */
 export const wholeBodyBytes = 64 * 1024
 

@@ -1,16 +1,13 @@
 import type { Context } from 'hono'
-import { createEventProjector } from '../events/create-event-projector.ts'
+import { createEventProjector } from '../runs/create-event-projector.ts'
 import { toolEventViews, type SequencedEvent, type ToolEventView } from '../protocol/tool-event.ts'
 import { uiMessageStreamDialectOf, type UiMessageStreamDialect } from '../protocol/ui-message-chunk.ts'
-import { createRunId, createToolCallId } from '../runtime/create-id.ts'
-import type { ToolInputSource } from '../runtime/receive-input.ts'
 import { callJson } from '../runtime/call-json.ts'
-import type { CallEnding, CallIds, ToolCall } from '../runtime/start-call.ts'
+import { newCallIds, type CallEnding, type CallIds, type ToolCall, type ToolInputSource } from '../runtime/start-call.ts'
 import { runKeeper, type StepPrincipal } from '../runs/run-keeper.ts'
 import type { RunRecord } from '../runs/run-record.ts'
 import type { RunHost } from '../runs/run-host.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
-import { RequestCallScope } from './request-call-scope.ts'
 import { sseResponse } from './sse-response.ts'
 import { headerNames } from '../protocol/header-names.ts'
 import type { JsonAnswer } from './json-answer-of.ts'
@@ -59,11 +56,13 @@ export async function callTool(c: Context, args: CallToolArgs): Promise<Response
   // Only a stream waits on the input phase by itself; a JSON answer waits for the ending, leaving no work behind.
   let inputPhaseDone: (ok: boolean) => void = () => {}
   const inputPhase = mode.sse ? new Promise<boolean>((resolve) => (inputPhaseDone = resolve)) : undefined
-  const { ids, log, scope, ending } = call.run({
+  const { ids, log, abort, ending } = call.run({
     ids: args.ids ?? callIdsOf(args.headers),
     source: args.source,
     keeper: runKeeper({ tool, runs: args.runs, storeRuns: args.storeRuns, principal: args.principal, sentRequestContext: call.sentRequestContext }),
-    scope: (ids, values, log) => new RequestCallScope(tool, ids, values, log, c.req.raw),
+    // The caller leaving aborts the call; `data-tool-suspended` waits until its run is stored, so a caller acting on it never meets RUN_NOT_FOUND.
+    abortWith: c.req.raw,
+    holdSuspended: true,
     onInput: (ok) => inputPhaseDone(ok),
   })
   args.onEnding?.(ending, ids)
@@ -71,10 +70,10 @@ export async function callTool(c: Context, args: CallToolArgs): Promise<Response
     try {
       return jsonEnding(c, await ending, ids, tool, args.answer ?? plainAnswer)
     } finally {
-      scope.abort.release()
+      abort!.release()
     }
   }
-  args.defer(ending.finally(() => scope.abort.release()).catch(() => {}))
+  args.defer(ending.finally(() => abort!.release()).catch(() => {}))
   // A complete body is validated before the stream starts, so bad input gets its error status; a
   // body still arriving streams its deltas live, and a bad one ends the stream with `tool-input-error`.
   if (!args.liveInput && !(await inputPhase!)) {
@@ -93,14 +92,14 @@ export async function callTool(c: Context, args: CallToolArgs): Promise<Response
     headers: { [headerNames.runId]: ids.runId, [headerNames.toolCallId]: ids.toolCallId },
     onCancel: async () => {
       // A background run goes on without its caller; a call in the request stops with it.
-      if ((await Promise.race([ending, Promise.resolve(undefined)]))?.kind !== 'background') scope.callerLeft()
+      if ((await Promise.race([ending, Promise.resolve(undefined)]))?.kind !== 'background') abort!.abort()
     },
   })
 }
 
-/** A new call's ids: a fresh run id, and the caller's tool call id if it sent one. */
+/** A new call's ids, with the tool call id the caller sent (`x-tool-call-id`). */
 export function callIdsOf(headers: Headers): CallIds {
-  return { runId: createRunId(), toolCallId: headers.get(headerNames.toolCallId) || createToolCallId() }
+  return newCallIds(headers.get(headerNames.toolCallId))
 }
 
 /** A call's ending as its JSON answer (`callJson`), or thrown, with the run's ids on a failed execution's answer. */

@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
 import { readBody } from '../caller/read-body.ts'
 import { ToolrouteError } from '../errors/toolroute-error.ts'
-import { createEventProjector } from '../events/create-event-projector.ts'
+import { createEventProjector } from '../runs/create-event-projector.ts'
 import { fingerprintOf } from '../idempotency/fingerprint.ts'
 import type { IdempotencyScope, IdempotencyStore, IdempotentAnswer } from '../idempotency/idempotency-store.ts'
 import { callJson } from '../runtime/call-json.ts'

@@ -1,7 +1,7 @@
 import type { Context, Hono } from 'hono'
 import { ToolrouteError, toolNotFound } from '../errors/toolroute-error.ts'
 import type { ToolAppEnv } from './tool-app-options.ts'
-import { readJsonBody } from './read-json-body.ts'
+import { readJsonBody } from '../caller/read-json-body.ts'
 import type { ToolDescriptor } from '../protocol/tool-descriptor.ts'
 import { headerNames, jsonHeader } from '../protocol/header-names.ts'
 

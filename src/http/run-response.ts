@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import { callJson } from '../runtime/call-json.ts'
-import { createEventProjector } from '../events/create-event-projector.ts'
+import { createEventProjector } from '../runs/create-event-projector.ts'
 import type { RunRecord } from '../runs/run-record.ts'
 import type { RunView } from '../protocol/call-result.ts'
 import type { RunSegment } from '../runs/run-host.ts'

@@ -1,4 +1,4 @@
-import type { EventProjector } from '../events/create-event-projector.ts'
+import type { EventProjector } from '../runs/create-event-projector.ts'
 import { encodeSseEvent, keepAliveIntervalMs, sseDone, sseHeaders, sseKeepAlive } from '../protocol/encode-sse.ts'
 import type { SequencedEvent } from '../protocol/tool-event.ts'
 import { toUiMessageChunk, type UiMessageStreamDialect } from '../protocol/ui-message-chunk.ts'

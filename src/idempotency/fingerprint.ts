@@ -1,4 +1,4 @@
-import { sha256Hex } from '../runtime/sha256-hex.ts'
+import { sha256Hex } from './sha256-hex.ts'
 
 /**
  * The fingerprint of a keyed request: SHA-256 over the tool id, the principal (so a record never

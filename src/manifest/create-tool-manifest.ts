@@ -1,4 +1,4 @@
-import { isBackgroundTool } from '../tool/is-background-tool.ts'
+import { isBackgroundTool } from '../protocol/is-background-tool.ts'
 import { suspendsOf } from './stored-run-reason.ts'
 import type { FoundTool } from '../tool/collect-tools.ts'
 import { toMcpTool } from './to-mcp-tool.ts'

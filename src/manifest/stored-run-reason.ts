@@ -1,4 +1,4 @@
-import { isBackgroundTool } from '../tool/is-background-tool.ts'
+import { isBackgroundTool } from '../protocol/is-background-tool.ts'
 import type { ToolRoute } from './tool-manifest.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 

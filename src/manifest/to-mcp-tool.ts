@@ -1,11 +1,11 @@
 import type { Tool as McpTool } from '@modelcontextprotocol/server'
 import type { JSONSchemaObject } from '../protocol/tool-descriptor.ts'
-import { mcpToolName } from '../tool/mcp-tool-name.ts'
+import { mcpToolName } from '../protocol/mcp-tool-name.ts'
 import { errorMessage, ToolrouteError } from '../errors/toolroute-error.ts'
 import { LazyTools } from './lazy-tools.ts'
 import { loadTool } from './load-tool.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
-import { isBackgroundTool } from '../tool/is-background-tool.ts'
+import { isBackgroundTool } from '../protocol/is-background-tool.ts'
 import { anyObject } from './to-tool-descriptor.ts'
 
 /** MCP requires `type: "object"` at the root of a tool's input and output schemas. */

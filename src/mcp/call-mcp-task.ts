@@ -2,7 +2,7 @@ import { ProtocolError, ProtocolErrorCode, type CallToolRequest, type CreateTask
 import { ToolrouteError } from '../errors/toolroute-error.ts'
 import { startCall } from '../runtime/start-call.ts'
 import { runKeeper } from '../runs/run-keeper.ts'
-import { isBackgroundTool } from '../tool/is-background-tool.ts'
+import { isBackgroundTool } from '../protocol/is-background-tool.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import type { McpServerDeps } from './mcp-server-deps.ts'
 import { mcpFirstStep } from './mcp-first-step.ts'

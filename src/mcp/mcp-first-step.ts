@@ -10,7 +10,7 @@ export function failureResult(error: unknown, ids?: { runId: string; toolCallId:
 }
 
 /** The first step of a `tools/call` as its result; a run stored to wait or go on in the background goes to `waiting`. */
-export async function mcpFirstStep<R>(call: RunningCall<RunRecord, unknown>, waiting: (run: RunRecord) => Promise<R>): Promise<R | CallToolResult> {
+export async function mcpFirstStep<R>(call: RunningCall<RunRecord>, waiting: (run: RunRecord) => Promise<R>): Promise<R | CallToolResult> {
   try {
     const ending = await call.ending
     switch (ending.kind) {

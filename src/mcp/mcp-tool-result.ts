@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/server'
 import { ToolrouteError } from '../errors/toolroute-error.ts'
-import { toModelOutputOf } from '../runtime/model-output.ts'
+import { callJson } from '../runtime/call-json.ts'
 import type { ToolModelOutput } from '../protocol/model-output.ts'
 import type { RunRecord } from '../runs/run-record.ts'
 import { sessionPrincipalPrefix } from '../caller/principal-of.ts'
@@ -69,9 +69,12 @@ export async function waitingResult(tool: AnyTool, run: RunRecord, basePath: str
 /** The result for a run that has settled (after an approval or a resume). */
 export async function settledResult(run: RunRecord): Promise<CallToolResult> {
   const ids = { runId: run.runId, toolCallId: run.toolCallId }
+  // As its JSON answers it (`callJson`: the model output's default, a stored error rebuilt): only the wording is MCP's.
+  const json = callJson(ids, run, undefined)
   switch (run.status) {
     case 'completed':
-      return completedResult(ids, run.output, run.modelOutput ?? (await toModelOutputOf(undefined, run.output)))
+      if (json.ok && json.body.status === 'completed') return completedResult(ids, json.body.output, json.body.modelOutput)
+      break
     case 'declined': {
       const text = `The user declined to run ${run.toolId}${run.reason ? `: ${run.reason}` : ''}. It did not run.`
       return isErrorResult(text, { [runMetaKey]: { ...ids, status: 'declined', ...(run.reason !== undefined ? { reason: run.reason } : {}) } })
@@ -79,12 +82,8 @@ export async function settledResult(run: RunRecord): Promise<CallToolResult> {
     case 'cancelled':
       return isErrorResult(`Run ${run.runId} of ${run.toolId} was cancelled.`, { [runMetaKey]: { ...ids, status: 'cancelled' } })
     case 'expired':
-      return errorResult(new ToolrouteError('RUN_EXPIRED', `Run ${run.runId} expired`), ids, 'expired')
-    case 'failed': {
-      const error = run.error ?? { code: 'EXECUTION_FAILED' as const, message: 'The tool failed' }
-      return errorResult(new ToolrouteError(error.code, error.message, error.issues ? { issues: error.issues } : undefined), ids)
-    }
-    default:
-      return errorResult(new ToolrouteError('RUN_STATE_CONFLICT', `Run ${run.runId} is ${run.status}`), ids, run.status)
+    case 'failed':
+      if (!json.ok) return errorResult(json.error, ids, run.status === 'expired' ? 'expired' : undefined)
   }
+  return errorResult(new ToolrouteError('RUN_STATE_CONFLICT', `Run ${run.runId} is ${run.status}`), ids, run.status)
 }

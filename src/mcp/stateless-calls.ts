@@ -1,5 +1,5 @@
 import type { JSONRPCMessage, RequestId, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server'
-import { sha256Hex } from '../runtime/sha256-hex.ts'
+import { sha256Hex } from '../idempotency/sha256-hex.ts'
 
 /** A running call: `end` ends a JSON answer that will never come (the SDK sends no response for a cancelled call). */
 type InFlight = { transport: WebStandardStreamableHTTPServerTransport; end: () => void }

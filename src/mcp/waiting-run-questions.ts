@@ -1,4 +1,4 @@
-import { createEventProjector } from '../events/create-event-projector.ts'
+import { createEventProjector } from '../runs/create-event-projector.ts'
 import type { RunRecord } from '../runs/run-record.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import type { ElicitRequestParams } from '../tool/tool-execution-context.ts'

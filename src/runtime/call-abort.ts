@@ -61,8 +61,8 @@ export class CallAbort {
     return this.#aborted
   }
 
-  /** Aborts the call: its signal (if anyone read it) and the pending race. Later calls do nothing. */
-  abort(reason: unknown): void {
+  /** Aborts the call (by default with the upstream's reason): its signal, if read, and the pending race. Later calls do nothing. */
+  abort(reason: unknown = this.#upstreamReason()): void {
     if (this.#aborted) return
     this.#aborted = true
     this.#reason = reason

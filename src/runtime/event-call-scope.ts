@@ -4,11 +4,14 @@ import type { AnyTool } from '../tool/tool-types.ts'
 import type { McpToolContext, ToolObserve } from '../tool/tool-execution-context.ts'
 import { createObserve } from './create-observe.ts'
 import type { ToolCallScope } from './tool-call-scope.ts'
+import type { CallAbort } from './call-abort.ts'
 
 /** What some callers add to an event call's scope. */
 export interface EventCallExtras {
   /** Where a transient chunk goes (live readers only); absent, it is dropped. */
   emitTransient?: (event: ToolEvent) => void
+  /** The call's abort (HTTP's): its signal made on first read, and `execute` raced against it. */
+  abort?: CallAbort
   signal?: AbortSignal
   mcp?: McpToolContext
 }
@@ -23,6 +26,7 @@ export class EventCallScope implements ToolCallScope {
   readonly toolCallId: string
   readonly messages: unknown[] = []
   readonly emit: EmitEvent
+  readonly raceAbort: (<T>(work: T | Promise<T>) => Promise<T>) | undefined
   private readonly values: Record<string, unknown> | undefined
   private readonly extras: EventCallExtras | undefined
   private context: RequestContext | undefined
@@ -35,6 +39,8 @@ export class EventCallScope implements ToolCallScope {
     this.emit = emit
     this.values = values
     this.extras = extras
+    const abort = extras?.abort
+    this.raceAbort = abort ? (work) => abort.race(work) : undefined
   }
 
   get requestContext(): RequestContext {
@@ -46,7 +52,8 @@ export class EventCallScope implements ToolCallScope {
   }
 
   get signal(): AbortSignal | undefined {
-    return this.extras?.signal
+    const extras = this.extras
+    return extras?.abort ? extras.abort.signal : extras?.signal
   }
 
   get mcp(): McpToolContext | undefined {

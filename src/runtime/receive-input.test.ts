@@ -40,7 +40,7 @@ describe('receiveInput', () => {
     const { tool, calls } = hookedTool()
     const { scope, events } = collectingScope(tool)
     const encoder = new TextEncoder()
-    const received = await receiveInput(scope, { chunks: chunksOf('{"q":', encoder.encode('"ca'), 'ts"}') })
+    const received = await receiveInput(scope, { chunks: chunksOf('{"q":', encoder.encode('"ca'), 'ts"}'), maxBytes: 1024 })
     expect(received).toMatchObject({ ok: true, value: { value: { q: 'cats' } } })
     expect(events).toEqual([
       { type: 'tool-input-start', toolCallId: 'call_1', toolName: 'search' },
@@ -57,7 +57,7 @@ describe('receiveInput', () => {
     const { scope, events } = collectingScope(tool)
     const bytes = new TextEncoder().encode('{"q":"café"}')
     const split = bytes.indexOf(0xc3) + 1
-    await receiveInput(scope, { chunks: chunksOf(bytes.slice(0, split), bytes.slice(split)) })
+    await receiveInput(scope, { chunks: chunksOf(bytes.slice(0, split), bytes.slice(split)), maxBytes: 1024 })
     const deltas = events.filter((event) => event.type === 'tool-input-delta').map((event) => (event as { inputTextDelta: string }).inputTextDelta)
     expect(deltas.join('')).toBe('{"q":"café"}')
     expect(deltas.every((delta) => !delta.includes('\uFFFD'))).toBe(true)
@@ -66,7 +66,7 @@ describe('receiveInput', () => {
   it('invalid JSON: INVALID_JSON and tool-input-error carrying the text received', async () => {
     const { tool, calls } = hookedTool()
     const { scope, events } = collectingScope(tool)
-    const received = await receiveInput(scope, { chunks: chunksOf('{"q":', 'oops') })
+    const received = await receiveInput(scope, { chunks: chunksOf('{"q":', 'oops'), maxBytes: 1024 })
     expect(received.ok).toBe(false)
     if (!received.ok) expect(received.error.code).toBe('INVALID_JSON')
     expect(events.at(-1)).toEqual({ type: 'tool-input-error', toolCallId: 'call_1', toolName: 'search', input: '{"q":oops', errorText: expect.stringMatching(/^Request body is not valid JSON/) })
@@ -117,7 +117,7 @@ describe('receiveInput', () => {
   it('an empty body is no input: {} for an object schema', async () => {
     const tool = createTool({ id: 'optional', description: 'x', inputSchema: z.object({ q: z.string().optional() }), execute: async () => 'ok' })
     const { scope, events } = collectingScope(tool)
-    expect(await receiveInput(scope, { chunks: chunksOf('  ') })).toEqual({ ok: true, value: { raw: {}, value: {} } })
+    expect(await receiveInput(scope, { chunks: chunksOf('  '), maxBytes: 1024 })).toEqual({ ok: true, value: { raw: {}, value: {} } })
     expect(events.at(-1)).toEqual({ type: 'tool-input-available', toolCallId: 'call_1', toolName: 'optional', input: {} })
   })
 
@@ -144,7 +144,7 @@ describe('receiveInput', () => {
       execute: async () => 'ok',
     })
     const { scope, events, types } = collectingScope(tool)
-    expect(await receiveInput(scope, { chunks: chunksOf('{}') })).toMatchObject({ ok: true })
+    expect(await receiveInput(scope, { chunks: chunksOf('{}'), maxBytes: 1024 })).toMatchObject({ ok: true })
     expect(types()).toEqual(['tool-input-start', 'tool-input-delta', 'data-tool-log', 'tool-input-available'])
     expect(events[2]).toMatchObject({ data: { level: 'warn', message: 'onInputDelta hook failed: delta hook broke', data: { hook: 'onInputDelta' } } })
   })
@@ -179,7 +179,7 @@ describe('receiveInput', () => {
         const hooked = hookedTool()
         const withHooks = collectingScope(hooked.tool)
         const one = await receiveInput(whole.scope, { text })
-        const two = await receiveInput(streamed.scope, { chunks: chunksOf(text) })
+        const two = await receiveInput(streamed.scope, { chunks: chunksOf(text), maxBytes: 1024 })
         const three = await receiveInput(withHooks.scope, { text })
         const shown = (result: Checked<ReceivedInput>) => (result.ok ? result : { ok: false, error: result.error.toJSON() })
         expect(shown(one)).toEqual(shown(two))
@@ -204,7 +204,7 @@ describe('receiveInput', () => {
     it('is asynchronous whatever the source (one contract: await it)', () => {
       expect(receiveInput(collectingScope(plainTool).scope, { input: { q: 'x' } })).toBeInstanceOf(Promise)
       expect(receiveInput(collectingScope(hookedTool().tool).scope, { input: { q: 'x' } })).toBeInstanceOf(Promise)
-      expect(receiveInput(collectingScope(plainTool).scope, { chunks: chunksOf('{"q":"x"}') })).toBeInstanceOf(Promise)
+      expect(receiveInput(collectingScope(plainTool).scope, { chunks: chunksOf('{"q":"x"}'), maxBytes: 1024 })).toBeInstanceOf(Promise)
     })
   })
 })

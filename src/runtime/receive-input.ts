@@ -4,8 +4,8 @@ import type { ToolCallScope } from './tool-call-scope.ts'
 import { safeParseJson } from './safe-parse-json.ts'
 import { checkInput, type Checked } from './validate-call.ts'
 
-/** A call's input: a parsed value, JSON text read whole (`readBody`), or JSON text in chunks, held to `maxBytes` here. */
-export type ToolInputSource = { input: unknown } | { text: string } | { chunks: AsyncIterable<Uint8Array | string>; maxBytes?: number }
+/** A call's input: a parsed value, JSON text read whole (`readBody`), or JSON text in chunks, held to the surface's `maxBytes` here. */
+export type ToolInputSource = { input: unknown } | { text: string } | { chunks: AsyncIterable<Uint8Array | string>; maxBytes: number }
 
 /** What came in, for the run record: the raw JSON value and the validated one. */
 export interface ReceivedInput {
@@ -92,9 +92,6 @@ function acceptText(scope: ToolCallScope, text: string): Checked<ReceivedInput> 
   return parsed.ok ? acceptInput(scope, parsed.value) : refuseInput(scope, text, parsed)
 }
 
-/** The largest input a call accepts unless `maxInputBytes` says otherwise (HTTP and MCP alike): 1 MiB. */
-export const defaultMaxInputBytes = 1024 * 1024
-
 /**
  * The input phase of a call, each event with its hook (only a hook reads the lazy `scope.observe`):
  * `tool-input-start`, a `tool-input-delta` per chunk, then `tool-input-available` or `tool-input-error`.
@@ -111,7 +108,7 @@ export async function receiveInput(scope: ToolCallScope, source: ToolInputSource
     if (source.text !== '') await inputDelta(scope, source.text)
     result = acceptText(scope, source.text)
   } else {
-    const read = await readChunks(scope, source.chunks, source.maxBytes ?? defaultMaxInputBytes)
+    const read = await readChunks(scope, source.chunks, source.maxBytes)
     // A body past the limit has already told its error (drainOverLimit).
     result = read.ok ? acceptText(scope, read.value) : read
   }

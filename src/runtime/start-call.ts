@@ -3,14 +3,17 @@ import { EventLog } from '../events/event-log.ts'
 import type { RunIds } from '../protocol/call-result.ts'
 import type { ErrorBody } from '../protocol/error-codes.ts'
 import type { ToolEvent } from '../protocol/tool-event.ts'
-import { isBackgroundTool } from '../tool/is-background-tool.ts'
+import { isBackgroundTool } from '../protocol/is-background-tool.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import { createRunId, createToolCallId, randomHex } from './create-id.ts'
 import { EventCallScope, type EventCallExtras } from './event-call-scope.ts'
+import { CallAbort } from './call-abort.ts'
 import { executeToolCall, finishOf, needsApproval, type ExecuteOutcome } from './execute-tool-call.ts'
 import { logExecutionFailure } from './log-execution-failure.ts'
 import type { ToolModelOutput } from '../protocol/model-output.ts'
 import { receiveInput, type ToolInputSource } from './receive-input.ts'
+
+export type { ToolInputSource }
 import type { ToolCallScope } from './tool-call-scope.ts'
 import { checkRequestContext } from './validate-call.ts'
 
@@ -44,18 +47,15 @@ export type CallEnding<R> =
   | { kind: 'background'; run: R }
   | { kind: 'executed'; outcome: ExecuteOutcome; run?: R }
 
-/** A scope a surface brings: `held` are events kept back until the run they name is kept (`data-tool-suspended`). */
-export type CallScope = ToolCallScope & { held?: ToolEvent[] }
-
-export interface CallPhases<R, S extends CallScope> {
+export interface CallPhases<R> {
   source: ToolInputSource
   keeper: CallKeeper<R>
   /** Made before the call (an idempotent call claims its key with them); else new ones. */
   ids?: CallIds
-  /** The surface's own scope (HTTP's); else an `EventCallScope` over the log, with `extras`. */
-  scope?: (ids: CallIds, requestContext: Record<string, unknown>, log: EventLog) => S
   extras?: EventCallExtras
-  /** Sees every event the default scope emits, after the log (MCP's progress notifications). */
+  /** Whose signal aborts the call when it aborts (an HTTP request: its caller left), followed only once the tool reads its own. */
+  abortWith?: { readonly signal?: AbortSignal | null }
+  /** Sees every event the scope emits, after the log (MCP's progress notifications). */
   tap?: (event: ToolEvent) => void
   /** Hold `data-tool-suspended` back until its run is kept, so a caller acting on it never meets RUN_NOT_FOUND. */
   holdSuspended?: boolean
@@ -64,11 +64,13 @@ export interface CallPhases<R, S extends CallScope> {
 }
 
 /** A call under way: its ids, its log (closed at the ending), its scope, and where it will end. */
-export interface RunningCall<R, S> {
+export interface RunningCall<R> {
   ids: CallIds
   log: EventLog
-  scope: S
+  scope: EventCallScope
   ending: Promise<CallEnding<R>>
+  /** With `abortWith`: released once the call is over (a late disconnect must not abort it), or aborted when its caller leaves. */
+  abort?: CallAbort
 }
 
 /**
@@ -92,16 +94,24 @@ export class ToolCall {
    * `execute`. A call that must be kept is kept with its events so far. The log ends with `finish`
    * however the call ends; a failure to keep rejects the ending, after `tool-output-error` and `finish`.
    */
-  run<R, S extends CallScope = EventCallScope>(phases: CallPhases<R, S>): RunningCall<R, S> {
-    const ids = phases.ids ?? { runId: createRunId(), toolCallId: createToolCallId() }
+  run<R>(phases: CallPhases<R>): RunningCall<R> {
+    const ids = phases.ids ?? newCallIds()
     const log = new EventLog()
     const { tap } = phases
     const held: ToolEvent[] | undefined = phases.holdSuspended ? [] : undefined
     const push = held ? (event: ToolEvent) => void (event.type === 'data-tool-suspended' ? held.push(event) : log.push(event)) : log.push
     const emit = tap ? (event: ToolEvent) => (push(event), tap(event)) : push
-    const scope = phases.scope ? phases.scope(ids, this.requestContext, log) : (new EventCallScope(this.tool, ids, this.requestContext, emit, { emitTransient: (event) => log.pushTransient(event), ...phases.extras }) as CallScope as S)
-    return { ids, log, scope, ending: runPhases(this.tool, ids, log, scope, held ?? scope.held, phases) }
+    const abort = phases.abortWith && new CallAbort(phases.abortWith, callerGone)
+    const scope = new EventCallScope(this.tool, ids, this.requestContext, emit, { emitTransient: (event) => log.pushTransient(event), ...phases.extras, abort })
+    return { ids, log, scope, ending: runPhases(this.tool, ids, log, scope, held, phases), abort }
   }
+}
+
+const callerGone = () => new Error('The caller disconnected')
+
+/** A new call's ids: a fresh run id, and the caller's tool call id when it sent one (an empty one is none). */
+export function newCallIds(toolCallId?: string | null): CallIds {
+  return { runId: createRunId(), toolCallId: toolCallId || createToolCallId() }
 }
 
 /**
@@ -113,7 +123,7 @@ export function startCall(tool: AnyTool, sent: Record<string, unknown>): ToolCal
   return checked.ok ? new ToolCall(tool, checked.value, sent) : checked
 }
 
-async function runPhases<R>(tool: AnyTool, ids: CallIds, log: EventLog, scope: CallScope, held: ToolEvent[] | undefined, phases: CallPhases<R, CallScope>): Promise<CallEnding<R>> {
+async function runPhases<R>(tool: AnyTool, ids: CallIds, log: EventLog, scope: ToolCallScope, held: ToolEvent[] | undefined, phases: CallPhases<R>): Promise<CallEnding<R>> {
   const { keeper, onInput } = phases
   const { runId, toolCallId } = ids
   let input: unknown

@@ -4,7 +4,7 @@
 import { describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { isToolDataEvent, type ToolEvent } from '../protocol/tool-event.ts'
-import { createEventProjector } from '../events/create-event-projector.ts'
+import { createEventProjector } from '../runs/create-event-projector.ts'
 import { createTool } from './create-tool.ts'
 import type { ToolStream } from '../tool/tool-execution-context.ts'
 import { CallAbort } from './call-abort.ts'

@@ -58,7 +58,7 @@ export async function runTool<T extends AnyTool>(tool: T, input: InferToolInput<
   const running = call.run({
     source: { text: JSON.stringify(input) ?? '' },
     keeper: runKeeper({ tool, runs: () => host, storeRuns: 'stateful', principal: null, sentRequestContext: sent }),
-    // As over HTTP, `data-tool-suspended` waits until its run is stored (request-call-scope.ts).
+    // As over HTTP, `data-tool-suspended` waits until its run is stored (http/call-tool.ts).
     holdSuspended: true,
   })
   const seen = { events, last: 0 }

@@ -1,5 +1,5 @@
 import { isStandardSchema } from '../schema/compile-schema.ts'
-import { isBackgroundTool } from './is-background-tool.ts'
+import { isBackgroundTool } from '../protocol/is-background-tool.ts'
 import type { AnyTool } from './tool-types.ts'
 
 /** The longest id: MCP's limit on a tool name, which an id maps onto one character for one. */

@@ -1,6 +1,6 @@
 import { maxToolIdLength } from './assert-tool-options.ts'
 import { isTool } from './is-tool.ts'
-import { mcpToolName } from './mcp-tool-name.ts'
+import { mcpToolName } from '../protocol/mcp-tool-name.ts'
 import type { AnyTool } from './tool-types.ts'
 
 const moduleFile = /\.(ts|js|mts|mjs)$/

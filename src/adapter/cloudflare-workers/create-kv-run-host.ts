@@ -1,6 +1,6 @@
 import type { EnvContext } from '../../caller/caller-options.ts'
 import type { ToolAppOptions } from '../../http/tool-app-options.ts'
-import { toolRegistry } from '../../http/tool-registry.ts'
+import { toolRegistry } from '../../manifest/tool-registry.ts'
 import { deferOf } from '../../caller/defer-of.ts'
 import { createRunEngine, type RunEngineOptions } from '../../runs/create-run-engine.ts'
 import { driveRuns } from '../../runs/drive-runs.ts'

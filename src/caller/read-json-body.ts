@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
-import { checkBodyHeaders } from '../caller/check-body-headers.ts'
-import { isJsonMediaType } from '../caller/is-json-media-type.ts'
-import { readBody } from '../caller/read-body.ts'
+import { checkBodyHeaders } from './check-body-headers.ts'
+import { isJsonMediaType } from './is-json-media-type.ts'
+import { readBody } from './read-body.ts'
 import { ToolrouteError } from '../errors/toolroute-error.ts'
 import { safeParseJson } from '../runtime/safe-parse-json.ts'
 

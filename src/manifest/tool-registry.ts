@@ -1,6 +1,6 @@
 import { isTool } from '../tool/is-tool.ts'
-import { LazyTools } from '../manifest/lazy-tools.ts'
-import { mcpToolName } from '../tool/mcp-tool-name.ts'
+import { LazyTools } from './lazy-tools.ts'
+import { mcpToolName } from '../protocol/mcp-tool-name.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 
 /** Tools by id; two with one id, or with one MCP name (`'a b'`, `'a_b'`: `/mcp` could not tell them apart), refused. */
