@@ -1,4 +1,4 @@
-// The tool core (tool/, manifest/, schema/, runtime/, events/, errors/) must run unchanged on Workers, Deno
+// The tool core (protocol/, errors/, schema/, tool/, manifest/, events/, runtime/, runs/, idempotency/) must run unchanged on Workers, Deno
 // and Node. Its tests run inside workerd too, but vitest-pool-workers turns on nodejs_compat for
 // its own runner, so a stray `node:` import would pass there: this test proves it statically.
 import { build } from 'esbuild'
@@ -7,7 +7,7 @@ import { join, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
 
 const root = join(import.meta.dirname, '../..')
-const coreDirs = ['src/tool', 'src/manifest', 'src/schema', 'src/runtime', 'src/events', 'src/errors']
+const coreDirs = ['src/protocol', 'src/errors', 'src/schema', 'src/tool', 'src/manifest', 'src/events', 'src/runtime', 'src/runs', 'src/idempotency']
 const coreFiles = coreDirs.flatMap((dir) =>
   readdirSync(join(root, dir))
     .filter((file) => file.endsWith('.ts') && !/\.test(-d|-helper)?\.ts$/.test(file))

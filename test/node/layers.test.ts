@@ -21,9 +21,9 @@ const layered = [
   'schema', // Standard Schema / JSON Schema compile and validate
   'tool', // createTool and the Tool types
   'manifest', // the tools as listed and routed: descriptors, the MCP listing, a build's manifest and LazyTools, loadTool
-  'events', // event projection (views) and the request's event log
+  'events', // the request's event log
   'runtime', // the executor: execute, scopes, writer, observe
-  'runs', // the run engine and the RunHost / RunStore interfaces
+  'runs', // the run engine, the RunHost / RunStore interfaces, and the views of a run's events
   'idempotency', // Idempotency-Key records and the store interface
   'store', // the neutral RunStore / IdempotencyStore backends (memory); a platform's live in adapter/
   'caller', // who is calling: request context, principal, body checks (HTTP and MCP)
@@ -151,6 +151,19 @@ describe('the layering of src/ (ARCHITECTURE.md)', () => {
     expect(types.map(describeEdge)).toEqual([])
     const packages = packageImports.filter((entry) => folderOf(entry.from) === 'client' && !entry.typeOnly && !clientPackages.includes(entry.specifier))
     expect(packages).toEqual([])
+  })
+
+  it('the transports reach a tool only through the call: runtime/ by its call, no schema/ or events/, tool/ for types', () => {
+    // http/ and mcp/ start a call (runtime/start-call.ts) and answer with its JSON (runtime/call-json.ts);
+    // who calls, bodies and limits are caller/'s, runs runs/'s, listings the manifest's, the wire protocol/'s.
+    const reach = (edge: Edge) => {
+      const to = folderOf(edge.to)!
+      if (to === folderOf(edge.from) || ['protocol', 'errors', 'manifest', 'runs', 'idempotency', 'caller', 'playground'].includes(to)) return true
+      if (to === 'runtime') return ['runtime/start-call.ts', 'runtime/call-json.ts'].includes(edge.to)
+      return to === 'tool' && edge.typeOnly && ['tool/tool-types.ts', 'tool/tool-execution-context.ts'].includes(edge.to)
+    }
+    const transports = edges.filter((edge) => ['http', 'mcp'].includes(folderOf(edge.from)!))
+    expect(transports.filter((edge) => !reach(edge)).map(describeEdge)).toEqual([])
   })
 
   it('no folder imports one above it or a sibling, except the commented allow-list', () => {
