@@ -1,8 +1,7 @@
 import type { ToolrouteError } from '../errors/toolroute-error.ts'
 import type { ToolEvent } from '../protocol/tool-event.ts'
-import { EventCallScope } from '../runtime/event-call-scope.ts'
 import { startCall } from '../runtime/start-call.ts'
-import { executeToolCall, toExecutionError, type ExecuteOutcome } from '../runtime/execute-tool-call.ts'
+import { toExecutionError, type ExecuteOutcome } from '../runtime/execute-tool-call.ts'
 import type { ResumeState } from '../runtime/execution-context.ts'
 import { toolOfRun } from '../manifest/load-tool.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
@@ -77,8 +76,7 @@ export function createStepRunner(deps: { tools: ReadonlyMap<string, AnyTool>; st
         // The stored request context checked again: a schema a redeploy changed may now refuse it.
         const call = startCall(tool, run.requestContext)
         if (!call.ok) throw call.error
-        const scope = new EventCallScope(tool, run, call.requestContext, emit, { emitTransient, signal: stepSignal, ...(run.askable ? { mcp: asker(run.runId, stepSignal) } : {}) })
-        outcome = await executeToolCall(scope, run.input, resume)
+        outcome = await call.step(run, run.input, emit, { emitTransient, signal: stepSignal, ...(run.askable ? { mcp: asker(run.runId, stepSignal) } : {}) }, resume)
       } catch (error) {
         const failure = toExecutionError(error)
         emit({ type: 'tool-output-error', toolCallId: run.toolCallId, errorText: failure.message })

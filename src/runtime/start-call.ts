@@ -2,7 +2,7 @@ import { errorMessage, type ToolrouteError } from '../errors/toolroute-error.ts'
 import { EventLog } from '../events/event-log.ts'
 import type { RunIds } from '../protocol/call-result.ts'
 import type { ErrorBody } from '../protocol/error-codes.ts'
-import type { ToolEvent } from '../protocol/tool-event.ts'
+import type { EmitEvent, ToolEvent } from '../protocol/tool-event.ts'
 import { isBackgroundTool } from '../protocol/is-background-tool.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import { createRunId, createToolCallId, randomHex } from './create-id.ts'
@@ -10,6 +10,7 @@ import { EventCallScope, type EventCallExtras } from './event-call-scope.ts'
 import { CallAbort } from './call-abort.ts'
 import { executeToolCall, finishOf, needsApproval, type ExecuteOutcome } from './execute-tool-call.ts'
 import { logExecutionFailure } from './log-execution-failure.ts'
+import type { ResumeState } from './execution-context.ts'
 import type { ToolModelOutput } from '../protocol/model-output.ts'
 import { receiveInput, type ToolInputSource } from './receive-input.ts'
 
@@ -104,6 +105,11 @@ export class ToolCall {
     const abort = phases.abortWith && new CallAbort(phases.abortWith, callerGone)
     const scope = new EventCallScope(this.tool, ids, this.requestContext, emit, { emitTransient: (event) => log.pushTransient(event), ...phases.extras, abort })
     return { ids, log, scope, ending: runPhases(this.tool, ids, log, scope, held, phases), abort }
+  }
+
+  /** A later step of a kept call (approved, resumed, a background attempt): `execute` once on its stored input, its events to `emit`. */
+  step(ids: CallIds, input: unknown, emit: EmitEvent, extras: EventCallExtras, resume?: ResumeState): Promise<ExecuteOutcome> {
+    return executeToolCall(new EventCallScope(this.tool, ids, this.requestContext, emit, extras), input, resume)
   }
 }
 

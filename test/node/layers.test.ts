@@ -166,6 +166,12 @@ describe('the layering of src/ (ARCHITECTURE.md)', () => {
     expect(transports.filter((edge) => !reach(edge)).map(describeEdge)).toEqual([])
   })
 
+  it("only the call makes a call's scope: no folder but runtime/ imports runtime/event-call-scope.ts", () => {
+    // A run's later step is `call.step(...)` and every first step `call.run(...)` (runtime/start-call.ts).
+    const outside = edges.filter((edge) => edge.to === 'runtime/event-call-scope.ts' && folderOf(edge.from) !== 'runtime')
+    expect(outside.map(describeEdge)).toEqual([])
+  })
+
   it('no folder imports one above it or a sibling, except the commented allow-list', () => {
     const allowed = (edge: Edge) => allowedUpward.some((entry) => entry.from === edge.from && entry.to === edge.to)
     expect(upward.filter((edge) => !allowed(edge)).map(describeEdge)).toEqual([])
