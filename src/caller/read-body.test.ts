@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { maxJsonDepth } from '../runtime/safe-parse-json.ts'
+import { maxJsonDepth } from '../protocol/json-depth.ts'
 import { readBody } from './read-body.ts'
 
 const post = (body: BodyInit | null, headers: Record<string, string> = {}) => new Request('http://x/', { method: 'POST', body, headers, ...(body instanceof ReadableStream ? { duplex: 'half' } : {}) } as RequestInit)

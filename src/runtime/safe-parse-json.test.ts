@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { maxJsonDepth, safeParseJson } from './safe-parse-json.ts'
+import { safeParseJson } from './safe-parse-json.ts'
+import { maxJsonDepth } from '../protocol/json-depth.ts'
 
 describe('safeParseJson', () => {
   it('refuses a body nested deeper than the limit with INVALID_JSON (found by the hardening suite: it broke event streams)', () => {

@@ -85,6 +85,13 @@ describe.each(Object.entries(schemas))('validateWithRepairs(%s)', (_library, sch
     expect(result).toEqual({ ok: true, value: { city: 'Oslo', nickname: 'O', stops: [{ name: 'a' }] } })
   })
 
+  it('leaves a JSON string nested past the depth limit unparsed, as a body that deep would be (SPEC §12)', () => {
+    const loose = compileSchema(z.object({ stops: z.array(z.unknown()) }), 'x')
+    const at = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`
+    expect(validateWithRepairs(loose, { stops: at(256) })).toMatchObject({ ok: true })
+    expect(validateWithRepairs(loose, { stops: at(257) })).toMatchObject({ ok: false })
+  })
+
   it('leaves a string that is not the JSON of the right kind, and fails with the first issues', () => {
     for (const stops of ['[not json', '{"name":"a"}', 'a, b']) {
       const result = validateWithRepairs(compiled, { city: 'Oslo', nickname: 'O', stops })

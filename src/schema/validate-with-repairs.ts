@@ -1,6 +1,7 @@
 import type { ValidationIssue } from '../protocol/error-codes.ts'
 import type { CompiledSchema, SchemaResult } from './compile-schema.ts'
 import type { JSONSchemaObject } from '../protocol/tool-descriptor.ts'
+import { nestsTooDeep } from '../protocol/json-depth.ts'
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null) return false
@@ -54,7 +55,8 @@ function withJsonStringsParsed(jsonSchema: JSONSchemaObject, input: unknown): un
     const text = value.trim()
     const wantsArray = types.has('array') && text.startsWith('[')
     const wantsObject = types.has('object') && text.startsWith('{')
-    if (!wantsArray && !wantsObject) continue
+    // Past the depth limit, as a body would be (SPEC §12): left a string, so it fails validation (400), never the stack.
+    if ((!wantsArray && !wantsObject) || nestsTooDeep(text)) continue
     let parsed: unknown
     try {
       parsed = JSON.parse(text)

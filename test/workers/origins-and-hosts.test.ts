@@ -218,5 +218,35 @@ describe('JSON a request carries is depth-guarded, headers included (SPEC §12)'
     expect(await response.json()).toMatchObject({ error: { code: -32700 } })
   })
 
+  it('a field holding JSON text nested past the limit stays text (no repair): 400 INPUT_VALIDATION_FAILED, never 500, over HTTP and MCP', async () => {
+    // A model's stringified argument is parsed for an array field (validate-with-repairs.ts); a value this deep
+    // once passed `z.array(z.unknown())` and overflowed the stack where it was stored or answered.
+    const input = z.object({ tags: z.array(z.unknown()) })
+    const tagged = createTool({ id: 'tagged', description: 'Echoes its tags', inputSchema: input, execute: async ({ tags }) => ({ tags }) })
+    const held = createTool({ id: 'held', description: 'Waits with its tags', requireApproval: true, inputSchema: input, execute: async ({ tags }) => ({ count: tags.length }) })
+    const app = createToolApp({ tools: [tagged, held] })
+    const nested = (levels: number) => JSON.stringify({ tags: `${'['.repeat(levels)}${']'.repeat(levels)}` })
+    for (const [id, headers] of [['tagged', {}], ['tagged', { 'idempotency-key': 'deep-1' }], ['held', {}]] as const) {
+      const response = await app.request(`/tools/${id}`, { method: 'POST', headers: { ...json, ...headers }, body: nested(5000) })
+      expect([id, headers, await errorOf(response)]).toMatchObject([id, headers, { status: 400, code: 'INPUT_VALIDATION_FAILED' }])
+    }
+    // A body of no declared length streams its input (SSE): the refusal is the stream's tool-input-error.
+    for (const id of ['tagged', 'held']) {
+      const streamed = await app.request(`/tools/${id}`, { method: 'POST', headers: { ...json, accept: 'text/event-stream' }, body: nested(5000) })
+      const events = await streamed.text()
+      expect([id, streamed.status, events.includes('"type":"tool-input-error"'), events.includes('stack')]).toEqual([id, 200, true, false])
+    }
+    const within = await app.request('/tools/tagged', { method: 'POST', headers: json, body: nested(255) })
+    expect(within.status).toBe(200)
+    await within.body?.cancel()
+    const mcp = await app.request('/mcp', {
+      method: 'POST',
+      headers: { ...mcpHeaders, 'mcp-protocol-version': '2025-06-18' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'held', arguments: JSON.parse(nested(5000)) } }),
+    })
+    const text = await mcp.text()
+    expect([mcp.status, text.includes('"isError":true'), text.includes('INPUT_VALIDATION_FAILED')]).toEqual([200, true, true])
+  })
+
   const waitingRun = async () => start('delete-file', { path: `/tmp/${crypto.randomUUID()}` }, { auth: 'alice' })
 })
