@@ -69,21 +69,14 @@ export async function waitingResult(tool: AnyTool, run: RunRecord, basePath: str
 /** The result for a run that has settled (after an approval or a resume). */
 export async function settledResult(run: RunRecord): Promise<CallToolResult> {
   const ids = { runId: run.runId, toolCallId: run.toolCallId }
-  // As its JSON answers it (`callJson`: the model output's default, a stored error rebuilt): only the wording is MCP's.
-  const json = callJson(ids, run, undefined)
-  switch (run.status) {
-    case 'completed':
-      if (json.ok && json.body.status === 'completed') return completedResult(ids, json.body.output, json.body.modelOutput)
-      break
-    case 'declined': {
-      const text = `The user declined to run ${run.toolId}${run.reason ? `: ${run.reason}` : ''}. It did not run.`
-      return isErrorResult(text, { [runMetaKey]: { ...ids, status: 'declined', ...(run.reason !== undefined ? { reason: run.reason } : {}) } })
-    }
-    case 'cancelled':
-      return isErrorResult(`Run ${run.runId} of ${run.toolId} was cancelled.`, { [runMetaKey]: { ...ids, status: 'cancelled' } })
-    case 'expired':
-    case 'failed':
-      if (!json.ok) return errorResult(json.error, ids, run.status === 'expired' ? 'expired' : undefined)
+  if (run.status === 'declined') {
+    const text = `The user declined to run ${run.toolId}${run.reason ? `: ${run.reason}` : ''}. It did not run.`
+    return isErrorResult(text, { [runMetaKey]: { ...ids, status: 'declined', ...(run.reason !== undefined ? { reason: run.reason } : {}) } })
   }
+  if (run.status === 'cancelled') return isErrorResult(`Run ${run.runId} of ${run.toolId} was cancelled.`, { [runMetaKey]: { ...ids, status: 'cancelled' } })
+  // Completed, failed or expired as its JSON answers it (`callJson`: the model output's default, a stored error rebuilt).
+  const json = callJson(ids, run, undefined)
+  if (!json.ok) return errorResult(json.error, ids, run.status)
+  if (json.body.status === 'completed') return completedResult(ids, json.body.output, json.body.modelOutput)
   return errorResult(new ToolrouteError('RUN_STATE_CONFLICT', `Run ${run.runId} is ${run.status}`), ids, run.status)
 }
