@@ -195,8 +195,6 @@ export type Tools = [${routes.map(({ module, exportName }) => `typeof ${module}[
   // And Idempotency-Key: unless the config says `idempotency: false`, the keyed call and the keys'
   // Durable Object (a keyed call stores its run, hence the run store above).
   const keys = config.idempotency !== false
-  const imports = ['createWorker', ...(mcp ? ['workerMcpServer'] : []), ...(runStore ? [runStore] : []), ...(playground ? ['loadPlaygroundPage'] : []), ...(jsonSchema ? ['workerJsonSchema'] : []), ...(keys ? ['workerKeyStore'] : [])]
-  const passed = [...(mcp ? ['mcpServer: workerMcpServer'] : []), ...(runStore ? [`runStore: ${runStore}`] : []), ...(playground ? ['playgroundPage: loadPlaygroundPage'] : []), ...(jsonSchema ? ['jsonSchema: workerJsonSchema'] : []), ...(keys ? ['keyStore: workerKeyStore'] : [])]
   // Whether this Worker will be served locally, where it must refuse foreign Hosts (DNS rebinding,
   // SPEC §5). Decided here, never from a request (wrangler dev passes a client's own headers
   // through): a deploy build (`toolroute deploy`, `--deploy`) and a build wrangler's [build] hook
@@ -205,6 +203,10 @@ export type Tools = [${routes.map(({ module, exportName }) => `typeof ${module}[
   // deployed Worker built locally by mistake refuses its hosts loudly, never the other way round.
   const wranglerCommand = process.env.WRANGLER_COMMAND
   const servedLocally = !deploy && (wranglerCommand === undefined || wranglerCommand === 'dev')
+  // And the middleware those need: the Host check only where served locally, CORS only with the `cors` option.
+  const guards = [...(servedLocally ? [['hostCheck', 'workerHostCheck']] : []), ...(config.cors ? [['corsMiddleware', 'workerCors']] : [])]
+  const imports = ['createWorker', ...(mcp ? ['workerMcpServer'] : []), ...(runStore ? [runStore] : []), ...(playground ? ['loadPlaygroundPage'] : []), ...(jsonSchema ? ['workerJsonSchema'] : []), ...(keys ? ['workerKeyStore'] : []), ...guards.map(([, name]) => name)]
+  const passed = [...(mcp ? ['mcpServer: workerMcpServer'] : []), ...(runStore ? [`runStore: ${runStore}`] : []), ...(playground ? ['playgroundPage: loadPlaygroundPage'] : []), ...(jsonSchema ? ['jsonSchema: workerJsonSchema'] : []), ...(keys ? ['keyStore: workerKeyStore'] : []), ...guards.map(([option, name]) => `${option}: ${name}`)]
   // The Durable Object classes: the Worker's for what it has, a stand-in for what the project's
   // wrangler config declares and the Worker leaves out (a deploy refuses a declared class the
   // script does not export). Without a wrangler config, every class is declared.

@@ -6,6 +6,8 @@ import type { Env, Hono } from 'hono'
 import type { ToolAppEnv } from './http/tool-app-options.ts'
 import { loadPlaygroundPage } from './playground/load-playground-page.ts'
 import { createMcpEndpoint } from './mcp/create-mcp-endpoint.ts'
+import { cors } from 'hono/cors'
+import { checkHost } from './http/middleware/check-host.ts'
 import { idempotentCall } from './http/idempotent-call.ts'
 import { createMemoryRunHost } from './store/memory/create-memory-run-host.ts'
 import { createMemoryIdempotencyStore } from './store/memory/memory-idempotency-store.ts'
@@ -30,7 +32,7 @@ export { loadPlaygroundPage, type PlaygroundPageLoader } from './playground/load
  */
 export const createToolApp = (options: ToolAppOptions): Hono<ToolAppEnv> => {
   setJsonSchemaValidator(cfworkerJsonSchema)
-  return createHttpToolApp(options, { runs: createMemoryRunHost, idempotency: { call: idempotentCall, keys: createMemoryIdempotencyStore }, playground: loadPlaygroundPage, mcp: createMcpEndpoint })
+  return createHttpToolApp(options, { runs: createMemoryRunHost, idempotency: { call: idempotentCall, keys: createMemoryIdempotencyStore }, playground: loadPlaygroundPage, mcp: createMcpEndpoint, cors, checkHost })
 }
 export { toToolDescriptor } from './manifest/to-tool-descriptor.ts'
 export type { ToolDescriptor } from './protocol/tool-descriptor.ts'

@@ -2,6 +2,8 @@
 export { createWorker, defineConfig, runsBinding, mcpSessionsBinding, idempotencyBinding } from './adapter/cloudflare-workers/create-worker.ts'
 export type { ToolrouteConfig } from './adapter/cloudflare-workers/create-worker.ts'
 export { loadPlaygroundPage } from './playground/load-playground-page.ts'
+export { cors as workerCors } from 'hono/cors'
+export { checkHost as workerHostCheck } from './http/middleware/check-host.ts'
 export { cfworkerJsonSchema as workerJsonSchema } from './schema/cfworker-json-schema.ts'
 export { setJsonSchemaValidator } from './schema/json-schema-validator.ts'
 export type { JsonSchemaValidator, JsonSchemaCheck } from './schema/json-schema-validator.ts'

@@ -1,7 +1,6 @@
 import type { Context, Hono, MiddlewareHandler } from 'hono'
 import { HonoBase } from 'hono/hono-base'
 import { RegExpRouter } from 'hono/router/reg-exp-router'
-import { cors } from 'hono/cors'
 import { isHttpException } from './is-http-exception.ts'
 import { ToolrouteError, toolNotFound } from '../errors/toolroute-error.ts'
 import { createNoRunHost } from '../runs/create-no-run-host.ts'
@@ -15,7 +14,6 @@ import type { IdempotencyStore } from '../idempotency/idempotency-store.ts'
 import { deferOf } from '../caller/defer-of.ts'
 import { errorResponse } from './error-response.ts'
 import { guardAuth } from './middleware/guard-auth.ts'
-import { checkHost } from './middleware/check-host.ts'
 import { guardRunAction } from './middleware/guard-run-action.ts'
 import { deferredPrincipalOf, principalOf } from '../caller/principal-of.ts'
 import { bodyInput } from '../caller/body-input.ts'
@@ -38,6 +36,12 @@ import { headerNames } from '../protocol/header-names.ts'
 const once = <T>(compute: () => T | Promise<T>): (() => Promise<T>) => {
   let value: Promise<T> | undefined
   return () => (value ??= Promise.resolve().then(compute))
+}
+
+/** A feature an option needs: its absence is the composer's mistake, refused where the app is made (never served without it). */
+function required<T>(feature: T | undefined, option: string, worker: string): T {
+  if (feature === undefined) throw new Error(`toolroute: \`${option}\` is set, but its middleware was not passed in: on Workers pass \`${worker}\` (from toolroute/workers) to createWorker, as toolroute build does`)
+  return feature
 }
 
 const noKeys =
@@ -83,11 +87,11 @@ export function createToolApp(options: ToolAppOptions, features: ToolAppFeatures
   // SPEC §2: an unknown route is TOOL_NOT_FOUND.
   app.notFound((c) => c.json(new ToolrouteError('TOOL_NOT_FOUND', `No route for ${c.req.method} ${c.req.path}`).toJSON(), 404))
   // First: a foreign Host (DNS rebinding) meets no CORS, no auth, no route.
-  if (options.servedLocally) app.use('*', checkHost(options.allowedHosts))
+  if (options.servedLocally) app.use('*', required(features.checkHost, 'servedLocally', 'hostCheck: workerHostCheck')(options.allowedHosts))
   if (options.cors) {
     // Browsers read only exposed headers: the run's ids are how a page follows its call.
     const { exposeHeaders = [], ...corsOptions } = options.cors === true ? {} : options.cors
-    app.use('*', cors({ ...corsOptions, exposeHeaders: [...new Set([...exposeHeaders, headerNames.runId, headerNames.toolCallId])] }))
+    app.use('*', required(features.cors, 'cors', 'corsMiddleware: workerCors')({ ...corsOptions, exposeHeaders: [...new Set([...exposeHeaders, headerNames.runId, headerNames.toolCallId])] }))
   }
   for (const middleware of [options.auth ?? []].flat()) app.use('*', guardAuth(middleware as MiddlewareHandler) as MiddlewareHandler<ToolAppEnv>)
 

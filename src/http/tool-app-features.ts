@@ -1,4 +1,6 @@
 import type { Context } from 'hono'
+import type { cors } from 'hono/cors'
+import type { checkHost } from './middleware/check-host.ts'
 import type { IdempotencyStore } from '../idempotency/idempotency-store.ts'
 import type { PlaygroundPageLoader } from '../playground/load-playground-page.ts'
 import type { RunHost } from '../runs/run-host.ts'
@@ -27,4 +29,8 @@ export interface ToolAppFeatures {
   playground?: PlaygroundPageLoader
   /** What serves `/mcp` (`createMcpEndpoint`), unless the options say `mcp: false`. */
   mcp?: McpHandlerFactory
+  /** Hono's `cors`, for the `cors` option: an app without the option bundles none. */
+  cors?: typeof cors
+  /** The Host check of a locally served app (`checkHost`), for `servedLocally`: a deployed Worker bundles none. */
+  checkHost?: typeof checkHost
 }

@@ -64,8 +64,8 @@ describe('toolroute build', () => {
     const entry = readFileSync(join(dir, '.toolroute/worker.ts'), 'utf8')
     // Idempotency is on by default (a keyed call stores its run), so a run store comes in: the one of
     // finished runs, as no tool here waits.
-    expect(entry).toContain("import { createWorker, workerMcpServer, workerFinishedRunStore, loadPlaygroundPage, workerKeyStore } from 'toolroute/workers'")
-    expect(entry).toContain('createWorker({ servedLocally: true, ...config, tools, mcpServer: workerMcpServer, runStore: workerFinishedRunStore, playgroundPage: loadPlaygroundPage, keyStore: workerKeyStore })')
+    expect(entry).toContain("import { createWorker, workerMcpServer, workerFinishedRunStore, loadPlaygroundPage, workerKeyStore, workerHostCheck } from 'toolroute/workers'")
+    expect(entry).toContain('createWorker({ servedLocally: true, ...config, tools, mcpServer: workerMcpServer, runStore: workerFinishedRunStore, playgroundPage: loadPlaygroundPage, keyStore: workerKeyStore, hostCheck: workerHostCheck })')
     expect(entry).toContain('export class ToolRunObject')
     expect(entry).toContain('const config = {}')
   })
@@ -94,6 +94,8 @@ describe('toolroute build', () => {
     expect((await buildTools(dir, flags, env)).code).toBe(0)
     const entry = readFileSync(join(dir, '.toolroute/worker.ts'), 'utf8')
     expect(entry.includes('createWorker({ servedLocally: true, ...config, tools')).toBe(local)
+    // The Host check comes with it, and only with it: a deployed Worker bundles none.
+    expect(entry.includes('hostCheck: workerHostCheck')).toBe(local)
     expect(entry).toContain('...config, tools')
   })
 
@@ -329,7 +331,7 @@ describe('toolroute build: the playground page only where it can be served', () 
     expect((await buildTools(off)).code).toBe(0)
     const entry = readFileSync(join(off, '.toolroute/worker.ts'), 'utf8')
     expect(entry).not.toContain('loadPlaygroundPage')
-    expect(entry).toContain("import { createWorker, workerMcpServer, workerFinishedRunStore, workerKeyStore } from 'toolroute/workers'")
+    expect(entry).toContain("import { createWorker, workerMcpServer, workerFinishedRunStore, workerKeyStore, workerHostCheck } from 'toolroute/workers'")
   }, 30_000) // two builds: past vitest's 5 s on a loaded machine
 
   it('a deploy build (--deploy) leaves the page out unless the config sets playground: true', async () => {

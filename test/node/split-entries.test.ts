@@ -196,6 +196,20 @@ describe('a Worker bundles only what its config and tools use', () => {
     }
   }, 60_000)
 
+  it('CORS and the Host check are bundled only where used: the Host check in a dev build, CORS with the cors option', async () => {
+    const isCors = (path: string) => path.includes('node_modules/hono/dist/middleware/cors/')
+    const isHostCheck = (path: string) => path.includes('src/http/middleware/check-host.ts')
+    const deployed = await bundleApp('zod', { mcp: false }, {}, 'deploy')
+    expect(deployed.inputs.filter((path) => isCors(path) || isHostCheck(path))).toEqual([])
+    const local = await bundleApp('zod', { mcp: false })
+    expect(local.inputs.some(isHostCheck)).toBe(true)
+    expect(local.inputs.some(isCors)).toBe(false)
+    const withCors = await bundleApp('zod', { mcp: false, cors: { origin: 'https://app.example' } }, {}, 'deploy')
+    expect(withCors.entry).toContain('corsMiddleware: workerCors')
+    expect(withCors.inputs.some(isCors)).toBe(true)
+    expect(withCors.inputs.some(isHostCheck)).toBe(false)
+  }, 60_000)
+
   it('toolroute deploy builds for deployment: its bundle carries no playground page; with playground: true it does; the dev entry is left alone', async () => {
     const deployed = async (config: Record<string, unknown>, main = '.toolroute/worker.ts') => {
       const dir = join(tmpRoot, `deploy-${process.pid}-${Math.random().toString(36).slice(2)}`)

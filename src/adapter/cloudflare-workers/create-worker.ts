@@ -1,6 +1,7 @@
 import type { Hono } from 'hono'
 import { createToolApp } from '../../http/create-tool-app.ts'
 import type { ToolAppEnv, ToolAppOptions } from '../../http/tool-app-options.ts'
+import type { ToolAppFeatures } from '../../http/tool-app-features.ts'
 import type { ToolAppMcpOptions } from '../../mcp/mcp-app-options.ts'
 import { toolRegistry } from '../../manifest/tool-registry.ts'
 import { createNoRunHost } from '../../runs/create-no-run-host.ts'
@@ -87,11 +88,14 @@ export function createWorker<
     jsonSchema?: JsonSchemaValidator
     /** What renders the playground page (`loadPlaygroundPage`): without it `GET /` answers 404, saying why. */
     playgroundPage?: PlaygroundPageLoader
+    /** What the options may need: Hono's `cors` (`workerCors`) for `cors`, the Host check (`workerHostCheck`) for `servedLocally`. */
+    corsMiddleware?: ToolAppFeatures['cors']
+    hostCheck?: ToolAppFeatures['checkHost']
   },
 ): Worker<R, M, K> {
   const tools = toolRegistry(config.tools)
   const binding = (env: unknown, name: string) => (env as Record<string, DurableObjectNamespace | undefined> | undefined)?.[name]
-  const { mcpServer, runStore: runStoreOf, keyStore: keyStoreOf, jsonSchema, playgroundPage, ...options } = config
+  const { mcpServer, runStore: runStoreOf, keyStore: keyStoreOf, jsonSchema, playgroundPage, corsMiddleware, hostCheck, ...options } = config
   const runStore = runStoreOf?.({ tools, options: config })
   const noRuns = createNoRunHost('createWorker got no `runStore`: pass `runStore: workerRunStore` (from toolroute/workers), as toolroute build does when a call can reach a run')
   const required = (env: unknown, name: string, neededBy: string): DurableObjectNamespace => {
@@ -129,6 +133,7 @@ export function createWorker<
       ...(keyStore ? { idempotency: { call: keyStore.call } } : {}),
       ...(mcp && mcpOptions ? { mcp: mcp.handler } : {}),
       ...(playgroundPage ? { playground: playgroundPage } : {}),
+      cors: corsMiddleware, checkHost: hostCheck,
     },
   )
   // What is missing is told once, at the isolate's first request, not found out at the first call that
