@@ -8,16 +8,20 @@
 // with whatever else this shared machine runs, the CPU a request costs much less); then the size
 // of the example Worker's bundle and toolroute's own share of it.
 //
-// node bench/run.mjs http [--rounds 5] [--seconds 3] [--connections 10] [--scenarios json,sse] [--no-minify] [--json]
+// `--app one-tool` serves the weather tool alone (the bare route's one tool, a project of its own built
+// by `toolroute build --deploy` with the default config) instead of the example Worker of all of tools/.
+//
+// node bench/run.mjs http [--rounds 5] [--seconds 3] [--connections 10] [--scenarios json,sse] [--app example|one-tool] [--no-minify] [--json]
 import autocannon from 'autocannon'
-import { readdirSync, readFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import { Miniflare, convertV4MiniflareOptions } from 'miniflare'
 import { unstable_getMiniflareWorkerOptions } from 'wrangler'
 import { median, medianInterval, saveResult, workerdCpuNs } from './measure.mjs'
-import { wranglerBundle } from './wrangler-bundle.mjs'
+import { wranglerBundle, wranglerEnv } from './wrangler-bundle.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = join(here, '..')
@@ -31,8 +35,27 @@ const asJson = args.includes('--json')
 const only = args.includes('--scenarios') ? args[args.indexOf('--scenarios') + 1].split(',') : ['json', 'sse']
 const log = (...parts) => (asJson ? undefined : console.log(...parts))
 
+const app = args.includes('--app') ? args[args.indexOf('--app') + 1] : 'example'
+if (app !== 'example' && app !== 'one-tool') throw new Error(`--app example|one-tool, got ${app}`)
+
+/** A project serving tools/weather-tool.ts alone, with the example Worker's bindings, built for deployment. */
+function oneToolProject() {
+  const dir = join(here, '.build/http-one-tool')
+  rmSync(dir, { recursive: true, force: true })
+  mkdirSync(join(dir, 'tools'), { recursive: true })
+  copyFileSync(join(root, 'tools/weather-tool.ts'), join(dir, 'tools/weather-tool.ts'))
+  const example = readFileSync(join(root, 'wrangler.toml'), 'utf8')
+  const toml = example
+    .replace(/^main = .*$/m, 'main = ".toolroute/worker.ts"')
+    .replace(/\[build\][^[]*/, '')
+    .replace(/^"(toolroute[^"]*)" = "\.\/(.*)"$/gm, (_, name, path) => `"${name}" = "${join(root, path)}"`)
+  writeFileSync(join(dir, 'wrangler.toml'), toml)
+  execFileSync(process.execPath, ['cli/toolroute.mjs', 'build', '--deploy', dir], { cwd: root, env: wranglerEnv, stdio: 'pipe' })
+  return join(dir, 'wrangler.toml')
+}
+
 // --- bundles, as `wrangler deploy` makes them ---------------------------------------------
-const toolrouteConfig = join(root, 'wrangler.toml')
+const toolrouteConfig = app === 'one-tool' ? oneToolProject() : join(root, 'wrangler.toml')
 const bareConfig = join(here, 'http/wrangler.bare.toml')
 log(`bundling (wrangler deploy --dry-run${minify ? ' --minify' : ''})…`)
 const toolrouteBundle = wranglerBundle('http/toolroute', toolrouteConfig, { minify })
@@ -146,7 +169,7 @@ for (const [scenario, { headers }] of Object.entries(scenarios)) {
 await miniflare.dispose()
 
 // --- report ----------------------------------------------------------------------------------
-const report = { connections, seconds, rounds, minify, scenarios: {}, sizes }
+const report = { app, connections, seconds, rounds, minify, scenarios: {}, sizes }
 for (const [scenario, byName] of Object.entries(samples)) {
   const ratios = byName.toolroute.map((sample, index) => sample.rps / byName.bare[index].rps)
   const withCpu = workerdCpu !== undefined

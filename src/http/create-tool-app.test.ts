@@ -1,5 +1,6 @@
 import { Hono } from 'hono'
 import { bearerAuth } from 'hono/bearer-auth'
+import { cors } from 'hono/cors'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createTool } from '../runtime/create-tool.ts'
@@ -15,7 +16,7 @@ describe('createToolApp routing', () => {
   // TrieRouter it bundles beside it. A layout it refuses would have moved every request to the
   // slower TrieRouter without a word; here it fails where the route is added.
   it('routes on RegExpRouter alone, with every option that adds routes, and with strict paths', async () => {
-    const app = createToolApp({ tools, basePath: '/api/v1', cors: true, auth: bearerAuth({ token: 't' }) })
+    const app = createToolApp({ tools, basePath: '/api/v1', cors: true, auth: bearerAuth({ token: 't' }) }, { cors })
     const response = await app.request('/api/v1/tools/stocks', {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: 'Bearer t' },
