@@ -40,14 +40,15 @@ if (app !== 'example' && app !== 'one-tool') throw new Error(`--app example|one-
 
 /** A project serving tools/weather-tool.ts alone, with the example Worker's bindings, built for deployment. */
 function oneToolProject() {
-  const dir = join(here, '.build/http-one-tool')
+  // Outside bench/, so that its tool resolves the same Zod as toolroute and the bare route (bench/ has its own).
+  const dir = join(root, '.toolroute-test-tmp/bench-http-one-tool')
   rmSync(dir, { recursive: true, force: true })
   mkdirSync(join(dir, 'tools'), { recursive: true })
   copyFileSync(join(root, 'tools/weather-tool.ts'), join(dir, 'tools/weather-tool.ts'))
   const example = readFileSync(join(root, 'wrangler.toml'), 'utf8')
   const toml = example
     .replace(/^main = .*$/m, 'main = ".toolroute/worker.ts"')
-    .replace(/\[build\][^[]*/, '')
+    .replace(/^\[build\][\s\S]*?(?=^\[)/m, '')
     .replace(/^"(toolroute[^"]*)" = "\.\/(.*)"$/gm, (_, name, path) => `"${name}" = "${join(root, path)}"`)
   writeFileSync(join(dir, 'wrangler.toml'), toml)
   execFileSync(process.execPath, ['cli/toolroute.mjs', 'build', '--deploy', dir], { cwd: root, env: wranglerEnv, stdio: 'pipe' })
