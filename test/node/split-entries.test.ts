@@ -208,6 +208,8 @@ describe('a Worker bundles only what its config and tools use', () => {
     expect(withCors.entry).toContain('corsMiddleware: workerCors')
     expect(withCors.inputs.some(isCors)).toBe(true)
     expect(withCors.inputs.some(isHostCheck)).toBe(false)
+    // A config that says it is served locally gets the check in a deploy build too, rather than a Worker that refuses to start.
+    expect((await bundleApp('zod', { mcp: false, servedLocally: true }, {}, 'deploy')).inputs.some(isHostCheck)).toBe(true)
   }, 60_000)
 
   it('toolroute deploy builds for deployment: its bundle carries no playground page; with playground: true it does; the dev entry is left alone', async () => {
