@@ -11,11 +11,14 @@ export const errorStatus = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   PAYLOAD_TOO_LARGE: 413,
   UNAUTHORIZED: 401,
-  /**
-   * Not yet in SPEC §2's table, whose §5 and §12 ask for 403: a foreign `Host` on a locally served
-   * app, a run action from an `Origin` that is not allowed.
-   */
+  /** A foreign `Host` on a locally served app, a run action or `/mcp` from an `Origin` not allowed (§5, §12). */
   FORBIDDEN: 403,
+  /** The caller's OAuth token lacks a scope the tool needs (§15). */
+  INSUFFICIENT_SCOPE: 403,
+  /** A known path with a method it does not serve; the answer carries `Allow`. */
+  METHOD_NOT_ALLOWED: 405,
+  /** An `x-tool-call-id` over 128 characters or with characters outside visible ASCII. */
+  INVALID_HEADER: 400,
   RUN_NOT_FOUND: 404,
   RUN_STATE_CONFLICT: 409,
   RUN_EXPIRED: 410,
@@ -24,7 +27,7 @@ export const errorStatus = {
   EXECUTION_FAILED: 500,
   IDEMPOTENCY_KEY_REUSED: 422,
   IDEMPOTENCY_CONFLICT: 409,
-  /** Not in SPEC §2's table, which is silent on a malformed key: empty, or over 255 characters. */
+  /** An `Idempotency-Key` that is empty or over 255 characters. */
   IDEMPOTENCY_KEY_INVALID: 400,
 } as const
 
