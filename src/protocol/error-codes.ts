@@ -13,12 +13,9 @@ export const errorStatus = {
   UNAUTHORIZED: 401,
   /** A foreign `Host` on a locally served app, a run action or `/mcp` from an `Origin` not allowed (§5, §12). */
   FORBIDDEN: 403,
-  /** The caller's OAuth token lacks a scope the tool needs (§15). */
-  INSUFFICIENT_SCOPE: 403,
-  /** A known path with a method it does not serve; the answer carries `Allow`. */
-  METHOD_NOT_ALLOWED: 405,
-  /** An `x-tool-call-id` over 128 characters or with characters outside visible ASCII. */
-  INVALID_HEADER: 400,
+  INSUFFICIENT_SCOPE: 403, // the OAuth token lacks a scope the tool needs (§15)
+  METHOD_NOT_ALLOWED: 405, // a known path, a method it does not serve; the answer carries `Allow`
+  INVALID_HEADER: 400, // an `x-tool-call-id` over 128 characters or outside visible ASCII
   RUN_NOT_FOUND: 404,
   RUN_STATE_CONFLICT: 409,
   RUN_EXPIRED: 410,
