@@ -92,3 +92,12 @@ export interface RunView {
    */
   transcriptCursor?: string
 }
+
+/** A run as `GET /runs` lists it and a webhook tells of it (SPEC §16): ids, status and times, never input, output or payloads. */
+export type RunSummary = Pick<RunView, 'runId' | 'toolId' | 'toolCallId' | 'status' | 'createdAt' | 'updatedAt' | 'approvalId' | 'expiresAt'>
+
+/** The answer of `GET /runs`: the caller's runs, newest first; `cursor` is present while more remain. */
+export interface RunList {
+  runs: RunSummary[]
+  cursor?: string
+}

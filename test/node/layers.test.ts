@@ -29,6 +29,7 @@ const layered = [
   'caller', // who is calling: request context, principal, body checks (HTTP and MCP)
   'playground', // the page at GET /
   ['mcp', 'http'], // the transports: the MCP handler, and the Hono app (the composition root of the routes), which mounts it when its composer passes one
+  ['oauth', 'webhooks', 'tracing'], // features an app mounts (§15–§17): over the transports and the run engine, through their hooks; none imports another
   'client', // toolroute/client (imports protocol only at run time; see below)
   'ai', // toolroute/ai: the client as AI SDK tools
   'testing', // toolroute/testing: the test client over the pool's Worker, runTool over the in-memory engine
