@@ -37,13 +37,24 @@ export function toolNotFound(id: string | undefined): ToolrouteError {
   return new ToolrouteError('TOOL_NOT_FOUND', `Tool ${id} not found`)
 }
 
-/** The message of anything thrown, never its stack. */
+/** What a call's failure says of an output that cannot become JSON (a BigInt, a cycle, a `toJSON` that throws). */
+export const outputNotJsonMessage = 'Tool output is not JSON (a BigInt, a cycle or a toJSON that throws): it cannot be sent or kept'
+
+/** What a thrown value without a string `message` says on the wire (the log keeps the value itself). */
+export const nonErrorMessage = 'Tool threw a non-Error value'
+
+/**
+ * The message of anything thrown, never its stack nor its other fields: an `Error`'s or an object's
+ * string `message`, a thrown string itself, else `nonErrorMessage`. Never throws (a getter or a
+ * `toString` that throws included).
+ */
 export function errorMessage(error: unknown): string {
-  if (error instanceof Error) return error.message
-  if (typeof error === 'string') return error
   try {
-    return JSON.stringify(error) ?? String(error)
+    if (typeof error === 'string') return error
+    const message = typeof error === 'object' && error !== null ? (error as { message?: unknown }).message : undefined
+    if (typeof message === 'string') return message
   } catch {
-    return String(error)
+    // A `message` getter (or a Proxy) that throws: the fixed message.
   }
+  return nonErrorMessage
 }

@@ -9,8 +9,9 @@ import type { RunRecord } from '../runs/run-record.ts'
 import type { RunHost } from '../runs/run-host.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import { sseResponse } from './sse-response.ts'
+import { ToolrouteError } from '../errors/toolroute-error.ts'
 import { headerNames } from '../protocol/header-names.ts'
-import type { JsonAnswer } from './json-answer-of.ts'
+import { jsonTextOf, type JsonAnswer } from './json-answer-of.ts'
 
 /** What the caller asked for: SSE or JSON, which view of the events, and for which AI SDK. */
 export interface ResponseMode {
@@ -97,9 +98,16 @@ export async function callTool(c: Context, args: CallToolArgs): Promise<Response
   })
 }
 
-/** A new call's ids, with the tool call id the caller sent (`x-tool-call-id`). */
+/** What an `x-tool-call-id` may be (SPEC §2): 1 to 128 visible ASCII characters. */
+const toolCallIdPattern = /^[\x21-\x7e]{1,128}$/
+
+/** A new call's ids, with the tool call id the caller sent (`x-tool-call-id`); a bad one is refused, never echoed. */
 export function callIdsOf(headers: Headers): CallIds {
-  return newCallIds(headers.get(headerNames.toolCallId))
+  const sent = headers.get(headerNames.toolCallId)
+  if (sent && !toolCallIdPattern.test(sent)) {
+    throw new ToolrouteError('INVALID_HEADER', `The x-tool-call-id header must be 1 to 128 visible ASCII characters (got ${sent.length} characters)`)
+  }
+  return newCallIds(sent)
 }
 
 /** A call's ending as its JSON answer (`callJson`), or thrown, with the run's ids on a failed execution's answer. */
@@ -113,4 +121,5 @@ function jsonEnding(c: Context, end: CallEnding<RunRecord>, ids: CallIds, tool: 
   throw json.error
 }
 
-const plainAnswer: JsonAnswer = (c, body, status, ids) => c.json(body, status, { [headerNames.runId]: ids.runId, [headerNames.toolCallId]: ids.toolCallId })
+const plainAnswer: JsonAnswer = (c, body, status, ids) =>
+  c.body(jsonTextOf(c, body, ids.runId, ids.toolCallId), status, { 'content-type': 'application/json', [headerNames.runId]: ids.runId, [headerNames.toolCallId]: ids.toolCallId })

@@ -1,8 +1,8 @@
 import { ToolrouteError } from '../errors/toolroute-error.ts'
 import type { ValidationIssue } from '../protocol/error-codes.ts'
 
-/** The JSON body of `POST /runs/:runId/decline` or `/resume`, once checked. */
-export type RunActionBody<A extends 'decline' | 'resume'> = A extends 'decline' ? { reason?: string } : { resumeData: unknown }
+/** The JSON body of `POST /runs/:runId/approve`, `/decline` or `/resume`, once checked. */
+export type RunActionBody<A extends 'approve' | 'decline' | 'resume'> = A extends 'approve' ? { approvalId?: string } : A extends 'decline' ? { reason?: string } : { resumeData: unknown }
 
 /** A declined run's reason is kept with the run: this many UTF-16 units at most. */
 const maxReasonLength = 10_000
@@ -11,11 +11,20 @@ const maxReasonLength = 10_000
 // bundling Zod (test/node/run-action-body.test.ts holds the two to the same answers).
 const received = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value)
 
-/** Checks a parsed decline body (optional string `reason`) or resume body (`resumeData` present); others ignored. */
-export function checkRunActionBody<A extends 'decline' | 'resume'>(action: A, body: unknown): RunActionBody<A> {
-  const code = action === 'decline' ? 'INPUT_VALIDATION_FAILED' : 'RESUME_VALIDATION_FAILED'
+/**
+ * Checks a parsed approve body (none, or an optional string `approvalId`: an empty one is none),
+ * decline body (optional string `reason`) or resume body (`resumeData` present); other fields ignored.
+ */
+export function checkRunActionBody<A extends 'approve' | 'decline' | 'resume'>(action: A, body: unknown): RunActionBody<A> {
+  const code = action === 'resume' ? 'RESUME_VALIDATION_FAILED' : 'INPUT_VALIDATION_FAILED'
   const fail = (issue: ValidationIssue): never => {
     throw new ToolrouteError(code, `Invalid request body: ${issue.path.join('.') || 'root'}: ${issue.message}`, { issues: [issue] })
+  }
+  if (action === 'approve') {
+    // A body that is not an object (or none) was always read as no approval id.
+    const approvalId = received(body) === 'object' ? (body as { approvalId?: unknown }).approvalId : undefined
+    if (approvalId !== undefined && typeof approvalId !== 'string') fail({ path: ['approvalId'], message: `Invalid input: expected string, received ${received(approvalId)}` })
+    return (approvalId ? { approvalId } : {}) as RunActionBody<A>
   }
   if (received(body) !== 'object') return fail({ path: [], message: `Invalid input: expected object, received ${received(body)}` })
   const fields = body as Record<string, unknown>

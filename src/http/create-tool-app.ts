@@ -165,11 +165,10 @@ export function createToolApp(options: ToolAppOptions, features: ToolAppFeatures
   })
   const runAction = guardRunAction(options)
   const stepResponse = async (c: Context, segment: RunSegment) => segmentResponse(c, segment, await loadTool(tools, segment.run.toolId), responseModeOf(c, options.keepAliveMs))
-  app.post('/runs/:runId/approve', runAction, runCaller, async (c) => {
-    const { approvalId } = ((await readJsonBody(c, maxInputBytes)) ?? {}) as { approvalId?: unknown }
-    return stepResponse(c, await hostFor(c).approve(c.req.param('runId'), { principal: c.get('principal'), ...(typeof approvalId === 'string' && approvalId ? { approvalId } : {}) }))
-  })
   // Bodies are checked after our own read, so a bad one gets 415, 413 or INVALID_JSON first; empty is `{}`.
+  app.post('/runs/:runId/approve', runAction, runCaller, async (c) =>
+    stepResponse(c, await hostFor(c).approve(c.req.param('runId'), { principal: c.get('principal'), ...checkRunActionBody('approve', await readJsonBody(c, maxInputBytes)) })),
+  )
   app.post('/runs/:runId/decline', runAction, runCaller, async (c) =>
     stepResponse(c, await hostFor(c).decline(c.req.param('runId'), { principal: c.get('principal'), ...checkRunActionBody('decline', await readJsonBody(c, maxInputBytes)) })),
   )

@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import { readBody } from '../caller/read-body.ts'
-import { ToolrouteError } from '../errors/toolroute-error.ts'
+import { errorMessage, outputNotJsonMessage, ToolrouteError } from '../errors/toolroute-error.ts'
 import { createEventProjector } from '../runs/create-event-projector.ts'
 import { fingerprintOf } from '../idempotency/fingerprint.ts'
 import type { IdempotencyScope, IdempotencyStore, IdempotentAnswer } from '../idempotency/idempotency-store.ts'
@@ -50,29 +50,55 @@ export async function idempotentCall(c: Context, args: IdempotentCallArgs): Prom
       return replay(c, begun.answer, tool, mode, args.runs(), args.principal)
   }
   const renewing = begun.renewEveryMs && store.renew ? renewKey(() => store.renew!(scope, fingerprint), begun.renewEveryMs) : undefined
-  let recorded: Promise<void> = Promise.resolve()
+  // The answer the key settled on (none when it was released): a JSON first request answers it too.
+  let recorded: Promise<IdempotentAnswer | undefined> = Promise.resolve(undefined)
   const onEnding = (ending: Promise<CallEnding<RunRecord>>) => {
     recorded = ending
       .then(
-        (end) => (end.kind === 'input-error' ? store.release(scope, fingerprint) : store.complete(scope, fingerprint, answerOf(end, ids, tool))),
-        () => store.release(scope, fingerprint),
+        (end): Promise<IdempotentAnswer | undefined> =>
+          end.kind === 'input-error' ? released(store.release(scope, fingerprint)) : settleKey(store, scope, fingerprint, answerOf(end, ids, tool)),
+        () => released(store.release(scope, fingerprint)),
       )
       .finally(() => renewing?.stop())
   }
-  const calling = callTool(c, { ...args, ids, source: { text: new TextDecoder().decode(read.body) }, storeRuns: 'all', liveInput: false, onEnding })
+  // A JSON answer is the recorded one, encoded once (by `answerOf`): the call's own is not written.
+  const calling = callTool(c, { ...args, ids, source: { text: new TextDecoder().decode(read.body) }, storeRuns: 'all', liveInput: false, onEnding, ...(mode.sse ? {} : { answer: unwritten }) })
   // A call that failed before its first step began has no ending to stop the renewals.
   calling.catch(() => renewing?.stop())
   if (!mode.sse) {
     // A JSON repeat that arrives right after this answer must find it recorded.
-    try {
-      return await calling
-    } finally {
-      await recorded
-    }
+    const answered = await calling.then(
+      (response) => ({ response }),
+      (error: unknown) => ({ error }),
+    )
+    const answer = await recorded
+    if (answer) return c.body(answer.body, answer.status as 200, { [headerNames.runId]: answer.runId, [headerNames.toolCallId]: answer.toolCallId, 'content-type': 'application/json' })
+    if ('error' in answered) throw answered.error
+    return answered.response
   }
   args.defer(recorded.catch(() => {}))
   return calling
 }
+
+const unwritten = () => new Response(null)
+const released = (release: Promise<void>) => release.then(() => undefined)
+
+/**
+ * Records `answer` on the key; an answer the store refuses (over its limit) is replaced by the failure
+ * that names why, so the key settles whatever the tool returned and no repeat executes again (SPEC §9).
+ */
+async function settleKey(store: IdempotencyStore, scope: IdempotencyScope, fingerprint: string, answer: IdempotentAnswer): Promise<IdempotentAnswer> {
+  try {
+    await store.complete(scope, fingerprint, answer)
+    return answer
+  } catch (error) {
+    const failed = failureAnswer(new ToolrouteError('EXECUTION_FAILED', `The answer cannot be kept for its Idempotency-Key: ${errorMessage(error)}`), answer)
+    await store.complete(scope, fingerprint, failed)
+    return failed
+  }
+}
+
+const failureAnswer = (error: ToolrouteError, ids: CallIds): IdempotentAnswer => ({ status: error.status, body: JSON.stringify(error.toJSON()), runId: ids.runId, toolCallId: ids.toolCallId })
 
 /** Renews a key's lease every `everyMs`, one renewal at a time, until stopped or refused (the lease lapsed). */
 function renewKey(renew: () => Promise<boolean>, everyMs: number): { stop(): void } {
@@ -90,8 +116,12 @@ function renewKey(renew: () => Promise<boolean>, everyMs: number): { stop(): voi
 /** What an ending answered (`callJson`, as the first request's answer or its error's), to replay. */
 export function answerOf(end: CallEnding<RunRecord>, ids: CallIds, tool: AnyTool): IdempotentAnswer {
   const json = callJson(ids, end, tool)
-  const [status, body] = json.ok ? [json.status, json.body] : [json.error.status, json.error.toJSON()]
-  return { status, body: JSON.stringify(body), ...ids }
+  if (!json.ok) return failureAnswer(json.error, ids)
+  try {
+    return { status: json.status, body: JSON.stringify(json.body), runId: ids.runId, toolCallId: ids.toolCallId }
+  } catch (notJson) {
+    return failureAnswer(new ToolrouteError('EXECUTION_FAILED', outputNotJsonMessage, { cause: notJson }), ids)
+  }
 }
 
 /** A repeat's answer: the first's JSON as it was, or its run's events from the first. */

@@ -1,10 +1,10 @@
 import type { Context } from 'hono'
 import { callJson } from '../runtime/call-json.ts'
-import { createEventProjector } from '../runs/create-event-projector.ts'
+import { createEventProjector, unencodableEvent } from '../runs/create-event-projector.ts'
 import type { RunRecord } from '../runs/run-record.ts'
 import type { RunView } from '../protocol/call-result.ts'
 import type { RunSegment } from '../runs/run-host.ts'
-import type { SequencedEvent } from '../protocol/tool-event.ts'
+import type { SequencedEvent, ToolEvent } from '../protocol/tool-event.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import type { ResponseMode } from './call-tool.ts'
 import { deferOf } from '../caller/defer-of.ts'
@@ -56,9 +56,12 @@ export async function runView(run: RunRecord, events: SequencedEvent[], tool: An
   const transcript: unknown[] = []
   if (tool) {
     const project = createEventProjector(tool, 'transcript')
+    // Stored events are JSON; only a transform can return what is not (No read can fail, SPEC §12).
+    const transforms = tool.options.transform?.transcript !== undefined
     for (const entry of events) {
       const shown = await project(entry.event)
-      if (shown) transcript.push(shown)
+      const sent = shown && transforms ? encodableOr(shown, entry.event) : shown
+      if (sent) transcript.push(sent)
     }
   }
   const { runId, toolId, toolCallId, status, createdAt, updatedAt, expiresAt, output, modelOutput, error, reason } = run
@@ -67,4 +70,13 @@ export async function runView(run: RunRecord, events: SequencedEvent[], tool: An
     status === 'suspended' ? { suspendPayload: run.suspendPayload, resumeSchema: tool?.schemas.resume?.jsonSchema } : status === 'approval-required' ? { approvalId: run.approvalId } : {}
   const transcriptCursor = events[0] && events[0].seq > 1 ? String(events[0].seq) : undefined
   return { runId, toolId, toolCallId, status, createdAt, updatedAt, expiresAt, ...waiting, output, modelOutput, error, reason, transcript, transcriptCursor }
+}
+
+function encodableOr(shown: ToolEvent, raw: ToolEvent): ToolEvent | undefined {
+  try {
+    JSON.stringify(shown)
+    return shown
+  } catch {
+    return unencodableEvent(shown, raw)
+  }
 }

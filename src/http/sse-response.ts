@@ -1,6 +1,6 @@
-import type { EventProjector } from '../runs/create-event-projector.ts'
+import { unencodableEvent, type EventProjector } from '../runs/create-event-projector.ts'
 import { encodeSseEvent, keepAliveIntervalMs, sseDone, sseHeaders, sseKeepAlive } from '../protocol/encode-sse.ts'
-import type { SequencedEvent } from '../protocol/tool-event.ts'
+import type { SequencedEvent, ToolEvent } from '../protocol/tool-event.ts'
 import { toUiMessageChunk, type UiMessageStreamDialect } from '../protocol/ui-message-chunk.ts'
 
 export interface SseResponseOptions {
@@ -45,8 +45,9 @@ export function sseResponse(events: AsyncIterable<SequencedEvent>, project: Even
             return
           }
           const shown = await project(next.value.event)
-          if (shown) {
-            controller.enqueue(encoder.encode(encodeSseEvent(next.value.seq, toUiMessageChunk(shown, dialect))))
+          const text = shown && encodeOr(next.value.seq, shown, next.value.event, dialect)
+          if (text) {
+            controller.enqueue(encoder.encode(text))
             return
           }
         }
@@ -62,4 +63,14 @@ export function sseResponse(events: AsyncIterable<SequencedEvent>, project: Even
     },
   })
   return new Response(body, { headers: { ...sseHeaders, ...options.headers } })
+}
+
+/** An event's SSE text; one that cannot be encoded is sent as its phase's failure (`unencodableEvent`), or not at all. */
+function encodeOr(seq: number, shown: ToolEvent, raw: ToolEvent, dialect: UiMessageStreamDialect): string | undefined {
+  try {
+    return encodeSseEvent(seq, toUiMessageChunk(shown, dialect))
+  } catch {
+    const instead = unencodableEvent(shown, raw)
+    return instead && encodeSseEvent(seq, toUiMessageChunk(instead, dialect))
+  }
 }

@@ -1,13 +1,54 @@
 import type { AnyTool, ToolPayloadTransformContext, ToolPayloadTransformTarget, TransformPhase } from '../tool/tool-types.ts'
 import type { ToolEvent, ToolEventView } from '../protocol/tool-event.ts'
+import { outputNotJsonMessage } from '../errors/toolroute-error.ts'
 
 /** Maps each raw event of a run to what one audience may see of it, or drops it. */
 export type EventProjector = (event: ToolEvent) => Promise<ToolEvent | undefined>
 
 const unavailable = (phase: TransformPhase) => ({ message: `Tool ${phase} payload unavailable` })
 
-function asText(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value)
+function asText(value: unknown, phase: TransformPhase): string {
+  if (typeof value === 'string') return value
+  try {
+    return JSON.stringify(value) ?? unavailable(phase).message
+  } catch {
+    return unavailable(phase).message
+  }
+}
+
+const encodes = (value: unknown): boolean => {
+  try {
+    JSON.stringify(value)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** The phase of the payload an event carries, as `transform` names it; none for events without one. */
+const phaseOf: Partial<Record<ToolEvent['type'], Exclude<TransformPhase, 'inputDelta'>>> = {
+  'tool-input-available': 'input',
+  'tool-input-error': 'input',
+  'tool-output-available': 'output',
+  'data-tool-suspended': 'suspend',
+  'data-tool-resumed': 'resume',
+}
+
+/**
+ * What to send in place of `shown` (the projection of `raw`) when it cannot be encoded (every stream
+ * ends, SPEC §3): a view's transform that returned no JSON gets its phase's "payload unavailable"; an
+ * output of the tool's own that is no JSON becomes `tool-output-error` (its preliminary yields are
+ * dropped: the final output decides); any other event is dropped. Asked only after encoding threw.
+ */
+export function unencodableEvent(shown: ToolEvent, raw: ToolEvent): ToolEvent | undefined {
+  const phase = phaseOf[shown.type]
+  if (phase && shown !== raw && encodes(raw)) {
+    if (shown.type === 'data-tool-suspended') return { ...shown, data: { ...shown.data, suspendPayload: unavailable(phase) } }
+    if (shown.type === 'data-tool-resumed') return { ...shown, data: { ...shown.data, resumeData: unavailable(phase) } }
+    return { ...shown, [phase]: unavailable(phase) } as ToolEvent
+  }
+  if (shown.type !== 'tool-output-available' || shown.preliminary) return undefined
+  return { type: 'tool-output-error', toolCallId: shown.toolCallId, errorText: outputNotJsonMessage }
 }
 
 /**
@@ -51,7 +92,7 @@ export function createEventProjector(tool: AnyTool, view: ToolEventView, seed: {
         if (!transforms?.inputDelta) return transforms?.input ? undefined : event
         try {
           const result = await transforms.inputDelta({ ...base, phase: 'input-delta', toolCallId: event.toolCallId, input, inputTextDelta: event.inputTextDelta })
-          return result === undefined ? undefined : { ...event, inputTextDelta: asText(result) }
+          return result === undefined ? undefined : { ...event, inputTextDelta: asText(result, 'inputDelta') }
         } catch {
           return undefined
         }
@@ -62,16 +103,16 @@ export function createEventProjector(tool: AnyTool, view: ToolEventView, seed: {
       case 'tool-input-error': {
         trackInput(event)
         const shownInput = await apply('input', event.input, { toolCallId: event.toolCallId, input: event.input })
-        const errorText = asText(await apply('error', event.errorText, { toolCallId: event.toolCallId, error: event.errorText }))
+        const errorText = asText(await apply('error', event.errorText, { toolCallId: event.toolCallId, error: event.errorText }), 'error')
         return { ...event, input: shownInput, errorText }
       }
       case 'tool-output-available':
         return { ...event, output: await apply('output', event.output, { toolCallId: event.toolCallId, output: event.output }) }
       case 'tool-output-error':
-        return { ...event, errorText: asText(await apply('error', event.errorText, { toolCallId: event.toolCallId, error: event.errorText })) }
+        return { ...event, errorText: asText(await apply('error', event.errorText, { toolCallId: event.toolCallId, error: event.errorText }), 'error') }
       case 'tool-approval-response':
         if (event.reason === undefined || !transforms?.approval) return event
-        return { ...event, reason: asText(await apply('approval', event.reason, { toolCallId: '' })) }
+        return { ...event, reason: asText(await apply('approval', event.reason, { toolCallId: '' }), 'approval') }
       case 'data-tool-suspended': {
         const { toolCallId, suspendPayload } = event.data
         return { ...event, data: { ...event.data, suspendPayload: await apply('suspend', suspendPayload, { toolCallId, suspendPayload }) } }

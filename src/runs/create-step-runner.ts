@@ -7,7 +7,7 @@ import { toolOfRun } from '../manifest/load-tool.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import { logExecutionFailure } from '../runtime/log-execution-failure.ts'
 import { isCancelled } from './run-cancellation.ts'
-import type { RunLimits } from './run-limits.ts'
+import { isRunLimitError, type RunLimits } from './run-limits.ts'
 import type { RunNotifier } from './run-notifier.ts'
 import type { RunRecord } from './run-record.ts'
 import type { RunStore } from './run-store.ts'
@@ -84,7 +84,7 @@ export function createStepRunner(deps: { tools: ReadonlyMap<string, AnyTool>; st
       }
       await chain
       if (refused) {
-        outcome = { status: 'failed', error: refused }
+        outcome = { status: 'failed', error: refused, ...(isRunLimitError(refused) ? { final: true as const } : {}) }
         if (!isCancelled(signal)) {
           await store.append(run.runId, [{ type: 'tool-output-error', toolCallId: run.toolCallId, errorText: refused.message }]).then(() => notifier.notify(run.runId), () => {})
         }

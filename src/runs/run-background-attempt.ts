@@ -43,7 +43,8 @@ export async function runBackgroundAttempt(deps: BackgroundAttemptDeps, run: Run
   const lease = deps.holdLease(current, cancel)
   const outcome = await deps.execute(current, AbortSignal.any([cancel.signal, AbortSignal.timeout(timeoutMs)]))
   await lease.release()
-  if (outcome.status === 'failed' && attempts <= maxRetries && !cancel.signal.aborted) {
+  // A run that reached a limit would reach it again: it fails at once.
+  if (outcome.status === 'failed' && !outcome.final && attempts <= maxRetries && !cancel.signal.aborted) {
     // A compare-and-set, so a run cancelled meanwhile gets no event after its `finish`.
     const logged = await deps.apply(current, { type: 'retry', message: `Attempt ${attempts} failed: ${outcome.error.message}; retrying` }, lease.holds)
     return logged ? 'retry' : 'done'

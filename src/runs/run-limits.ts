@@ -20,18 +20,50 @@ export function resolveRunLimits(limits: RunLimits = {}): Required<RunLimits> {
   return resolved
 }
 
+/** The refusals of a limit: a run that reaches one fails, and is never retried (not a transient failure). */
+const limitErrors = new WeakSet<object>()
+const limitError = (message: string): ToolrouteError => {
+  const error = new ToolrouteError('EXECUTION_FAILED', message)
+  limitErrors.add(error)
+  return error
+}
+
+/** Whether `error` is a limit's refusal (`checkRunLimits`, `checkStoredValue`) of this process. */
+export const isRunLimitError = (error: unknown): boolean => typeof error === 'object' && error !== null && limitErrors.has(error)
+
 const encoder = new TextEncoder()
 /** The bytes an event's JSON text takes: what `maxEventBytes` counts, the same on every backend. */
 export const jsonBytes = (text: string): number => encoder.encode(text).byteLength
+
+/**
+ * The most bytes one stored value may take on a platform, kept under its own limit so a run that
+ * reaches it fails naming the limit, never with the storage engine's words (SQLITE_TOOBIG).
+ */
+export const storedValueLimits = {
+  /** A SQLite-backed Durable Object holds at most 2 MB in a row; the margin is the row's other columns. */
+  durableObjectRow: { bytes: 1_900_000, name: 'Durable Object SQLite row (2 MB)' },
+  /** A Workers KV value holds at most 25 MiB. */
+  kvValue: { bytes: 25 * 1024 * 1024, name: 'Workers KV value (25 MiB)' },
+} as const
+
+/** Throws when `text` is over one stored value's limit; a text short enough to be under it is never measured. */
+export function checkStoredValue(text: string, limit: { bytes: number; name: string }): void {
+  // UTF-8 takes at most 3 bytes per UTF-16 unit.
+  if (text.length * 3 <= limit.bytes) return
+  const bytes = jsonBytes(text)
+  if (bytes > limit.bytes) {
+    throw limitError(`The run cannot be kept: a value of ${bytes} bytes is over the limit of one ${limit.name}`)
+  }
+}
 
 /** Throws `append`'s refusal when a log of `size` may not take `added` more events of `addedBytes`. */
 export function checkRunLimits(limits: RunLimits | undefined, size: { events: number; bytes: number }, added: number, addedBytes: number): void {
   if (!limits || added === 0) return
   if (limits.maxEvents !== undefined && size.events + added > limits.maxEvents) {
-    throw new ToolrouteError('EXECUTION_FAILED', `The run's event log reached its limit of ${limits.maxEvents} events (runLimits.maxEvents)`)
+    throw limitError(`The run's event log reached its limit of ${limits.maxEvents} events (runLimits.maxEvents)`)
   }
   if (limits.maxEventBytes !== undefined && size.bytes + addedBytes > limits.maxEventBytes) {
-    throw new ToolrouteError('EXECUTION_FAILED', `The run's event log reached its limit of ${limits.maxEventBytes} bytes of event data (runLimits.maxEventBytes)`)
+    throw limitError(`The run's event log reached its limit of ${limits.maxEventBytes} bytes of event data (runLimits.maxEventBytes)`)
   }
 }
 

@@ -146,8 +146,8 @@ function resumeOf(tool: AnyTool, call: ToolCallContextInput): ValidationError | 
 
 /**
  * `tool.execute(input, context?)` with Mastra's direct-call contract. Order: request context
- * (`startCall`), input, resume data, execute, suspend payload, output. A validation failure is
- * returned as `{ error: true, message, validationErrors }`; an error `execute` throws is thrown
+ * (`startCall`; when it fails, bad input is reported instead, as Mastra does), input, resume data,
+ * execute, suspend payload, output. A validation failure is returned as `{ error: true, message, validationErrors }`; an error `execute` throws is thrown
  * again (an abort throws the signal's reason). Hooks run; `toModelOutput` does not.
  * Synchronous but for one small async function (`awaitExecute`): see BENCHMARKS.md, `core`.
  */
@@ -157,7 +157,11 @@ export function executeDirect(tool: AnyTool, input: unknown, context?: ToolCallC
     const schema = tool.schemas.requestContext
     // Only a schema reads the values: without one, `execute` gets the caller's context as it is.
     const started = startCall(tool, schema ? contextValues(call.requestContext) : noValues)
-    if (!started.ok) return Promise.resolve(toValidationError(directFailureDetails(started)))
+    if (!started.ok) {
+      // Mastra's order for a direct call: bad input is reported before a bad request context (HTTP and MCP keep SPEC §2's).
+      const checked = checkInput(tool.id, tool.schemas.input, input)
+      return Promise.resolve(toValidationError(directFailureDetails(checked.ok ? started : checked)))
+    }
     const scope = new DirectCallScope(tool, call, schema ? started.requestContext : undefined)
     const { options } = tool
     if (options.onInputStart || options.onInputAvailable) {

@@ -77,8 +77,8 @@ describe('executeToolCall — the lifecycle as SPEC §3 events', () => {
       }) as never,
     })
     const { scope, events } = collectingScope(tool)
-    await expect(executeToolCall(scope, {})).resolves.toMatchObject({ status: 'failed', error: { code: 'EXECUTION_FAILED', message: '{"reason":"odd"}' } })
-    expect(events).toEqual([{ type: 'tool-output-error', toolCallId: 'call_1', errorText: '{"reason":"odd"}' }])
+    await expect(executeToolCall(scope, {})).resolves.toMatchObject({ status: 'failed', error: { code: 'EXECUTION_FAILED', message: 'Tool threw a non-Error value' } })
+    expect(events).toEqual([{ type: 'tool-output-error', toolCallId: 'call_1', errorText: 'Tool threw a non-Error value' }])
   })
 
   it('a tool without execute fails as EXECUTION_FAILED', async () => {

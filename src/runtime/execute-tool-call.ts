@@ -8,11 +8,11 @@ import type { ToolModelOutput } from '../protocol/model-output.ts'
 import type { ToolCallScope } from './tool-call-scope.ts'
 import { checkOutput, failureDetails, type Checked } from './validate-call.ts'
 
-/** How one execution ended. */
+/** How one execution ended; `final`: a failure no retry may undo (the run reached a limit). */
 export type ExecuteOutcome =
   | { status: 'completed'; output: unknown; modelOutput: ToolModelOutput }
   | { status: 'suspended'; suspendPayload: unknown }
-  | { status: 'failed'; error: ToolrouteError }
+  | { status: 'failed'; error: ToolrouteError; final?: true }
 
 /** The `finish` event that ends a step with this outcome (`other`: it waits to be resumed). */
 export function finishOf(outcome: ExecuteOutcome): ToolEvent {
@@ -47,7 +47,7 @@ async function streamOutputs(scope: ToolCallScope, context: ExecutionContext, ou
       return last
     }
     last = next.value
-    if (scope.emit) scope.emit({ type: 'tool-output-available', toolCallId: scope.toolCallId, output: last, preliminary: true })
+    if (scope.emit) scope.emit({ type: 'tool-output-available', toolCallId: scope.toolCallId, output: last ?? null, preliminary: true })
   }
 }
 
@@ -112,17 +112,21 @@ export async function callOnOutput(scope: ToolCallScope, output: unknown): Promi
   await callHook('onOutput', tool.options.onOutput, withAbortSignal(scope, { toolCallId, output, toolName: tool.id }), observe)
 }
 
-/** A valid output: `toModelOutput` applied (its failure fails the call), its events, then `onOutput`. */
-async function completeExecution(scope: ToolCallScope, output: unknown): Promise<ExecuteOutcome> {
+/**
+ * A valid output: `toModelOutput` applied (its failure fails the call), its events, then `onOutput`.
+ * A tool that returned nothing answers `output: null` on every surface (the AI SDK's chunks require it).
+ */
+async function completeExecution(scope: ToolCallScope, returned: unknown): Promise<ExecuteOutcome> {
   let modelOutput: ToolModelOutput
   try {
-    modelOutput = await toModelOutputOf(scope.tool.options.toModelOutput, output)
+    modelOutput = await toModelOutputOf(scope.tool.options.toModelOutput, returned)
   } catch (error) {
     return failExecution(scope, new ToolrouteError('EXECUTION_FAILED', `toModelOutput failed: ${errorMessage(error)}`, { cause: error }))
   }
+  const output = returned === undefined ? null : returned
   scope.emit?.({ type: 'tool-output-available', toolCallId: scope.toolCallId, output })
   scope.emit?.({ type: 'data-tool-model-output', data: { toolCallId: scope.toolCallId, modelOutput } })
-  if (scope.tool.options.onOutput) await callOnOutput(scope, output)
+  if (scope.tool.options.onOutput) await callOnOutput(scope, returned)
   return { status: 'completed', output, modelOutput }
 }
 

@@ -8,6 +8,6 @@ import { isAbortFailure } from './call-abort.ts'
 export function logExecutionFailure(toolId: string, runId: string, error: ToolrouteError): void {
   // (`as unknown`: the guard would otherwise narrow `error` to never below)
   if (error.code !== 'EXECUTION_FAILED' || isAbortFailure(error as unknown)) return
-  const thrown = error.cause instanceof Error ? error.cause : error
-  console.error(`toolroute: tool ${toolId} failed (run ${runId}):`, thrown)
+  // What was thrown, whatever it is (a plain object's other fields never reach the caller: they reach the log).
+  console.error(`toolroute: tool ${toolId} failed (run ${runId}):`, error.cause === undefined ? error : error.cause)
 }

@@ -369,6 +369,73 @@ export const burstApproval = createTool({
 })
 
 /** The limits of the LIMITED_RUNS objects (test/workers/worker.ts), small so a test reaches them at once. */
+/** Background with retries: counts each attempt under `<key>:attempts`, then floods its log (a limit is no transient failure). */
+export const retryingFlood = createTool({
+  id: 'retrying-flood',
+  description: 'Floods its log on every attempt',
+  inputSchema: z.object({ key: z.string(), events: z.number().int().min(0) }),
+  background: { enabled: true, timeoutMs: 60_000, maxRetries: 2 },
+  execute: async ({ key, events }, { writer, abortSignal }) => {
+    await counter(`${key}:attempts`).increment()
+    for (let index = 0; index < events && !abortSignal.aborted; index++) await writer.write({ index })
+    abortSignal.throwIfAborted()
+    return { written: events }
+  },
+})
+
+const cycle = () => {
+  const value: Record<string, unknown> = { name: 'loop' }
+  value.self = value
+  return value
+}
+/** What `odd-output` returns for each `kind`: no JSON, too large to keep, nothing, or a plain value. */
+const oddOutputs = {
+  bigint: () => ({ n: 10n }),
+  cycle,
+  tojson: () => ({ toJSON: () => { throw new Error('toJSON refused') } }),
+  huge: () => ({ text: 'x'.repeat(4_500_000) }),
+  void: () => undefined,
+  viewcycle: () => ({ viewCycle: true }),
+  plain: () => ({ ok: true }),
+}
+/** Counts each execution under `key`, then returns an odd output (issue 45: a key settles whatever the tool returned). */
+export const oddOutput = createTool({
+  id: 'odd-output',
+  description: 'Returns an output that is not JSON, too large to keep, or nothing',
+  inputSchema: z.object({ key: z.string(), kind: z.enum(['bigint', 'cycle', 'tojson', 'huge', 'void', 'viewcycle', 'plain']) }),
+  execute: async ({ key, kind }) => {
+    await counter(key).increment()
+    return oddOutputs[kind]() as never
+  },
+  transform: {
+    display: { output: ({ output }) => ((output as { viewCycle?: boolean } | null)?.viewCycle ? cycle() : output) },
+    transcript: { output: () => cycle(), input: ({ input }) => input },
+  },
+})
+
+/** What `odd-throw` throws for each `kind`: no Error, with or without a message; its hook throws what no `toString` can print. */
+const oddThrows = {
+  withMessage: () => ({ message: 'card declined', code: 'E42', detail: { secret: 'sk_live_hidden' } }),
+  noMessage: () => ({ code: 'E42', detail: { secret: 'sk_live_hidden' } }),
+  number: () => 42,
+}
+const unprintable = () => ({ n: 1n, toString: () => { throw new Error('no toString') } })
+export const oddThrow = createTool({
+  id: 'odd-throw',
+  description: 'Throws a value that is no Error; its hooks throw what cannot be printed',
+  inputSchema: z.object({ kind: z.enum(['withMessage', 'noMessage', 'number', 'none']) }),
+  onInputAvailable: () => {
+    throw unprintable()
+  },
+  onOutput: () => {
+    throw unprintable()
+  },
+  execute: async ({ kind }) => {
+    if (kind === 'none') return { ok: true }
+    throw oddThrows[kind]()
+  },
+})
+
 export const limitedRunLimits = { maxEvents: 60, maxEventBytes: 48 * 1024 }
 
-export const runFixtureTools = [floodBackground, burstApproval, contextCodecApproval, countedQuestions, keyedQuestion, loggedSteps, needsSampling, countedCall, gatedRetryBackground, countedApproval, countedSuspend, multiRound, flakyBackground, timeoutBackground, gatedBackground, approvedBackground, approvalTransform, gatedApproval, suspendingBackground, requiredTaskBackground, askingBackground, askFirstBackground]
+export const runFixtureTools = [oddThrow, oddOutput, retryingFlood, floodBackground, burstApproval, contextCodecApproval, countedQuestions, keyedQuestion, loggedSteps, needsSampling, countedCall, gatedRetryBackground, countedApproval, countedSuspend, multiRound, flakyBackground, timeoutBackground, gatedBackground, approvedBackground, approvalTransform, gatedApproval, suspendingBackground, requiredTaskBackground, askingBackground, askFirstBackground]

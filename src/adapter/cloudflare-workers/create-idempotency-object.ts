@@ -4,6 +4,7 @@ import { beginFrom, defaultIdempotencyRetentionMs } from '../../idempotency/idem
 import type { IdempotencyBegin, IdempotencyClaim, IdempotencyLease, IdempotencyRecord, IdempotentAnswer } from '../../idempotency/idempotency-store.ts'
 import { liveRecord, type LiveRecord } from '../../idempotency/interrupted-call.ts'
 import { defaultLeaseMs } from '../../runs/default-lease-ms.ts'
+import { checkStoredValue, storedValueLimits } from '../../runs/run-limits.ts'
 import { millisecondsOf } from './milliseconds-of.ts'
 
 export interface IdempotencyObjectOptions {
@@ -48,7 +49,9 @@ export function createIdempotencyObject(options: IdempotencyObjectOptions = {}):
     }
 
     #write(record: IdempotencyRecord) {
-      this.ctx.storage.sql.exec('INSERT OR REPLACE INTO idempotency (id, record) VALUES (1, ?)', JSON.stringify(record))
+      const text = JSON.stringify(record)
+      checkStoredValue(text, storedValueLimits.durableObjectRow)
+      this.ctx.storage.sql.exec('INSERT OR REPLACE INTO idempotency (id, record) VALUES (1, ?)', text)
     }
     /** The record as it stands now: gone past retention (the alarm not run yet), settled once its lease lapsed. */
     #read(): LiveRecord {

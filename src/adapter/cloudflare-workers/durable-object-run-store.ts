@@ -1,7 +1,7 @@
 import type { SequencedEvent, ToolEvent } from '../../protocol/tool-event.ts'
 import { decodeRunRecord, type RunRecord } from '../../runs/run-record.ts'
 import type { RunStore } from '../../runs/run-store.ts'
-import { checkRunLimits, jsonBytes, type RunLimits } from '../../runs/run-limits.ts'
+import { checkRunLimits, checkStoredValue, jsonBytes, storedValueLimits, type RunLimits } from '../../runs/run-limits.ts'
 
 /**
  * A run store over one SQLite-backed Durable Object's storage: one object holds one run. Tables:
@@ -33,6 +33,7 @@ export function createDurableObjectRunStore(storage: DurableObjectStorage): RunS
     const bodies = events.map((event) => JSON.stringify(event))
     const bytes = bodies.reduce((sum, body) => sum + jsonBytes(body), 0)
     checkRunLimits(limits, current, events.length, bytes)
+    for (const body of bodies) checkStoredValue(body, storedValueLimits.durableObjectRow)
     let seq = current.events
     const inserted = events.map((event, index) => {
       seq += 1
@@ -42,7 +43,11 @@ export function createDurableObjectRunStore(storage: DurableObjectStorage): RunS
     size = { events: seq, bytes: current.bytes + bytes }
     return inserted
   }
-  const write = (run: RunRecord) => sql.exec('INSERT OR REPLACE INTO run (id, record) VALUES (?, ?)', run.runId, JSON.stringify(run))
+  const write = (run: RunRecord) => {
+    const record = JSON.stringify(run)
+    checkStoredValue(record, storedValueLimits.durableObjectRow)
+    sql.exec('INSERT OR REPLACE INTO run (id, record) VALUES (?, ?)', run.runId, record)
+  }
 
   return {
     exactlyOnce: true,

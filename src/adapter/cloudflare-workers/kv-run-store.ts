@@ -1,7 +1,7 @@
 import type { SequencedEvent, ToolEvent } from '../../protocol/tool-event.ts'
 import { decodeRunRecord, type RunRecord } from '../../runs/run-record.ts'
 import type { RunStore, TransitionResult } from '../../runs/run-store.ts'
-import { checkRunLimits, jsonBytes, type RunLimits } from '../../runs/run-limits.ts'
+import { checkRunLimits, checkStoredValue, jsonBytes, storedValueLimits, type RunLimits } from '../../runs/run-limits.ts'
 
 export interface KvRunStoreOptions {
   /**
@@ -93,6 +93,7 @@ export function createKvRunStore(kv: KVNamespace, options: KvRunStoreOptions = {
     const sizes = bodies.map(jsonBytes)
     const added = sizes.reduce((sum, bytes) => sum + bytes, 0)
     checkRunLimits(limits, { events: after, bytes: logBytes.get(runId) ?? 0 }, events.length, added)
+    for (const body of bodies) checkStoredValue(body, storedValueLimits.kvValue)
     const sequenced = events.map((event, index) => ({ seq: after + index + 1, event: structuredClone(event) }))
     await Promise.all(
       sequenced.map(({ seq, event }, index) => {
@@ -105,8 +106,14 @@ export function createKvRunStore(kv: KVNamespace, options: KvRunStoreOptions = {
     return sequenced
   }
 
-  const writeRecord = (run: RunRecord, lastSeq: number) =>
-    kv.put(recordKey(run.runId), JSON.stringify(run), { ...putOptions, metadata: { lastSeq } satisfies RecordMetadata })
+  /** A record's text, checked before any of its run's writes. */
+  const recordText = (run: RunRecord) => {
+    const record = JSON.stringify(run)
+    checkStoredValue(record, storedValueLimits.kvValue)
+    return record
+  }
+  const writeRecord = (runId: string, record: string, lastSeq: number) =>
+    kv.put(recordKey(runId), record, { ...putOptions, metadata: { lastSeq } satisfies RecordMetadata })
 
   return {
     exactlyOnce: false,
@@ -115,8 +122,9 @@ export function createKvRunStore(kv: KVNamespace, options: KvRunStoreOptions = {
         if (await readRecord(run.runId)) throw new Error(`run ${run.runId} exists`)
         lastSeqs.set(run.runId, 0)
         logBytes.set(run.runId, 0)
+        const record = recordText(run)
         const written = await writeEvents(run.runId, 0, events)
-        await writeRecord(run, events.length)
+        await writeRecord(run.runId, record, events.length)
         return written
       })
     },
@@ -128,8 +136,9 @@ export function createKvRunStore(kv: KVNamespace, options: KvRunStoreOptions = {
         if (!from.includes(stored.run.status) || (when && !when(stored.run))) return { ok: false, reason: 'conflict', run: stored.run }
         // Through JSON, as every read will see it: a patch's `undefined` removes the field.
         const next = decodeRunRecord(JSON.parse(JSON.stringify({ ...stored.run, ...patch })))
+        const record = recordText(next)
         const written = await writeEvents(runId, await nextSeq(runId, stored.lastSeq), events)
-        await writeRecord(next, lastSeqs.get(runId) ?? 0)
+        await writeRecord(runId, record, lastSeqs.get(runId) ?? 0)
         return { ok: true, run: next, events: written }
       })
     },
