@@ -140,11 +140,12 @@ describe('tool.execute() — request context', () => {
     expect(await tool.execute({ q: 'x' })).toMatchObject({ error: true, message: expect.stringContaining('Request context validation failed for whoami') })
   })
 
-  it('checks the request context before input, as every surface does (startCall): a bad context wins, and no input hook runs', async () => {
+  it("Mastra's order: bad input is reported before a bad request context; a bad context alone fails, and no input hook runs", async () => {
     const onInputStart = vi.fn()
     const tool = createTool({ id: 'whoami', description: 'x', inputSchema: z.object({ q: z.string() }), requestContextSchema: z.object({ userId: z.string() }), onInputStart, execute: async () => 'ok' })
     const result = (await tool.execute({ q: 5 } as never, { requestContext: {} })) as { message: string }
-    expect(result.message).toMatch(/^Request context validation failed for whoami/)
+    expect(result.message).toMatch(/^Tool input validation failed for whoami/)
+    expect(await tool.execute({ q: 'x' }, { requestContext: {} })).toMatchObject({ message: expect.stringMatching(/^Request context validation failed for whoami/) })
     expect(onInputStart).not.toHaveBeenCalled()
     expect(await tool.execute({ q: 5 } as never, { requestContext: { userId: 'u_1' } })).toMatchObject({ message: expect.stringMatching(/^Tool input validation failed for whoami/) })
   })

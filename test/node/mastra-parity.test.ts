@@ -548,8 +548,8 @@ describe('deliberate differences, both behaviours pinned', () => {
     expect(seen).toEqual(['function', 'undefined'])
   })
 
-  it('bad input and a bad request context: toolroute reports the context (checked first, as on every surface), Mastra the input', async () => {
-    for (const [impl, first] of [[toolroute, 'Request context'], [mastra, 'Tool input']] as const) {
+  it('bad input and a bad request context: a direct call reports the input, as Mastra does (HTTP and MCP keep SPEC §2: the context first)', async () => {
+    for (const [impl, first] of [[toolroute, 'Tool input'], [mastra, 'Tool input']] as const) {
       const tool = impl.createTool({ id: 'o', description: 'x', inputSchema: z.object({ q: z.string() }), requestContextSchema: z.object({ userId: z.string() }), execute: async () => 'ok' })
       const result = await tool.execute({ q: 1 }, { requestContext: new impl.RequestContext({ userId: 7 }) })
       expect(result.message).toMatch(new RegExp(`^${first} validation failed for o`))
