@@ -7,7 +7,7 @@ import { toolOfRun } from '../manifest/load-tool.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import { logExecutionFailure } from '../runtime/log-execution-failure.ts'
 import { isCancelled } from './run-cancellation.ts'
-import { isRunLimitError, type RunLimits } from './run-limits.ts'
+import { isRunLimitError, outputNotJson, type RunLimits } from './run-limits.ts'
 import type { RunNotifier } from './run-notifier.ts'
 import type { RunRecord } from './run-record.ts'
 import type { RunStore } from './run-store.ts'
@@ -15,6 +15,15 @@ import { askRunQuestion } from './run-questions.ts'
 import type { McpToolContext } from '../tool/tool-execution-context.ts'
 
 /** Runs a tool's `execute` for a run that is `running`: the step between two transitions. */
+const encodes = (events: ToolEvent[]): boolean => {
+  try {
+    JSON.stringify(events)
+    return true
+  } catch {
+    return false
+  }
+}
+
 export function createStepRunner(deps: { tools: ReadonlyMap<string, AnyTool>; store: RunStore; notifier: RunNotifier; limits: Required<RunLimits> }) {
   const { tools, store, notifier, limits } = deps
   const questions = { store, notifier, now: Date.now }
@@ -58,7 +67,7 @@ export function createStepRunner(deps: { tools: ReadonlyMap<string, AnyTool>; st
               notifier.notify(run.runId)
             },
             (error: unknown) => {
-              refused = toExecutionError(error)
+              refused = encodes(current) ? toExecutionError(error) : outputNotJson()
               refusal.abort(refused)
             },
           )

@@ -13,7 +13,7 @@ import { runBackgroundAttempt, type BackgroundAttemptDeps } from './run-backgrou
 import { cancellation } from './run-cancellation.ts'
 import type { RunCaller, RunSegment } from './run-host.ts'
 import { createRunNotifier } from './run-notifier.ts'
-import { resolveRunLimits } from './run-limits.ts'
+import { isRunLimitError, resolveRunLimits } from './run-limits.ts'
 import type { RunRecord } from './run-record.ts'
 import { transitionOf, type RunAction } from './run-transitions.ts'
 
@@ -69,8 +69,12 @@ export const driveRuns = (tools: ReadonlyMap<string, AnyTool>): RunDriver => (op
     const result = await apply(run, action, when)
     return result.ok ? result.run : undefined
   }
+  /** Settles a step; an output the store cannot keep (past a limit) fails the run naming the limit instead. */
   const settle = (run: RunRecord, outcome: ExecuteOutcome, when?: (stored: RunRecord) => boolean) =>
-    decide(run, { type: 'settle', outcome }, when)
+    decide(run, { type: 'settle', outcome }, when).catch((error: unknown) => {
+      if (outcome.status !== 'completed' || !isRunLimitError(error)) throw error
+      return decide(run, { type: 'interrupt', message: (error as Error).message }, when)
+    })
   /** Whether no other process executes a running run (always, on an exclusive engine). */
   const lapsed = (stored: RunRecord) => options.exclusive === true || lifetime.isLapsed(stored, now())
   /** Holds `run`'s lease while its step executes; a lease lost aborts the step, which then stores nothing more. */

@@ -1,4 +1,4 @@
-import { ToolrouteError } from '../errors/toolroute-error.ts'
+import { outputNotJsonMessage, ToolrouteError } from '../errors/toolroute-error.ts'
 
 /**
  * How far a run's event log may grow (SPEC §12 "Bounded runs"): past either limit the run fails
@@ -27,6 +27,9 @@ const limitError = (message: string): ToolrouteError => {
   limitErrors.add(error)
   return error
 }
+
+/** An output that is no JSON, refused by the store: as final as a limit (it would be refused again). */
+export const outputNotJson = (): ToolrouteError => limitError(outputNotJsonMessage)
 
 /** Whether `error` is a limit's refusal (`checkRunLimits`, `checkStoredValue`) of this process. */
 export const isRunLimitError = (error: unknown): boolean => typeof error === 'object' && error !== null && limitErrors.has(error)

@@ -175,6 +175,27 @@ describe('bounded request fields', () => {
 })
 
 describe('a background run that reaches a limit is never retried', () => {
+  it('an output too large for its run record fails the run naming the limit, after one attempt', async () => {
+    const key = uniqueKey('huge-background')
+    const { runId } = await start('huge-background', { key }, { auth: 'alice' })
+    const run = await eventually(async () => (await (await getRun(runId, { auth: 'alice' })).json()) as { status: string; error?: { message: string } }, (value) => value.status !== 'running')
+    expect(run.status).toBe('failed')
+    expect(run.error?.message).toMatch(/over the limit of one Durable Object SQLite row \(2 MB\)/)
+    const streamed = await readSse(await runEvents(runId, { auth: 'alice' }))
+    expect(streamed.done).toBe(true)
+    expect(streamed.events.at(-1)).toEqual({ type: 'finish', finishReason: 'error' })
+    expect(await counter(key).count()).toBe(1)
+  })
+
+  it('an approved step whose output is no JSON fails naming why, and executed once', async () => {
+    const key = uniqueKey('odd-approval')
+    const { runId } = await start('odd-approval', { key }, { auth: 'alice' })
+    const approved = await runAction(runId, 'approve', undefined, { auth: 'alice' })
+    expect(await errorOf(approved)).toMatchObject({ status: 500, code: 'EXECUTION_FAILED', message: notJson })
+    expect(await (await getRun(runId, { auth: 'alice' })).json()).toMatchObject({ status: 'failed', error: { message: notJson } })
+    expect(await counter(key).count()).toBe(1)
+  })
+
   it('fails naming the limit after one attempt, whatever its maxRetries', async () => {
     const ctx = { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext
     const limited = createWorker({ tools: runFixtureTools, mcp: false, runStore: workerRunStore, runLimits: limitedRunLimits })

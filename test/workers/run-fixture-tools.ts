@@ -408,9 +408,30 @@ export const oddOutput = createTool({
     return oddOutputs[kind]() as never
   },
   transform: {
-    display: { output: ({ output }) => ((output as { viewCycle?: boolean } | null)?.viewCycle ? cycle() : output) },
+    display: { output: ({ output }) => ((output as unknown as { viewCycle?: boolean } | null)?.viewCycle ? cycle() : output) },
     transcript: { output: () => cycle(), input: ({ input }) => input },
   },
+})
+
+/** Background with retries whose output each event can hold but the run's record (output and model output) cannot. */
+export const hugeBackground = createTool({
+  id: 'huge-background',
+  description: 'Returns an output too large to keep in its run',
+  inputSchema: z.object({ key: z.string() }),
+  background: { enabled: true, timeoutMs: 60_000, maxRetries: 2 },
+  execute: async ({ key }) => {
+    await counter(key).increment()
+    return { text: 'x'.repeat(1_500_000) }
+  },
+})
+
+/** Needs approval, then returns a BigInt (no JSON); counts each execution. */
+export const oddApproval = createTool({
+  id: 'odd-approval',
+  description: 'Approved, returns what is no JSON',
+  inputSchema: z.object({ key: z.string() }),
+  requireApproval: true,
+  execute: async ({ key }) => ({ n: BigInt(await counter(key).increment()) }) as never,
 })
 
 /** What `odd-throw` throws for each `kind`: no Error, with or without a message; its hook throws what no `toString` can print. */
@@ -438,4 +459,4 @@ export const oddThrow = createTool({
 
 export const limitedRunLimits = { maxEvents: 60, maxEventBytes: 48 * 1024 }
 
-export const runFixtureTools = [oddThrow, oddOutput, retryingFlood, floodBackground, burstApproval, contextCodecApproval, countedQuestions, keyedQuestion, loggedSteps, needsSampling, countedCall, gatedRetryBackground, countedApproval, countedSuspend, multiRound, flakyBackground, timeoutBackground, gatedBackground, approvedBackground, approvalTransform, gatedApproval, suspendingBackground, requiredTaskBackground, askingBackground, askFirstBackground]
+export const runFixtureTools = [hugeBackground, oddApproval, oddThrow, oddOutput, retryingFlood, floodBackground, burstApproval, contextCodecApproval, countedQuestions, keyedQuestion, loggedSteps, needsSampling, countedCall, gatedRetryBackground, countedApproval, countedSuspend, multiRound, flakyBackground, timeoutBackground, gatedBackground, approvedBackground, approvalTransform, gatedApproval, suspendingBackground, requiredTaskBackground, askingBackground, askFirstBackground]
