@@ -40,6 +40,15 @@ export function toolNotFound(id: string | undefined): ToolrouteError {
 /** What a call's failure says of an output that cannot become JSON (a BigInt, a cycle, a `toJSON` that throws). */
 export const outputNotJsonMessage = 'Tool output is not JSON (a BigInt, a cycle or a toJSON that throws): it cannot be sent or kept'
 
+/** Whether `value` becomes JSON (no BigInt, cycle, or `toJSON` that throws). */
+export function isJson(value: unknown): boolean {
+  try {
+    return JSON.stringify(value), true
+  } catch {
+    return false
+  }
+}
+
 /** What a thrown value without a string `message` says on the wire (the log keeps the value itself). */
 export const nonErrorMessage = 'Tool threw a non-Error value'
 

@@ -67,14 +67,11 @@ export async function idempotentCall(c: Context, args: IdempotentCallArgs): Prom
   calling.catch(() => renewing?.stop())
   if (!mode.sse) {
     // A JSON repeat that arrives right after this answer must find it recorded.
-    const answered = await calling.then(
-      (response) => ({ response }),
-      (error: unknown) => ({ error }),
-    )
+    const answered = await calling.catch((error: unknown) => ({ error }))
     const answer = await recorded
     if (answer) return c.body(answer.body, answer.status as 200, { [headerNames.runId]: answer.runId, [headerNames.toolCallId]: answer.toolCallId, 'content-type': 'application/json' })
     if ('error' in answered) throw answered.error
-    return answered.response
+    return answered
   }
   args.defer(recorded.catch(() => {}))
   return calling
@@ -83,10 +80,7 @@ export async function idempotentCall(c: Context, args: IdempotentCallArgs): Prom
 const unwritten = () => new Response(null)
 const released = (release: Promise<void>) => release.then(() => undefined)
 
-/**
- * Records `answer` on the key; an answer the store refuses (over its limit) is replaced by the failure
- * that names why, so the key settles whatever the tool returned and no repeat executes again (SPEC §9).
- */
+/** Records `answer`; one the store refuses (a limit) is replaced by the failure naming why: the key settles (SPEC §9). */
 async function settleKey(store: IdempotencyStore, scope: IdempotencyScope, fingerprint: string, answer: IdempotentAnswer): Promise<IdempotentAnswer> {
   try {
     await store.complete(scope, fingerprint, answer)

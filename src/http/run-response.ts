@@ -4,7 +4,8 @@ import { createEventProjector, unencodableEvent } from '../runs/create-event-pro
 import type { RunRecord } from '../runs/run-record.ts'
 import type { RunView } from '../protocol/call-result.ts'
 import type { RunSegment } from '../runs/run-host.ts'
-import type { SequencedEvent, ToolEvent } from '../protocol/tool-event.ts'
+import type { SequencedEvent } from '../protocol/tool-event.ts'
+import { isJson } from '../errors/toolroute-error.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import type { ResponseMode } from './call-tool.ts'
 import { deferOf } from '../caller/defer-of.ts'
@@ -60,7 +61,7 @@ export async function runView(run: RunRecord, events: SequencedEvent[], tool: An
     const transforms = tool.options.transform?.transcript !== undefined
     for (const entry of events) {
       const shown = await project(entry.event)
-      const sent = shown && transforms ? encodableOr(shown, entry.event) : shown
+      const sent = shown && transforms && !isJson(shown) ? unencodableEvent(shown, entry.event) : shown
       if (sent) transcript.push(sent)
     }
   }
@@ -70,13 +71,4 @@ export async function runView(run: RunRecord, events: SequencedEvent[], tool: An
     status === 'suspended' ? { suspendPayload: run.suspendPayload, resumeSchema: tool?.schemas.resume?.jsonSchema } : status === 'approval-required' ? { approvalId: run.approvalId } : {}
   const transcriptCursor = events[0] && events[0].seq > 1 ? String(events[0].seq) : undefined
   return { runId, toolId, toolCallId, status, createdAt, updatedAt, expiresAt, ...waiting, output, modelOutput, error, reason, transcript, transcriptCursor }
-}
-
-function encodableOr(shown: ToolEvent, raw: ToolEvent): ToolEvent | undefined {
-  try {
-    JSON.stringify(shown)
-    return shown
-  } catch {
-    return unencodableEvent(shown, raw)
-  }
 }

@@ -1,31 +1,16 @@
 import type { AnyTool, ToolPayloadTransformContext, ToolPayloadTransformTarget, TransformPhase } from '../tool/tool-types.ts'
 import type { ToolEvent, ToolEventView } from '../protocol/tool-event.ts'
-import { outputNotJsonMessage } from '../errors/toolroute-error.ts'
+import { isJson, outputNotJsonMessage } from '../errors/toolroute-error.ts'
 
 /** Maps each raw event of a run to what one audience may see of it, or drops it. */
 export type EventProjector = (event: ToolEvent) => Promise<ToolEvent | undefined>
 
 const unavailable = (phase: TransformPhase) => ({ message: `Tool ${phase} payload unavailable` })
 
-function asText(value: unknown, phase: TransformPhase): string {
-  if (typeof value === 'string') return value
-  try {
-    return JSON.stringify(value) ?? unavailable(phase).message
-  } catch {
-    return unavailable(phase).message
-  }
-}
+const asText = (value: unknown, phase: TransformPhase): string =>
+  typeof value === 'string' ? value : isJson(value) ? (JSON.stringify(value) ?? unavailable(phase).message) : unavailable(phase).message
 
-const encodes = (value: unknown): boolean => {
-  try {
-    JSON.stringify(value)
-    return true
-  } catch {
-    return false
-  }
-}
-
-/** The phase of the payload an event carries, as `transform` names it; none for events without one. */
+/** The phase of the payload an event carries, as `transform` names it. */
 const phaseOf: Partial<Record<ToolEvent['type'], Exclude<TransformPhase, 'inputDelta'>>> = {
   'tool-input-available': 'input',
   'tool-input-error': 'input',
@@ -35,14 +20,12 @@ const phaseOf: Partial<Record<ToolEvent['type'], Exclude<TransformPhase, 'inputD
 }
 
 /**
- * What to send in place of `shown` (the projection of `raw`) when it cannot be encoded (every stream
- * ends, SPEC §3): a view's transform that returned no JSON gets its phase's "payload unavailable"; an
- * output of the tool's own that is no JSON becomes `tool-output-error` (its preliminary yields are
- * dropped: the final output decides); any other event is dropped. Asked only after encoding threw.
+ * What is sent for `shown` (the view of `raw`) once encoding it threw (every stream ends): a transform's
+ * result gets "payload unavailable"; a final output of the tool's own `tool-output-error`; else nothing.
  */
 export function unencodableEvent(shown: ToolEvent, raw: ToolEvent): ToolEvent | undefined {
   const phase = phaseOf[shown.type]
-  if (phase && shown !== raw && encodes(raw)) {
+  if (phase && shown !== raw && isJson(raw)) {
     if (shown.type === 'data-tool-suspended') return { ...shown, data: { ...shown.data, suspendPayload: unavailable(phase) } }
     if (shown.type === 'data-tool-resumed') return { ...shown, data: { ...shown.data, resumeData: unavailable(phase) } }
     return { ...shown, [phase]: unavailable(phase) } as ToolEvent

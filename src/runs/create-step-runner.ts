@@ -1,4 +1,4 @@
-import type { ToolrouteError } from '../errors/toolroute-error.ts'
+import { isJson, type ToolrouteError } from '../errors/toolroute-error.ts'
 import type { ToolEvent } from '../protocol/tool-event.ts'
 import { startCall } from '../runtime/start-call.ts'
 import { toExecutionError, type ExecuteOutcome } from '../runtime/execute-tool-call.ts'
@@ -15,15 +15,6 @@ import { askRunQuestion } from './run-questions.ts'
 import type { McpToolContext } from '../tool/tool-execution-context.ts'
 
 /** Runs a tool's `execute` for a run that is `running`: the step between two transitions. */
-const encodes = (events: ToolEvent[]): boolean => {
-  try {
-    JSON.stringify(events)
-    return true
-  } catch {
-    return false
-  }
-}
-
 export function createStepRunner(deps: { tools: ReadonlyMap<string, AnyTool>; store: RunStore; notifier: RunNotifier; limits: Required<RunLimits> }) {
   const { tools, store, notifier, limits } = deps
   const questions = { store, notifier, now: Date.now }
@@ -67,7 +58,7 @@ export function createStepRunner(deps: { tools: ReadonlyMap<string, AnyTool>; st
               notifier.notify(run.runId)
             },
             (error: unknown) => {
-              refused = encodes(current) ? toExecutionError(error) : outputNotJson()
+              refused = isJson(current) ? toExecutionError(error) : outputNotJson()
               refusal.abort(refused)
             },
           )

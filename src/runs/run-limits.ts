@@ -20,7 +20,7 @@ export function resolveRunLimits(limits: RunLimits = {}): Required<RunLimits> {
   return resolved
 }
 
-/** The refusals of a limit: a run that reaches one fails, and is never retried (not a transient failure). */
+/** A limit's refusals: the run fails, never retried (they would come again). */
 const limitErrors = new WeakSet<object>()
 const limitError = (message: string): ToolrouteError => {
   const error = new ToolrouteError('EXECUTION_FAILED', message)
@@ -28,7 +28,7 @@ const limitError = (message: string): ToolrouteError => {
   return error
 }
 
-/** An output that is no JSON, refused by the store: as final as a limit (it would be refused again). */
+/** An output that is no JSON, refused by the store: as final as a limit. */
 export const outputNotJson = (): ToolrouteError => limitError(outputNotJsonMessage)
 
 /** Whether `error` is a limit's refusal (`checkRunLimits`, `checkStoredValue`) of this process. */
@@ -38,14 +38,10 @@ const encoder = new TextEncoder()
 /** The bytes an event's JSON text takes: what `maxEventBytes` counts, the same on every backend. */
 export const jsonBytes = (text: string): number => encoder.encode(text).byteLength
 
-/**
- * The most bytes one stored value may take on a platform, kept under its own limit so a run that
- * reaches it fails naming the limit, never with the storage engine's words (SQLITE_TOOBIG).
- */
+/** One stored value's most bytes, under the platform's own limit (a run fails naming it, never SQLITE_TOOBIG). */
 export const storedValueLimits = {
-  /** A SQLite-backed Durable Object holds at most 2 MB in a row; the margin is the row's other columns. */
+  // 2 MB per SQLite-backed Durable Object row, less its other columns; 25 MiB per Workers KV value.
   durableObjectRow: { bytes: 1_900_000, name: 'Durable Object SQLite row (2 MB)' },
-  /** A Workers KV value holds at most 25 MiB. */
   kvValue: { bytes: 25 * 1024 * 1024, name: 'Workers KV value (25 MiB)' },
 } as const
 
@@ -54,9 +50,7 @@ export function checkStoredValue(text: string, limit: { bytes: number; name: str
   // UTF-8 takes at most 3 bytes per UTF-16 unit.
   if (text.length * 3 <= limit.bytes) return
   const bytes = jsonBytes(text)
-  if (bytes > limit.bytes) {
-    throw limitError(`The run cannot be kept: a value of ${bytes} bytes is over the limit of one ${limit.name}`)
-  }
+  if (bytes > limit.bytes) throw limitError(`The run cannot be kept: a value of ${bytes} bytes is over the limit of one ${limit.name}`)
 }
 
 /** Throws `append`'s refusal when a log of `size` may not take `added` more events of `addedBytes`. */

@@ -1,4 +1,4 @@
-import { errorMessage, outputNotJsonMessage, ToolrouteError } from '../errors/toolroute-error.ts'
+import { errorMessage, isJson, outputNotJsonMessage, ToolrouteError } from '../errors/toolroute-error.ts'
 import { EventLog } from '../events/event-log.ts'
 import type { RunIds } from '../protocol/call-result.ts'
 import type { ErrorBody } from '../protocol/error-codes.ts'
@@ -129,16 +129,6 @@ export function startCall(tool: AnyTool, sent: Record<string, unknown>): ToolCal
   return checked.ok ? new ToolCall(tool, checked.value, sent) : checked
 }
 
-/** Why a completed call could not be kept: its output is no JSON, else what the store said (a limit it names). */
-function unkeptOutput(outcome: { output: unknown; modelOutput: ToolModelOutput }, error: unknown): ToolrouteError {
-  try {
-    JSON.stringify([outcome.output, outcome.modelOutput])
-  } catch (notJson) {
-    return new ToolrouteError('EXECUTION_FAILED', outputNotJsonMessage, { cause: notJson })
-  }
-  return new ToolrouteError('EXECUTION_FAILED', errorMessage(error), { cause: error })
-}
-
 /** The events a call whose output could not be kept keeps: all but its outputs. */
 const keptOfUnkept = (event: ToolEvent) => event.type !== 'tool-output-available' && event.type !== 'data-tool-model-output'
 
@@ -182,14 +172,15 @@ async function runPhases<R>(tool: AnyTool, ids: CallIds, log: EventLog, scope: T
     }
     if (keeper.keepAll) {
       if (outcome.status === 'failed') return { kind: 'executed', outcome, run: await keep({ status: 'failed', error: outcome.error.toJSON().error }, [finish]) }
+      // Checked here, once per kept call: a store across an RPC boundary would call a `toJSON` remotely and keep `{}`.
+      const json = isJson([outcome.output, outcome.modelOutput])
       try {
-        // Checked here, once per kept call: a store across an RPC boundary would call a `toJSON` remotely and keep `{}`.
-        JSON.stringify([outcome.output, outcome.modelOutput])
+        if (!json) throw new ToolrouteError('EXECUTION_FAILED', outputNotJsonMessage)
         return { kind: 'executed', outcome, run: await keep({ status: 'completed', output: outcome.output, modelOutput: outcome.modelOutput }, [finish]) }
       } catch (error) {
         // An output that cannot be kept (no JSON, past a limit) is the call's failure, kept in its place:
         // a key then settles on it. A store that refuses the failure too is down: thrown as it was.
-        const failure = unkeptOutput(outcome, error)
+        const failure = new ToolrouteError('EXECUTION_FAILED', errorMessage(error), { cause: error })
         const failed = { status: 'failed' as const, error: failure }
         const events: ToolEvent[] = [{ type: 'tool-output-error', toolCallId, errorText: failure.message }, { type: 'finish', finishReason: 'error' }]
         const run = await keeper.keep(ids, input, { status: 'failed', error: failure.toJSON().error }, [...log.events.filter(keptOfUnkept), ...events]).catch(() => {
