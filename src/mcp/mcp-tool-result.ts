@@ -31,6 +31,12 @@ export function errorResult(error: ToolrouteError, ids?: RunIds, status = 'faile
   return isErrorResult(`${error.code}: ${error.message}`, { [errorMetaKey]: error.toJSON().error, ...(ids ? { [runMetaKey]: { ...ids, status } } : {}) })
 }
 
+/** For a run an MCP session owns, how to reach it over HTTP: its routes answer only a request naming the session (principal-of.ts). */
+export function sessionNote(run: RunRecord): string {
+  const session = run.principal?.startsWith(sessionPrincipalPrefix) ? run.principal.slice(sessionPrincipalPrefix.length) : undefined
+  return session ? ` The run belongs to this MCP session: send the header Mcp-Session-Id: ${session} with each request.` : ''
+}
+
 export function runRoute(basePath: string, runId: string, action?: string): string {
   const base = basePath === '/' ? '' : basePath.replace(/\/+$/, '')
   return `${base}/runs/${runId}${action ? `/${action}` : ''}`
@@ -41,9 +47,7 @@ export function runRoute(basePath: string, runId: string, action?: string): stri
  * the run and the HTTP routes that finish it. The run stays, durable, until then or until it expires.
  */
 export async function waitingResult(tool: AnyTool, run: RunRecord, basePath: string): Promise<CallToolResult> {
-  // A run the session owns answers only requests that name the session (principal-of.ts).
-  const session = run.principal?.startsWith(sessionPrincipalPrefix) ? run.principal.slice(sessionPrincipalPrefix.length) : undefined
-  const owner = session ? ` The run belongs to this MCP session: send the header Mcp-Session-Id: ${session} with each request.` : ''
+  const owner = sessionNote(run)
   const route = (action?: string) => runRoute(basePath, run.runId, action)
   const answer = (text: string, meta: Record<string, unknown>) =>
     isErrorResult(`${text}${owner}`, { [runMetaKey]: { runId: run.runId, toolCallId: run.toolCallId, status: run.status, ...meta } })

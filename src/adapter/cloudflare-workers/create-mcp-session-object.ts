@@ -18,6 +18,8 @@ import { StatelessCalls } from '../../mcp/stateless-calls.ts'
 export const mcpSessionIdHeader = `${internalHeaderPrefix}mcp-session`
 export const mcpCallKeyHeader = `${internalHeaderPrefix}mcp-call`
 export const mcpStatelessKeyHeader = `${internalHeaderPrefix}mcp-stateless`
+/** Set only on the `initialize` that opens a session under an id the Worker just made: no other opens one. */
+export const mcpOpenHeader = `${internalHeaderPrefix}mcp-open`
 
 export interface McpSessionObjectOptions {
   /** Everything the session's MCP server needs, from the object's `env`. */
@@ -83,7 +85,7 @@ export function createMcpSessionObject(options: McpSessionObjectOptions): new (c
       const sessionId = request.headers.get(mcpSessionIdHeader)
       if (!sessionId) return sessionNotFound()
       const caller = readCaller(request.headers)
-      if (isInitialize(body)) return this.#open(sessionId, request, body, caller.principal)
+      if (isInitialize(body)) return request.headers.has(mcpOpenHeader) ? this.#open(sessionId, request, body, caller.principal) : sessionNotFound()
 
       const saved = await this.#saved()
       if (!saved || saved.principal !== caller.principal) return sessionNotFound()
