@@ -24,11 +24,7 @@ import { StatelessCalls, callIdOf, cancelledIdOf, statelessCallKey } from './sta
 import { resolveMcpCaller } from './resolve-mcp-caller.ts'
 import { sessionIdPattern } from '../caller/principal-of.ts'
 
-/**
- * MCP over Streamable HTTP at `/mcp`, after the auth middleware. Every 2025 `initialize` opens a session
- * (in this process, or a Durable Object per session) under an id the server makes: a client's call and its
- * cancel meet there whoever it is; a 2025 request outside any session (no `initialize`) is served statelessly.
- */
+/** MCP over Streamable HTTP at `/mcp`, after the auth middleware. Every 2025 `initialize` opens a session (here, or a Durable Object each), where a call and its cancel meet. */
 export function createMcpEndpoint({ tools, options, runs }: { tools: ReadonlyMap<string, AnyTool>; options: McpAppOptions; runs: (c: Context) => RunHost }) {
   const settings = typeof options.mcp === 'object' ? options.mcp : {}
   const maxBytes = options.maxInputBytes ?? defaultMaxInputBytes
@@ -71,8 +67,7 @@ export function createMcpEndpoint({ tools, options, runs }: { tools: ReadonlyMap
     if (!read.ok) return read.response
     // 2026-07-28 requests (with the per-request envelope) go to the SDK's per-request handler, 2025 to its transport.
     const legacy = await isLegacyRequest(c.req.raw, read.body)
-    // A session is the principal of last resort (SPEC §12); an `initialize` belongs to the session it opens,
-    // always a new one under the server's id: an id the client sent with it names nothing.
+    // The principal of last resort (SPEC §12); an `initialize` belongs to the session it opens, under the server's id.
     const initializing = legacy && isInitialize(read.body)
     const opening = initializing && sessions ? crypto.randomUUID() : undefined
     const named = initializing ? undefined : sessionId

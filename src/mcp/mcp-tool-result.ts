@@ -47,10 +47,9 @@ export function runRoute(basePath: string, runId: string, action?: string): stri
  * the run and the HTTP routes that finish it. The run stays, durable, until then or until it expires.
  */
 export async function waitingResult(tool: AnyTool, run: RunRecord, basePath: string): Promise<CallToolResult> {
-  const owner = sessionNote(run)
   const route = (action?: string) => runRoute(basePath, run.runId, action)
   const answer = (text: string, meta: Record<string, unknown>) =>
-    isErrorResult(`${text}${owner}`, { [runMetaKey]: { runId: run.runId, toolCallId: run.toolCallId, status: run.status, ...meta } })
+    isErrorResult(`${text}${sessionNote(run)}`, { [runMetaKey]: { runId: run.runId, toolCallId: run.toolCallId, status: run.status, ...meta } })
   if (run.status === 'running') {
     const text = `${tool.id} goes on in the background as run ${run.runId}: follow it with GET ${route('events')}; its state and output: GET ${route()}.`
     return answer(text, { routes: { events: route('events'), run: route() } })

@@ -21,18 +21,14 @@ export const mcpTasksCapability = { list: {}, cancel: {}, requests: { tools: { c
 export const taskParams = { params: z.object({ taskId: z.string() }).loose() }
 const listParams = { params: z.object({ cursor: z.string().optional() }).loose().optional() }
 
-/**
- * `tasks/*` (MCP 2025-11-25) over the app's run host, not the SDK's `TaskStore` (which knows sessions,
- * not principals): a task outlives its session and process.
- */
+/** `tasks/*` (2025-11-25) over the run host, not the SDK's `TaskStore` (sessions, not principals): a task outlives its session. */
 export function serveMcpTasks(server: Server, deps: McpServerDeps): void {
   // Per server, so per session: what each task's progress has sent (task-progress.ts).
   const progressTap = createTaskProgress()
   const callerOf = (ctx: ServerContext) => ({ principal: readCaller(ctx.http?.req?.headers).principal })
   const load = (runs: RunHost, taskId: string, ctx: ServerContext) => findTask(runs, deps.tools, taskId, callerOf(ctx).principal)
 
-  // Asking this request's client what the run waits for, if it can: `relatedRequestId` sends the question on
-  // this request's stream (toolroute opens no standalone one), the related task in its `_meta`.
+  // Asks on this request's stream (`relatedRequestId`: toolroute opens no standalone one), naming the task.
   const contextOf = async (run: RunRecord, runs: RunHost, ctx: ServerContext): Promise<WaitingRunContext> => ({
     tool: await toolOfRun(deps.tools, run),
     runs,
@@ -47,8 +43,7 @@ export function serveMcpTasks(server: Server, deps: McpServerDeps): void {
     signal: ctx.mcpReq.signal,
   })
 
-  // A requester that only polls `tasks/get` until the task ends (the tasks extension's at 2025-11-25) is asked
-  // here, in a session (where its answer, a POST of its own, comes back): the snapshot follows the answer.
+  // A requester polling only `tasks/get` (ext-tasks at 2025-11-25) is asked here, in a session (where its answer comes back).
   server.setRequestHandler('tasks/get', taskParams, async (params, ctx) => {
     const runs = deps.runs()
     const run = await load(runs, params.taskId, ctx)
@@ -57,8 +52,7 @@ export function serveMcpTasks(server: Server, deps: McpServerDeps): void {
     return toMcpTask(answered ?? run, deps.basePath)
   })
 
-  // Blocks until the run settles, asking as above; what the run streams meanwhile is progress on this
-  // request (task-progress.ts).
+  // Blocks until the run settles, asking as above; what the run streams meanwhile is progress (task-progress.ts).
   server.setRequestHandler('tasks/result', taskParams, async (params, ctx) => {
     const host = deps.runs()
     const run = await load(host, params.taskId, ctx)

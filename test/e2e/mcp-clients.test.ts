@@ -40,7 +40,7 @@ async function poll(read: () => Promise<Tasks>, check: (tasks: Tasks) => boolean
 /** SDK v1's `callTool` takes its options third (a result schema second). */
 const v1 = (client: V1Client): Driven => ({
   listTools: () => client.listTools(),
-  callTool: (params, options) => client.callTool(params, undefined, options),
+  callTool: (params, options) => client.callTool(params, undefined, options) as never,
   request: (request, schema) => client.request(request as never, schema as never) as never,
 })
 

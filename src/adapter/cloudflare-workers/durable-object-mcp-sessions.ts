@@ -2,10 +2,8 @@ import type { McpSessionHost } from '../../mcp/mcp-session-host.ts'
 import { mcpCallKeyHeader, mcpOpenHeader, mcpSessionIdHeader, mcpStatelessKeyHeader } from './create-mcp-session-object.ts'
 
 /**
- * MCP sessions pinned to Durable Objects: each session lives in the object named by its
- * `Mcp-Session-Id`, so every request of the session (a call, the client's answer to a question
- * asked during it) reaches the one object holding its server and transport. The caller header
- * resolved here travels along; the object cannot be reached from outside the Worker.
+ * MCP sessions pinned to Durable Objects, each in the object named by its `Mcp-Session-Id`, so every request of the
+ * session (a call, the answer to its question) reaches its server and transport; the caller header travels along.
  */
 export function createDurableObjectMcpSessions(namespace: DurableObjectNamespace): McpSessionHost {
   const forward = (name: string, header: string, value: string, method: string, request: Request, text?: string, opening = false) => {
