@@ -42,10 +42,7 @@ export function runRoute(basePath: string, runId: string, action?: string): stri
   return `${base}/runs/${runId}${action ? `/${action}` : ''}`
 }
 
-/**
- * A run waiting for a human who could not be asked through the client: an `isError` result naming
- * the run and the HTTP routes that finish it. The run stays, durable, until then or until it expires.
- */
+/** A run waiting for a human who could not be asked through the client: an `isError` result naming the run and the HTTP routes that finish it. The run stays, durable, until then or until it expires. */
 export async function waitingResult(tool: AnyTool, run: RunRecord, basePath: string): Promise<CallToolResult> {
   const route = (action?: string) => runRoute(basePath, run.runId, action)
   const answer = (text: string, meta: Record<string, unknown>) =>
