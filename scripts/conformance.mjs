@@ -84,7 +84,7 @@ async function probe(url, method, version) {
   const rpc = async (body, extra = {}) => {
     const response = await fetch(url, { method: 'POST', headers: { ...headers, ...extra }, body: JSON.stringify(body) })
     const text = await response.text()
-    const data = text.startsWith('{') ? text : (text.match(/^data: (.*)$/m)?.[1] ?? 'null')
+    const data = text.startsWith('{') ? text : (text.match(/^data: (.+)$/m)?.[1] ?? 'null')
     return { response, message: JSON.parse(data) }
   }
   const clientInfo = { name: 'toolroute-conformance', version: '1.0.0' }

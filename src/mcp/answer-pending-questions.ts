@@ -4,10 +4,7 @@ import type { RunRecord } from '../runs/run-record.ts'
 import { pendingQuestions } from '../runs/run-questions.ts'
 import type { ElicitResult } from '../tool/tool-execution-context.ts'
 
-/**
- * Hands a request's answers (`readAnswer`, by key) to a running run's pending questions. `unanswerable`
- * when its host cannot answer; a run settled meanwhile counts as `answered`: nothing waits any more.
- */
+/** Hands a request's answers (`readAnswer`, by key) to a running run's pending questions. `unanswerable` when its host cannot answer; a run settled meanwhile counts as `answered`: nothing waits any more. */
 export async function answerPendingQuestions(runs: RunHost, run: RunRecord, principal: string | null, readAnswer: (key: string) => ElicitResult | undefined): Promise<'answered' | 'unanswered' | 'unanswerable'> {
   const answers: Record<string, ElicitResult> = {}
   for (const key of Object.keys(pendingQuestions(run))) {

@@ -21,10 +21,7 @@ export async function answerRun(runs: RunHost, run: RunRecord, principal: string
   return runs.resume(run.runId, { principal, resumeData: answer.content ?? {} })
 }
 
-/**
- * `answerRun` with its step read to the end. An answer failing the full `resumeSchema` (a form
- * cannot carry every keyword) leaves the run suspended: `{ problem }`, to ask again.
- */
+/** `answerRun` with its step read to the end. An answer failing the full `resumeSchema` (a form cannot carry every keyword) leaves the run suspended: `{ problem }`, to ask again. */
 export async function answerWaitingRun(context: AnswerContext, run: RunRecord, answer: ElicitResult): Promise<RunRecord | { problem: string } | undefined> {
   try {
     const step = await answerRun(context.runs, run, context.principal, answer)

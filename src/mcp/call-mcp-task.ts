@@ -15,10 +15,7 @@ export function refuseTask(error: ToolrouteError): never {
   throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${error.code}: ${error.message}`, error.toJSON().error)
 }
 
-/**
- * A task-augmented `tools/call` (2025-11-25): its run stored as a background run whose task answers at
- * once. A refusal before any run exists is a protocol error: such a call's result can only be a task.
- */
+/** A task-augmented `tools/call` (2025-11-25): its run stored as a background run whose task answers at once. A refusal before any run exists is a protocol error: such a call's result can only be a task. */
 export async function callMcpTask(deps: McpServerDeps, tool: AnyTool, params: CallToolRequest['params'], ctx: ServerContext): Promise<CreateTaskResult> {
   // Only a background tool lists `execution.taskSupport`: a task-augmented call of another tool
   // is refused as the spec asks (-32601), and a background tool may still be called plainly.

@@ -18,16 +18,13 @@ import { defaultElicitationTimeoutMs, defaultServerInfo } from './create-mcp-ser
 import type { McpServerDeps } from './mcp-server-deps.ts'
 import { jsonRpcError, sessionNotFound } from './json-rpc-error.ts'
 import type { McpSessionHost } from './mcp-session-host.ts'
-import { readMcpBody, wantsSession } from './read-mcp-body.ts'
+import { isInitialize, readMcpBody } from './read-mcp-body.ts'
 import { handleStatelessMcp } from './handle-stateless-mcp.ts'
 import { StatelessCalls, callIdOf, cancelledIdOf, statelessCallKey } from './stateless-calls.ts'
 import { resolveMcpCaller } from './resolve-mcp-caller.ts'
 import { sessionIdPattern } from '../caller/principal-of.ts'
 
-/**
- * MCP over Streamable HTTP at `/mcp`, after the auth middleware. A 2025 client declaring elicitation
- * at `initialize` gets a session (in this process, or a Durable Object per session); any other is stateless.
- */
+/** MCP over Streamable HTTP at `/mcp`, after the auth middleware. Every 2025 `initialize` opens a session (here, or a Durable Object each), where a call and its cancel meet. */
 export function createMcpEndpoint({ tools, options, runs }: { tools: ReadonlyMap<string, AnyTool>; options: McpAppOptions; runs: (c: Context) => RunHost }) {
   const settings = typeof options.mcp === 'object' ? options.mcp : {}
   const maxBytes = options.maxInputBytes ?? defaultMaxInputBytes
@@ -70,9 +67,11 @@ export function createMcpEndpoint({ tools, options, runs }: { tools: ReadonlyMap
     if (!read.ok) return read.response
     // 2026-07-28 requests (with the per-request envelope) go to the SDK's per-request handler, 2025 to its transport.
     const legacy = await isLegacyRequest(c.req.raw, read.body)
-    // A session is the principal of last resort (SPEC §12); an `initialize` belongs to the session it opens.
-    const opening = legacy && sessionId === undefined && sessions && wantsSession(read.body) ? crypto.randomUUID() : undefined
-    const caller = await resolveMcpCaller(c, options, opening ?? sessionId)
+    // The principal of last resort (SPEC §12); an `initialize` belongs to the session it opens, under the server's id.
+    const initializing = legacy && isInitialize(read.body)
+    const opening = initializing && sessions ? crypto.randomUUID() : undefined
+    const named = initializing ? undefined : sessionId
+    const caller = await resolveMcpCaller(c, options, opening ?? named)
     const request = withCaller(c.req.raw, caller, read.text)
     const message = { request, text: read.text, body: read.body, initialize: false, caller, deps }
     if (!legacy) {
@@ -88,11 +87,11 @@ export function createMcpEndpoint({ tools, options, runs }: { tools: ReadonlyMap
     const invalid = checkJsonRpc(read.body, legacyVersionOf(c.req.raw.headers, read.body))
     if (invalid) return invalid
     const answer = async (): Promise<Response> => {
-      if (sessionId !== undefined) {
-        if (!sessions || !sessionIdPattern.test(sessionId)) return sessionNotFound()
-        return sessions.handle(sessionId, message)
-      }
       if (opening !== undefined) return sessions!.handle(opening, { ...message, initialize: true })
+      if (named !== undefined) {
+        if (!sessions || !sessionIdPattern.test(named)) return sessionNotFound()
+        return sessions.handle(named, message)
+      }
       // A stateless call and its cancel go to one place where the host can route them (stateless-calls.ts).
       const callId = callIdOf(read.body) ?? cancelledIdOf(read.body)
       const key = callId === undefined ? undefined : await statelessCallKey(caller.principal, callId)

@@ -27,10 +27,7 @@ class TaskServer extends Server {
   }
 }
 
-/**
- * An MCP `Server` for a 2025 connection at `version`. The SDK's shim asks a call's questions as
- * `elicitation/create` on this connection, never leaving this process: this isolate's key may seal them.
- */
+/** An MCP `Server` for a 2025 connection at `version`. The SDK's shim asks a call's questions as `elicitation/create` on this connection, never leaving this process: this isolate's key may seal them. */
 export function createMcpServer(deps: McpServerDeps, version: string): Server {
   const tasks = hasTasks(version)
   const codec = questionStateCodecFor(deps.requestStateKey)

@@ -9,10 +9,7 @@ const idleTtlMs = 60 * 60 * 1000
 export interface MemoryMcpSessionsOptions {
   /** The most sessions kept in all (default 1000). */
   maxSessions?: number
-  /**
-   * The most sessions one principal keeps (default 100): its next `initialize` closes its own least
-   * recently used, so a client opening sessions in a loop evicts only its own.
-   */
+  /** The most sessions one principal keeps (default 100): its next `initialize` closes its own least recently used. */
   maxSessionsPerPrincipal?: number
 }
 

@@ -9,10 +9,7 @@ function streamedValue(event: ToolEvent): { value: unknown } | undefined {
   return isToolDataEvent(event) ? { value: event.data } : undefined
 }
 
-/**
- * SPEC §5 "Progress": each value a call with a `progressToken` streams is a `notifications/progress`,
- * `message` the value as text, `_meta["toolroute/event"]` the event (beside `meta`, e.g. its task).
- */
+/** SPEC §5 "Progress": each value a call with a `progressToken` streams is a `notifications/progress`, `message` the value as text, `_meta["toolroute/event"]` the event (beside `meta`, e.g. its task). */
 export function createProgressSender(
   send: (notification: ProgressNotification) => Promise<void>,
   progressToken: string | number,

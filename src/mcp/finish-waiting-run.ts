@@ -16,7 +16,7 @@ export interface WaitingRunContext extends AnswerContext {
 const maxQuestions = 5
 
 /** Approval or resume by elicitation, a resume asked again while its answers fail `resumeSchema`. */
-async function askAndAnswer(context: WaitingRunContext, run: RunRecord): Promise<RunRecord | undefined> {
+export async function askAndAnswer(context: WaitingRunContext, run: RunRecord): Promise<RunRecord | undefined> {
   let problem = ''
   for (let attempt = 0; attempt < maxResumeAttempts; attempt++) {
     const question = run.status === 'approval-required' ? await approvalQuestion(context.tool, run) : await resumeQuestion(context.tool, run, problem)

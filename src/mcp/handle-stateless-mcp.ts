@@ -7,10 +7,7 @@ import { taskResultOf, wantsProgress } from './read-mcp-body.ts'
 import { taskSendsProgress } from './task-progress.ts'
 import { callIdOf, cancelledIdOf, statelessCallKey, type StatelessCalls } from './stateless-calls.ts'
 
-/**
- * One 2025 request served statelessly, a running `tools/call` kept in `calls` for its cancel. JSON,
- * but SSE when progress comes first (a call asking for it, or a `tasks/result` of a task whose call did).
- */
+/** One 2025 request served statelessly, a running `tools/call` kept in `calls` for its cancel. JSON, but SSE when progress comes first (a call asking for it, or a `tasks/result` of a task whose call did). */
 export async function handleStatelessMcp(deps: McpServerDeps, request: Request, body: unknown, calls: StatelessCalls): Promise<Response> {
   const principal = readCaller(request.headers).principal
   const cancelled = cancelledIdOf(body)

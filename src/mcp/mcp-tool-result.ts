@@ -31,22 +31,22 @@ export function errorResult(error: ToolrouteError, ids?: RunIds, status = 'faile
   return isErrorResult(`${error.code}: ${error.message}`, { [errorMetaKey]: error.toJSON().error, ...(ids ? { [runMetaKey]: { ...ids, status } } : {}) })
 }
 
+/** For a run an MCP session owns, how to reach it over HTTP: its routes answer only a request naming the session (principal-of.ts). */
+export function sessionNote(run: RunRecord): string {
+  const session = run.principal?.startsWith(sessionPrincipalPrefix) ? run.principal.slice(sessionPrincipalPrefix.length) : undefined
+  return session ? ` The run belongs to this MCP session: send the header Mcp-Session-Id: ${session} with each request.` : ''
+}
+
 export function runRoute(basePath: string, runId: string, action?: string): string {
   const base = basePath === '/' ? '' : basePath.replace(/\/+$/, '')
   return `${base}/runs/${runId}${action ? `/${action}` : ''}`
 }
 
-/**
- * A run waiting for a human who could not be asked through the client: an `isError` result naming
- * the run and the HTTP routes that finish it. The run stays, durable, until then or until it expires.
- */
+/** A run waiting for a human who could not be asked through the client: an `isError` result naming the run and the HTTP routes that finish it. The run stays, durable, until then or until it expires. */
 export async function waitingResult(tool: AnyTool, run: RunRecord, basePath: string): Promise<CallToolResult> {
-  // A run the session owns answers only requests that name the session (principal-of.ts).
-  const session = run.principal?.startsWith(sessionPrincipalPrefix) ? run.principal.slice(sessionPrincipalPrefix.length) : undefined
-  const owner = session ? ` The run belongs to this MCP session: send the header Mcp-Session-Id: ${session} with each request.` : ''
   const route = (action?: string) => runRoute(basePath, run.runId, action)
   const answer = (text: string, meta: Record<string, unknown>) =>
-    isErrorResult(`${text}${owner}`, { [runMetaKey]: { runId: run.runId, toolCallId: run.toolCallId, status: run.status, ...meta } })
+    isErrorResult(`${text}${sessionNote(run)}`, { [runMetaKey]: { runId: run.runId, toolCallId: run.toolCallId, status: run.status, ...meta } })
   if (run.status === 'running') {
     const text = `${tool.id} goes on in the background as run ${run.runId}: follow it with GET ${route('events')}; its state and output: GET ${route()}.`
     return answer(text, { routes: { events: route('events'), run: route() } })

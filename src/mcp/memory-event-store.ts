@@ -3,10 +3,7 @@ import type { EventStore } from '@modelcontextprotocol/server'
 /** How many messages a session keeps for replay, across its streams (oldest dropped first). */
 const maxEvents = 500
 
-/**
- * One session's SSE events, so a client that lost a call's stream reconnects with `Last-Event-ID`
- * (2025-11-25 resumability; a store also makes the SDK send priming events). An evicted object keeps none.
- */
+/** One session's SSE events, so a client that lost a call's stream reconnects with `Last-Event-ID` (2025-11-25 resumability; a store also makes the SDK send priming events). An evicted object keeps none. */
 export function createMemoryEventStore(): EventStore {
   const events: { id: string; streamId: string; message: unknown }[] = []
   let next = 0

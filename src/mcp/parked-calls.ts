@@ -15,10 +15,7 @@ interface Parked<T> {
   timer: ReturnType<typeof setTimeout>
 }
 
-/**
- * Calls that asked a question mid-`execute`, waiting in this isolate for the retry with the answer so
- * nothing before it runs again. A retry elsewhere, or after `timeoutMs`, finds nothing (`suspend()` survives that).
- */
+/** Calls that asked a question mid-`execute`, waiting in this isolate for the retry with the answer so nothing before it runs again. A retry elsewhere, or after `timeoutMs`, finds nothing (`suspend()` survives that). */
 export class ParkedCalls<T> {
   readonly #parked = new Map<string, Parked<T>>()
   readonly timeoutMs: number

@@ -20,13 +20,6 @@ export async function readMcpBody(request: Request, maxBytes: number): Promise<M
 /** Whether a body is one `initialize` message (a batch or a JSON primitive has no `method`). */
 export const isInitialize = (body: unknown): boolean => (body as { method?: unknown } | null)?.method === 'initialize'
 
-/** Whether an `initialize` declares elicitation: only such a client gets a session. */
-export function wantsSession(body: unknown): boolean {
-  if (!isInitialize(body)) return false
-  const capabilities = (body as { params?: { capabilities?: { elicitation?: unknown } } }).params?.capabilities
-  return typeof capabilities?.elicitation === 'object' && capabilities.elicitation !== null
-}
-
 /** Whether a JSON-RPC body (or batch) holds a `tools/call` that asks for progress (`_meta.progressToken`). */
 export function wantsProgress(body: unknown): boolean {
   const messages = (Array.isArray(body) ? body : [body]) as ({ method?: unknown; params?: { _meta?: { progressToken?: unknown } } } | null)[]

@@ -5,10 +5,7 @@ import { resolveRequestContext, type RequestCaller } from '../caller/resolve-req
 import type { CallerOptions } from '../caller/caller-options.ts'
 import type { McpCaller } from './mcp-caller.ts'
 
-/**
- * The caller of an MCP request, by the HTTP routes' rules, `sessionId` the principal of last resort.
- * A malformed context is answered per call, `isError`.
- */
+/** The caller of an MCP request, by the HTTP routes' rules, `sessionId` the principal of last resort. A malformed context is answered per call, `isError`. */
 export async function resolveMcpCaller(c: Context, options: CallerOptions, sessionId: string | undefined): Promise<McpCaller> {
   const resolved: RequestCaller & Pick<McpCaller, 'error'> = await resolveRequestContext(c, options).catch((caught: unknown) => {
     if (!ToolrouteError.isInstance(caught)) throw caught

@@ -24,10 +24,7 @@ export async function statelessCallKey(principal: string | null, requestId: Requ
   return sha256Hex(`${principal}\0${JSON.stringify(requestId)}`)
 }
 
-/**
- * The stateless calls still running here, so a `notifications/cancelled` (a request of its own)
- * reaches the call's server and ends its answer (a stream closes; a JSON one ends with 202).
- */
+/** The stateless calls still running here, so a `notifications/cancelled` (a request of its own) reaches the call's server and ends its answer (a stream closes; a JSON one ends with 202). */
 export class StatelessCalls {
   readonly #inFlight = new Map<string, Set<InFlight>>()
 

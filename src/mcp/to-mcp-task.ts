@@ -5,7 +5,7 @@ import type { RunStatus } from '../protocol/call-result.ts'
 import type { RunHost } from '../runs/run-host.ts'
 import type { RunRecord } from '../runs/run-record.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
-import { runRoute } from './mcp-tool-result.ts'
+import { runRoute, sessionNote } from './mcp-tool-result.ts'
 
 /** How often a client should poll `tasks/get` (the spec's `pollInterval`, a hint). */
 export const taskPollIntervalMs = 1000
@@ -38,8 +38,8 @@ export const taskTtlMs = (run: RunRecord): number | null => (run.expiresAt ? Mat
 
 /** A waiting run's status message in either era: how to answer it (`how`), or the HTTP route that does. */
 export function waitingMessage(run: RunRecord, basePath: string, how: string): string | undefined {
-  if (run.status === 'approval-required') return `Waiting for approval: ${how}, or POST ${runRoute(basePath, run.runId, 'approve')}`
-  if (run.status === 'suspended') return `Suspended, waiting for input: ${how}, or POST ${runRoute(basePath, run.runId, 'resume')}`
+  if (run.status === 'approval-required') return `Waiting for approval: ${how}, or POST ${runRoute(basePath, run.runId, 'approve')}.${sessionNote(run)}`
+  if (run.status === 'suspended') return `Suspended, waiting for input: ${how}, or POST ${runRoute(basePath, run.runId, 'resume')}.${sessionNote(run)}`
   return undefined
 }
 

@@ -30,10 +30,7 @@ function modernTaskStatusOf(run: RunRecord): TaskStatus {
   return taskStatusOf(run)
 }
 
-/**
- * A background run as a 2026-07-28 task, whose fields name their unit (`ttlMs`: how long a waiting run
- * waits, as `toMcpTask`'s `ttl`; `pollIntervalMs`).
- */
+/** A background run as a 2026-07-28 task, whose fields name their unit (`ttlMs`: how long a waiting run waits, as `toMcpTask`'s `ttl`; `pollIntervalMs`). */
 export function toModernTask(run: RunRecord, basePath: string) {
   const status = modernTaskStatusOf(run)
   const statusMessage =

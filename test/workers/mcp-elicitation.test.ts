@@ -155,8 +155,8 @@ describe('suspend and resume over MCP', () => {
 })
 
 describe('clients without elicitation', () => {
-  it('get an isError result naming the run id and the routes to approve it over HTTP', async () => {
-    const { client } = await connectMcp()
+  it('get an isError result naming the run id, the routes to approve it over HTTP and the session header that reaches them', async () => {
+    const { client, transport } = await connectMcp()
     const result = await client.callTool({ name: 'delete-file', arguments: { path: '/tmp/x' } })
     expect(result.isError).toBe(true)
     const run = runOf(result)
@@ -164,10 +164,12 @@ describe('clients without elicitation', () => {
     expect(textOf(result)).toContain(run.runId)
     expect(textOf(result)).toContain(`POST /runs/${run.runId}/approve`)
     expect(textOf(result)).toContain(`POST /runs/${run.runId}/decline`)
+    // Every 2025 client has a session (#45): without a credential, the run is the session's.
+    expect(textOf(result)).toContain(`Mcp-Session-Id: ${transport.sessionId}`)
 
     const approved = await SELF.fetch(`http://tools.test/runs/${run.runId}/approve`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', 'mcp-session-id': transport.sessionId! },
       body: JSON.stringify({ approvalId: run.approvalId }),
     })
     expect(approved.status).toBe(200)
@@ -175,7 +177,7 @@ describe('clients without elicitation', () => {
   })
 
   it('get the suspend payload, resume schema and routes of a suspended run', async () => {
-    const { client } = await connectMcp()
+    const { client, transport } = await connectMcp()
     const result = await client.callTool({ name: 'book-flight', arguments: { from: 'LIS', to: 'FAO' } })
     expect(result.isError).toBe(true)
     const run = runOf(result)
@@ -183,9 +185,10 @@ describe('clients without elicitation', () => {
     expect(textOf(result)).toContain('Which seat on LIS→FAO?')
     expect(textOf(result)).toContain(`POST /runs/${run.runId}/resume`)
     expect(textOf(result)).toContain('"pattern"')
+    expect(textOf(result)).toContain(`Mcp-Session-Id: ${transport.sessionId}`)
     const resumed = await SELF.fetch(`http://tools.test/runs/${run.runId}/resume`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', 'mcp-session-id': transport.sessionId! },
       body: JSON.stringify({ resumeData: { seat: '2B' } }),
     })
     expect(await resumed.json()).toMatchObject({ status: 'completed', output: { confirmation: 'LIS-FAO-2B' } })
@@ -194,10 +197,10 @@ describe('clients without elicitation', () => {
 
 describe('background tools over MCP', () => {
   it('waits for the run in its Durable Object and returns its output', async () => {
-    const { client } = await connectMcp()
+    const { client, transport } = await connectMcp()
     const result = await client.callTool({ name: 'generate-report', arguments: { month: '2026-01', delayMs: 50 } })
     expect(result.isError).toBeFalsy()
     expect(result.structuredContent).toEqual({ month: '2026-01', rows: 31 })
-    expect((await getRun(runOf(result).runId)).body.status).toBe('completed')
+    expect((await getRun(runOf(result).runId, transport.sessionId)).body.status).toBe('completed')
   })
 })

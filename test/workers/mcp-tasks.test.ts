@@ -117,10 +117,10 @@ describe('MCP tasks (2025-11-25)', () => {
     expect((await getRun(first.taskId, { auth: 'alice-tasks' })).body.status).not.toBe('cancelled')
   })
 
-  it('a caller without a principal lists no tasks (a run id is its only key), and a plain call of the tool still follows the run', async () => {
+  it('a client without a credential or elicitation still has a session (#45), which owns its tasks; a plain call of the tool follows the run', async () => {
     const { client } = await connectMcp()
-    await createTask(client, { month: '2026-10', delayMs: 0 })
-    expect((await legacyTasks(client).list()).tasks).toEqual([])
+    const task = await createTask(client, { month: '2026-10', delayMs: 0 })
+    expect((await legacyTasks(client).list()).tasks.map((listed) => listed.taskId)).toEqual([task.taskId])
     const plain = await client.callTool({ name: 'generate-report', arguments: { month: '2026-11', delayMs: 0 } })
     expect(plain.structuredContent).toEqual({ month: '2026-11', rows: 31 })
   })

@@ -195,7 +195,11 @@ describe('MCP 2025 requests, as each revision has them', () => {
   })
 
   it('announces tasks (and lists taskSupport) only from 2025-11-25, and serves tasks/* only there', async () => {
-    const capabilities = async (version: string) => ((await (await post(initialize(version))).json()) as { result: { capabilities: Record<string, unknown> } }).result.capabilities
+    // Every initialize opens a session (#45), whose answers come as SSE: the one `data:` line is the result.
+    const capabilities = async (version: string) => {
+      const data = (await (await post(initialize(version))).text()).split('\n').find((line) => line.startsWith('data: {'))!
+      return (JSON.parse(data.slice('data: '.length)) as { result: { capabilities: Record<string, unknown> } }).result.capabilities
+    }
     expect(await capabilities('2025-11-25')).toHaveProperty('tasks')
     for (const version of ['2025-06-18', '2025-03-26', '2024-11-05']) expect(await capabilities(version)).not.toHaveProperty('tasks')
     const listed = async (version: string) => ((await (await post({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, version)).json()) as { result: { tools: { name: string; execution?: unknown }[] } }).result.tools
@@ -237,11 +241,20 @@ describe('notifications/cancelled (2025 leg)', () => {
     await expectCancelAborts(client, key)
   })
 
-  it('a stateless call (no session) is aborted by its cancel too: both reach the Durable Object named by principal and request id', async () => {
+  it('a call without a session (no initialize) is aborted by its cancel too: both reach the Durable Object named by principal and request id', async () => {
     const key = `cancel-stateless-${crypto.randomUUID()}`
-    const { client, transport } = await connectMcp({ headers: { authorization: 'Bearer stateless-canceller' } })
-    expect(transport.sessionId).toBeUndefined()
-    await expectCancelAborts(client, key)
+    const post = (body: unknown) =>
+      SELF.fetch('http://tools.test/mcp', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', authorization: 'Bearer stateless-canceller' },
+        body: JSON.stringify(body),
+      })
+    const call = post({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'abort-recorder', arguments: { key, ms: 20_000 } } })
+    expect(await eventually(() => readProbe(key), (entries) => entries.includes('started'))).toContain('started')
+    expect((await post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 9, reason: 'stop' } })).status).toBe(202)
+    expect((await call).status).toBe(202)
+    const entries = await eventually(() => readProbe(key), (seen) => seen.some((entry) => entry.startsWith('aborted')))
+    expect(entries).not.toContain('finished')
   })
 
   it("another principal's cancel with the same request id does not reach the call", async () => {

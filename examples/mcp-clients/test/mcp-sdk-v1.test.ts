@@ -75,10 +75,10 @@ describe('the v1 SDK client at 2025-11-25', () => {
     expect(asked).toHaveLength(2)
   })
 
-  it('without elicitation (no session), an approval tool is an isError naming the run, approved over HTTP once', async () => {
+  it('without elicitation (still a session, #45), an approval tool is an isError naming the run, approved over HTTP once', async () => {
     const headers = { authorization: 'Bearer v1-headless' }
     const { client, transport } = await connect({ headers })
-    expect(transport.sessionId).toBeUndefined()
+    expect(transport.sessionId).toMatch(/^[0-9a-f-]{36}$/)
     const result = await client.callTool({ name: 'delete-file', arguments: { path: '/tmp/later.txt' } })
     expect(result.isError).toBe(true)
     const runId = runOf(result)

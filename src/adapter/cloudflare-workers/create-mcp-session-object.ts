@@ -10,14 +10,12 @@ import { createModernMcpHandler, questionStateCodecFor } from '../../mcp/create-
 import { handleStatelessMcp } from '../../mcp/handle-stateless-mcp.ts'
 import { StatelessCalls } from '../../mcp/stateless-calls.ts'
 
-/**
- * The internal headers the Worker sets to tell a session object what it serves: which session, one
- * 2026-07-28 call (under which key), or a stateless 2025 call (or its cancel). They are set on the copy
- * `withCaller` made, which holds no client's `x-toolroute-*` header.
- */
+/** What a session object serves (a session, a 2026-07-28 call, a stateless 2025 call), set on `withCaller`'s copy, free of any client's `x-toolroute-*`. */
 export const mcpSessionIdHeader = `${internalHeaderPrefix}mcp-session`
 export const mcpCallKeyHeader = `${internalHeaderPrefix}mcp-call`
 export const mcpStatelessKeyHeader = `${internalHeaderPrefix}mcp-stateless`
+// Only on the `initialize` opening a session under an id the Worker just made: no other opens one.
+export const mcpOpenHeader = `${internalHeaderPrefix}mcp-open`
 
 export interface McpSessionObjectOptions {
   /** Everything the session's MCP server needs, from the object's `env`. */
@@ -83,7 +81,7 @@ export function createMcpSessionObject(options: McpSessionObjectOptions): new (c
       const sessionId = request.headers.get(mcpSessionIdHeader)
       if (!sessionId) return sessionNotFound()
       const caller = readCaller(request.headers)
-      if (isInitialize(body)) return this.#open(sessionId, request, body, caller.principal)
+      if (isInitialize(body)) return request.headers.has(mcpOpenHeader) ? this.#open(sessionId, request, body, caller.principal) : sessionNotFound()
 
       const saved = await this.#saved()
       if (!saved || saved.principal !== caller.principal) return sessionNotFound()
