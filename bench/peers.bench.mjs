@@ -34,6 +34,8 @@ const seconds = Number(option('--seconds', 3))
 const connections = Number(option('--connections', 10))
 const coldRuns = Number(option('--cold-runs', 10))
 const parts = option('--part', 'bundle,mcp,node,cold').split(',')
+// `--against <checkout>` (e.g. `git archive <rev> | tar -x -C /tmp/before`): that checkout's server joins the `node` part, for a before-and-after.
+const against = option('--against', undefined)
 const asJson = args.includes('--json')
 const log = (...parts) => (asJson ? undefined : console.log(...parts))
 const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`
@@ -110,9 +112,12 @@ function printTable(title, samples, comparisons) {
 // Both projects live outside bench/, so that their Zod and MCP SDK resolve to the repository's (bench/ has its own Zod).
 const scratch = join(root, '.toolroute-test-tmp/bench-peers')
 
-/** tools/weather-tool.ts alone with the default config (MCP on), the example's bindings, built for deployment. */
-function toolrouteProject() {
-  const dir = join(scratch, 'toolroute')
+/**
+ * tools/weather-tool.ts alone with the example's bindings, built for deployment: the default config (MCP on),
+ * or `config` in its toolroute.config.ts; `mcpSessions: false` drops the TOOLROUTE_MCP binding (stateless MCP).
+ */
+function toolrouteProject(name = 'toolroute', config = undefined, { mcpSessions = true } = {}) {
+  const dir = join(scratch, name)
   rmSync(dir, { recursive: true, force: true })
   mkdirSync(join(dir, 'tools'), { recursive: true })
   copyFileSync(join(root, 'tools/weather-tool.ts'), join(dir, 'tools/weather-tool.ts'))
@@ -121,7 +126,9 @@ function toolrouteProject() {
     .replace(/^upload_source_maps = .*$/m, '')
     .replace(/^\[build\][\s\S]*?(?=^\[)/m, '')
     .replace(/^"(toolroute[^"]*)" = "\.\/(.*)"$/gm, (_, name, path) => `"${name}" = "${join(root, path)}"`)
+    .replace(mcpSessions ? /^$/ : /^\[\[durable_objects\.bindings\]\]\nname = "TOOLROUTE_MCP"\nclass_name = "McpSessionObject"\n/m, '')
   writeFileSync(join(dir, 'wrangler.toml'), toml)
+  if (config) writeFileSync(join(dir, 'toolroute.config.ts'), `import { defineConfig } from 'toolroute/workers'\n\nexport default defineConfig(${JSON.stringify(config)})\n`)
   execFileSync(process.execPath, ['cli/toolroute.mjs', 'build', '--deploy', dir], { cwd: root, env: wranglerEnv, stdio: 'pipe' })
   return join(dir, 'wrangler.toml')
 }
@@ -155,14 +162,28 @@ if (parts.includes('bundle')) {
   const sizes = {}
   for (const [name, { outdir, scriptPath }] of Object.entries({ toolroute, agents })) {
     const code = readFileSync(scriptPath)
-    const { owners } = bundleShares(JSON.parse(readFileSync(join(outdir, 'bundle-meta.json'), 'utf8')))
-    sizes[name] = { raw: code.byteLength, gzip: gzipSync(code).byteLength, owners: Object.fromEntries(owners) }
+    const { owners, carried } = bundleShares(JSON.parse(readFileSync(join(outdir, 'bundle-meta.json'), 'utf8')))
+    sizes[name] = { raw: code.byteLength, gzip: gzipSync(code).byteLength, owners: Object.fromEntries(owners), carried }
+  }
+  // What the default config's optional parts weigh: the same tool with each turned off in its config.
+  const variants = {
+    'idempotency: false': [{ idempotency: false }],
+    'idempotency: false, mastra: false': [{ idempotency: false, mastra: false }],
+    'the same, stateless MCP (no TOOLROUTE_MCP)': [{ idempotency: false, mastra: false }, { mcpSessions: false }],
+  }
+  for (const [label, [config, flags]] of Object.entries(variants)) {
+    const name = `toolroute-${Object.keys(sizes).length}`
+    const { scriptPath } = wranglerBundle(`peers/${name}`, toolrouteProject(name, config, flags))
+    const code = readFileSync(scriptPath)
+    sizes[label] = { raw: code.byteLength, gzip: gzipSync(code).byteLength }
   }
   report.bundle = { ...sizes, gzipRatio: sizes.toolroute.gzip / sizes.agents.gzip }
   log('\nbundle (wrangler deploy --dry-run --minify)            raw        gzip')
   log(`  toolroute, weather tool, MCP on (default config) ${kib(sizes.toolroute.raw).padStart(10)} ${kib(sizes.toolroute.gzip).padStart(10)}`)
   log(`  agents createMcpHandler + McpServer, same tool ${kib(sizes.agents.raw).padStart(12)} ${kib(sizes.agents.gzip).padStart(10)}`)
+  for (const label of Object.keys(variants)) log(`    toolroute, ${label.padEnd(44)} ${kib(sizes[label].raw).padStart(10)} ${kib(sizes[label].gzip).padStart(10)}   ${two(sizes[label].gzip / sizes.agents.gzip)}× agents`)
   log(`  toolroute ÷ agents, gzip: ${two(report.bundle.gzipRatio)}× (target ≤ 1.2×)`)
+  log(`  toolroute carries (raw): ${Object.entries(sizes.toolroute.carried).map(([piece, bytes]) => `${piece} ${kib(bytes)}`).join(' · ')}`)
   log('  raw bytes in the output by package (toolroute | agents):')
   const owners = [...new Set([...Object.keys(sizes.toolroute.owners), ...Object.keys(sizes.agents.owners)])].sort(
     (a, b) => (sizes.toolroute.owners[b] ?? 0) + (sizes.agents.owners[b] ?? 0) - (sizes.toolroute.owners[a] ?? 0) - (sizes.agents.owners[a] ?? 0),
@@ -210,9 +231,12 @@ if (parts.includes('mcp')) {
 }
 
 // --- node ----------------------------------------------------------------------------------------
-/** peers/toolroute-server.ts bundled for Node (minified, as a deploy would), `@hono/node-server` left to bench/node_modules as Mastra's server uses it. */
-async function toolrouteServerScript() {
-  const outfile = join(here, '.build/peers/toolroute-server.mjs')
+/**
+ * peers/toolroute-server.ts bundled for Node (minified, as a deploy would), `@hono/node-server` left to
+ * bench/node_modules as Mastra's server uses it; `from`: another checkout's src/ (`--against`).
+ */
+async function toolrouteServerScript(from = root) {
+  const outfile = join(here, `.build/peers/toolroute-server${from === root ? '' : '-against'}.mjs`)
   await build({
     entryPoints: [join(here, 'peers/toolroute-server.ts')],
     bundle: true,
@@ -221,7 +245,8 @@ async function toolrouteServerScript() {
     target: 'node22',
     minify: true,
     external: ['@hono/node-server'],
-    alias: { toolroute: join(root, 'src/index.ts'), 'toolroute/server': join(root, 'src/server.ts') },
+    alias: { toolroute: join(from, 'src/index.ts'), 'toolroute/server': join(from, 'src/server.ts') },
+    nodePaths: [join(root, 'node_modules')], // a `git archive` checkout has none of its own
     outfile,
     logLevel: 'warning',
   })
@@ -253,7 +278,9 @@ if (parts.includes('node')) {
   servers.toolroute = await toolrouteServerScript()
   const toolroute = await startServer(servers.toolroute)
   const mastra = await startServer(servers.mastra)
+  const before = against && (await startServer(await toolrouteServerScript(against)))
   const contenders = {
+    ...(before ? { 'before (Mastra route)': { url: `${before.url}/api/tools/weather-tool/execute`, headers: json, body: mastraBody, server: before } } : {}),
     'toolroute (POST /tools/:id)': { url: `${toolroute.url}/tools/weather-tool`, headers: json, body: callBody, server: toolroute },
     'toolroute (Mastra route)': { url: `${toolroute.url}/api/tools/weather-tool/execute`, headers: json, body: mastraBody, server: toolroute },
     'mastra (@mastra/hono)': { url: `${mastra.url}/api/tools/weather-tool/execute`, headers: json, body: mastraBody, server: mastra },
@@ -268,16 +295,18 @@ if (parts.includes('node')) {
   if (answers['toolroute (Mastra route)'] !== answers['mastra (@mastra/hono)']) throw new Error(`the Mastra answers differ:\n${answers['toolroute (Mastra route)']}\n${answers['mastra (@mastra/hono)']}`)
   log(`\nload: autocannon, ${connections} connections, ${seconds} s a sample, ${rounds} rounds (order rotated); each server its own Node process`)
   const samples = await alternate(contenders, (name) => processCpuNs(contenders[name].server.child.pid))
-  await Promise.all([stopServer(toolroute), stopServer(mastra)])
+  await Promise.all([stopServer(toolroute), stopServer(mastra), ...(before ? [stopServer(before)] : [])])
   const baseline = 'mastra (@mastra/hono)'
   report.node = {
     samples,
     nativeOverMastra: ratiosOf(samples, 'toolroute (POST /tools/:id)', baseline),
     mastraRouteOverMastra: ratiosOf(samples, 'toolroute (Mastra route)', baseline),
+    ...(before ? { beforeOverMastra: ratiosOf(samples, 'before (Mastra route)', baseline) } : {}),
   }
   printTable(`HTTP tool call on Node ${process.version} (@hono/node-server)`, samples, {
     'toolroute own route ÷ Mastra': report.node.nativeOverMastra,
     'toolroute Mastra route ÷ Mastra (target ≥ 1.6×)': report.node.mastraRouteOverMastra,
+    ...(before ? { [`${against}'s Mastra route ÷ Mastra`]: report.node.beforeOverMastra } : {}),
   })
 }
 
