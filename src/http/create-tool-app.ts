@@ -28,7 +28,8 @@ import { LazyTools } from '../manifest/lazy-tools.ts'
 import { toToolDescriptor } from '../manifest/to-tool-descriptor.ts'
 import { openApiDocumentOf } from './openapi.ts'
 import { toolRegistry } from '../manifest/tool-registry.ts'
-import { mountMastraRoutes } from './mastra-routes.ts'
+import { mountMastraRoutes, type MastraCall } from './mastra-routes.ts'
+import { uiMessageStreamDialectOf } from '../protocol/ui-message-chunk.ts'
 import { mountPlayground } from './mount-playground.ts'
 import type { CancelResult } from '../protocol/call-result.ts'
 import { headerNames } from '../protocol/header-names.ts'
@@ -106,12 +107,13 @@ export function createToolApp(options: ToolAppOptions, features: ToolAppFeatures
     return c.json(descriptor)
   })
   const answer = jsonAnswerOf(options)
-  // One handler for the checks and the call: a route of one handler takes Hono's fast path (no compose).
-  app.post('/tools/:toolId', async (c) => {
+  // A call, checked in the spec's order. Mastra's execute (`mastra-routes.ts`) has read its body and passes
+  // its `data` in: the call without a second request through the app.
+  const callRoute = async (c: Context<ToolAppEnv>, toolId: string, mastra?: MastraCall): Promise<Response> => {
     // Read once: in workerd each read of `request.headers` is a call into the runtime.
-    const headers = c.req.raw.headers
-    const tool = await loadTool(tools, c.req.param('toolId') ?? '')
-    if (!tool) throw toolNotFound(c.req.param('toolId'))
+    const headers = mastra?.headers ?? c.req.raw.headers
+    const tool = await loadTool(tools, toolId)
+    if (!tool) throw toolNotFound(toolId)
     c.set('tool', tool)
     const caller = await resolveRequestContext(c, options, headers)
     const values = caller.requestContext
@@ -119,28 +121,29 @@ export function createToolApp(options: ToolAppOptions, features: ToolAppFeatures
     if (!call.ok) throw call.error
     c.set('requestContext', call.requestContext)
     c.set('sentRequestContext', values)
-    const length = headers.get('content-length') ?? undefined
-    await checkBodyHeaders(c, maxInputBytes, { required: true, length, type: headers.get('content-type') ?? undefined })
-    const mode = responseModeOf(c, options.keepAliveMs, headers)
+    const length = mastra ? undefined : (headers.get('content-length') ?? undefined)
+    if (!mastra) await checkBodyHeaders(c, maxInputBytes, { required: true, length, type: headers.get('content-type') ?? undefined })
+    const mode = mastra ? { sse: false, view: 'display' as const, dialect: uiMessageStreamDialectOf(undefined) } : responseModeOf(c, options.keepAliveMs, headers)
     // SPEC §9: a call without a key pays one header read.
     const key = idempotency === false ? undefined : (headers.get(headerNames.idempotencyKey) ?? undefined)
     const shared = { call, runs: () => hostFor(c), defer: deferOf(c), mode, headers }
     if (key !== undefined) {
       if (!keyedCall) throw new ToolrouteError('EXECUTION_FAILED', noKeys)
-      const store = keysFor(c)
       const principal = await principalOf(c, options, call.requestContext, caller)
-      return keyedCall(c, { ...shared, key, store, maxBytes: maxInputBytes, principal })
+      return keyedCall(c, { ...shared, key, store: keysFor(c), maxBytes: maxInputBytes, principal, ...(mastra ? { body: new TextEncoder().encode(JSON.stringify(mastra.data)) } : {}) })
     }
     // A chunked body read by an SSE caller streams its deltas live; any other is validated before the response.
     return callTool(c, {
       ...shared,
       principal: await deferredPrincipalOf(c, options, call.requestContext, caller),
-      source: await bodyInput(c.req.raw, length, maxInputBytes),
+      source: mastra ? { input: mastra.data } : await bodyInput(c.req.raw, length, maxInputBytes),
       storeRuns: options.storeRuns ?? 'stateful',
       liveInput: mode.sse && length === undefined,
-      answer,
+      answer: mastra?.answer ?? answer,
     })
-  })
+  }
+  // One handler for the checks and the call: a route of one handler takes Hono's fast path (no compose).
+  app.post('/tools/:toolId', (c) => callRoute(c, c.req.param('toolId') ?? ''))
 
   // Run routes: the caller's principal comes from the same request context and auth as a call.
   const runCaller: MiddlewareHandler<ToolAppEnv> = async (c, next) => {
@@ -183,7 +186,7 @@ export function createToolApp(options: ToolAppOptions, features: ToolAppFeatures
 
   app.get('/openapi.json', async (c) => c.json(await openApi()))
   mountPlayground(app, { playground: options.playground, basePath, page: features.playground })
-  if (options.mastra !== false) mountMastraRoutes(app, { descriptors: byId, maxInputBytes })
+  if (options.mastra !== false) mountMastraRoutes(app, { descriptors: byId, maxInputBytes, call: callRoute })
   // A feature of the composer: this file imports no MCP code, so a Worker without /mcp bundles no MCP SDK.
   if (options.mcp !== false && features.mcp) {
     const mcp = features.mcp({ tools, options, runs: hostFor })

@@ -22,6 +22,8 @@ export interface IdempotentCallArgs extends Omit<CallToolArgs, 'source' | 'liveI
   key: string
   store: IdempotencyStore
   maxBytes: number
+  /** The body, when read already (Mastra's execute: its `data`); else read from the request. */
+  body?: Uint8Array | undefined
 }
 
 /**
@@ -35,7 +37,7 @@ export async function idempotentCall(c: Context, args: IdempotentCallArgs): Prom
   if (key.length === 0 || key.length > maxKeyLength) {
     throw new ToolrouteError('IDEMPOTENCY_KEY_INVALID', `The Idempotency-Key header must be 1 to ${maxKeyLength} characters, got ${key.length}`)
   }
-  const read = await readBody(c.req.raw, { maxBytes: args.maxBytes, as: 'bytes' })
+  const read = args.body ? { ok: true as const, body: args.body } : await readBody(c.req.raw, { maxBytes: args.maxBytes, as: 'bytes' })
   if (!read.ok) throw read.error
   const fingerprint = await fingerprintOf({ toolId: tool.id, principal: args.principal, requestContext: args.call.requestContext }, read.body)
   const scope: IdempotencyScope = { principal: args.principal, key }

@@ -3,6 +3,9 @@ import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createTool } from '../runtime/create-tool.ts'
 import { createToolApp } from './create-tool-app.ts'
+import { idempotentCall } from './idempotent-call.ts'
+import { createMemoryIdempotencyStore } from '../store/memory/memory-idempotency-store.ts'
+import { createMemoryRunHost } from '../store/memory/create-memory-run-host.ts'
 
 const echo = createTool({
   id: 'echo',
@@ -40,5 +43,34 @@ describe('mountMastraRoutes in createToolApp', () => {
     const app = createToolApp({ tools: [echo], mastra: false })
     expect((await app.request('/api/tools')).status).toBe(404)
     expect((await app.request('/api/tools/echo/execute', execute({ data: { text: 'hi' } }))).status).toBe(404)
+  })
+
+  it('is one pass through the app: middleware runs once, the call is the app’s own', async () => {
+    let passes = 0
+    const app = createToolApp({ tools: [echo], auth: async (_c, next) => (passes++, await next()) })
+    const response = await app.request('/api/tools/echo/execute', execute({ data: { text: 'hi' }, requestContext: { tenant: 't1' } }))
+    expect(await response.json()).toEqual({ text: 'hi', tenant: 't1' })
+    expect(response.headers.get('x-run-id')).toBeTruthy()
+    expect(passes).toBe(1)
+    const invalid = await app.request('/api/tools/echo/execute', execute({ data: { text: 1 } }))
+    expect(invalid.status).toBe(400)
+    expect(await invalid.json()).toMatchObject({ error: { code: 'INPUT_VALIDATION_FAILED', issues: [{ path: ['text'] }] } })
+  })
+
+  it('keeps an Idempotency-Key: a repeat replays the first call, other data is refused', async () => {
+    let runs = 0
+    const counted = createTool({ id: 'counted', description: 'Counts', inputSchema: z.object({ n: z.number() }), execute: async ({ n }) => ({ n, runs: ++runs }) })
+    const app = createToolApp({ tools: [counted] }, { runs: createMemoryRunHost, idempotency: { call: idempotentCall, keys: createMemoryIdempotencyStore } })
+    const keyed = (n: number) => app.request('/api/tools/counted/execute', execute({ data: { n } }, { 'idempotency-key': 'k1' }))
+    const first = await keyed(1)
+    expect(first.status).toBe(200)
+    const firstBody = await first.json()
+    const repeat = await keyed(1)
+    expect(repeat.headers.get('idempotent-replayed')).toBe('true')
+    expect(await repeat.json()).toEqual(firstBody)
+    expect(runs).toBe(1)
+    const other = await keyed(2)
+    expect(other.status).toBe(422)
+    expect(await other.json()).toMatchObject({ error: { code: 'IDEMPOTENCY_KEY_REUSED' } })
   })
 })

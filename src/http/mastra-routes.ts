@@ -4,6 +4,8 @@ import type { ToolAppEnv } from './tool-app-options.ts'
 import { readJsonBody } from '../caller/read-json-body.ts'
 import type { ToolDescriptor } from '../protocol/tool-descriptor.ts'
 import { headerNames, jsonHeader } from '../protocol/header-names.ts'
+import type { JsonAnswer } from './json-answer-of.ts'
+import type { CallResult } from '../protocol/call-result.ts'
 
 /** superjson's text for a plain JSON value: the value under `json`, no `meta` needed. */
 const superjson = (value: unknown) => JSON.stringify({ json: value })
@@ -15,14 +17,22 @@ function toMastraTool({ id, description, inputSchema, outputSchema, requireAppro
   return { id, description, inputSchema: superjson(inputSchema), outputSchema: outputSchema && superjson(outputSchema), requireApproval: requireApproval !== false, strict, inputExamples, providerOptions, mcp }
 }
 
+/** Mastra's execute, handed to the app's call: its input, the headers it stands in for (with the body's context), its answer. */
+export type MastraCall = { data: unknown; headers?: Headers | undefined; answer: JsonAnswer }
+
+/** A completed call answers its output, as Mastra's server does; anything else toolroute's JSON. */
+const mastraAnswer: JsonAnswer = (c, body, status, ids) =>
+  c.json(((body as CallResult).status === 'completed' ? ((body as { output?: unknown }).output ?? null) : body) as never, status, { [headerNames.runId]: ids.runId, [headerNames.toolCallId]: ids.toolCallId })
+
 /**
- * Mastra's tool routes, for `@mastra/client-js`. An execute goes through the app as `POST
- * /tools/:toolId` (auth, validation, runs all hold), `requestContext` (or the older `runtimeContext`)
+ * Mastra's tool routes, for `@mastra/client-js`. An execute is the app's own call (auth,
+ * validation, runs all hold), with no second request, `requestContext` (or the older `runtimeContext`)
  * as `x-request-context`; a completed call answers its output, as Mastra does, anything else as toolroute.
  */
 export function mountMastraRoutes(
   app: Hono<ToolAppEnv>,
-  options: { descriptors: () => Promise<ReadonlyMap<string, ToolDescriptor>>; maxInputBytes: number },
+  // `call`: the app's own call (`createToolApp`), with the body's `data` as its input: one request, one call.
+  options: { descriptors: () => Promise<ReadonlyMap<string, ToolDescriptor>>; maxInputBytes: number; call: (c: Context<ToolAppEnv>, toolId: string, mastra: MastraCall) => Promise<Response> },
 ): void {
   let listing: Record<string, ReturnType<typeof toMastraTool>> | undefined
   const listingOf = async () => (listing ??= Object.fromEntries([...(await options.descriptors()).values()].map((descriptor) => [descriptor.id, toMastraTool(descriptor)])))
@@ -45,24 +55,9 @@ export function mountMastraRoutes(
     if (context !== undefined && context !== null && (typeof context !== 'object' || Array.isArray(context))) {
       throw new ToolrouteError('REQUEST_CONTEXT_VALIDATION_FAILED', 'requestContext must be a JSON object')
     }
-    const headers = new Headers(c.req.raw.headers)
-    headers.delete('content-length')
-    headers.set('content-type', 'application/json')
-    headers.set('accept', 'application/json')
-    if (context) headers.set(headerNames.requestContext, jsonHeader(context))
-    const url = new URL(c.req.url)
-    url.pathname = url.pathname.replace(/\/api\/tools\/([^/]+)\/execute\/?$/, '/tools/$1')
-    url.search = ''
-    const call = new Request(url, { method: 'POST', headers, body: JSON.stringify(data), signal: c.req.raw.signal })
-    let executionCtx: Context['executionCtx'] | undefined
-    try {
-      executionCtx = c.executionCtx
-    } catch {} // Hono's getter throws where there is none (Node, Deno, tests).
-    const response = await app.fetch(call, c.env, executionCtx)
-    if (response.status !== 200) return response
-    const result = (await response.json()) as { status?: string; output?: unknown }
-    const ids: Record<string, string> = {}
-    for (const name of ['x-run-id', 'x-tool-call-id']) if (response.headers.has(name)) ids[name] = response.headers.get(name)!
-    return c.json((result.status === 'completed' ? (result.output ?? null) : result) as never, 200, ids)
+    // The body's context stands where a call's `x-request-context` would (an app's resolver still wins over it).
+    const headers = context ? new Headers(c.req.raw.headers) : undefined
+    headers?.set(headerNames.requestContext, jsonHeader(context))
+    return options.call(c, c.req.param('toolId') ?? '', { data, headers, answer: mastraAnswer })
   })
 }
