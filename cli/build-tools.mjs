@@ -204,8 +204,8 @@ export type Tools = [${routes.map(({ module, exportName }) => `typeof ${module}[
   const wranglerCommand = process.env.WRANGLER_COMMAND
   const servedLocally = !deploy && (wranglerCommand === undefined || wranglerCommand === 'dev')
   // And the middleware those need: the Host check only where served locally (here, or by the config's own
-  // `servedLocally`), CORS only with the `cors` option.
-  const guards = [...(servedLocally || config.servedLocally ? [['hostCheck', 'workerHostCheck']] : []), ...(config.cors ? [['corsMiddleware', 'workerCors']] : [])]
+  // `servedLocally`), CORS only with the `cors` option, the OAuth resource server (jose) only with `oauth`.
+  const guards = [...(servedLocally || config.servedLocally ? [['hostCheck', 'workerHostCheck']] : []), ...(config.cors ? [['corsMiddleware', 'workerCors']] : []), ...(config.oauth ? [['oauthGuard', 'workerOAuth']] : [])]
   const imports = ['createWorker', ...(mcp ? ['workerMcpServer'] : []), ...(runStore ? [runStore] : []), ...(playground ? ['loadPlaygroundPage'] : []), ...(jsonSchema ? ['workerJsonSchema'] : []), ...(keys ? ['workerKeyStore'] : []), ...guards.map(([, name]) => name)]
   const passed = [...(mcp ? ['mcpServer: workerMcpServer'] : []), ...(runStore ? [`runStore: ${runStore}`] : []), ...(playground ? ['playgroundPage: loadPlaygroundPage'] : []), ...(jsonSchema ? ['jsonSchema: workerJsonSchema'] : []), ...(keys ? ['keyStore: workerKeyStore'] : []), ...guards.map(([option, name]) => `${option}: ${name}`)]
   // The Durable Object classes: the Worker's for what it has, a stand-in for what the project's

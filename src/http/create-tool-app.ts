@@ -93,13 +93,20 @@ export function createToolApp(options: ToolAppOptions, features: ToolAppFeatures
     const { exposeHeaders = [], ...corsOptions } = options.cors === true ? {} : options.cors
     app.use('*', required(features.cors, 'cors', 'corsMiddleware: workerCors')({ ...corsOptions, exposeHeaders: [...new Set([...exposeHeaders, headerNames.runId, headerNames.toolCallId])] }))
   }
+  // Before `auth`: its metadata answers without credentials, its challenge is what a client signs in by.
+  if (options.oauth) required(features.oauth, 'oauth', 'oauthGuard: workerOAuth')(app, { oauth: options.oauth, basePath })
   for (const middleware of [options.auth ?? []].flat()) app.use('*', guardAuth(middleware as MiddlewareHandler) as MiddlewareHandler<ToolAppEnv>)
 
   // The listings come from the build's manifest (no tool module evaluated), else from the tools.
   const descriptors = once(() => (tools instanceof LazyTools ? tools.listing('descriptors') : [...tools.values()].map(toToolDescriptor)))
   const byId = once(async () => new Map((await descriptors()).map((descriptor) => [descriptor.id, descriptor])))
   const openApi = once(async () => openApiDocumentOf(await descriptors(), { basePath, server: options.server }))
-  app.get('/tools', async (c) => c.json({ tools: await descriptors() }))
+  // SPEC §15: a token lists only the tools it may call.
+  const callable = <T extends { id: string }>(c: Context<ToolAppEnv>, list: readonly T[]): readonly T[] => {
+    const token = c.get('verifiedToken')
+    return token ? list.filter(({ id }) => token.missingScopes(id).length === 0) : list
+  }
+  app.get('/tools', async (c) => c.json({ tools: callable(c, await descriptors()) }))
   app.get('/tools/:toolId', async (c) => {
     const descriptor = (await byId()).get(c.req.param('toolId'))
     if (!descriptor) throw toolNotFound(c.req.param('toolId'))
@@ -182,7 +189,9 @@ export function createToolApp(options: ToolAppOptions, features: ToolAppFeatures
     return c.json({ runId: run.runId, toolCallId: run.toolCallId, status: run.status } satisfies CancelResult, 200, { [headerNames.runId]: run.runId, [headerNames.toolCallId]: run.toolCallId })
   })
 
-  app.get('/openapi.json', async (c) => c.json(await openApi()))
+  app.get('/openapi.json', async (c) =>
+    c.json(c.get('verifiedToken') ? openApiDocumentOf(callable(c, await descriptors()), { basePath, server: options.server }) : await openApi()),
+  )
   mountPlayground(app, { playground: options.playground, basePath, page: features.playground })
   if (options.mastra !== false) mountMastraRoutes(app, { descriptors: byId, maxInputBytes })
   // A feature of the composer: this file imports no MCP code, so a Worker without /mcp bundles no MCP SDK.
