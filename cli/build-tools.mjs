@@ -14,6 +14,7 @@ import { dirname, join, relative, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import { checkBindings } from './check-bindings.mjs'
+import { connectorReadiness } from './connector-readiness.mjs'
 import { declaredClasses, durableObjectExports } from './durable-object-exports.mjs'
 import { readWranglerConfig } from './wrangler-config.mjs'
 import { fallbackWorker } from './fallback-worker.mjs'
@@ -241,6 +242,7 @@ ${objects.exports}`
       )
     }
   }
+  for (const line of connectorReadiness(routes, config)) console.warn(line)
   const credential = unownedCredentialOf(config)
   if (credential) {
     console.warn(
