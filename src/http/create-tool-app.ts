@@ -101,12 +101,7 @@ export function createToolApp(options: ToolAppOptions, features: ToolAppFeatures
   const descriptors = once(() => (tools instanceof LazyTools ? tools.listing('descriptors') : [...tools.values()].map(toToolDescriptor)))
   const byId = once(async () => new Map((await descriptors()).map((descriptor) => [descriptor.id, descriptor])))
   const openApi = once(async () => openApiDocumentOf(await descriptors(), { basePath, server: options.server }))
-  // SPEC §15: a token lists only the tools it may call.
-  const callable = <T extends { id: string }>(c: Context<ToolAppEnv>, list: readonly T[]): readonly T[] => {
-    const token = c.get('verifiedToken')
-    return token ? list.filter(({ id }) => token.missingScopes(id).length === 0) : list
-  }
-  app.get('/tools', async (c) => c.json({ tools: callable(c, await descriptors()) }))
+  app.get('/tools', async (c) => c.json({ tools: await descriptors() }))
   app.get('/tools/:toolId', async (c) => {
     const descriptor = (await byId()).get(c.req.param('toolId'))
     if (!descriptor) throw toolNotFound(c.req.param('toolId'))
@@ -189,9 +184,7 @@ export function createToolApp(options: ToolAppOptions, features: ToolAppFeatures
     return c.json({ runId: run.runId, toolCallId: run.toolCallId, status: run.status } satisfies CancelResult, 200, { [headerNames.runId]: run.runId, [headerNames.toolCallId]: run.toolCallId })
   })
 
-  app.get('/openapi.json', async (c) =>
-    c.json(c.get('verifiedToken') ? openApiDocumentOf(callable(c, await descriptors()), { basePath, server: options.server }) : await openApi()),
-  )
+  app.get('/openapi.json', async (c) => c.json(await openApi()))
   mountPlayground(app, { playground: options.playground, basePath, page: features.playground })
   if (options.mastra !== false) mountMastraRoutes(app, { descriptors: byId, maxInputBytes })
   // A feature of the composer: this file imports no MCP code, so a Worker without /mcp bundles no MCP SDK.

@@ -4,6 +4,7 @@ import type { OAuthOptions } from './oauth-options.ts'
 import type { ToolAppEnv } from '../http/tool-app-options.ts'
 import { bearerChallenge } from './bearer-challenge.ts'
 import { createTokenVerifier, tokenRefusal } from './create-token-verifier.ts'
+import { filterListings } from './filter-listings.ts'
 import { mcpScopeGuard } from './mcp-scope-guard.ts'
 import { metadataPath, protectedResource } from './protected-resource.ts'
 
@@ -11,7 +12,8 @@ import { metadataPath, protectedResource } from './protected-resource.ts'
  * The OAuth 2.1 resource server (SPEC §15), mounted by `createToolApp` before `auth` when the app
  * has `oauth`: RFC 9728 metadata (the root's and `/mcp`'s) answered without a token; every other
  * route refused `401` without a valid JWT access token of `oauth.issuer`; a tool call refused `403
- * INSUFFICIENT_SCOPE` (on `/mcp`, an `isError` result) without the scopes its tool needs. The
+ * INSUFFICIENT_SCOPE` (on `/mcp`, an `isError` result) without the scopes its tool needs; the listings
+ * show only what the token may call. The
  * verified token (`verifiedToken` on the context) is the request's principal (`principalOf`).
  *
  * @example
@@ -55,5 +57,7 @@ export function oauthGuard(app: Hono<ToolAppEnv>, { oauth, basePath }: { oauth: 
   }
   app.use('/tools/:toolId', toolScopes)
   app.use('/api/tools/:toolId/execute', toolScopes)
+  app.use('/tools', filterListings(basePath))
+  app.use('/openapi.json', filterListings(basePath))
   app.use('/mcp', mcpScopeGuard(Object.keys(oauth.toolScopes ?? {}), insufficient))
 }
