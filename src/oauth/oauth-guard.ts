@@ -59,5 +59,6 @@ export function oauthGuard(app: Hono<ToolAppEnv>, { oauth, basePath }: { oauth: 
   app.use('/api/tools/:toolId/execute', toolScopes)
   app.use('/tools', filterListings(basePath))
   app.use('/openapi.json', filterListings(basePath))
+  app.use('/api/tools', filterListings(basePath))
   app.use('/mcp', mcpScopeGuard(Object.keys(oauth.toolScopes ?? {}), insufficient))
 }

@@ -121,7 +121,7 @@ describe('oauth with an external issuer (oidc-provider)', () => {
   })
 
   it('answers 403 INSUFFICIENT_SCOPE for a tool whose scope the token lacks, and lists only what it may call', async () => {
-    const { client, token } = await signIn('carol', ['tools:call'])
+    const { client, token, provider } = await signIn('carol', ['tools:call'])
     const refused = await call('/tools/admin', token, {})
     expect(refused.status).toBe(403)
     expect(await refused.json()).toMatchObject({ error: { code: 'INSUFFICIENT_SCOPE' } })
@@ -129,6 +129,17 @@ describe('oauth with an external issuer (oidc-provider)', () => {
     const mcp = await client.callTool({ name: 'admin', arguments: {} })
     expect(mcp).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringContaining('tools:admin') }] })
     expect((await client.listTools()).tools.map(({ name }) => name).sort()).toEqual(['deploy', 'echo'])
+    // A client that answers forms gets a 2025 session (its answers as SSE): the same refusals.
+    const inSession = new Client({ name: 'test', version: '1.0.0' }, { capabilities: { elicitation: {} } })
+    const transport = new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), { authProvider: provider })
+    await inSession.connect(transport)
+    expect(transport.sessionId).toBeDefined()
+    expect((await inSession.listTools()).tools.map(({ name }) => name).sort()).toEqual(['deploy', 'echo'])
+    expect(await inSession.callTool({ name: 'admin', arguments: {} })).toMatchObject({ isError: true })
+    expect(await inSession.callTool({ name: 'echo', arguments: { text: 'in a session' } })).toMatchObject({ structuredContent: { text: 'in a session', user: 'carol' } })
+    await inSession.close()
+    const mastra = (await (await call('/api/tools', token)).json()) as Record<string, unknown>
+    expect(Object.keys(mastra).sort()).toEqual(['deploy', 'echo'])
     const listed = (await (await call('/tools', token)).json()) as { tools: { id: string }[] }
     expect(listed.tools.map(({ id }) => id).sort()).toEqual(['deploy', 'echo'])
     const openApi = (await (await call('/openapi.json', token)).json()) as { paths: Record<string, unknown> }
