@@ -14,6 +14,7 @@ import { dirname, join, relative, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import { checkBindings } from './check-bindings.mjs'
+import { connectorReadiness } from './connector-readiness.mjs'
 import { declaredClasses, durableObjectExports } from './durable-object-exports.mjs'
 import { readWranglerConfig } from './wrangler-config.mjs'
 import { fallbackWorker } from './fallback-worker.mjs'
@@ -204,8 +205,8 @@ export type Tools = [${routes.map(({ module, exportName }) => `typeof ${module}[
   const wranglerCommand = process.env.WRANGLER_COMMAND
   const servedLocally = !deploy && (wranglerCommand === undefined || wranglerCommand === 'dev')
   // And the middleware those need: the Host check only where served locally (here, or by the config's own
-  // `servedLocally`), CORS only with the `cors` option.
-  const guards = [...(servedLocally || config.servedLocally ? [['hostCheck', 'workerHostCheck']] : []), ...(config.cors ? [['corsMiddleware', 'workerCors']] : [])]
+  // `servedLocally`), CORS only with the `cors` option, the OAuth resource server (jose) only with `oauth`.
+  const guards = [...(servedLocally || config.servedLocally ? [['hostCheck', 'workerHostCheck']] : []), ...(config.cors ? [['corsMiddleware', 'workerCors']] : []), ...(config.oauth ? [['oauthGuard', 'workerOAuth']] : [])]
   const imports = ['createWorker', ...(mcp ? ['workerMcpServer'] : []), ...(runStore ? [runStore] : []), ...(playground ? ['loadPlaygroundPage'] : []), ...(jsonSchema ? ['workerJsonSchema'] : []), ...(keys ? ['workerKeyStore'] : []), ...guards.map(([, name]) => name)]
   const passed = [...(mcp ? ['mcpServer: workerMcpServer'] : []), ...(runStore ? [`runStore: ${runStore}`] : []), ...(playground ? ['playgroundPage: loadPlaygroundPage'] : []), ...(jsonSchema ? ['jsonSchema: workerJsonSchema'] : []), ...(keys ? ['keyStore: workerKeyStore'] : []), ...guards.map(([option, name]) => `${option}: ${name}`)]
   // The Durable Object classes: the Worker's for what it has, a stand-in for what the project's
@@ -241,6 +242,7 @@ ${objects.exports}`
       )
     }
   }
+  for (const line of connectorReadiness(routes, config)) console.warn(line)
   const credential = unownedCredentialOf(config)
   if (credential) {
     console.warn(

@@ -4,6 +4,7 @@ export type { ToolrouteConfig } from './adapter/cloudflare-workers/create-worker
 export { loadPlaygroundPage } from './playground/load-playground-page.ts'
 export { cors as workerCors } from 'hono/cors'
 export { checkHost as workerHostCheck } from './http/middleware/check-host.ts'
+export { oauthGuard as workerOAuth } from './oauth/oauth-guard.ts'
 export { cfworkerJsonSchema as workerJsonSchema } from './schema/cfworker-json-schema.ts'
 export { setJsonSchemaValidator } from './schema/json-schema-validator.ts'
 export type { JsonSchemaValidator, JsonSchemaCheck } from './schema/json-schema-validator.ts'

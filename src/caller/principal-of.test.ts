@@ -2,12 +2,14 @@ import { Hono, type Context } from 'hono'
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import type { CallerOptions } from './caller-options.ts'
 import { principalOf } from './principal-of.ts'
+import type { VerifiedToken } from './verified-token.ts'
 import { resolveRequestContext, type RequestCaller } from './resolve-request-context.ts'
 
 /** The caller and principal of one request to an app with `options`. */
-async function callerOf(options: CallerOptions, headers: Record<string, string> = {}, sessionId?: string) {
+async function callerOf(options: CallerOptions, headers: Record<string, string> = {}, sessionId?: string, token?: VerifiedToken) {
   let seen: { caller: RequestCaller; principal: string | null } | undefined
   const app = new Hono().onError((error, c) => c.text(error.message, 500)).get('/', async (c) => {
+    if (token) c.set('verifiedToken' as never, token as never)
     const caller = await resolveRequestContext(c, options)
     seen = { caller, principal: await principalOf(c, options, caller.requestContext, caller, ...(sessionId ? [sessionId] : [])) }
     return c.body(null, 204)
@@ -21,6 +23,14 @@ const session = '5d3f1c2a-9b7e-4c1d-8a2b-3c4d5e6f7a8b'
 const everything = { authorization: 'Bearer token', 'mcp-session-id': session, cookie: 'sid=1' }
 
 describe('principalOf: SPEC §12 order', () => {
+  it('an OAuth-verified token (SPEC §15) comes after the rule and the resolver, before the Authorization hash', async () => {
+    const token: VerifiedToken = { issuer: 'https://auth.example.com/', subject: 'alice', claims: {}, scopes: [], missingScopes: () => [] }
+    const resolver = () => ({ requestContext: {}, principal: 'user:u1' })
+    expect((await callerOf({ principal: () => 'rule' }, everything, undefined, token)).principal).toBe('rule')
+    expect((await callerOf({ resolveRequestContext: resolver }, everything, undefined, token)).principal).toBe('user:u1')
+    expect((await callerOf({}, everything, undefined, token)).principal).toBe('oauth:https://auth.example.com/#alice')
+  })
+
   it('the config rule first, then the resolver, then Authorization, then the MCP session, else nobody', async () => {
     const resolver = () => ({ requestContext: { userId: 'u1' }, principal: 'user:u1' })
     expect((await callerOf({ principal: (_c, context) => `rule:${context.userId}`, resolveRequestContext: resolver }, everything)).principal).toBe('rule:u1')

@@ -1,6 +1,7 @@
 import type { Context } from 'hono'
 import type { CallerOptions } from './caller-options.ts'
 import type { RequestCaller } from './resolve-request-context.ts'
+import type { VerifiedToken } from './verified-token.ts'
 import { sha256Hex } from '../idempotency/sha256-hex.ts'
 
 /** Session ids are UUIDs the MCP handler made; anything else names no session and reaches no object. */
@@ -11,7 +12,7 @@ export const sessionPrincipalPrefix = 'mcp-session:'
 
 /**
  * The principal a request acts for (SPEC §12), for every surface, in order: the app's `principal`
- * rule; the resolver's (`caller`); a hash of `authorization`; the MCP 2025 session (a server-made
+ * rule; the resolver's (`caller`); the OAuth-verified token's issuer and subject; a hash of `authorization`; the MCP 2025 session (a server-made
  * UUID, as unguessable as a run id); else `null`: nobody, its runs reachable by their id alone.
  */
 export async function principalOf(
@@ -23,6 +24,9 @@ export async function principalOf(
 ): Promise<string | null> {
   if (options.principal) return options.principal(c, requestContext)
   if (typeof caller.principal === 'string') return caller.principal
+  const token = c.get('verifiedToken') as VerifiedToken | undefined
+  // An issuer identifier has no fragment (RFC 8414): `#` parts it from the subject unambiguously.
+  if (token) return `oauth:${token.issuer}#${token.subject}`
   const authorization = c.req.header('authorization')
   if (authorization) return `auth:${await sha256Hex(authorization)}`
   if (sessionId !== undefined && sessionIdPattern.test(sessionId)) return `${sessionPrincipalPrefix}${sessionId.toLowerCase()}`
@@ -37,7 +41,7 @@ export async function deferredPrincipalOf(
   requestContext: Record<string, unknown>,
   caller: Omit<RequestCaller, 'requestContext'> = {},
 ): Promise<string | null | (() => Promise<string | null>)> {
-  if (options.principal || typeof caller.principal === 'string') return principalOf(c, options, requestContext, caller)
+  if (options.principal || typeof caller.principal === 'string' || c.get('verifiedToken')) return principalOf(c, options, requestContext, caller)
   let principal: Promise<string | null> | undefined
   return () => (principal ??= principalOf(c, options, requestContext, caller))
 }

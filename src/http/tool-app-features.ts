@@ -1,4 +1,4 @@
-import type { Context } from 'hono'
+import type { Context, Hono } from 'hono'
 import type { cors } from 'hono/cors'
 import type { checkHost } from './middleware/check-host.ts'
 import type { IdempotencyStore } from '../idempotency/idempotency-store.ts'
@@ -7,7 +7,7 @@ import type { RunHost } from '../runs/run-host.ts'
 import type { RunLimits } from '../runs/run-limits.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import type { idempotentCall } from './idempotent-call.ts'
-import type { ToolAppOptions } from './tool-app-options.ts'
+import type { ToolAppEnv, ToolAppOptions } from './tool-app-options.ts'
 
 /** What answers a call that has an `Idempotency-Key` (`idempotentCall`). */
 export type IdempotentCall = typeof idempotentCall
@@ -33,4 +33,6 @@ export interface ToolAppFeatures {
   cors?: typeof cors
   /** The Host check of a locally served app (`checkHost`), for `servedLocally`: a deployed Worker bundles none. */
   checkHost?: typeof checkHost
+  /** The OAuth resource server (`oauthGuard` of `oauth/`), for the `oauth` option: it mounts its metadata routes and its token check first. */
+  oauth?: (app: Hono<ToolAppEnv>, options: { oauth: NonNullable<ToolAppOptions['oauth']>; basePath: string }) => void
 }

@@ -1,6 +1,7 @@
 import type { Context, Env, MiddlewareHandler } from 'hono'
 import type { cors } from 'hono/cors'
 import type { CallerOptions, EnvContext } from '../caller/caller-options.ts'
+import type { VerifiedToken } from '../caller/verified-token.ts'
 import type { IdempotencyStore } from '../idempotency/idempotency-store.ts'
 import type { RunHost } from '../runs/run-host.ts'
 import type { RunLimits } from '../runs/run-limits.ts'
@@ -13,6 +14,8 @@ export interface ToolAppOptions<E extends Env = any, Mcp extends object = object
   tools: readonly AnyTool[] | Readonly<Record<string, AnyTool>> | LazyTools
   /** Where the routes are mounted (default `/`). */
   basePath?: string
+  /** OAuth 2.1 on every route and `/mcp` (SPEC §15, docs/auth.md): JWTs of `issuer` for `audience` (default: this URL), with `scopes` for every tool, `toolScopes` by id. */
+  oauth?: { issuer: string; audience?: string | readonly string[]; scopes?: readonly string[]; toolScopes?: Readonly<Record<string, readonly string[]>> }
   /** Any Hono middleware run before every route, e.g. `bearerAuth({ token })` from `hono/bearer-auth`. */
   auth?: MiddlewareHandler<E> | readonly MiddlewareHandler<E>[]
   /** Silence before a stream sends `: keep-alive`, so proxies keep it open (default 15 000 ms, SPEC §3). */
@@ -62,6 +65,8 @@ export interface ToolAppVariables {
   /** The request context as the caller sent it, before the tool's schema: what a stored run keeps. */
   sentRequestContext: Record<string, unknown>
   principal: string | null
+  /** The access token `oauth` verified (SPEC §15), for `resolveRequestContext` and `principal` to read. */
+  verifiedToken?: VerifiedToken
 }
 
 /** The app's Hono environment: any bindings, and the variables its middleware sets. */

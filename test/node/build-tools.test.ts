@@ -49,6 +49,33 @@ afterAll(() => {
 })
 
 describe('toolroute build', () => {
+  it('warns, naming the tool, where a connector directory would refuse it: no title, no read-only/destructive hint (with oauth), an MCP name over 64 characters', async () => {
+    const annotated = `import { createTool } from 'toolroute'
+import { z } from 'zod'
+
+export const ready = createTool({
+  id: 'ready',
+  description: 'A tool a directory takes',
+  inputSchema: z.object({}),
+  mcp: { annotations: { title: 'Ready', readOnlyHint: true } },
+  execute: async () => ({}),
+})
+`
+    const long = 'a'.repeat(65)
+    const config = "import { defineConfig } from 'toolroute/workers'\nexport default defineConfig({ oauth: { issuer: 'https://auth.example.com/' } })\n"
+    const result = await buildTools(project({ 'tools/bare.ts': tool('bare', 'bare'), 'tools/ready.ts': annotated, 'tools/long.ts': tool('long', long), 'toolroute.config.ts': config }))
+    expect(result.code).toBe(0)
+    const warnings = result.stderr.split('\n').filter((line) => line.includes('connector directory'))
+    expect(warnings).toEqual([
+      expect.stringContaining('tool "bare" (tools/bare.ts) is not ready for a connector directory: it has no mcp.annotations.title; it sets neither mcp.annotations.readOnlyHint nor destructiveHint'),
+      expect.stringContaining(`tool "${long}" (tools/long.ts) is not ready for a connector directory: its MCP name is 65 characters (connectors take at most 64); it has no mcp.annotations.title`),
+    ])
+    expect(result.stderr).not.toContain('"ready"')
+    // Without oauth only the name is told: a title and hints matter to connectors, which sign agents in.
+    const plain = await buildTools(project({ 'tools/bare.ts': tool('bare', 'bare'), 'tools/long.ts': tool('long', long) }))
+    expect(plain.stderr.split('\n').filter((line) => line.includes('connector directory'))).toEqual([expect.stringContaining('its MCP name is 65 characters (connectors take at most 64)')])
+  })
+
   it('compiles tools/ into the worker entry and prints the routes', async () => {
     const dir = project({ 'tools/alpha.ts': tool('alpha', 'alpha-tool'), 'tools/beta.ts': tool('beta', 'beta_tool'), 'tools/alpha.test.ts': 'throw new Error("tests are not tools")' })
     const result = await buildTools(dir)

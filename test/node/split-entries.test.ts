@@ -212,6 +212,17 @@ describe('a Worker bundles only what its config and tools use', () => {
     expect((await bundleApp('zod', { mcp: false, servedLocally: true }, {}, 'deploy')).inputs.some(isHostCheck)).toBe(true)
   }, 60_000)
 
+  it('the OAuth resource server (src/oauth/, jose) is bundled only with the oauth option (SPEC §15)', async () => {
+    const isOAuth = (path: string) => path.includes('src/oauth/') || path.includes('node_modules/jose/')
+    const without = await bundleApp('zod', { mcp: false }, {}, 'deploy')
+    expect(without.entry).not.toContain('workerOAuth')
+    expect(without.inputs.filter(isOAuth)).toEqual([])
+    const withOAuth = await bundleApp('zod', { mcp: false, oauth: { issuer: 'https://auth.example.com/' } }, {}, 'deploy')
+    expect(withOAuth.entry).toContain('oauthGuard: workerOAuth')
+    expect(withOAuth.inputs.some((path) => path.includes('src/oauth/oauth-guard.ts'))).toBe(true)
+    expect(withOAuth.inputs.some((path) => path.includes('node_modules/jose/'))).toBe(true)
+  }, 60_000)
+
   it('toolroute deploy builds for deployment: its bundle carries no playground page; with playground: true it does; the dev entry is left alone', async () => {
     const deployed = async (config: Record<string, unknown>, main = '.toolroute/worker.ts') => {
       const dir = join(tmpRoot, `deploy-${process.pid}-${Math.random().toString(36).slice(2)}`)

@@ -91,11 +91,13 @@ export function createWorker<
     /** What the options may need: Hono's `cors` (`workerCors`) for `cors`, the Host check (`workerHostCheck`) for `servedLocally`. */
     corsMiddleware?: ToolAppFeatures['cors']
     hostCheck?: ToolAppFeatures['checkHost']
+    /** The OAuth resource server (`workerOAuth`) for `oauth`. */
+    oauthGuard?: ToolAppFeatures['oauth']
   },
 ): Worker<R, M, K> {
   const tools = toolRegistry(config.tools)
   const binding = (env: unknown, name: string) => (env as Record<string, DurableObjectNamespace | undefined> | undefined)?.[name]
-  const { mcpServer, runStore: runStoreOf, keyStore: keyStoreOf, jsonSchema, playgroundPage, corsMiddleware, hostCheck, ...options } = config
+  const { mcpServer, runStore: runStoreOf, keyStore: keyStoreOf, jsonSchema, playgroundPage, corsMiddleware, hostCheck, oauthGuard, ...options } = config
   const runStore = runStoreOf?.({ tools, options: config })
   const noRuns = createNoRunHost('createWorker got no `runStore`: pass `runStore: workerRunStore` (from toolroute/workers), as toolroute build does when a call can reach a run')
   const required = (env: unknown, name: string, neededBy: string): DurableObjectNamespace => {
@@ -133,7 +135,7 @@ export function createWorker<
       ...(keyStore ? { idempotency: { call: keyStore.call } } : {}),
       ...(mcp && mcpOptions ? { mcp: mcp.handler } : {}),
       ...(playgroundPage ? { playground: playgroundPage } : {}),
-      cors: corsMiddleware, checkHost: hostCheck,
+      cors: corsMiddleware, checkHost: hostCheck, oauth: oauthGuard,
     },
   )
   // What is missing is told once, at the isolate's first request, not found out at the first call that

@@ -2,6 +2,7 @@ import type { Hono } from 'hono'
 import { createToolApp } from '../../http/create-tool-app.ts'
 import { cors } from 'hono/cors'
 import { checkHost } from '../../http/middleware/check-host.ts'
+import { oauthGuard } from '../../oauth/oauth-guard.ts'
 import { loadPlaygroundPage } from '../../playground/load-playground-page.ts'
 import { createMcpEndpoint } from '../../mcp/create-mcp-endpoint.ts'
 import { idempotentCall } from '../../http/idempotent-call.ts'
@@ -66,6 +67,6 @@ export async function createDenoToolApp(options: DenoToolAppOptions): Promise<De
   await scheduler?.start((id) => (id.startsWith(denoKvKeySweepPrefix) ? keys.sweep(id) : engine.sweep(id)))
   const idempotency = appOptions.idempotency ?? keys
   setJsonSchemaValidator(cfworkerJsonSchema)
-  const app = createToolApp({ ...appOptions, runs: withRunIndex(engine, createDenoKvRunIndex(kv)), idempotency }, { idempotency: { call: idempotentCall }, playground: loadPlaygroundPage, mcp: createMcpEndpoint, cors, checkHost })
+  const app = createToolApp({ ...appOptions, runs: withRunIndex(engine, createDenoKvRunIndex(kv)), idempotency }, { idempotency: { call: idempotentCall }, playground: loadPlaygroundPage, mcp: createMcpEndpoint, cors, checkHost, oauth: oauthGuard })
   return { app, engine, store }
 }
