@@ -61,15 +61,8 @@ async function streamed(segment: RunSegment) {
   return { run, after, stream: encodeSegmentStream(events, () => segment.settled, abort) }
 }
 
-/**
- * What a mounted feature (`workerWebhooks`) adds to each run object: it wraps the run's store, and
- * shares the object's one alarm with the engine, whose `schedule` and sweep it is handed.
- */
-export type RunObjectMount = (storage: DurableObjectStorage) => {
-  store(store: RunStore): RunStore
-  schedule(at: number): Promise<void>
-  alarm(sweep: () => Promise<void>): Promise<void>
-}
+/** What a mounted feature (`workerWebhooks`) adds to each run object: it wraps the store and shares the one alarm with the engine. */
+export type RunObjectMount = (storage: DurableObjectStorage) => { store(store: RunStore): RunStore; schedule(at: number): Promise<void>; alarm(sweep: () => Promise<void>): Promise<void> }
 
 /** Makes the engine a run object runs, from what the object hands it: its own storage, alarm and `waitUntil`, and the config's times. */
 type EngineOf = (options: Pick<RunEngineOptions, 'store' | 'ttlMs' | 'retentionMs' | 'runLimits' | 'leaseMs' | 'schedule' | 'defer' | 'exclusive'>) => RunEngine
@@ -90,9 +83,8 @@ export class ToolRunObject extends DurableObject {
     super(ctx, env as never)
     this.#indexOf = indexOf
     const mounted = (this.#mounted = mount?.(ctx.storage))
-    const store = createDurableObjectRunStore(ctx.storage)
     this.engine = engineOf({
-      store: mounted ? mounted.store(store) : store,
+      store: (mounted?.store ?? ((store) => store))(createDurableObjectRunStore(ctx.storage)),
       ttlMs: millisecondsOf(options.runTtlMs, env, 'TOOLROUTE_RUN_TTL_MS'),
       retentionMs: millisecondsOf(options.retentionMs, env, 'TOOLROUTE_RETENTION_MS'),
       runLimits: options.runLimits,

@@ -10,6 +10,5 @@ import { createMemoryRunStore } from './memory-run-store.ts'
 
 /** Runs in this process's memory, listed per principal: `toolroute/server`'s default, passed by its composer. */
 export function createMemoryRunHost(tools: ReadonlyMap<string, AnyTool>, options: { runLimits?: RunLimits; storeWith?: (store: RunStore) => RunStore } = {}): RunHost {
-  const { storeWith = (store: RunStore) => store, runLimits } = options
-  return withRunIndex(createRunEngine({ store: storeWith(createMemoryRunStore()), drive: driveRuns(tools), runLimits }), createMemoryRunIndex())
+  return withRunIndex(createRunEngine({ store: (options.storeWith ?? ((store) => store))(createMemoryRunStore()), drive: driveRuns(tools), runLimits: options.runLimits }), createMemoryRunIndex())
 }
