@@ -44,7 +44,7 @@ export default defineConfig({
           isolate: false,
           // The secret canary over every response the suite reads from the test Worker.
           setupFiles: ['test/workers/secret-scan.setup.ts'],
-          globalSetup: ['test/shared/secret-scan.global.ts'],
+          globalSetup: ['test/shared/secret-scan.global.ts', 'test/workers/webhook-receiver.global.ts'],
         },
       },
       {

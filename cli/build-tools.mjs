@@ -207,8 +207,12 @@ export type Tools = [${routes.map(({ module, exportName }) => `typeof ${module}[
   // And the middleware those need: the Host check only where served locally (here, or by the config's own
   // `servedLocally`), CORS only with the `cors` option, the OAuth resource server (jose) only with `oauth`.
   const guards = [...(servedLocally || config.servedLocally ? [['hostCheck', 'workerHostCheck']] : []), ...(config.cors ? [['corsMiddleware', 'workerCors']] : []), ...(config.oauth ? [['oauthGuard', 'workerOAuth']] : [])]
-  const imports = ['createWorker', ...(mcp ? ['workerMcpServer'] : []), ...(runStore ? [runStore] : []), ...(playground ? ['loadPlaygroundPage'] : []), ...(jsonSchema ? ['workerJsonSchema'] : []), ...(keys ? ['workerKeyStore'] : []), ...guards.map(([, name]) => name)]
-  const passed = [...(mcp ? ['mcpServer: workerMcpServer'] : []), ...(runStore ? [`runStore: ${runStore}`] : []), ...(playground ? ['playgroundPage: loadPlaygroundPage'] : []), ...(jsonSchema ? ['jsonSchema: workerJsonSchema'] : []), ...(keys ? ['keyStore: workerKeyStore'] : []), ...guards.map(([option, name]) => `${option}: ${name}`)]
+  // And webhooks (SPEC §16): sent from the run objects, so only with the store of runs that wait.
+  const webhooks = Array.isArray(config.webhooks) && config.webhooks.length > 0 && runStore === 'workerRunStore'
+  if (Array.isArray(config.webhooks) && config.webhooks.length > 0 && !webhooks) console.warn('toolroute: the config has webhooks, but no tool waits or runs in the background: no run will be told')
+  const mounted = [...guards, ...(webhooks ? [['webhookSender', 'workerWebhooks']] : [])]
+  const imports = ['createWorker', ...(mcp ? ['workerMcpServer'] : []), ...(runStore ? [runStore] : []), ...(playground ? ['loadPlaygroundPage'] : []), ...(jsonSchema ? ['workerJsonSchema'] : []), ...(keys ? ['workerKeyStore'] : []), ...mounted.map(([, name]) => name)]
+  const passed = [...(mcp ? ['mcpServer: workerMcpServer'] : []), ...(runStore ? [`runStore: ${runStore}`] : []), ...(playground ? ['playgroundPage: loadPlaygroundPage'] : []), ...(jsonSchema ? ['jsonSchema: workerJsonSchema'] : []), ...(keys ? ['keyStore: workerKeyStore'] : []), ...mounted.map(([option, name]) => `${option}: ${name}`)]
   // The Durable Object classes: the Worker's for what it has, a stand-in for what the project's
   // wrangler config declares and the Worker leaves out (a deploy refuses a declared class the
   // script does not export). Without a wrangler config, every class is declared.

@@ -27,6 +27,8 @@ export const pieces = {
   playground: (path) => /(?:^|\/)src\/playground\/playground-/.test(path),
   // What checks plain JSON Schemas: @cfworker/json-schema and toolroute's adapter over it.
   'JSON Schema validator': (path) => /node_modules\/@cfworker\/json-schema\/|(?:^|\/)src\/schema\/cfworker-json-schema\./.test(path),
+  // Webhooks (SPEC §16), bundled only when the config has them.
+  webhooks: (path) => /(?:^|\/)src\/webhooks\//.test(path),
   // The run engine and what only it imports, the stores and hosts, the Durable Object that holds a run.
   'run store': (path) =>
     /(?:^|\/)src\/(?:runs\/(?:create-run-engine|drive-runs|finished-runs|create-stored-runs|run-refusal|create-step-runner|follow-run|run-background-attempt|run-cancellation|run-lifetime|run-notifier|run-transitions|stored-input-events|segment-stream|with-run-index|create-memory-run-index)|store\/memory\/(?:memory-run-store|create-memory-run-host)|adapter\/cloudflare-workers\/(?:create-tool-run-object|create-run-object-class|durable-object-run-|sql-run-index|worker-run-store|kv-run-store|create-kv-run))/.test(

@@ -14,6 +14,7 @@ import { createMemoryRunHost } from './store/memory/create-memory-run-host.ts'
 import { createMemoryIdempotencyStore } from './store/memory/memory-idempotency-store.ts'
 import { cfworkerJsonSchema } from './schema/cfworker-json-schema.ts'
 import { setJsonSchemaValidator } from './schema/json-schema-validator.ts'
+import { memoryWebhooks } from './webhooks/memory-webhooks.ts'
 
 export { defaultMaxInputBytes } from './caller/read-body.ts'
 export type { ToolAppEnv } from './http/tool-app-options.ts'
@@ -33,7 +34,7 @@ export { loadPlaygroundPage, type PlaygroundPageLoader } from './playground/load
  */
 export const createToolApp = (options: ToolAppOptions): Hono<ToolAppEnv> => {
   setJsonSchemaValidator(cfworkerJsonSchema)
-  return createHttpToolApp(options, { runs: createMemoryRunHost, idempotency: { call: idempotentCall, keys: createMemoryIdempotencyStore }, playground: loadPlaygroundPage, mcp: createMcpEndpoint, cors, checkHost, oauth: oauthGuard })
+  return createHttpToolApp(options, { runs: createMemoryRunHost, idempotency: { call: idempotentCall, keys: createMemoryIdempotencyStore }, playground: loadPlaygroundPage, mcp: createMcpEndpoint, cors, checkHost, oauth: oauthGuard, webhooks: memoryWebhooks })
 }
 export { toToolDescriptor } from './manifest/to-tool-descriptor.ts'
 export type { ToolDescriptor } from './protocol/tool-descriptor.ts'
@@ -47,6 +48,7 @@ export type { RunStore, TransitionResult } from './runs/run-store.ts'
 export type { RunLimits } from './runs/run-limits.ts'
 export type { RunRecord } from './runs/run-record.ts'
 export type { RunStatus, RunView } from './protocol/call-result.ts'
+export type { WebhookBody } from './webhooks/webhook-body.ts'
 export { createMemoryRunStore } from './store/memory/memory-run-store.ts'
 export { createEventProjector } from './runs/create-event-projector.ts'
 export { encodeSseEvent, sseHeaders } from './protocol/encode-sse.ts'

@@ -21,6 +21,8 @@ export type { WorkerRunStore, WorkerRunStoreContext } from './adapter/cloudflare
 export { workerKeyStore } from './adapter/cloudflare-workers/worker-key-store.ts'
 export type { WorkerKeyStore, WorkerKeyStoreContext } from './adapter/cloudflare-workers/worker-key-store.ts'
 export { workerMcpServer } from './adapter/cloudflare-workers/worker-mcp-server.ts'
+export { workerWebhooks } from './webhooks/worker-webhooks.ts'
+export type { WebhookBody } from './webhooks/webhook-body.ts'
 export type { WorkerMcp, WorkerMcpContext } from './adapter/cloudflare-workers/worker-mcp-server.ts'
 export { createMcpSessionObject } from './adapter/cloudflare-workers/create-mcp-session-object.ts'
 export { createDurableObjectMcpSessions } from './adapter/cloudflare-workers/durable-object-mcp-sessions.ts'

@@ -63,10 +63,11 @@ export function createToolApp(options: ToolAppOptions, features: ToolAppFeatures
   // Without `runs` no run can exist: its composer (toolroute/server, Deno, a Worker entry) brings
   // the run store as a feature, so this file imports none of it and a Worker that keeps no runs bundles none.
   let fallbackHost: RunHost | undefined
+  const storeWith = options.webhooks?.length ? features.webhooks?.(options) : undefined
   const hostFor = (c: Context): RunHost => {
     if (typeof options.runs === 'function') return options.runs(c)
     if (options.runs) return options.runs
-    if (features.runs) return (fallbackHost ??= features.runs(tools, options.runLimits ? { runLimits: options.runLimits } : {}))
+    if (features.runs) return (fallbackHost ??= features.runs(tools, { ...(options.runLimits ? { runLimits: options.runLimits } : {}), ...(storeWith ? { storeWith } : {}) }))
     return (fallbackHost ??= createNoRunHost('pass `runs` (a RunHost) to createToolApp'))
   }
   let fallbackKeys: IdempotencyStore | undefined

@@ -5,6 +5,7 @@ import type { IdempotencyStore } from '../idempotency/idempotency-store.ts'
 import type { PlaygroundPageLoader } from '../playground/load-playground-page.ts'
 import type { RunHost } from '../runs/run-host.ts'
 import type { RunLimits } from '../runs/run-limits.ts'
+import type { RunStore } from '../runs/run-store.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import type { idempotentCall } from './idempotent-call.ts'
 import type { ToolAppEnv, ToolAppOptions } from './tool-app-options.ts'
@@ -22,7 +23,9 @@ export type McpHandlerFactory = (deps: {
 /** The features an app may leave out, passed by its composer: http/ imports none, so an app bundles only these. */
 export interface ToolAppFeatures {
   /** What keeps runs when the options give no `runs`, made on first use; without either none can exist (SPEC §11). */
-  runs?: (tools: ReadonlyMap<string, AnyTool>, options: { runLimits?: RunLimits }) => RunHost
+  runs?: (tools: ReadonlyMap<string, AnyTool>, options: { runLimits?: RunLimits; storeWith?: (store: RunStore) => RunStore }) => RunHost
+  /** What tells the options' `webhooks` of the runs `runs` keeps, by wrapping its store (`memoryWebhooks`). */
+  webhooks?: (options: ToolAppOptions) => (store: RunStore) => RunStore
   /** Idempotent calls (SPEC §9): `call` answers a keyed call; `keys` is where keys live when the options name no store. */
   idempotency?: { call: IdempotentCall; keys?: () => IdempotencyStore }
   /** What renders the playground page (`loadPlaygroundPage`). Without it `GET /` answers `404 TOOL_NOT_FOUND`, saying why. */

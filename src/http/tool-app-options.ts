@@ -54,6 +54,10 @@ export interface ToolAppOptions<E extends Env = any, Mcp extends object = object
    * and lets this machine's pages call `/mcp` and act on runs. Set by whoever serves the app, never from a request. Default false.
    */
   servedLocally?: boolean
+  /** Told when a run waits or settles, signed per Standard Webhooks (`secret`: `whsec_`, base64); needs `publicUrl` (SPEC §16, docs/runs.md). */
+  webhooks?: readonly { url: string; secret: string; events?: readonly ('run.waiting' | 'run.settled')[]; retryDelaysMs?: readonly number[] }[]
+  /** The URL the routes are served at (origin and base path), e.g. `https://tools.example.com`: the base of a webhook's links. */
+  publicUrl?: string
   /** Host names a locally served app also answers, any port; `'.example.test'` is that name and every name under it. */
   allowedHosts?: readonly string[]
 }

@@ -172,6 +172,20 @@ describe('a Worker bundles only what its config and tools use', () => {
     for (const file of runIndex) expect(inputs.filter((path) => path.includes(`src/${file}.ts`))).toHaveLength(1)
   }, 60_000)
 
+  it('webhooks are bundled only when the config has them: the sender passed to createWorker, none of src/webhooks/ otherwise', async () => {
+    const approval = { 'tools/stateful.ts': statefulTool('requireApproval: true,') }
+    const webhooks = [{ url: 'https://hooks.example.test/toolroute', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }]
+    const off = await bundleApp('zod', { mcp: false, idempotency: false }, approval)
+    expect(off.entry).not.toContain('workerWebhooks')
+    expect(carries(off.inputs, 'webhooks')).toEqual([])
+    const on = await bundleApp('zod', { mcp: false, idempotency: false, publicUrl: 'https://tools.example.test', webhooks }, approval)
+    expect(on.entry).toContain('webhookSender: workerWebhooks')
+    expect(carries(on.inputs, 'webhooks').some((path) => path.includes('src/webhooks/worker-webhooks.ts'))).toBe(true)
+    // Signed with Web Crypto: no hashing library comes with it, and nothing of the in-process sender.
+    expect(on.inputs.filter((path) => /node_modules\/(standardwebhooks|fast-sha256|@stablelib)/.test(path))).toEqual([])
+    expect(carries(on.inputs, 'webhooks').filter((path) => path.includes('memory-webhook'))).toEqual([])
+  }, 60_000)
+
   it('an app whose one tool calls suspend without declaring a schema gets no run store: whether a tool suspends is declared, not read from its source', async () => {
     const tool = statefulTool('', "async (_input, { suspend }) => { await suspend?.({ why: 'ask' }); return { done: true } }")
     const { inputs, entry } = await bundleApp('zod', { mcp: false, idempotency: false }, { 'tools/stateful.ts': tool })

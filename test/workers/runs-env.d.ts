@@ -6,5 +6,6 @@ declare namespace Cloudflare {
     EXECUTION_COUNTER: DurableObjectNamespace
     TOOLROUTE_RUNS_KV: KVNamespace
     LIMITED_RUNS: DurableObjectNamespace
+    WEBHOOK_RUNS: DurableObjectNamespace
   }
 }

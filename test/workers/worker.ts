@@ -1,13 +1,14 @@
 // The Worker the workerd tests run: the example tools of tools/ plus test-only fixtures.
 // Under `/kv/` the same tools are served with runs in Workers KV instead of Durable Objects.
 import { createToolApp } from 'toolroute/server'
-import { createKvRunHost, createWorker, workerFinishedRunStore, workerKeyStore, workerMcpServer, workerRunStore } from 'toolroute/workers'
+import { createKvRunHost, createWorker, workerFinishedRunStore, workerKeyStore, workerMcpServer, workerRunStore, workerWebhooks } from 'toolroute/workers'
 import { tools } from '../../.toolroute/tools.ts'
 import { testTools } from '../fixtures/test-tools.ts'
 import { mcpTestTools } from '../fixtures/mcp-tools.ts'
 import { streamTools } from '../fixtures/stream-tools.ts'
 import { limitedRunLimits, runFixtureTools } from './run-fixture-tools.ts'
 import { canaryKindTools, canaryTools } from '../fixtures/canary-tools.ts'
+import { webhookTestConfig } from './webhook-test-config.ts'
 
 const allTools = [...tools, ...testTools, ...runFixtureTools, ...mcpTestTools, ...streamTools, ...canaryTools, ...canaryKindTools]
 const worker = createWorker({ tools: allTools, keyStore: workerKeyStore, mcpServer: workerMcpServer, runStore: workerRunStore })
@@ -26,3 +27,11 @@ export { ExecutionCounter, RunStoreProbe } from './fixture-objects.ts'
 export class FinishedToolRunObject extends createWorker({ tools: allTools, mcp: false, runStore: workerFinishedRunStore }).ToolRunObject {}
 /** Runs with small event-log limits (bound as LIMITED_RUNS; runs-limits.test.ts binds it as TOOLROUTE_RUNS). */
 export class LimitedToolRunObject extends createWorker({ tools: allTools, mcp: false, runStore: workerRunStore, runLimits: limitedRunLimits }).ToolRunObject {}
+/** Runs whose objects tell webhooks (bound as WEBHOOK_RUNS; webhooks.test.ts binds it as TOOLROUTE_RUNS and names its receiver here first). */
+export class WebhookToolRunObject extends createWorker({
+  tools: allTools,
+  mcp: false,
+  runStore: workerRunStore,
+  webhooks: webhookTestConfig.webhooks,
+  webhookSender: () => workerWebhooks(webhookTestConfig),
+}).ToolRunObject {}

@@ -2,6 +2,7 @@ import { DurableObject } from 'cloudflare:workers'
 import type { SequencedEvent, ToolEvent } from '../../protocol/tool-event.ts'
 import type { RunEngine, RunEngineOptions } from '../../runs/create-run-engine.ts'
 import type { RunRecord } from '../../runs/run-record.ts'
+import type { RunStore } from '../../runs/run-store.ts'
 import type { RunCaller, RunEventPage, RunSegment } from '../../runs/run-host.ts'
 import { encodeSegmentStream, rpc, type RpcResult } from './segment-stream.ts'
 import { createDurableObjectRunStore, storedRunId } from './durable-object-run-store.ts'
@@ -60,6 +61,9 @@ async function streamed(segment: RunSegment) {
   return { run, after, stream: encodeSegmentStream(events, () => segment.settled, abort) }
 }
 
+/** What a mounted feature (`workerWebhooks`) adds to each run object: it wraps the store and shares the one alarm with the engine. */
+export type RunObjectMount = (storage: DurableObjectStorage) => { store(store: RunStore): RunStore; schedule(at: number): Promise<void>; alarm(sweep: () => Promise<void>): Promise<void> }
+
 /** Makes the engine a run object runs, from what the object hands it: its own storage, alarm and `waitUntil`, and the config's times. */
 type EngineOf = (options: Pick<RunEngineOptions, 'store' | 'ttlMs' | 'retentionMs' | 'runLimits' | 'leaseMs' | 'schedule' | 'defer' | 'exclusive'>) => RunEngine
 type IndexOf = (sql: SqlStorage) => SqlRunIndex
@@ -72,13 +76,15 @@ type IndexOf = (sql: SqlStorage) => SqlRunIndex
 export class ToolRunObject extends DurableObject {
   readonly engine: RunEngine
   readonly #indexOf: IndexOf | undefined
+  readonly #mounted: ReturnType<RunObjectMount> | undefined
   #index?: SqlRunIndex
 
-  constructor(ctx: DurableObjectState, env: unknown, engineOf: EngineOf, options: ToolRunObjectOptions, indexOf?: IndexOf) {
+  constructor(ctx: DurableObjectState, env: unknown, engineOf: EngineOf, options: ToolRunObjectOptions, indexOf?: IndexOf, mount?: RunObjectMount) {
     super(ctx, env as never)
     this.#indexOf = indexOf
+    const mounted = (this.#mounted = mount?.(ctx.storage))
     this.engine = engineOf({
-      store: createDurableObjectRunStore(ctx.storage),
+      store: (mounted?.store ?? ((store) => store))(createDurableObjectRunStore(ctx.storage)),
       ttlMs: millisecondsOf(options.runTtlMs, env, 'TOOLROUTE_RUN_TTL_MS'),
       retentionMs: millisecondsOf(options.retentionMs, env, 'TOOLROUTE_RETENTION_MS'),
       runLimits: options.runLimits,
@@ -87,7 +93,7 @@ export class ToolRunObject extends DurableObject {
       exclusive: true,
       // The run's state names the one time it next needs (expiry, retention, the next background
       // attempt, the end of a running step's lease): each call replaces the object's single alarm.
-      schedule: (_runId, at) => ctx.storage.setAlarm(at),
+      schedule: (_runId, at) => (mounted ? mounted.schedule(at) : ctx.storage.setAlarm(at)),
       defer: (work) => ctx.waitUntil(work.catch(() => {})),
     })
   }
@@ -141,7 +147,8 @@ export class ToolRunObject extends DurableObject {
 
   async alarm(): Promise<void> {
     const runId = storedRunId(this.ctx.storage)
-    if (runId) await this.engine.sweep(runId)
+    const sweep = async () => void (runId && (await this.engine.sweep(runId)))
+    await (this.#mounted ? this.#mounted.alarm(sweep) : sweep())
   }
 }
 
@@ -154,10 +161,11 @@ export function createRunObjectClass(
   engineOf: EngineOf,
   options: ToolRunObjectOptions = {},
   index?: IndexOf,
+  mount?: RunObjectMount,
 ): new (ctx: DurableObjectState, env: unknown) => ToolRunObject {
   return class extends ToolRunObject {
     constructor(ctx: DurableObjectState, env: unknown) {
-      super(ctx, env, engineOf, options, index)
+      super(ctx, env, engineOf, options, index, mount)
     }
   }
 }

@@ -1,15 +1,15 @@
 import { createRunEngine } from '../../runs/create-run-engine.ts'
 import { driveRuns } from '../../runs/drive-runs.ts'
 import type { AnyTool } from '../../tool/tool-types.ts'
-import { createRunObjectClass, type ToolRunObject, type ToolRunObjectOptions } from './create-run-object-class.ts'
+import { createRunObjectClass, type RunObjectMount, type ToolRunObject, type ToolRunObjectOptions } from './create-run-object-class.ts'
 import { createSqlRunIndex } from './sql-run-index.ts'
 
 /**
  * The Durable Object class that holds one run of `tools`, driven by the full run engine (approval,
  * suspend and resume, background attempts, cancellation, expiry and retention), and the
- * per-principal run index on the objects named `index:<principal>`.
+ * per-principal run index on the objects named `index:<principal>`; `mount` (webhooks) shares each object's store and alarm.
  */
-export function createToolRunObject(tools: ReadonlyMap<string, AnyTool>, options: ToolRunObjectOptions = {}): new (ctx: DurableObjectState, env: unknown) => ToolRunObject {
+export function createToolRunObject(tools: ReadonlyMap<string, AnyTool>, options: ToolRunObjectOptions = {}, mount?: RunObjectMount): new (ctx: DurableObjectState, env: unknown) => ToolRunObject {
   const drive = driveRuns(tools)
-  return createRunObjectClass((engine) => createRunEngine({ ...engine, drive }), options, createSqlRunIndex)
+  return createRunObjectClass((engine) => createRunEngine({ ...engine, drive }), options, createSqlRunIndex, mount)
 }

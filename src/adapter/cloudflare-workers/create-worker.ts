@@ -10,7 +10,7 @@ import { runStoreReasons } from '../../runs/run-store-reasons.ts'
 import type { IdempotencyStore } from '../../idempotency/idempotency-store.ts'
 import { LazyTools } from '../../manifest/lazy-tools.ts'
 import type { WorkerKeyStore, WorkerKeyStoreContext } from './worker-key-store.ts'
-import type { ToolRunObjectOptions } from './create-run-object-class.ts'
+import type { RunObjectMount, ToolRunObjectOptions } from './create-run-object-class.ts'
 import type { WorkerMcp, WorkerMcpContext } from './worker-mcp-server.ts'
 import type { PlaygroundPageLoader } from '../../playground/load-playground-page.ts'
 import { setJsonSchemaValidator, type JsonSchemaValidator } from '../../schema/json-schema-validator.ts'
@@ -93,12 +93,14 @@ export function createWorker<
     hostCheck?: ToolAppFeatures['checkHost']
     /** The OAuth resource server (`workerOAuth`) for `oauth`. */
     oauthGuard?: ToolAppFeatures['oauth']
+    /** What tells the config's `webhooks` (`workerWebhooks`), from each run's object and its alarm. */
+    webhookSender?: (config: ToolrouteConfig) => RunObjectMount
   },
 ): Worker<R, M, K> {
   const tools = toolRegistry(config.tools)
   const binding = (env: unknown, name: string) => (env as Record<string, DurableObjectNamespace | undefined> | undefined)?.[name]
-  const { mcpServer, runStore: runStoreOf, keyStore: keyStoreOf, jsonSchema, playgroundPage, corsMiddleware, hostCheck, oauthGuard, ...options } = config
-  const runStore = runStoreOf?.({ tools, options: config })
+  const { mcpServer, runStore: runStoreOf, keyStore: keyStoreOf, jsonSchema, playgroundPage, corsMiddleware, hostCheck, oauthGuard, webhookSender, ...options } = config
+  const runStore = runStoreOf?.({ tools, options: config, mount: config.webhooks?.length ? webhookSender?.(config) : undefined })
   const noRuns = createNoRunHost('createWorker got no `runStore`: pass `runStore: workerRunStore` (from toolroute/workers), as toolroute build does when a call can reach a run')
   const required = (env: unknown, name: string, neededBy: string): DurableObjectNamespace => {
     const namespace = binding(env, name)

@@ -3,7 +3,7 @@ import { finishedRuns } from '../../runs/finished-runs.ts'
 import type { RunHost } from '../../runs/run-host.ts'
 import { withRunIndex } from '../../runs/with-run-index.ts'
 import type { AnyTool } from '../../tool/tool-types.ts'
-import { createRunObjectClass, type ToolRunObject, type ToolRunObjectOptions } from './create-run-object-class.ts'
+import { createRunObjectClass, type RunObjectMount, type ToolRunObject, type ToolRunObjectOptions } from './create-run-object-class.ts'
 import { createToolRunObject } from './create-tool-run-object.ts'
 import { createDurableObjectRunHost, createFinishedDurableObjectRunHost } from './durable-object-run-host.ts'
 import { createDurableObjectRunIndex } from './durable-object-run-index.ts'
@@ -14,6 +14,8 @@ export interface WorkerRunStoreContext {
   tools: ReadonlyMap<string, AnyTool>
   /** The config's times (`runTtlMs`, `retentionMs`). */
   options: ToolRunObjectOptions
+  /** What a mounted feature adds to each run object (`workerWebhooks`), when the entry passed one. */
+  mount?: RunObjectMount | undefined
 }
 
 /** Runs on Workers: the run host over the `TOOLROUTE_RUNS` namespace, and the object class each run lives in. */
@@ -31,7 +33,7 @@ export interface WorkerRunStore {
 export function workerRunStore(context: WorkerRunStoreContext): WorkerRunStore {
   return {
     host: perNamespace((namespace) => withRunIndex(createDurableObjectRunHost(namespace), createDurableObjectRunIndex(namespace))),
-    ToolRunObject: createToolRunObject(context.tools, context.options),
+    ToolRunObject: createToolRunObject(context.tools, context.options, context.mount),
   }
 }
 

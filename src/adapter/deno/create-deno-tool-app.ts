@@ -56,7 +56,8 @@ export interface DenoToolApp {
 export async function createDenoToolApp(options: DenoToolAppOptions): Promise<DenoToolApp> {
   const { kv, queue = true, ttlMs, retentionMs, leaseMs, pollMs = 1000, ...appOptions } = options
   const tools = toolRegistry(appOptions.tools)
-  const store = createDenoKvRunStore(kv)
+  // Webhooks (SPEC §16) sent from this process after each transition it stores; imported only when configured.
+  const store = appOptions.webhooks?.length ? (await import('../../webhooks/memory-webhooks.ts')).memoryWebhooks(appOptions)(createDenoKvRunStore(kv)) : createDenoKvRunStore(kv)
   const scheduler = queue ? createDenoKvScheduler(kv) : undefined
   const schedule = scheduler?.schedule
   const engine = createRunEngine({ drive: driveRuns(tools), store, pollMs, ttlMs, retentionMs, runLimits: appOptions.runLimits, leaseMs, schedule })

@@ -3,11 +3,12 @@ import { createRunEngine } from '../../runs/create-run-engine.ts'
 import { driveRuns } from '../../runs/drive-runs.ts'
 import type { RunHost } from '../../runs/run-host.ts'
 import type { RunLimits } from '../../runs/run-limits.ts'
+import type { RunStore } from '../../runs/run-store.ts'
 import { withRunIndex } from '../../runs/with-run-index.ts'
 import type { AnyTool } from '../../tool/tool-types.ts'
 import { createMemoryRunStore } from './memory-run-store.ts'
 
 /** Runs in this process's memory, listed per principal: `toolroute/server`'s default, passed by its composer. */
-export function createMemoryRunHost(tools: ReadonlyMap<string, AnyTool>, options: { runLimits?: RunLimits } = {}): RunHost {
-  return withRunIndex(createRunEngine({ store: createMemoryRunStore(), drive: driveRuns(tools), ...options }), createMemoryRunIndex())
+export function createMemoryRunHost(tools: ReadonlyMap<string, AnyTool>, options: { runLimits?: RunLimits; storeWith?: (store: RunStore) => RunStore } = {}): RunHost {
+  return withRunIndex(createRunEngine({ store: (options.storeWith ?? ((store) => store))(createMemoryRunStore()), drive: driveRuns(tools), runLimits: options.runLimits }), createMemoryRunIndex())
 }
