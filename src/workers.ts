@@ -1,5 +1,6 @@
 /** `toolroute/workers`: serving tools from Cloudflare Workers, runs in Durable Objects. */
-export { createWorker, defineConfig, runsBinding, mcpSessionsBinding, idempotencyBinding } from './adapter/cloudflare-workers/create-worker.ts'
+export { createWorker, defineConfig, mcpSessionsBinding, idempotencyBinding } from './adapter/cloudflare-workers/create-worker.ts'
+export { runsBinding } from './adapter/cloudflare-workers/runs-binding.ts'
 export type { ToolrouteConfig } from './adapter/cloudflare-workers/create-worker.ts'
 export { loadPlaygroundPage } from './playground/load-playground-page.ts'
 export { cors as workerCors } from 'hono/cors'

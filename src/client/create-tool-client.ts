@@ -1,5 +1,5 @@
 import type { SequencedEvent, ToolEventView } from '../protocol/tool-event.ts'
-import type { CallResult, CancelResult, RunView } from '../protocol/call-result.ts'
+import type { CallResult, CancelResult, RunList, RunView } from '../protocol/call-result.ts'
 import { eventStreamMediaType } from '../protocol/encode-sse.ts'
 import { headerNames, jsonHeader } from '../protocol/header-names.ts'
 import type { ToolDescriptor } from '../protocol/tool-descriptor.ts'
@@ -148,6 +148,12 @@ export function createToolClient<T extends ToolSetLike = readonly AnyTool[]>(opt
     // what lets a server whose CORS allows any origin take the action (SPEC §12).
     cancel: (runId, requestOptions = {}) => json<CancelResult>(runPath(runId, '/cancel'), { method: 'POST', body: '{}', ...requestOptions }),
     getRun: (runId, requestOptions = {}) => json<RunView>(runPath(runId), { method: 'GET', ...requestOptions }),
+    listRuns: ({ status, toolId, limit, cursor, ...requestOptions } = {}) => {
+      const query = new URLSearchParams()
+      if (status !== undefined) query.set('status', typeof status === 'string' ? status : status.join(','))
+      for (const [name, value] of [['toolId', toolId], ['limit', limit], ['cursor', cursor]] as const) if (value !== undefined) query.set(name, String(value))
+      return json<RunList>(`/runs${query.size ? `?${query}` : ''}`, { method: 'GET', ...requestOptions })
+    },
     follow,
   }
   return client

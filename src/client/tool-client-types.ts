@@ -1,4 +1,4 @@
-import type { CallResult, CancelResult, RunView } from '../protocol/call-result.ts'
+import type { CallResult, CancelResult, RunList, RunListFilter, RunView } from '../protocol/call-result.ts'
 import type { SequencedEvent, ToolEventView } from '../protocol/tool-event.ts'
 import type { ToolDescriptor } from '../protocol/tool-descriptor.ts'
 import type { AnyTool, InferToolInput, InferToolOutput, Tool } from '../tool/tool-types.ts'
@@ -137,6 +137,14 @@ export interface ToolClient<T extends ToolSetLike = readonly AnyTool[]> {
   cancel(runId: string, options?: RequestOptions): Promise<CancelResult>
   /** `GET /runs/:runId`. */
   getRun(runId: string, options?: RequestOptions): Promise<RunView>
+  /**
+   * `GET /runs`: a page of the caller's runs, newest first, by status and tool (SPEC §16); pass its
+   * `cursor` back for the next page. A caller without a principal is refused (`UNAUTHORIZED`).
+   *
+   * @example
+   * const { runs } = await client.listRuns({ status: ['approval-required', 'suspended'] })
+   */
+  listRuns(filter?: RunListFilter & RequestOptions): Promise<RunList>
   /**
    * `GET /runs/:runId/events`, reconnecting by itself with `Last-Event-ID` when the connection
    * drops, so each event arrives exactly once, until the run stops running.

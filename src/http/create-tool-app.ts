@@ -22,6 +22,7 @@ import { readJsonBody } from '../caller/read-json-body.ts'
 import { defaultMaxInputBytes } from '../caller/read-body.ts'
 import { resolveRequestContext } from '../caller/resolve-request-context.ts'
 import { runView, segmentResponse } from './run-response.ts'
+import { listRuns } from './list-runs.ts'
 import type { ToolAppEnv, ToolAppOptions } from './tool-app-options.ts'
 import type { ToolAppFeatures } from './tool-app-features.ts'
 import { LazyTools } from '../manifest/lazy-tools.ts'
@@ -154,6 +155,7 @@ export function createToolApp(options: ToolAppOptions, features: ToolAppFeatures
     c.set('principal', await principalOf(c, options, caller.requestContext, caller))
     await next()
   }
+  app.get('/runs', runCaller, async (c) => c.json(await listRuns(c, hostFor(c), c.get('principal'))))
   app.get('/runs/:runId', runCaller, async (c) => {
     // A page of the log, never all of it (SPEC §12); a cursor or limit that is not a number reads as absent.
     const [before, limit] = [c.req.query('before'), c.req.query('limit')].map((value) => (value && /^\d{1,15}$/.test(value) ? Number(value) : undefined))

@@ -118,6 +118,26 @@ export function openApiDocumentOf(tools: readonly ToolDescriptor[], options: Ope
       },
     }
   }
+  const query = (name: string, schema: object, description: string) => ({ name, in: 'query', required: false, schema, description })
+  const status = { type: 'string', enum: ['running', 'approval-required', 'suspended', 'completed', 'failed', 'declined', 'cancelled', 'expired'] }
+  const summary = { type: 'object', required: ['runId', 'toolId', 'toolCallId', 'status', 'createdAt', 'updatedAt'], properties: { ...ids, toolId: { type: 'string' }, status, createdAt: { type: 'string' }, updatedAt: { type: 'string' }, approvalId: { type: 'string' }, expiresAt: { type: 'string' } } }
+  paths[`${base}/runs`] = {
+    get: {
+      operationId: 'listRuns',
+      summary: "The caller's runs, newest first, by status and tool, a page at a time",
+      parameters: [
+        query('status', { type: 'string' }, 'One status or several, comma-separated: ' + status.enum.join(', ')),
+        query('toolId', { type: 'string' }, 'Runs of this tool only'),
+        query('limit', { type: 'integer', minimum: 1, maximum: 100, default: 20 }, 'Runs a page'),
+        query('cursor', { type: 'string' }, 'The cursor of the page before'),
+      ],
+      responses: {
+        200: { description: 'A page of runs; cursor while more may follow', content: json({ type: 'object', required: ['runs'], properties: { runs: { type: 'array', items: summary }, cursor: { type: 'string' } } }) },
+        400: errorResponse('A query value that cannot be read'),
+        401: errorResponse('A caller without a principal'),
+      },
+    },
+  }
   paths[`${base}/runs/{runId}`] = {
     get: {
       summary: 'The run, with the transcript of its latest events; transcriptCursor, passed as ?before=, reads the page before',

@@ -13,6 +13,7 @@ import type { ElicitResult } from '../tool/tool-execution-context.ts'
 import { findTask, isTask, taskStatusOf, toMcpTask } from './to-mcp-task.ts'
 import type { RunRecord } from '../runs/run-record.ts'
 import { toolOfRun } from '../manifest/load-tool.ts'
+import { listTaskRuns } from './list-task-runs.ts'
 
 /** The `tasks` capability of a 2025-11-25 server: tasks for `tools/call`, listed and cancellable. */
 export const mcpTasksCapability = { list: {}, cancel: {}, requests: { tools: { call: {} } } }
@@ -66,8 +67,7 @@ export function serveMcpTasks(server: Server, deps: McpServerDeps): void {
 
   server.setRequestHandler('tasks/list', listParams, async (params, ctx) => {
     const runs = deps.runs()
-    if (!runs.list) return { tasks: [] }
-    const page = await runs.list(callerOf(ctx), params?.cursor !== undefined ? { cursor: params.cursor } : {})
+    const page = await listTaskRuns(runs, callerOf(ctx), params?.cursor)
     const tasks = page.runs.filter((run) => isTask(deps.tools, run)).map((run) => toMcpTask(run, deps.basePath))
     return { tasks, ...(page.nextCursor !== undefined ? { nextCursor: page.nextCursor } : {}) }
   })

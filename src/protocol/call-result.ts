@@ -96,6 +96,17 @@ export interface RunView {
 /** A run as `GET /runs` lists it and a webhook tells of it (SPEC §16): ids, status and times, never input, output or payloads. */
 export type RunSummary = Pick<RunView, 'runId' | 'toolId' | 'toolCallId' | 'status' | 'createdAt' | 'updatedAt' | 'approvalId' | 'expiresAt'>
 
+/** The query of `GET /runs` (`?status=a,b&toolId=&limit=&cursor=`), as `listRuns(filter)` takes it. */
+export interface RunListFilter {
+  /** One status, or several (any of them). */
+  status?: RunStatus | readonly RunStatus[]
+  toolId?: string
+  /** Runs a page (default 20, at most 100). */
+  limit?: number
+  /** The `cursor` of the page before. */
+  cursor?: string
+}
+
 /** The answer of `GET /runs`: the caller's runs, newest first; `cursor` is present while more remain. */
 export interface RunList {
   runs: RunSummary[]

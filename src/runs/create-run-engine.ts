@@ -6,12 +6,16 @@ import { createRunLifetime, type RunLifetime } from './run-lifetime.ts'
 import type { RunLimits } from './run-limits.ts'
 import type { RunRecord } from './run-record.ts'
 import type { RunStore } from './run-store.ts'
+import type { RunIndex } from './run-index.ts'
+import { withIndexedStore } from './with-indexed-store.ts'
 
 /** Keeps work alive past the request that started it (`ctx.waitUntil`). */
 export type Defer = (work: Promise<unknown>) => void
 
 export interface RunEngineOptions {
   store: RunStore
+  /** Where the principals' runs are listed (`GET /runs`, MCP `tasks/list`): kept by the store's writes. */
+  index?: RunIndex
   /**
    * What the engine keeps, and the code that does it: `driveRuns(tools)` for every run (it drives
    * those that wait), `finishedRuns` for runs stored settled. Each is bundled only where passed.
@@ -76,6 +80,7 @@ export type RunDriver = (parts: RunEngineParts) => RunEngine
 export function createRunEngine(options: RunEngineOptions): RunEngine {
   const now = options.now ?? Date.now
   const lifetime = createRunLifetime(options)
+  if (options.index) options = { ...options, store: withIndexedStore(options.store, options.index) }
   const runs = createStoredRuns({ ...options, lifetime, now })
   return options.drive({ ...options, now, lifetime, runs })
 }

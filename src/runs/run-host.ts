@@ -1,6 +1,7 @@
 import type { SequencedEvent, ToolEvent } from '../protocol/tool-event.ts'
 import type { RunRecord } from './run-record.ts'
 import type { ElicitResult } from '../tool/tool-execution-context.ts'
+import type { RunIndexPage, RunQuery } from './run-index.ts'
 
 /** Who is asking: runs answer only the principal that created them. */
 export interface RunCaller {
@@ -48,8 +49,8 @@ export interface RunHost {
   /** Replays events after `after`, then follows live until the run stops running. */
   follow(runId: string, caller: RunCaller & { after: number; signal?: AbortSignal }): Promise<AsyncIterable<SequencedEvent>>
   /**
-   * The caller's background runs (MCP's tasks), newest first, a page at a time (`withRunIndex`).
-   * A caller without a principal gets none. Absent on a host that keeps no index.
+   * The caller's runs as listed (`GET /runs`, MCP's tasks), newest first, a page at a time (`withRunIndex`;
+   * `limit` 20 by default, at most 100). A caller without a principal gets none. Absent on a host that keeps no runs.
    */
-  list?(caller: RunCaller, page?: { cursor?: string; limit?: number }): Promise<{ runs: RunRecord[]; nextCursor?: string }>
+  list?(caller: RunCaller, query?: Partial<RunQuery>): Promise<RunIndexPage>
 }

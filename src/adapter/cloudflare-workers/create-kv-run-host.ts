@@ -40,11 +40,12 @@ export function createKvRunHost(tools: ToolAppOptions['tools'], options: KvRunHo
   // cancel reaches an attempt another request of this isolate runs. Each request binds its own
   // `waitUntil` to the calls it makes.
   const { binding = runsKvBinding, expirationTtl: _storeOnly, pollMs = 500, ...engineOptions } = options
-  const engineOf = perNamespace((kv: KVNamespace) => createRunEngine({ ...engineOptions, drive: driveRuns(registry), store: createKvRunStore(kv, options), pollMs }))
+  const indexOf = perNamespace((kv: KVNamespace) => createKvRunIndex(kv, options))
+  const engineOf = perNamespace((kv: KVNamespace) => createRunEngine({ ...engineOptions, drive: driveRuns(registry), store: createKvRunStore(kv, options), index: indexOf(kv), pollMs }))
   return (c) => {
     const kv = (c.env as Record<string, KVNamespace | undefined> | undefined)?.[binding]
     if (!kv) throw new Error(`KV binding ${binding} is missing from wrangler.toml`)
     const defer = deferOf(c)
-    return withRunIndex(runHostForCall(engineOf(kv), { defer: (work) => defer(work.catch(() => {})) }), createKvRunIndex(kv, options))
+    return withRunIndex(runHostForCall(engineOf(kv), { defer: (work) => defer(work.catch(() => {})) }), indexOf(kv))
   }
 }

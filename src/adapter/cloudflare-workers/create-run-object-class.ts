@@ -7,8 +7,9 @@ import type { RunCaller, RunEventPage, RunSegment } from '../../runs/run-host.ts
 import { encodeSegmentStream, rpc, type RpcResult } from './segment-stream.ts'
 import { createDurableObjectRunStore, storedRunId } from './durable-object-run-store.ts'
 import { millisecondsOf } from './milliseconds-of.ts'
-import type { RunIndexPage } from '../../runs/run-index.ts'
+import type { RunIndex, RunIndexEntry, RunIndexPage, RunQuery } from '../../runs/run-index.ts'
 import type { SqlRunIndex } from './sql-run-index.ts'
+import { runsBinding } from './runs-binding.ts'
 import { eventPage } from '../../runs/run-limits.ts'
 import type { ElicitResult } from '../../tool/tool-execution-context.ts'
 
@@ -65,8 +66,9 @@ async function streamed(segment: RunSegment) {
 export type RunObjectMount = (storage: DurableObjectStorage) => { store(store: RunStore): RunStore; schedule(at: number): Promise<void>; alarm(sweep: () => Promise<void>): Promise<void> }
 
 /** Makes the engine a run object runs, from what the object hands it: its own storage, alarm and `waitUntil`, and the config's times. */
-type EngineOf = (options: Pick<RunEngineOptions, 'store' | 'ttlMs' | 'retentionMs' | 'runLimits' | 'leaseMs' | 'schedule' | 'defer' | 'exclusive'>) => RunEngine
-type IndexOf = (sql: SqlStorage) => SqlRunIndex
+type EngineOf = (options: Pick<RunEngineOptions, 'store' | 'index' | 'ttlMs' | 'retentionMs' | 'runLimits' | 'leaseMs' | 'schedule' | 'defer' | 'exclusive'>) => RunEngine
+/** A principal's index in this object's own storage, and the index a run's object writes to, over the runs namespace. */
+type IndexOf = { sql: (sql: SqlStorage) => SqlRunIndex; of: (namespace: DurableObjectNamespace) => RunIndex }
 
 /**
  * A run's Durable Object: its record, event log, execution and alarm (background attempts, expiry,
@@ -83,8 +85,11 @@ export class ToolRunObject extends DurableObject {
     super(ctx, env as never)
     this.#indexOf = indexOf
     const mounted = (this.#mounted = mount?.(ctx.storage))
+    // Each run of a principal is listed in the object named `index:<principal>` of its own namespace.
+    const namespace = (env as Record<string, DurableObjectNamespace | undefined> | undefined)?.[runsBinding]
     this.engine = engineOf({
       store: (mounted?.store ?? ((store) => store))(createDurableObjectRunStore(ctx.storage)),
+      ...(indexOf && namespace ? { index: indexOf.of(namespace) } : {}),
       ttlMs: millisecondsOf(options.runTtlMs, env, 'TOOLROUTE_RUN_TTL_MS'),
       retentionMs: millisecondsOf(options.retentionMs, env, 'TOOLROUTE_RETENTION_MS'),
       runLimits: options.runLimits,
@@ -134,15 +139,18 @@ export class ToolRunObject extends DurableObject {
   }
 
   #runIndex(): SqlRunIndex {
-    if (!this.#indexOf) throw new Error('This Worker keeps no run index (none of its tools runs in the background)')
-    return (this.#index ??= this.#indexOf(this.ctx.storage.sql))
+    if (!this.#indexOf) throw new Error('This Worker keeps no run index')
+    return (this.#index ??= this.#indexOf.sql(this.ctx.storage.sql))
   }
   /** On the object named `index:<principal>`: the principal's run index (`createDurableObjectRunIndex`). */
-  indexAdd(runId: string, createdAt: string): Promise<RpcResult<void>> {
-    return rpc(async () => this.#runIndex().add(runId, createdAt))
+  indexPut(entry: RunIndexEntry): Promise<RpcResult<void>> {
+    return rpc(async () => this.#runIndex().put(entry))
   }
-  indexList(cursor: string | undefined, limit: number): Promise<RpcResult<RunIndexPage>> {
-    return rpc(async () => this.#runIndex().list(cursor, limit))
+  indexRemove(runId: string): Promise<RpcResult<void>> {
+    return rpc(async () => this.#runIndex().remove(runId))
+  }
+  indexList(query: RunQuery): Promise<RpcResult<RunIndexPage>> {
+    return rpc(async () => this.#runIndex().list(query))
   }
 
   async alarm(): Promise<void> {
@@ -155,7 +163,7 @@ export class ToolRunObject extends DurableObject {
 /**
  * The class of a Worker's run objects, over the engine `engineOf` makes (`createToolRunObject`'s full
  * engine, or `workerFinishedRunStore`'s of runs stored settled). With `index`, the objects named
- * `index:<principal>` keep run indexes (`createSqlRunIndex`); a Worker with no background tool needs none.
+ * `index:<principal>` keep run indexes (`createSqlRunIndex`), and each run's object keeps its entry there.
  */
 export function createRunObjectClass(
   engineOf: EngineOf,

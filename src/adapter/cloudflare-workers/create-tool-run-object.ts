@@ -3,6 +3,7 @@ import { driveRuns } from '../../runs/drive-runs.ts'
 import type { AnyTool } from '../../tool/tool-types.ts'
 import { createRunObjectClass, type RunObjectMount, type ToolRunObject, type ToolRunObjectOptions } from './create-run-object-class.ts'
 import { createSqlRunIndex } from './sql-run-index.ts'
+import { createDurableObjectRunIndex } from './durable-object-run-index.ts'
 
 /**
  * The Durable Object class that holds one run of `tools`, driven by the full run engine (approval,
@@ -11,5 +12,5 @@ import { createSqlRunIndex } from './sql-run-index.ts'
  */
 export function createToolRunObject(tools: ReadonlyMap<string, AnyTool>, options: ToolRunObjectOptions = {}, mount?: RunObjectMount): new (ctx: DurableObjectState, env: unknown) => ToolRunObject {
   const drive = driveRuns(tools)
-  return createRunObjectClass((engine) => createRunEngine({ ...engine, drive }), options, createSqlRunIndex, mount)
+  return createRunObjectClass((engine) => createRunEngine({ ...engine, drive }), options, { sql: createSqlRunIndex, of: createDurableObjectRunIndex }, mount)
 }

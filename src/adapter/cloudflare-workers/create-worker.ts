@@ -15,9 +15,8 @@ import type { WorkerMcp, WorkerMcpContext } from './worker-mcp-server.ts'
 import type { PlaygroundPageLoader } from '../../playground/load-playground-page.ts'
 import { setJsonSchemaValidator, type JsonSchemaValidator } from '../../schema/json-schema-validator.ts'
 import type { WorkerRunStore, WorkerRunStoreContext } from './worker-run-store.ts'
+import { runsBinding } from './runs-binding.ts'
 
-/** The Durable Object binding that holds runs (wrangler.toml `[[durable_objects.bindings]]`). */
-export const runsBinding = 'TOOLROUTE_RUNS'
 /** The Durable Object binding that holds MCP sessions, one object per `Mcp-Session-Id`. Without it, MCP is stateless. */
 export const mcpSessionsBinding = 'TOOLROUTE_MCP'
 /** The Durable Object binding that holds `Idempotency-Key`s, one object per principal and key (SPEC §9). */

@@ -7,10 +7,11 @@ import { fromRpc } from './segment-stream.ts'
  * (the same `ToolRunObject` class), so no binding is added and each principal's list is serialised by its object.
  */
 export function createDurableObjectRunIndex(namespace: DurableObjectNamespace): RunIndex {
-  type IndexObjectStub = Pick<ToolRunObject, 'indexAdd' | 'indexList'>
+  type IndexObjectStub = Pick<ToolRunObject, 'indexPut' | 'indexRemove' | 'indexList'>
   const stub = (principal: string) => namespace.get(namespace.idFromName(`index:${principal}`)) as unknown as IndexObjectStub
   return {
-    add: async (principal, runId, createdAt) => fromRpc(await stub(principal).indexAdd(runId, createdAt)),
-    list: async (principal, { cursor, limit }) => fromRpc(await stub(principal).indexList(cursor, limit)),
+    put: async (principal, entry) => fromRpc(await stub(principal).indexPut(entry)),
+    remove: async (principal, entry) => fromRpc(await stub(principal).indexRemove(entry.runId)),
+    list: async (principal, query) => fromRpc(await stub(principal).indexList(query)),
   }
 }

@@ -1,36 +1,57 @@
-import type { RunIndexPage } from '../../runs/run-index.ts'
+import type { RunIndexEntry, RunIndexPage, RunQuery } from '../../runs/run-index.ts'
 
 export interface SqlRunIndex {
-  add(runId: string, createdAt: string): void
-  list(cursor: string | undefined, limit: number): RunIndexPage
+  put(entry: RunIndexEntry): void
+  remove(runId: string): void
+  list(query: RunQuery): RunIndexPage
 }
 
 /**
  * One principal's run index in a Durable Object's SQLite storage (the object named
- * `index:<principal>` of the runs namespace): `run_index (run_id, created_at)`, read newest first.
+ * `index:<principal>` of the runs namespace): `run_list (run_id, created_at, status, tool_id,
+ * background, entry)`, read newest first by SQLite's own indexes, filters included, whatever the count.
  * The cursor is the last row of a page (`createdAt|runId`), so runs added meanwhile shift nothing.
+ * (The earlier `run_index` table, of background runs' ids only, is no longer read.)
  */
 export function createSqlRunIndex(sql: SqlStorage): SqlRunIndex {
   // Made on the index's first use (`ToolRunObject` makes the index then), so a run's own object has no such table.
-  sql.exec('CREATE TABLE IF NOT EXISTS run_index (run_id TEXT PRIMARY KEY, created_at TEXT NOT NULL)')
-  sql.exec('CREATE INDEX IF NOT EXISTS run_index_newest ON run_index (created_at DESC, run_id DESC)')
+  sql.exec('CREATE TABLE IF NOT EXISTS run_list (run_id TEXT PRIMARY KEY, created_at TEXT NOT NULL, status TEXT NOT NULL, tool_id TEXT NOT NULL, background INTEGER NOT NULL, entry TEXT NOT NULL)')
+  sql.exec('CREATE INDEX IF NOT EXISTS run_list_newest ON run_list (created_at DESC, run_id DESC)')
+  sql.exec('CREATE INDEX IF NOT EXISTS run_list_status ON run_list (status, created_at DESC, run_id DESC)')
+  sql.exec('CREATE INDEX IF NOT EXISTS run_list_tool ON run_list (tool_id, created_at DESC, run_id DESC)')
   return {
-    add(runId, createdAt) {
-      sql.exec('INSERT OR IGNORE INTO run_index (run_id, created_at) VALUES (?, ?)', runId, createdAt)
+    put(entry) {
+      // A run's changes may arrive out of order: an older one never overwrites a newer.
+      sql.exec(
+        'INSERT INTO run_list (run_id, created_at, status, tool_id, background, entry) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (run_id) DO UPDATE SET status = excluded.status, entry = excluded.entry WHERE json_extract(excluded.entry, \'$.updatedAt\') >= json_extract(run_list.entry, \'$.updatedAt\')',
+        entry.runId,
+        entry.createdAt,
+        entry.status,
+        entry.toolId,
+        entry.background ? 1 : 0,
+        JSON.stringify(entry),
+      )
     },
-    list(cursor, limit) {
-      const [at, id] = cursor?.includes('|') ? [cursor.slice(0, cursor.indexOf('|')), cursor.slice(cursor.indexOf('|') + 1)] : []
-      const where = at === undefined ? '' : 'WHERE created_at < ? OR (created_at = ? AND run_id < ?)'
+    remove(runId) {
+      sql.exec('DELETE FROM run_list WHERE run_id = ?', runId)
+    },
+    list({ statuses, toolId, background, cursor, limit }) {
+      const where: string[] = []
+      const values: (string | number)[] = []
+      if (statuses !== undefined) where.push(`status IN (${statuses.map(() => '?').join(', ') || 'NULL'})`), values.push(...statuses)
+      if (toolId !== undefined) where.push('tool_id = ?'), values.push(toolId)
+      if (background !== undefined) where.push('background = ?'), values.push(background ? 1 : 0)
+      const split = cursor?.indexOf('|') ?? -1
+      if (cursor !== undefined && split > 0) {
+        const [at, id] = [cursor.slice(0, split), cursor.slice(split + 1)]
+        where.push('(created_at < ? OR (created_at = ? AND run_id < ?))'), values.push(at, at, id)
+      }
       const rows = sql
-        .exec<{ run_id: string; created_at: string }>(
-          `SELECT run_id, created_at FROM run_index ${where} ORDER BY created_at DESC, run_id DESC LIMIT ?`,
-          ...(at === undefined ? [] : [at, at, id]),
-          limit + 1,
-        )
+        .exec<{ entry: string }>(`SELECT entry FROM run_list ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, run_id DESC LIMIT ?`, ...values, limit + 1)
         .toArray()
-      const page = rows.slice(0, limit)
-      const last = page.at(-1)
-      return { runIds: page.map((row) => row.run_id), ...(rows.length > limit && last ? { nextCursor: `${last.created_at}|${last.run_id}` } : {}) }
+      const runs = rows.slice(0, limit).map((row) => JSON.parse(row.entry) as RunIndexEntry)
+      const last = runs.at(-1)
+      return { runs, ...(rows.length > limit && last ? { nextCursor: `${last.createdAt}|${last.runId}` } : {}) }
     },
   }
 }

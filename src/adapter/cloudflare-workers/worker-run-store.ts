@@ -8,6 +8,7 @@ import { createToolRunObject } from './create-tool-run-object.ts'
 import { createDurableObjectRunHost, createFinishedDurableObjectRunHost } from './durable-object-run-host.ts'
 import { createDurableObjectRunIndex } from './durable-object-run-index.ts'
 import { perNamespace } from './per-namespace.ts'
+import { createSqlRunIndex } from './sql-run-index.ts'
 
 /** What `createWorker` knows that runs on Workers need. */
 export interface WorkerRunStoreContext {
@@ -43,9 +44,8 @@ export function workerRunStore(context: WorkerRunStoreContext): WorkerRunStore {
  * `finishedRuns` and the Worker bundles none of `driveRuns`. Every answer is the full store's.
  */
 export function workerFinishedRunStore(context: WorkerRunStoreContext): WorkerRunStore {
-  // No run index: it feeds MCP tasks/list, which lists background runs only, and none is made here.
   return {
-    host: perNamespace(createFinishedDurableObjectRunHost),
-    ToolRunObject: createRunObjectClass((engine) => createRunEngine({ ...engine, drive: finishedRuns }), context.options),
+    host: perNamespace((namespace) => withRunIndex(createFinishedDurableObjectRunHost(namespace), createDurableObjectRunIndex(namespace))),
+    ToolRunObject: createRunObjectClass((engine) => createRunEngine({ ...engine, drive: finishedRuns }), context.options, { sql: createSqlRunIndex, of: createDurableObjectRunIndex }),
   }
 }

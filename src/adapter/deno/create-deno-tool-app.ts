@@ -60,7 +60,8 @@ export async function createDenoToolApp(options: DenoToolAppOptions): Promise<De
   const store = appOptions.webhooks?.length ? (await import('../../webhooks/memory-webhooks.ts')).memoryWebhooks(appOptions)(createDenoKvRunStore(kv)) : createDenoKvRunStore(kv)
   const scheduler = queue ? createDenoKvScheduler(kv) : undefined
   const schedule = scheduler?.schedule
-  const engine = createRunEngine({ drive: driveRuns(tools), store, pollMs, ttlMs, retentionMs, runLimits: appOptions.runLimits, leaseMs, schedule })
+  const index = createDenoKvRunIndex(kv)
+  const engine = createRunEngine({ drive: driveRuns(tools), store, index, pollMs, ttlMs, retentionMs, runLimits: appOptions.runLimits, leaseMs, schedule })
   // Keys in the same database, kept as long as the runs they replay; a key whose call was cut off
   // leaves its run failed.
   const keys = createDenoKvIdempotencyStore(kv, { retentionMs, leaseMs, schedule, onInterrupted: async (lease) => openInterruptedRun(engine, lease) })
@@ -68,6 +69,6 @@ export async function createDenoToolApp(options: DenoToolAppOptions): Promise<De
   await scheduler?.start((id) => (id.startsWith(denoKvKeySweepPrefix) ? keys.sweep(id) : engine.sweep(id)))
   const idempotency = appOptions.idempotency ?? keys
   setJsonSchemaValidator(cfworkerJsonSchema)
-  const app = createToolApp({ ...appOptions, runs: withRunIndex(engine, createDenoKvRunIndex(kv)), idempotency }, { idempotency: { call: idempotentCall }, playground: loadPlaygroundPage, mcp: createMcpEndpoint, cors, checkHost, oauth: oauthGuard })
+  const app = createToolApp({ ...appOptions, runs: withRunIndex(engine, index), idempotency }, { idempotency: { call: idempotentCall }, playground: loadPlaygroundPage, mcp: createMcpEndpoint, cors, checkHost, oauth: oauthGuard })
   return { app, engine, store }
 }

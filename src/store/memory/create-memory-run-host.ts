@@ -10,5 +10,6 @@ import { createMemoryRunStore } from './memory-run-store.ts'
 
 /** Runs in this process's memory, listed per principal: `toolroute/server`'s default, passed by its composer. */
 export function createMemoryRunHost(tools: ReadonlyMap<string, AnyTool>, options: { runLimits?: RunLimits; storeWith?: (store: RunStore) => RunStore } = {}): RunHost {
-  return withRunIndex(createRunEngine({ store: (options.storeWith ?? ((store) => store))(createMemoryRunStore()), drive: driveRuns(tools), runLimits: options.runLimits }), createMemoryRunIndex())
+  const index = createMemoryRunIndex()
+  return withRunIndex(createRunEngine({ store: (options.storeWith ?? ((store) => store))(createMemoryRunStore()), index, drive: driveRuns(tools), runLimits: options.runLimits }), index)
 }

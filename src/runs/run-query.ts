@@ -1,0 +1,20 @@
+import type { RunIndexEntry, RunQuery } from './run-index.ts'
+import type { RunRecord } from './run-record.ts'
+import { runSummaryOf } from './run-summary-of.ts'
+
+/** Whether an index entry is one a query asks for (backends that filter in code). */
+export function matchesRunQuery(entry: RunIndexEntry, query: RunQuery): boolean {
+  return (
+    (query.statuses === undefined || query.statuses.includes(entry.status)) &&
+    (query.toolId === undefined || entry.toolId === query.toolId) &&
+    (query.background === undefined || (entry.background === true) === query.background)
+  )
+}
+
+/** What the index keeps of a run. */
+export function runIndexEntryOf(run: RunRecord): RunIndexEntry {
+  return { ...runSummaryOf(run), ...(run.background ? { background: true } : {}) }
+}
+
+/** How many entries a backend that filters as it reads looks at for one page at most. */
+export const scannedPerPage = 1000
