@@ -2,9 +2,8 @@ import type { Context } from 'hono'
 import { ToolrouteError } from '../errors/toolroute-error.ts'
 import type { RunList, RunStatus } from '../protocol/call-result.ts'
 import type { RunHost } from '../runs/run-host.ts'
-import type { RunQuery } from '../runs/run-index.ts'
+import { runListLimits, type RunQuery } from '../runs/run-index.ts'
 import { settledStatuses, waitingStatuses } from '../runs/run-record.ts'
-import { runListLimits } from '../runs/with-run-index.ts'
 
 const statuses: readonly RunStatus[] = ['running', ...waitingStatuses, ...settledStatuses]
 const invalid = (name: string, message: string) => new ToolrouteError('INPUT_VALIDATION_FAILED', `Invalid query parameter ${name}: ${message}`, { issues: [{ path: ['query', name], message }] })

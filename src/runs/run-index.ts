@@ -1,5 +1,8 @@
 import type { RunStatus, RunSummary } from '../protocol/call-result.ts'
 
+/** A page's size when the caller names none, and at most (SPEC §16). */
+export const runListLimits = { default: 20, max: 100 } as const
+
 /** A run as its principal's index keeps it: its summary (SPEC §16), and whether it runs in the background (MCP's tasks). */
 export interface RunIndexEntry extends RunSummary {
   background?: boolean

@@ -1,8 +1,5 @@
 import type { RunHost } from './run-host.ts'
-import type { RunIndex } from './run-index.ts'
-
-/** A page's size when the caller names none, and at most (SPEC §16). */
-export const runListLimits = { default: 20, max: 100 } as const
+import { runListLimits, type RunIndex } from './run-index.ts'
 
 /**
  * A run host that lists its principals' runs (`list`: `GET /runs`, MCP's tasks) from `index`, the one

@@ -115,14 +115,14 @@ describe('a Worker bundles only what its config and tools use', () => {
     expect(carries(keyed.inputs, 'run store').some((path) => path.includes('src/adapter/cloudflare-workers/create-run-object-class.ts'))).toBe(true)
   }, 60_000)
 
-  /** The per-principal run index: only MCP's tasks/list reads it, for background runs. */
+  /** The per-principal run index (GET /runs, MCP's tasks/list): every kept run is listed, stored settled or driven. */
   const runIndex = ['runs/with-run-index', 'adapter/cloudflare-workers/durable-object-run-index', 'adapter/cloudflare-workers/sql-run-index']
 
   it.each([
     ['idempotency on (the default)', { mcp: false }],
     ["storeRuns: 'all'", { mcp: false, idempotency: false, storeRuns: 'all' }],
     ['MCP on', {}],
-  ] as const)('with %s and only tools that complete in their request, the store of finished runs: none of the engine that waits, no run index', async (_name, config) => {
+  ] as const)('with %s and only tools that complete in their request, the store of finished runs and its index: none of the engine that waits', async (_name, config) => {
     const { inputs, entry, exports } = await bundleApp('zod', config)
     expect(entry).toContain('runStore: workerFinishedRunStore')
     expect(entry).not.toContain('workerRunStore')
@@ -136,6 +136,7 @@ describe('a Worker bundles only what its config and tools use', () => {
       'adapter/cloudflare-workers/create-run-object-class',
       'adapter/cloudflare-workers/durable-object-run-store',
       'adapter/cloudflare-workers/durable-object-run-host',
+      ...runIndex,
     ]) {
       expect(inputs.filter((path) => path.includes(`src/${file}.ts`))).toHaveLength(1)
     }
@@ -149,7 +150,6 @@ describe('a Worker bundles only what its config and tools use', () => {
       'runs/follow-run',
       'runs/run-cancellation',
       'adapter/cloudflare-workers/create-tool-run-object',
-      ...runIndex,
     ]) {
       expect(inputs.filter((path) => path.includes(`src/${file}.ts`))).toEqual([])
     }
