@@ -1,6 +1,7 @@
 import { playgroundScript } from './playground-script.ts'
 import { playgroundForms } from './playground-forms.ts'
 import { playgroundViews } from './playground-views.ts'
+import { playgroundRuns } from './playground-runs.ts'
 
 // One document, styles and script inline: the Worker serves it alone (no CDN, no asset binding).
 const style = `
@@ -38,6 +39,10 @@ ol.items{padding-left:1.2rem}.views{display:flex;gap:1rem;align-items:center}.vi
 .event.good{border-color:var(--good)}.event.bad{border-color:var(--bad)}.event.preliminary{border-style:dashed}
 .seq{color:var(--muted);margin-right:.4rem;font-size:.8rem}.type{font-family:ui-monospace,monospace;font-weight:600;font-size:.85rem}
 pre{margin:.2rem 0 0;white-space:pre-wrap;word-break:break-word;font-size:.82rem}pre:empty{display:none}
+#server-runs{list-style:none;padding:0}#server-runs li{margin:0 0 .5rem}#server-runs .small{margin:.2rem .3rem 0 0}
+#trace{list-style:none;margin:0;padding:0}.phase{display:flex;gap:.5rem;align-items:center;padding:.15rem .4rem;border-left:3px solid var(--line);margin:0 0 .2rem}
+.phase.wait{border-color:var(--accent)}.phase.end{border-color:var(--good)}.phase.bad{border-color:var(--bad)}.phase .label{font-family:ui-monospace,monospace;font-size:.85rem;min-width:8rem}
+.phase .bar{height:.55rem;background:var(--accent);border-radius:.2rem;max-width:50%}.phase .duration{color:var(--muted);font-size:.8rem}
 `
 
 /** What the page needs to know about the app serving it. */
@@ -52,7 +57,8 @@ const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"
  * The playground (SPEC §10): a page for trying the app's tools from a browser, served at `GET /`.
  * It lists the tools, draws a form from the selected tool's input schema beside a raw JSON editor,
  * calls the tool streaming and shows each event in a `role="log"` timeline, answers a waiting run
- * (approve, decline, resume) and replays past runs from the events route.
+ * (approve, decline, resume), replays past runs from the events route, and lists the caller's runs
+ * on the server with a timeline of one (`playgroundRuns`).
  */
 export function playgroundPage(options: PlaygroundPageOptions): string {
   return `<!doctype html>
@@ -72,6 +78,8 @@ export function playgroundPage(options: PlaygroundPageOptions): string {
 <ul id="tools" aria-labelledby="tools-title"></ul>
 <h2 id="runs-title">Past runs</h2>
 <ul id="runs" aria-labelledby="runs-title"></ul>
+<h2 id="server-runs-title">Runs on the server</h2>
+<div id="server-runs-panel"></div>
 </nav>
 <main>
 <section aria-labelledby="tool-title">
@@ -99,9 +107,14 @@ export function playgroundPage(options: PlaygroundPageOptions): string {
 <div id="waiting"></div>
 <div id="log" role="log" aria-label="Events" aria-live="polite" aria-busy="false"><ol id="timeline"></ol></div>
 </section>
+<section aria-labelledby="trace-title">
+<h2 id="trace-title">Timeline</h2>
+<p id="trace-total" class="hint"></p>
+<ol id="trace" aria-label="Timeline"></ol>
+</section>
 </main>
 </div>
-<script type="module">(${playgroundScript.toString()})(${playgroundForms.toString()}, ${playgroundViews.toString()})</script>
+<script type="module">(${playgroundScript.toString()})(${playgroundForms.toString()}, ${playgroundViews.toString()}, ${playgroundRuns.toString()})</script>
 </body>
 </html>
 `

@@ -1,5 +1,6 @@
 import type { Editor, playgroundForms } from './playground-forms.ts'
 import type { playgroundViews } from './playground-views.ts'
+import type { playgroundRuns } from './playground-runs.ts'
 
 /**
  * The playground's browser code. It ships as the text of this function (`playgroundScript.toString()`),
@@ -17,7 +18,7 @@ import type { playgroundViews } from './playground-views.ts'
  * left is one closure on purpose: the page's state, timeline and wiring share it, and splitting them
  * would only pass that state through parameters.
  */
-export function playgroundScript(makeForms: typeof playgroundForms, makeViews: typeof playgroundViews): void {
+export function playgroundScript(makeForms: typeof playgroundForms, makeViews: typeof playgroundViews, makeRuns: typeof playgroundRuns): void {
   type ToolEvent = { type: string; [key: string]: any }
   type Run = { runId: string; toolId: string; status: string; at: number; view: string; events: { seq: string; event: ToolEvent }[] }
 
@@ -29,6 +30,13 @@ export function playgroundScript(makeForms: typeof playgroundForms, makeViews: t
 
   const { h, badges, summary, statusOf, frames } = makeViews(doc, json)
   const { editorFor, sample } = makeForms(h, json)
+  // The server's runs, and a run's timeline; a server run opened here joins this page's runs.
+  const server = makeRuns(h, json, base, () => ({}), (summary) => {
+    const known = runs.find((run) => run.runId === summary.runId)
+    const run = known ?? { ...summary, at: Date.now(), view: view(), events: [] }
+    if (!known) runs.unshift(run)
+    reopen(run)
+  })
 
   // ---- State ------------------------------------------------------------------------------
 
@@ -192,7 +200,9 @@ export function playgroundScript(makeForms: typeof playgroundForms, makeViews: t
     if (active === run) {
       showRun(run)
       waitFor(run)
+      server.trace(run.events)
     }
+    server.load()
   }
 
   const runUrl = (run: Run, action: string) => `${base}/runs/${encodeURIComponent(run.runId)}${action}?view=${run.view}`
@@ -249,6 +259,7 @@ export function playgroundScript(makeForms: typeof playgroundForms, makeViews: t
     if (mine !== feed) return
     showRun(run, `replayed ${events.length} events`)
     waitFor(run, record)
+    server.trace(events, record)
   }
 
   // ---- Wiring -----------------------------------------------------------------------------
@@ -275,6 +286,7 @@ export function playgroundScript(makeForms: typeof playgroundForms, makeViews: t
     tools = payload.tools
     renderTools()
     renderRuns()
+    server.mount(tools.map((descriptor) => descriptor.id))
     let wanted = ''
     try {
       wanted = decodeURIComponent((globalThis as any).location.hash.slice(1))
