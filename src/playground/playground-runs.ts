@@ -100,7 +100,7 @@ export function playgroundRuns(h: (tag: string, props?: Record<string, any>, ...
           'li',
           { class: `phase ${phase.kind}${phase.status === 'error' ? ' bad' : ''}`, 'data-kind': phase.kind, style: `margin-left:${phase.depth * 1.2}rem` },
           h('span', { class: 'label' }, phase.label),
-          phase.durationMs === undefined ? undefined : [h('span', { class: 'bar', style: `width:${Math.max(2, (phase.durationMs / longest) * 100)}%` }), h('span', { class: 'duration' }, `${phase.durationMs} ms`)],
+          phase.durationMs === undefined ? undefined : [h('span', { class: 'bar', style: `width:${Math.max(2, (phase.durationMs / longest) * 100)}%` }), h('span', { class: 'duration' }, `${phase.durationMs < 10 ? phase.durationMs.toFixed(2) : Math.round(phase.durationMs)} ms`)],
         ),
       ),
     )

@@ -122,7 +122,7 @@ describe("the playground's runs", () => {
       ['end', 'completed'],
     ])
     // Spans carry their durations, nested by parent.
-    expect(await timeline.locator('li[data-kind="span"] .duration').allInnerTexts()).toEqual([expect.stringMatching(/^\d+ ms$/), expect.stringMatching(/^\d+ ms$/)])
+    expect(await timeline.locator('li[data-kind="span"] .duration').allInnerTexts()).toEqual([expect.stringMatching(/^\d+(\.\d\d)? ms$/), expect.stringMatching(/^\d+(\.\d\d)? ms$/)])
     const indents = await timeline.locator('li[data-kind="span"]').evaluateAll((items) => items.map((item) => (item as unknown as { style: { marginLeft: string } }).style.marginLeft))
     expect(indents).toEqual(['1.2rem', '2.4rem'])
     await expect.poll(async () => itemOf(page, runId).getAttribute('data-status')).toBe('completed')
