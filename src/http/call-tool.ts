@@ -1,4 +1,5 @@
 import type { Context } from 'hono'
+import { ToolrouteError } from '../errors/toolroute-error.ts'
 import { createEventProjector } from '../runs/create-event-projector.ts'
 import { toolEventViews, type SequencedEvent, type ToolEventView } from '../protocol/tool-event.ts'
 import { uiMessageStreamDialectOf, type UiMessageStreamDialect } from '../protocol/ui-message-chunk.ts'
@@ -26,7 +27,8 @@ export function responseModeOf(c: Context, keepAliveMs?: number, headers: Header
   // Most calls have no query: one read of the URL instead of one per parameter.
   if (!c.req.url.includes('?')) return { sse, view: 'display', dialect: uiMessageStreamDialectOf(undefined), keepAliveMs }
   const requested = c.req.query('view')
-  const view = toolEventViews.includes(requested as ToolEventView) ? (requested as ToolEventView) : 'display'
+  const view = (requested || 'display') as ToolEventView
+  if (!toolEventViews.includes(view)) throw new ToolrouteError('INPUT_VALIDATION_FAILED', `Unknown view "${requested}": ?view= takes ${toolEventViews.join(', ')}`, { issues: [{ path: ['view'], message: `expected one of ${toolEventViews.join(', ')}` }] })
   return { sse, view, dialect: uiMessageStreamDialectOf(c.req.query('aiSdk')), keepAliveMs }
 }
 

@@ -11,6 +11,9 @@ const maxReasonLength = 10_000
 // bundling Zod (test/node/run-action-body.test.ts holds the two to the same answers).
 const received = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value)
 
+/** The one answer that is not Zod's: a body without the wrapper says what the wrapper is. */
+export const missingResumeData = 'Required: the body is { "resumeData": <data matching the run\'s resumeSchema> }'
+
 /**
  * Checks a parsed approve body (none, or an optional string `approvalId`: an empty one is none),
  * decline body (optional string `reason`) or resume body (`resumeData` present); other fields ignored.
@@ -29,7 +32,7 @@ export function checkRunActionBody<A extends 'approve' | 'decline' | 'resume'>(a
   if (received(body) !== 'object') return fail({ path: [], message: `Invalid input: expected object, received ${received(body)}` })
   const fields = body as Record<string, unknown>
   if (action === 'resume') {
-    if (fields.resumeData === undefined) return fail({ path: ['resumeData'], message: 'Invalid input: expected nonoptional, received undefined' })
+    if (fields.resumeData === undefined) return fail({ path: ['resumeData'], message: missingResumeData })
     return { resumeData: fields.resumeData } as RunActionBody<A>
   }
   const { reason } = fields

@@ -2,6 +2,7 @@ import type { Context, Hono, MiddlewareHandler } from 'hono'
 import { HonoBase } from 'hono/hono-base'
 import { RegExpRouter } from 'hono/router/reg-exp-router'
 import { isHttpException } from './is-http-exception.ts'
+import { allowedMethods } from './allowed-methods.ts'
 import { ToolrouteError, toolNotFound } from '../errors/toolroute-error.ts'
 import { createNoRunHost } from '../runs/create-no-run-host.ts'
 import type { RunHost, RunSegment } from '../runs/run-host.ts'
@@ -81,14 +82,21 @@ export function createToolApp(options: ToolAppOptions, features: ToolAppFeatures
   }
   const keyedCall = features.idempotency?.call
   // The one router the default settles on here (BENCHMARKS.md). It takes no static path beside a pattern: all tools share `/tools/:toolId`.
-  const app = new HonoBase<ToolAppEnv>({ router: new RegExpRouter() }).basePath(basePath)
+  const root = new HonoBase<ToolAppEnv>({ router: new RegExpRouter() })
+  const app = root.basePath(basePath)
   app.onError((error, c) => {
     if (!isHttpException(error)) return errorResponse(c, error)
     if (error.status !== 401) return error.getResponse()
     return errorResponse(c, new ToolrouteError('UNAUTHORIZED', error.message || 'Unauthorized'))
   })
-  // SPEC §2: an unknown route is TOOL_NOT_FOUND.
-  app.notFound((c) => c.json(new ToolrouteError('TOOL_NOT_FOUND', `No route for ${c.req.method} ${c.req.path}`).toJSON(), 404))
+  // SPEC §2: a known path with another method is METHOD_NOT_ALLOWED (with `Allow`), an unknown route TOOL_NOT_FOUND.
+  app.notFound((c) => {
+    const methods = allowedMethods(app.routes, c.req.path)
+    const allow = methods.join(', ')
+    // A route that answers 404 itself (the playground off this host) is not a wrong method.
+    if (!allow || methods.includes(c.req.method)) return c.json(new ToolrouteError('TOOL_NOT_FOUND', `No route for ${c.req.method} ${c.req.path}`).toJSON(), 404)
+    return c.json(new ToolrouteError('METHOD_NOT_ALLOWED', `${c.req.path} does not serve ${c.req.method}; it serves ${allow}`).toJSON(), 405, { allow })
+  })
   // First: a foreign Host (DNS rebinding) meets no CORS, no auth, no route.
   if (options.servedLocally) app.use('*', required(features.checkHost, 'servedLocally', 'hostCheck: workerHostCheck')(options.allowedHosts))
   if (options.cors) {
@@ -190,7 +198,7 @@ export function createToolApp(options: ToolAppOptions, features: ToolAppFeatures
   })
 
   app.get('/openapi.json', async (c) => c.json(await openApi()))
-  mountPlayground(app, { playground: options.playground, basePath, page: features.playground })
+  mountPlayground(app, { playground: options.playground, basePath, page: features.playground, root })
   if (options.mastra !== false) mountMastraRoutes(app, { descriptors: byId, maxInputBytes, call: callRoute })
   // A feature of the composer: this file imports no MCP code, so a Worker without /mcp bundles no MCP SDK.
   if (options.mcp !== false && features.mcp) {

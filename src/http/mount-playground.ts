@@ -1,4 +1,4 @@
-import type { Hono } from 'hono'
+import type { Context, Hono } from 'hono'
 import { ToolrouteError } from '../errors/toolroute-error.ts'
 import type { PlaygroundPageLoader } from '../playground/load-playground-page.ts'
 import type { ToolAppEnv } from './tool-app-options.ts'
@@ -20,16 +20,19 @@ const headers = {
 }
 
 /** `GET /`: the playground page, rendered on first request; when off or not built, answered as unknown. */
-export function mountPlayground(app: Hono<ToolAppEnv>, options: { playground: boolean | undefined; basePath: string; page: PlaygroundPageLoader | undefined }): void {
+export function mountPlayground(app: Hono<ToolAppEnv>, options: { playground: boolean | undefined; basePath: string; page: PlaygroundPageLoader | undefined; root: Hono<ToolAppEnv> }): void {
   if (options.playground === false) return
   const base = options.basePath.replace(/\/+$/, '')
   let page: Promise<string> | undefined
-  app.get('/', async (c) => {
+  const serve = async (c: Context<ToolAppEnv>) => {
     if (!servesPlayground(options.playground, c.req.url)) return c.notFound()
     if (!options.page) throw new ToolrouteError('TOOL_NOT_FOUND', `No route for GET ${c.req.path}: ${notBuilt}`)
     page ??= Promise.resolve(options.page({ base }))
     return c.html(await page, 200, headers)
-  })
+  }
+  app.get('/', serve)
+  // Under a base path the page answers at `/v1` and `/v1/` alike (the root app's route: the base app's `/` is `/v1`).
+  if (base) options.root.get(`${base}/`, serve)
 }
 
 const notBuilt =

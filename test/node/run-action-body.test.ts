@@ -5,7 +5,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { ToolrouteError } from '../../src/errors/toolroute-error.ts'
-import { checkRunActionBody } from '../../src/http/check-run-action-body.ts'
+import { checkRunActionBody, missingResumeData } from '../../src/http/check-run-action-body.ts'
 import { assertProperty, propertyTimeout } from '../fixtures/property-seeds.ts'
 
 const schemas = {
@@ -18,7 +18,9 @@ const codes = { decline: 'INPUT_VALIDATION_FAILED', resume: 'RESUME_VALIDATION_F
 function zodAnswer(action: 'decline' | 'resume', body: unknown) {
   const result = schemas[action].safeParse(body)
   if (result.success) return { ok: action === 'decline' ? { reason: (result.data as { reason?: string }).reason } : { resumeData: (result.data as { resumeData: unknown }).resumeData } }
-  const issues = result.error.issues.map((issue) => ({ path: issue.path.map((key) => (typeof key === 'number' ? key : String(key))), message: issue.message }))
+  // Zod's words but one: a resume body without `resumeData` names the wrapper (issue #49).
+  const messageOf = (issue: z.core.$ZodIssue) => (action === 'resume' && issue.path.join('.') === 'resumeData' ? missingResumeData : issue.message)
+  const issues = result.error.issues.map((issue) => ({ path: issue.path.map((key) => (typeof key === 'number' ? key : String(key))), message: messageOf(issue) }))
   return { error: new ToolrouteError(codes[action], `Invalid request body: ${issues.map((issue) => `${issue.path.join('.') || 'root'}: ${issue.message}`).join('; ')}`, { issues }).toJSON() }
 }
 
@@ -54,7 +56,8 @@ describe('decline and resume bodies, checked by hand', () => {
     ['decline', [], 'Invalid request body: root: Invalid input: expected object, received array'],
     ['decline', { reason: 7 }, 'Invalid request body: reason: Invalid input: expected string, received number'],
     ['decline', { reason: 'x'.repeat(10_001) }, 'Invalid request body: reason: Too big: expected string to have <=10000 characters'],
-    ['resume', {}, 'Invalid request body: resumeData: Invalid input: expected nonoptional, received undefined'],
+    ['resume', {}, 'Invalid request body: resumeData: Required: the body is { "resumeData": <data matching the run\'s resumeSchema> }'],
+    ['resume', { approved: true }, 'Invalid request body: resumeData: Required: the body is { "resumeData": <data matching the run\'s resumeSchema> }'],
     ['resume', 'data', 'Invalid request body: root: Invalid input: expected object, received string'],
   ] as const)('%s %j: %s', (action, body, message) => {
     expect(handAnswer(action, body)).toEqual(zodAnswer(action, body))
