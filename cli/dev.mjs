@@ -81,7 +81,8 @@ export async function dev({ root, port, wranglerArgs = [] }) {
   const child = spawn(process.execPath, [wranglerBin(root), ...args], {
     cwd: root,
     stdio: 'inherit',
-    env: { ...process.env, TOOLROUTE_BUILT: 'dev' },
+    // No network needed (SPEC §7): wrangler would fetch the Request.cf object and print a stack offline.
+    env: { CLOUDFLARE_CF_FETCH_ENABLED: 'false', ...process.env, TOOLROUTE_BUILT: 'dev' },
   })
   const stop = (signal) => {
     for (const watcher of watchers) watcher.close()

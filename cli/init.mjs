@@ -179,7 +179,9 @@ export function init(target) {
     },
     dependencies: { toolroute: range(own.version), zod: range(own.dependencies.zod) },
     devDependencies: Object.fromEntries(
-      ['@cloudflare/vitest-plugin', 'miniflare', 'typescript', 'vite', 'vitest', 'wrangler'].map((name) => [name, pinned(name)]),
+      // `node`: the npm package of Node 22 puts its binary first on the PATH of every npm script and npx,
+      // so a machine whose default Node is older than 22.12 (wrangler refuses it) needs no other step.
+      ['@cloudflare/vitest-plugin', 'miniflare', 'node', 'typescript', 'vite', 'vitest', 'wrangler'].map((name) => [name, pinned(name)]),
     ),
     // One wrangler and one miniflare in the tree (the plugin's own pins would bring a second
     // copy), and the vite this toolchain was tested with.
@@ -199,6 +201,7 @@ export function init(target) {
   for (const [file, text] of Object.entries(files)) writeFileSync(join(dir, file), text)
   const where = relative(process.cwd(), dir)
   console.log(`toolroute: a new project in ${where || '.'}: ${Object.keys(files).join(', ')}`)
+  console.log(`Its scripts run on Node ${pinned('node')} (the \`node\` dev dependency), whatever this machine's default Node is.`)
   console.log(`Next:\n${where ? `  cd ${where}\n` : ''}  npm install\n  npm test\n  npm run dev`)
   return 0
 }

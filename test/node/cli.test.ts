@@ -97,6 +97,9 @@ describe('toolroute', () => {
     // The test toolchain at the versions toolroute is tested with, one wrangler and miniflare in the tree.
     const own = JSON.parse(readFileSync('package.json', 'utf8'))
     for (const name of ['@cloudflare/vitest-plugin', 'miniflare', 'vite', 'vitest', 'wrangler']) expect(manifest.devDependencies[name], name).toBe(own.devDependencies[name])
+    // Node 22 for every script, on a machine whose default Node is older (issue #49), said at init.
+    expect(manifest.devDependencies.node).toBe(own.devDependencies.node)
+    expect(result.stdout).toContain(`Its scripts run on Node ${own.devDependencies.node}`)
     expect(manifest.overrides).toEqual({ vite: own.devDependencies.vite, '@cloudflare/vitest-plugin': { wrangler: '$wrangler', miniflare: '$miniflare' } })
     expect(readFileSync(join(project, 'vitest.config.ts'), 'utf8')).toContain("cloudflareTest({ wrangler: { configPath: './wrangler.toml' }")
     expect(readFileSync(join(project, 'test/greet.test.ts'), 'utf8')).toContain("from 'toolroute/testing'")
