@@ -70,11 +70,22 @@ Deno.test('loadTools: any id as Mastra allows, but two ids with one MCP name are
   }
 })
 
-Deno.test('loadTools: a module that fails to load fails the whole load', async () => {
-  const dir = await toolsDir({ 'broken.ts': 'throw new Error("broken tool module")\n' })
+Deno.test('loadTools: a module that fails to load (a Workers-only import) fails only its own tools, as on Workers', async () => {
+  const dir = await toolsDir({
+    'good.ts': tool('good', 'good'),
+    'workers-only.ts': `import { env } from 'cloudflare:workers'\n${tool('bad', 'bad')}\nexport const prefix = () => env.PREFIX\n`,
+  })
+  const logged: unknown[] = []
+  const error = console.error
+  console.error = (...args: unknown[]) => void logged.push(args.join(' '))
   try {
-    await assert.rejects(() => loadTools(dir), /broken tool module/)
+    const { tools, failed } = await loadTools(dir)
+    assert.deepEqual(tools.map((each) => each.id), ['good'])
+    assert.equal(failed.length, 1)
+    assert.match(failed[0]!, /workers-only\.ts: .*cloudflare/)
+    assert.match(String(logged[0]), /workers-only\.ts: .*\(its tools are not served until it loads\)/)
   } finally {
+    console.error = error
     await Deno.remove(dir, { recursive: true })
   }
 })

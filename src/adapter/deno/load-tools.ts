@@ -6,6 +6,8 @@ export interface LoadedTools {
   tools: AnyTool[]
   /** Tool id → `tools/<file>`. */
   files: Map<string, string>
+  /** Modules that failed to load, each as `tools/<file>: <what>`: their tools are not served, the others are. */
+  failed: string[]
 }
 
 /**
@@ -21,10 +23,19 @@ export async function loadTools(directory: string | URL): Promise<LoadedTools> {
   const entries = await Array.fromAsync(Deno.readDir(base))
   const names = entries.filter((entry) => entry.isFile && isToolModuleFile(entry.name)).map((entry) => entry.name).sort()
   const modules: ToolModule[] = []
-  for (const name of names) modules.push({ file: `${folder}/${name}`, exports: await import(new URL(name, base).href) })
+  const failed: string[] = []
+  for (const name of names) {
+    // As on Workers, a module that fails to load fails only its own tools: the server still starts.
+    try {
+      modules.push({ file: `${folder}/${name}`, exports: await import(new URL(name, base).href) })
+    } catch (error) {
+      failed.push(`${folder}/${name}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`)
+      console.error(`toolroute: ${failed.at(-1)} (its tools are not served until it loads)`)
+    }
+  }
   const found = collectTools(modules)
   if (found.problems.length > 0) throw new Error(`toolroute: the tools in ${folder}/ cannot be served:\n${found.problems.map((problem) => `  - ${problem}`).join('\n')}`)
   const tools = found.tools.map(({ tool }) => tool)
   const files = new Map(found.tools.map(({ id, file, exportName }) => [id, `${file} (export ${exportName})`]))
-  return { tools, files }
+  return { tools, files, failed }
 }
