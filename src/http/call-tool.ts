@@ -1,5 +1,4 @@
 import type { Context } from 'hono'
-import { ToolrouteError } from '../errors/toolroute-error.ts'
 import { createEventProjector } from '../runs/create-event-projector.ts'
 import { toolEventViews, type SequencedEvent, type ToolEventView } from '../protocol/tool-event.ts'
 import { uiMessageStreamDialectOf, type UiMessageStreamDialect } from '../protocol/ui-message-chunk.ts'
