@@ -11,6 +11,7 @@ export const chartTool = createTool({
   inputSchema: z.object({ quarter: z.enum(['Q1', 'Q2', 'Q3', 'Q4']) }),
   outputSchema: z.object({ quarter: z.string(), total: z.number(), png: z.string() }),
   execute: async ({ quarter }) => ({ quarter, total: 1200 + 100 * Number(quarter[1]), png: pixel }),
+  // #region to-model-output
   toModelOutput: (output) => ({
     type: 'content',
     value: [
@@ -18,4 +19,5 @@ export const chartTool = createTool({
       { type: 'image-data', data: output.png, mediaType: 'image/png' },
     ],
   }),
+  // #endregion
 })

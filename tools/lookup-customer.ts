@@ -18,6 +18,7 @@ export const lookupCustomer = createTool({
     plan: 'pro',
     internalNotes: 'VIP, refund approved 2026-10-01',
   }),
+  // #region transform
   transform: {
     display: {
       input: ({ input }) => ({ email: maskEmail(input?.email) }),
@@ -28,6 +29,7 @@ export const lookupCustomer = createTool({
       output: ({ output }) => (output ? { id: output.id, plan: output.plan } : undefined),
     },
   },
+  // #endregion
 })
 
 function maskEmail(email: string | undefined): string {
