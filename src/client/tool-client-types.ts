@@ -56,11 +56,7 @@ export interface ToolClientOptions {
    * otherwise read whole before starting. `false`: only an explicit `idempotencyKey` is sent.
    */
   idempotency?: boolean
-  /**
-   * The W3C `traceparent` every request carries, so the server's spans join the agent's trace (SPEC §17):
-   * a function is asked per request (e.g. your OpenTelemetry propagator's, docs/observability.md). The client
-   * imports nothing of OpenTelemetry; an explicit `traceparent` header wins.
-   */
+  /** The W3C `traceparent` every request carries (SPEC §17; a function is asked per request, docs/observability.md); a `traceparent` header wins. */
   traceparent?: string | (() => string | undefined)
 }
 

@@ -29,7 +29,6 @@ export async function callMcpTask(deps: McpServerDeps, tool: AnyTool, params: Ca
   const progress = progressToken !== undefined ? createProgressSender((notification) => ctx.mcpReq.notify(notification as never), progressToken) : undefined
   const running = call.run({
     source: { input: params.arguments ?? {} },
-    // The caller's trace (`_meta.traceparent`, SPEC §17), else a new one.
     ids: newCallIds(undefined, traceparentOf(params._meta)),
     // A task keeps its call's token on its run: its progress goes out on tasks/result (task-progress.ts).
     keeper: runKeeper({ tool, runs: deps.runs, storeRuns: deps.storeRuns, principal: caller.principal, sentRequestContext: call.sentRequestContext, progressToken }),

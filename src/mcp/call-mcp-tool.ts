@@ -118,8 +118,7 @@ export async function callMcpTool(deps: McpCallDeps, tool: AnyTool, params: { ar
   const parked = deps.parked.start(async (ask, signal) => {
     const running = call.run({
       source: { input: params.arguments ?? {} },
-      // The caller's trace (`_meta.traceparent`, SPEC §17), else a new one.
-      ids: newCallIds(undefined, traceparentOf(params._meta)),
+        ids: newCallIds(undefined, traceparentOf(params._meta)),
       // A task's requester answers its mid-execute questions with tasks/update, if it can answer a form.
       keeper: runKeeper({ tool, runs, storeRuns: deps.storeRuns, principal: caller.principal, sentRequestContext: call.sentRequestContext, askable: isBackgroundTool(tool) && declaresTasks(ctx.mcpReq.envelope) && formsOf(deps, ctx) }),
       tap: (event) => (sink.send?.(event), sink.log?.(event)),
