@@ -18,9 +18,10 @@ export function jsonAnswerOf(options: Pick<ToolAppOptions, 'resolveRequestContex
     options.resolveRequestContext !== undefined || options.principal !== undefined || (options.storeRuns === 'all' && typeof options.runs === 'function')
   return (c, body, status, ids) => {
     const text = jsonTextOf(c, body, ids)
-    const headers = { 'content-type': 'application/json', ...idHeaders(ids) }
-    if (handsOutContext || status !== 200 || c.req.routeIndex !== 0) return c.body(text, status, headers)
-    return new Response(text, { status, headers })
+    if (handsOutContext || status !== 200 || c.req.routeIndex !== 0) return c.body(text, status, { 'content-type': 'application/json', ...idHeaders(ids) })
+    const { runId, toolCallId, traceId } = ids
+    const headers = { 'content-type': 'application/json', [headerNames.runId]: runId, [headerNames.toolCallId]: toolCallId, [headerNames.traceId]: traceId! }
+    return new Response(text, { status, headers: traceId ? headers : idHeaders(ids) })
   }
 }
 
