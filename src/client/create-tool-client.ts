@@ -46,6 +46,8 @@ export function createToolClient<T extends ToolSetLike = readonly AnyTool[]>(opt
     const headers = new Headers(typeof options.headers === 'function' ? await options.headers() : options.headers)
     new Headers(init.headers).forEach((value, name) => headers.set(name, value))
     headers.set('accept', init.accept)
+    const traceparent = typeof options.traceparent === 'function' ? options.traceparent() : options.traceparent
+    if (traceparent && !headers.has(headerNames.traceparent)) headers.set(headerNames.traceparent, traceparent)
     const { body } = init
     if (body !== undefined) headers.set('content-type', 'application/json')
     const streamed = typeof ReadableStream !== 'undefined' && body instanceof ReadableStream

@@ -56,6 +56,8 @@ export interface ToolClientOptions {
    * otherwise read whole before starting. `false`: only an explicit `idempotencyKey` is sent.
    */
   idempotency?: boolean
+  /** The W3C `traceparent` every request carries (SPEC §17; a function is asked per request, docs/observability.md); a `traceparent` header wins. */
+  traceparent?: string | (() => string | undefined)
 }
 
 /** Per-request options shared by every method. */

@@ -11,7 +11,7 @@ import type { AnyTool } from '../tool/tool-types.ts'
 import { sseResponse } from './sse-response.ts'
 import { ToolrouteError } from '../errors/toolroute-error.ts'
 import { headerNames } from '../protocol/header-names.ts'
-import { jsonTextOf, type JsonAnswer } from './json-answer-of.ts'
+import { idHeaders, jsonTextOf, type JsonAnswer } from './json-answer-of.ts'
 
 /** What the caller asked for: SSE or JSON, which view of the events, and for which AI SDK. */
 export interface ResponseMode {
@@ -91,7 +91,7 @@ export async function callTool(c: Context, args: CallToolArgs): Promise<Response
   }
   return sseResponse(events(), createEventProjector(tool, mode.view), {
     ...mode,
-    headers: { [headerNames.runId]: ids.runId, [headerNames.toolCallId]: ids.toolCallId },
+    headers: idHeaders(ids),
     onCancel: async () => {
       // A background run goes on without its caller; a call in the request stops with it.
       if ((await Promise.race([ending, Promise.resolve(undefined)]))?.kind !== 'background') abort!.abort()
@@ -108,7 +108,7 @@ export function callIdsOf(headers: Headers): CallIds {
   if (sent && !toolCallIdPattern.test(sent)) {
     throw new ToolrouteError('INVALID_HEADER', `The x-tool-call-id header must be 1 to 128 visible ASCII characters (got ${sent.length} characters)`)
   }
-  return newCallIds(sent)
+  return newCallIds(sent, headers.get(headerNames.traceparent))
 }
 
 /** A call's ending as its JSON answer (`callJson`), or thrown, with the run's ids on a failed execution's answer. */
@@ -116,11 +116,9 @@ function jsonEnding(c: Context, end: CallEnding<RunRecord>, ids: CallIds, tool: 
   const json = callJson(ids, end, tool)
   if (json.ok) return answer(c, json.body, json.status, ids)
   if (end.kind !== 'input-error') {
-    c.header(headerNames.runId, ids.runId)
-    c.header(headerNames.toolCallId, ids.toolCallId)
+    for (const [name, value] of Object.entries(idHeaders(ids))) c.header(name, value)
   }
   throw json.error
 }
 
-const plainAnswer: JsonAnswer = (c, body, status, ids) =>
-  c.body(jsonTextOf(c, body, ids.runId, ids.toolCallId), status, { 'content-type': 'application/json', [headerNames.runId]: ids.runId, [headerNames.toolCallId]: ids.toolCallId })
+const plainAnswer: JsonAnswer = (c, body, status, ids) => c.body(jsonTextOf(c, body, ids), status, { 'content-type': 'application/json', ...idHeaders(ids) })

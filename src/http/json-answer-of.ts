@@ -16,20 +16,24 @@ export type JsonAnswer = (c: Context, body: unknown, status: 200 | 202, ids: Cal
 export function jsonAnswerOf(options: Pick<ToolAppOptions, 'resolveRequestContext' | 'principal' | 'storeRuns' | 'runs'>): JsonAnswer {
   const handsOutContext =
     options.resolveRequestContext !== undefined || options.principal !== undefined || (options.storeRuns === 'all' && typeof options.runs === 'function')
-  return (c, body, status, { runId, toolCallId }) => {
-    const text = jsonTextOf(c, body, runId, toolCallId)
-    if (handsOutContext || status !== 200 || c.req.routeIndex !== 0) return c.body(text, status, { 'content-type': 'application/json', [headerNames.runId]: runId, [headerNames.toolCallId]: toolCallId })
-    return new Response(text, { status, headers: { 'content-type': 'application/json', [headerNames.runId]: runId, [headerNames.toolCallId]: toolCallId } })
+  return (c, body, status, ids) => {
+    const text = jsonTextOf(c, body, ids)
+    if (handsOutContext || status !== 200 || c.req.routeIndex !== 0) return c.body(text, status, { 'content-type': 'application/json', ...idHeaders(ids) })
+    const { runId, toolCallId, traceId } = ids
+    const headers = { 'content-type': 'application/json', [headerNames.runId]: runId, [headerNames.toolCallId]: toolCallId, [headerNames.traceId]: traceId! }
+    return new Response(text, { status, headers: traceId ? headers : idHeaders(ids) })
   }
 }
 
 /** A completed call's JSON text; an output that cannot become JSON is the call's failure, with the run's ids. */
-export function jsonTextOf(c: Context, body: unknown, runId: string, toolCallId: string): string {
+export function jsonTextOf(c: Context, body: unknown, ids: CallIds): string {
   try {
     return JSON.stringify(body)
   } catch (error) {
-    c.header(headerNames.runId, runId)
-    c.header(headerNames.toolCallId, toolCallId)
+    for (const [name, value] of Object.entries(idHeaders(ids))) c.header(name, value)
     throw new ToolrouteError('EXECUTION_FAILED', outputNotJsonMessage, { cause: error })
   }
 }
+
+/** A call's id headers: `x-run-id`, `x-tool-call-id`, and `x-trace-id` when it has a trace (SPEC §17). */
+export const idHeaders = ({ runId, toolCallId, traceId }: CallIds): Record<string, string> => ({ [headerNames.runId]: runId, [headerNames.toolCallId]: toolCallId, ...(traceId && { [headerNames.traceId]: traceId }) })

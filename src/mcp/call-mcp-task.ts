@@ -1,6 +1,7 @@
 import { ProtocolError, ProtocolErrorCode, type CallToolRequest, type CreateTaskResult, type ServerContext } from '@modelcontextprotocol/server'
 import { ToolrouteError } from '../errors/toolroute-error.ts'
-import { startCall } from '../runtime/start-call.ts'
+import { newCallIds, startCall } from '../runtime/start-call.ts'
+import { traceparentOf } from '../protocol/traceparent.ts'
 import { runKeeper } from '../runs/run-keeper.ts'
 import { isBackgroundTool } from '../protocol/is-background-tool.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
@@ -28,6 +29,7 @@ export async function callMcpTask(deps: McpServerDeps, tool: AnyTool, params: Ca
   const progress = progressToken !== undefined ? createProgressSender((notification) => ctx.mcpReq.notify(notification as never), progressToken) : undefined
   const running = call.run({
     source: { input: params.arguments ?? {} },
+    ids: newCallIds(undefined, traceparentOf(params._meta)),
     // A task keeps its call's token on its run: its progress goes out on tasks/result (task-progress.ts).
     keeper: runKeeper({ tool, runs: deps.runs, storeRuns: deps.storeRuns, principal: caller.principal, sentRequestContext: call.sentRequestContext, progressToken }),
     ...(progress ? { tap: progress, extras: { emitTransient: progress, signal: ctx.mcpReq.signal } } : { extras: { signal: ctx.mcpReq.signal } }),

@@ -1,6 +1,7 @@
 import { CLIENT_CAPABILITIES_META_KEY, inputRequired, inputResponse, MissingRequiredClientCapabilityError, type CallToolResult, type InputRequiredResult, type RequestStateCodec, type ServerContext } from '@modelcontextprotocol/server'
 import { ToolrouteError } from '../errors/toolroute-error.ts'
-import { startCall } from '../runtime/start-call.ts'
+import { newCallIds, startCall } from '../runtime/start-call.ts'
+import { traceparentOf } from '../protocol/traceparent.ts'
 import { runKeeper } from '../runs/run-keeper.ts'
 import type { RunHost } from '../runs/run-host.ts'
 import type { RunRecord } from '../runs/run-record.ts'
@@ -66,7 +67,7 @@ export type McpCallResult = CallToolResult | InputRequiredResult | ReturnType<ty
  * `requestState` names the run or the parked call; the retry's answer (a 2025 connection's comes
  * through the SDK's `elicitation/create` shim) goes to that run or call, so the tool runs once.
  */
-export async function callMcpTool(deps: McpCallDeps, tool: AnyTool, params: { arguments?: Record<string, unknown> }, ctx: ServerContext): Promise<McpCallResult> {
+export async function callMcpTool(deps: McpCallDeps, tool: AnyTool, params: { arguments?: Record<string, unknown>; _meta?: { [key: string]: unknown } }, ctx: ServerContext): Promise<McpCallResult> {
   const declared = (ctx.mcpReq.envelope?.[CLIENT_CAPABILITIES_META_KEY as never] ?? {}) as Record<string, unknown>
   const missing = Object.entries(tool.mcp?.requiredClientCapabilities ?? {}).filter(([name]) => declared[name] === undefined)
   if (missing.length > 0) throw new MissingRequiredClientCapabilityError({ requiredCapabilities: Object.fromEntries(missing) })
@@ -117,6 +118,7 @@ export async function callMcpTool(deps: McpCallDeps, tool: AnyTool, params: { ar
   const parked = deps.parked.start(async (ask, signal) => {
     const running = call.run({
       source: { input: params.arguments ?? {} },
+        ids: newCallIds(undefined, traceparentOf(params._meta)),
       // A task's requester answers its mid-execute questions with tasks/update, if it can answer a form.
       keeper: runKeeper({ tool, runs, storeRuns: deps.storeRuns, principal: caller.principal, sentRequestContext: call.sentRequestContext, askable: isBackgroundTool(tool) && declaresTasks(ctx.mcpReq.envelope) && formsOf(deps, ctx) }),
       tap: (event) => (sink.send?.(event), sink.log?.(event)),

@@ -76,6 +76,8 @@ export interface RunView {
   status: RunStatus
   createdAt: string
   updatedAt: string
+  /** The trace of the call that made the run (SPEC §17). */
+  traceId?: string
   expiresAt?: string
   suspendPayload?: unknown
   resumeSchema?: Record<string, unknown>

@@ -1,7 +1,8 @@
 /**
  * The headers of the wire contract (SPEC §2, §3, §9), lower-case as `Headers` reports them.
  * Request: `requestContext`, `toolCallId`, `idempotencyKey`, `lastEventId`. Response: `runId`,
- * `toolCallId`, `idempotentReplayed`, `uiMessageStream` (on every SSE answer, value `v1`).
+ * `toolCallId`, `idempotentReplayed`, `uiMessageStream` (on every SSE answer, value `v1`). `traceparent` in,
+ * `traceId` out (SPEC §17).
  */
 export const headerNames = {
   requestContext: 'x-request-context',
@@ -11,6 +12,8 @@ export const headerNames = {
   idempotentReplayed: 'idempotent-replayed',
   lastEventId: 'last-event-id',
   uiMessageStream: 'x-vercel-ai-ui-message-stream',
+  traceparent: 'traceparent',
+  traceId: 'x-trace-id',
 } as const
 
 /**

@@ -34,7 +34,7 @@ export interface AttemptData {
  * any chunk a tool wrote with `writer.custom` (SPEC §8).
  */
 export type ToolEvent =
-  | { type: 'start'; messageMetadata: { runId: string; toolCallId: string } }
+  | { type: 'start'; messageMetadata: { runId: string; toolCallId: string; traceId?: string } }
   | { type: 'tool-input-start'; toolCallId: string; toolName: string }
   | { type: 'tool-input-delta'; toolCallId: string; inputTextDelta: string }
   | { type: 'tool-input-available'; toolCallId: string; toolName: string; input: unknown }

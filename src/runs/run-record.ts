@@ -17,6 +17,8 @@ export interface RunRecord {
   runId: string
   toolId: string
   toolCallId: string
+  /** The trace of the call that made the run (SPEC §17). */
+  traceId?: string
   /** Who created the run; only they may read or drive it. `null`: anyone holding the run id. */
   principal: string | null
   status: RunStatus
@@ -56,6 +58,7 @@ const fields: Record<keyof RunRecord, (value: unknown) => boolean> = {
   runId: isString,
   toolId: isString,
   toolCallId: isString,
+  traceId: optional(isString),
   principal: (value) => value === null || isString(value),
   status: (value) => statuses.has(value),
   createdAt: isString,

@@ -6,6 +6,7 @@ import type { EmitEvent, ToolEvent } from '../protocol/tool-event.ts'
 import { isBackgroundTool } from '../protocol/is-background-tool.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import { createRunId, createToolCallId, randomHex } from './create-id.ts'
+import { traceIdOf } from '../protocol/traceparent.ts'
 import { EventCallScope, type EventCallExtras } from './event-call-scope.ts'
 import { CallAbort } from './call-abort.ts'
 import { executeToolCall, finishOf, needsApproval, type ExecuteOutcome } from './execute-tool-call.ts'
@@ -18,8 +19,8 @@ export type { ToolInputSource }
 import type { ToolCallScope } from './tool-call-scope.ts'
 import { checkRequestContext } from './validate-call.ts'
 
-/** A call's ids: those of the run it is, or will be kept as. */
-export type CallIds = RunIds
+/** A call's ids: those of the run it is, or will be kept as, and its trace (SPEC §17). */
+export type CallIds = RunIds & { traceId?: string }
 
 /** Where a call stands when it is kept: what its run records of the first step. */
 export type KeptState =
@@ -115,9 +116,9 @@ export class ToolCall {
 
 const callerGone = () => new Error('The caller disconnected')
 
-/** A new call's ids: a fresh run id, and the caller's tool call id when it sent one (an empty one is none). */
-export function newCallIds(toolCallId?: string | null): CallIds {
-  return { runId: createRunId(), toolCallId: toolCallId || createToolCallId() }
+/** A new call's ids: a fresh run id, the caller's tool call id when it sent one (an empty one is none), its trace's or a new trace id. */
+export function newCallIds(toolCallId?: string | null, traceparent?: string | null): CallIds {
+  return { runId: createRunId(), toolCallId: toolCallId || createToolCallId(), traceId: traceIdOf(traceparent) }
 }
 
 /**
@@ -134,7 +135,7 @@ const keptOfUnkept = (event: ToolEvent) => event.type !== 'tool-output-available
 
 async function runPhases<R>(tool: AnyTool, ids: CallIds, log: EventLog, scope: ToolCallScope, held: ToolEvent[] | undefined, phases: CallPhases<R>): Promise<CallEnding<R>> {
   const { keeper, onInput } = phases
-  const { runId, toolCallId } = ids
+  const { runId, toolCallId, traceId } = ids
   let input: unknown
   /** Keeps the call with the events so far plus `last`, then adds `last` to the log. */
   const keep = async (state: KeptState, last: ToolEvent[]): Promise<R> => {
@@ -143,7 +144,7 @@ async function runPhases<R>(tool: AnyTool, ids: CallIds, log: EventLog, scope: T
     return run
   }
   try {
-    log.push({ type: 'start', messageMetadata: { runId, toolCallId } })
+    log.push({ type: 'start', messageMetadata: traceId ? { runId, toolCallId, traceId } : { runId, toolCallId } })
     // A call kept whatever happens, by an app that keeps none: refused before any hook runs.
     const refused = keeper.keepAll ? keeper.refusal() : undefined
     if (refused) throw refused

@@ -55,7 +55,7 @@ describe('SSE: the AI SDK UI message stream', () => {
       'tool-output-available',
       'finish',
     ])
-    expect(events[0]).toEqual({ type: 'start', messageMetadata: { runId, toolCallId } })
+    expect(events[0]).toEqual({ type: 'start', messageMetadata: { runId, toolCallId, traceId: response.headers.get('x-trace-id') } })
     expect(events[1]).toEqual({ type: 'tool-input-start', toolCallId, toolName: 'weather-tool' })
     const deltas = events.filter((event) => event.type === 'tool-input-delta')
     expect(deltas.map((event) => event.inputTextDelta).join('')).toBe('{"location":"Paris"}')
