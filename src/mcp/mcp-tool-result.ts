@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/server'
-import { ToolrouteError } from '../errors/toolroute-error.ts'
+import { isJson, outputNotJsonMessage, ToolrouteError } from '../errors/toolroute-error.ts'
 import { callJson } from '../runtime/call-json.ts'
 import type { ToolModelOutput } from '../protocol/model-output.ts'
 import type { RunRecord } from '../runs/run-record.ts'
@@ -16,14 +16,19 @@ type RunIds = { runId: string; toolCallId: string }
 
 const isErrorResult = (text: string, meta: Record<string, unknown>): CallToolResult => ({ content: [{ type: 'text', text }], isError: true, _meta: meta })
 
-/** A completed call: `structuredContent` is the output, `content` the model output as MCP blocks. */
+/**
+ * A completed call: `structuredContent` is the output, `content` the model output as MCP blocks. An
+ * output that is not JSON fails the call as over HTTP (the transport would otherwise throw mid-answer).
+ */
 export function completedResult(ids: RunIds, output: unknown, modelOutput: ToolModelOutput): CallToolResult {
-  return {
-    content: toMcpContent(modelOutput),
-    // MCP's structured content is a JSON object; any other output reaches the client as content only.
-    ...(typeof output === 'object' && output !== null && !Array.isArray(output) ? { structuredContent: output as Record<string, unknown> } : {}),
-    _meta: { [runMetaKey]: { ...ids, status: 'completed' } },
-  }
+  // MCP's structured content is a JSON object; any other output reaches the client as content only.
+  const structured = typeof output === 'object' && output !== null && !Array.isArray(output)
+  let content
+  try {
+    content = structured && !isJson(output) ? undefined : toMcpContent(modelOutput)
+  } catch {}
+  if (!content) return errorResult(new ToolrouteError('EXECUTION_FAILED', outputNotJsonMessage), ids)
+  return { content, ...(structured ? { structuredContent: output as Record<string, unknown> } : {}), _meta: { [runMetaKey]: { ...ids, status: 'completed' } } }
 }
 
 /** A failure as an `isError` result the model reads (no `structuredContent`: a client would check it against the output schema). */

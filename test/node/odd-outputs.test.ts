@@ -79,3 +79,21 @@ describe('odd outputs on the memory stores', () => {
     }
   })
 })
+
+describe('odd outputs over MCP (2026-07-28, stateless)', () => {
+  const call = async (kind: string) => {
+    const response = await app.request('/mcp', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'odd' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'odd', arguments: { kind }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} } } }),
+    })
+    const text = await response.text()
+    const data = text.startsWith('{') ? text : text.split('\n').filter((line) => line.startsWith('data: ') && line.length > 6).at(-1)!.slice(6)
+    return JSON.parse(data) as { result?: { isError?: boolean; content: { type: string; text: string }[] }; error?: unknown }
+  }
+
+  it('a not-JSON output is an isError result naming why; void is null text', async () => {
+    for (const kind of ["bigint", "cycle", "tojson"]) expect((await call(kind)).result).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringContaining('not JSON') }] })
+    expect((await call('void')).result).toMatchObject({ content: [{ type: 'text', text: 'null' }] })
+  })
+})
