@@ -34,10 +34,12 @@ const straight = createToolApp({ tools })
 /** The same tools behind a middleware of a parent app: the route is not the first handler, so `c.json`. */
 const throughHono = new Hono().use('*', async (_c, next) => next()).route('/', createToolApp({ tools }))
 
+// A fixed trace, so both answers carry one `x-trace-id` (SPEC §17: the incoming traceparent's).
+const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01'
 const call = async (app: { request: Hono['request'] }, toolId: string, body: string, headers: Record<string, string> = {}) => {
   const response = await app.request(`/tools/${toolId}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'content-length': String(body.length), 'x-tool-call-id': 'call_fixed', ...headers },
+    headers: { 'content-type': 'application/json', 'content-length': String(body.length), 'x-tool-call-id': 'call_fixed', traceparent, ...headers },
     body,
   })
   const runId = response.headers.get('x-run-id')
@@ -68,6 +70,7 @@ describe('a call answers the same bytes with and without the straight JSON write
       ['content-type', 'application/json'],
       ['x-run-id', 'RUN'],
       ['x-tool-call-id', 'call_fixed'],
+      ['x-trace-id', '0af7651916cd43dd8448eb211c80319c'],
     ])
     expect(answer.text).toBe('{"runId":"RUN","toolCallId":"call_fixed","status":"completed","output":{"location":"Lisbon","celsius":21},"modelOutput":{"type":"json","value":{"location":"Lisbon","celsius":21}}}')
   })

@@ -93,7 +93,8 @@ async function seen(response: Response, names: Map<string, string>, prefix?: str
 }
 
 const sse = { accept: 'text/event-stream' }
-const callId = { 'x-tool-call-id': 'call_fixed' }
+// A fixed call id and trace (SPEC §17: the trace id is the incoming traceparent's), so both stores answer alike.
+const callId = { 'x-tool-call-id': 'call_fixed', traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' }
 
 /** Everything a caller can do with keyed calls of tools that never wait, as seen. */
 async function keyedTranscript(kind: Kind) {
