@@ -29,3 +29,6 @@ export { createMcpSessionObject } from './adapter/cloudflare-workers/create-mcp-
 export { createDurableObjectMcpSessions } from './adapter/cloudflare-workers/durable-object-mcp-sessions.ts'
 export { createIdempotencyObject } from './adapter/cloudflare-workers/create-idempotency-object.ts'
 export { createDurableObjectIdempotencyStore } from './adapter/cloudflare-workers/durable-object-idempotency-store.ts'
+export { builtinOAuthGuard as workerBuiltinOAuth } from './oauth/builtin-guard.ts'
+export { withBuiltinOAuth } from './oauth/builtin-server.ts'
+export type { SignInHandler, BuiltinOAuthEnv } from './oauth/builtin-server.ts'

@@ -1,0 +1,137 @@
+// SPEC §15's second source of tokens: toolroute as its own authorization server on Workers
+// (@cloudflare/workers-oauth-provider), written into the entry by `toolroute build`, bundled by
+// wrangler and served on workerd. The MCP SDK's own OAuth client registers itself, signs in with
+// PKCE through the local sign-in form (no network) and calls a tool; two users' runs are apart.
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { describe, expect, it } from 'vitest'
+import { WalkingOAuthClient } from '../shared/walking-oauth-client.ts'
+import { fixtureProject, servedFixture } from './fixture-project.ts'
+
+const tools = `import { createTool } from 'toolroute'
+import { z } from 'zod'
+
+export const whoami = createTool({
+  id: 'whoami',
+  description: 'Says who calls',
+  inputSchema: z.object({}),
+  mcp: { annotations: { title: 'Who am I', readOnlyHint: true } },
+  execute: async (_, { requestContext }) => ({ user: requestContext.get('user') ?? null }),
+})
+
+export const deploy = createTool({
+  id: 'deploy',
+  description: 'Deploys, once approved',
+  requireApproval: true,
+  inputSchema: z.object({}),
+  mcp: { annotations: { title: 'Deploy', destructiveHint: true } },
+  execute: async () => ({ deployed: true }),
+})
+`
+const project = fixtureProject(
+  'oauth-builtin',
+  {
+    'tools/tools.ts': tools,
+    // servedLocally, as under \`toolroute dev\`: /authorize is the local sign-in form.
+    'toolroute.config.ts': `import { defineConfig } from 'toolroute/workers'
+export default defineConfig({
+  servedLocally: true,
+  playground: false,
+  oauth: { provider: 'builtin', scopes: ['tools:call'] },
+  resolveRequestContext: (c) => ({ user: c.get('verifiedToken')?.subject }),
+})
+`,
+  },
+  { idempotencyBinding: true, oauthKv: true },
+)
+const { url } = servedFixture(project)
+
+/** The user at the local sign-in form: reads it, then posts `user` to it, and answers the code it redirects back with. */
+const formWalk = (user: string) => async (authorizationUrl: URL, redirectUrl: string) => {
+  const form = await fetch(authorizationUrl)
+  const html = await form.text()
+  expect([form.status, html]).toEqual([200, expect.stringContaining('<form method="post">')])
+  const posted = await fetch(authorizationUrl, { method: 'POST', body: new URLSearchParams({ user }), redirect: 'manual' })
+  const location = new URL(posted.headers.get('location') ?? '', authorizationUrl)
+  expect([posted.status, location.href.startsWith(redirectUrl)]).toEqual([302, true])
+  return location.searchParams.get('code')!
+}
+
+/** Signs `user` in through the SDK's OAuth flow (dynamic registration, PKCE) and answers the connected client and its token. */
+async function signIn(user: string) {
+  const provider = new WalkingOAuthClient(formWalk(user))
+  const mcp = new URL(`${url()}/mcp`)
+  const refused = await new Client({ name: 'test', version: '1.0.0' }).connect(new StreamableHTTPClientTransport(mcp, { authProvider: provider })).catch((error: unknown) => error)
+  expect(refused).toBeInstanceOf(UnauthorizedError)
+  await new StreamableHTTPClientTransport(mcp, { authProvider: provider }).finishAuth(provider.code!)
+  const client = new Client({ name: 'test', version: '1.0.0' })
+  await client.connect(new StreamableHTTPClientTransport(mcp, { authProvider: provider }))
+  return { client, token: provider.tokens()!.access_token, provider }
+}
+
+const call = (path: string, token?: string, body?: unknown) =>
+  fetch(`${url()}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  })
+
+describe("oauth: { provider: 'builtin' } on workerd", () => {
+  it('is written into the entry by toolroute build, with the Durable Objects kept', () => {
+    const entry = readFileSync(join(project.dir, '.toolroute/worker.ts'), 'utf8')
+    expect(entry).toContain('oauthGuard: workerBuiltinOAuth')
+    expect(entry).toContain('export default withBuiltinOAuth({ fetch: worker.fetch }, { config, servedLocally: true })')
+    expect(entry).toContain('export class ToolRunObject extends worker.ToolRunObject {}')
+    expect(entry).not.toContain('workerOAuth,')
+  })
+
+  it('answers its metadata: RFC 9728 naming itself as the authorization server, RFC 8414 from the library', async () => {
+    const resource = await (await call('/.well-known/oauth-protected-resource/mcp')).json()
+    expect(resource).toEqual({ resource: `${url()}/mcp`, authorization_servers: [url()], scopes_supported: ['tools:call'], bearer_methods_supported: ['header'] })
+    const server = (await (await call('/.well-known/oauth-authorization-server')).json()) as Record<string, unknown>
+    expect(server).toMatchObject({ issuer: url(), authorization_endpoint: `${url()}/authorize`, token_endpoint: `${url()}/token`, registration_endpoint: `${url()}/register` })
+    expect(server.code_challenge_methods_supported).toContain('S256')
+  })
+
+  it('refuses a request without a token, or with a made-up one, with a challenge naming the metadata', async () => {
+    const bare = await call('/tools/whoami', undefined, {})
+    expect([bare.status, bare.headers.get('www-authenticate')]).toEqual([401, `Bearer scope="tools:call", resource_metadata="${url()}/.well-known/oauth-protected-resource"`])
+    const forged = await call('/tools/whoami', 'user:grant:secret', {})
+    expect(forged.status).toBe(401)
+    expect(forged.headers.get('www-authenticate')).toContain('error="invalid_token"')
+    const mcp = await fetch(`${url()}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' })
+    expect([mcp.status, mcp.headers.get('www-authenticate')]).toEqual([401, `Bearer scope="tools:call", resource_metadata="${url()}/.well-known/oauth-protected-resource/mcp"`])
+  })
+
+  it('signs the MCP SDK client in through the local sign-in, and its token calls tools as that user', async () => {
+    const { client, token } = await signIn('alice')
+    const result = await client.callTool({ name: 'whoami', arguments: {} })
+    expect(result).toMatchObject({ structuredContent: { user: 'alice' } })
+    expect(await (await call('/tools/whoami', token, {})).json()).toMatchObject({ status: 'completed', output: { user: 'alice' } })
+    await client.close()
+  })
+
+  it("keeps a run to the user who started it: another user's token gets RUN_NOT_FOUND", async () => {
+    const alice = await signIn('alice')
+    const bob = await signIn('bob')
+    const started = (await (await call('/tools/deploy', alice.token, {})).json()) as { runId: string; status: string }
+    expect(started.status).toBe('approval-required')
+    const own = await call(`/runs/${started.runId}`, alice.token)
+    expect(own.status).toBe(200)
+    expect(await own.text()).not.toContain(alice.token)
+    const foreign = await call(`/runs/${started.runId}`, bob.token)
+    expect([foreign.status, ((await foreign.json()) as { error: { code: string } }).error.code]).toEqual([404, 'RUN_NOT_FOUND'])
+    expect((await fetch(`${url()}/runs/${started.runId}/approve`, { method: 'POST', headers: { authorization: `Bearer ${bob.token}` } })).status).toBe(404)
+    await alice.client.close()
+    await bob.client.close()
+  })
+
+  it('refuses a malformed sign-in: a bad request, and a user name the library could not take', async () => {
+    const bad = await fetch(`${url()}/authorize?response_type=code&client_id=nobody`)
+    expect(bad.status).toBe(400)
+    expect(await bad.text()).not.toContain('<form')
+  })
+})
