@@ -3,7 +3,7 @@
 // wrangler and served on workerd. The MCP SDK's own OAuth client registers itself, signs in with
 // PKCE through the local sign-in form (no network) and calls a tool; two users' runs are apart.
 import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
@@ -133,5 +133,54 @@ describe("oauth: { provider: 'builtin' } on workerd", () => {
     const bad = await fetch(`${url()}/authorize?response_type=code&client_id=nobody`)
     expect(bad.status).toBe(400)
     expect(await bad.text()).not.toContain('<form')
+  })
+})
+
+/** The last fenced block of docs/auth.md whose first line names `name` (the built-in server's section is the page's last). */
+const docsFile = (name: string) => {
+  const page = readFileSync(resolve(import.meta.dirname, '../../docs/auth.md'), 'utf8')
+  return [...page.matchAll(new RegExp(`\`\`\`ts\n(// ${name.replaceAll('.', '\\.')}\n[\\s\\S]*?)\n\`\`\``, 'g'))].at(-1)![1]!
+}
+const deployed = fixtureProject(
+  'oauth-builtin-deployed',
+  { 'tools/tools.ts': tools, 'toolroute.config.ts': docsFile('toolroute.config.ts'), 'auth/sign-in.ts': docsFile('auth/sign-in.ts') },
+  { deploy: true, idempotencyBinding: true, oauthKv: true },
+)
+const app = servedFixture(deployed)
+
+describe("oauth: { provider: 'builtin' } deployed, with docs/auth.md's own sign-in", () => {
+  it("imports the config's signIn module, and serves no local sign-in", async () => {
+    const entry = readFileSync(join(deployed.dir, '.toolroute/worker.ts'), 'utf8')
+    expect(entry).toContain('import signIn from "../auth/sign-in.ts"')
+    expect(entry).toContain('withBuiltinOAuth({ fetch: worker.fetch }, { config, signIn })')
+    const page = await fetch(`${app.url()}/authorize?response_type=code&client_id=x`)
+    expect([page.status, await page.text()]).toEqual([401, 'Sign in through Cloudflare Access first'])
+  })
+
+  it('signs the MCP SDK client in as the user Cloudflare Access names, and runs stay that user\'s', async () => {
+    const accessWalk = (email: string) => async (authorizationUrl: URL, redirectUrl: string) => {
+      const answer = await fetch(authorizationUrl, { headers: { 'cf-access-authenticated-user-email': email }, redirect: 'manual' })
+      const location = new URL(answer.headers.get('location') ?? '', authorizationUrl)
+      expect([answer.status, location.href.startsWith(redirectUrl)]).toEqual([302, true])
+      return location.searchParams.get('code')!
+    }
+    const signInAs = async (email: string) => {
+      const provider = new WalkingOAuthClient(accessWalk(email))
+      const mcp = new URL(`${app.url()}/mcp`)
+      const refused = await new Client({ name: 'test', version: '1.0.0' }).connect(new StreamableHTTPClientTransport(mcp, { authProvider: provider })).catch((error: unknown) => error)
+      expect(refused).toBeInstanceOf(UnauthorizedError)
+      await new StreamableHTTPClientTransport(mcp, { authProvider: provider }).finishAuth(provider.code!)
+      const client = new Client({ name: 'test', version: '1.0.0' })
+      await client.connect(new StreamableHTTPClientTransport(mcp, { authProvider: provider }))
+      return { client, token: provider.tokens()!.access_token }
+    }
+    const carol = await signInAs('carol@example.com')
+    expect(await carol.client.callTool({ name: 'whoami', arguments: {} })).toMatchObject({ structuredContent: { user: 'carol@example.com' } })
+    const dave = await signInAs('dave@example.com')
+    const started = (await (await app.post('/tools/deploy', {}, { authorization: `Bearer ${carol.token}` })).json()) as { runId: string }
+    const read = (token: string) => fetch(`${app.url()}/runs/${started.runId}`, { headers: { authorization: `Bearer ${token}` } })
+    expect([(await read(carol.token)).status, (await read(dave.token)).status]).toEqual([200, 404])
+    await carol.client.close()
+    await dave.client.close()
   })
 })
