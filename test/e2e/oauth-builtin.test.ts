@@ -2,14 +2,18 @@
 // (@cloudflare/workers-oauth-provider), written into the entry by `toolroute build`, bundled by
 // wrangler and served on workerd. The MCP SDK's own OAuth client registers itself, signs in with
 // PKCE through the local sign-in form (no network) and calls a tool; two users' runs are apart.
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { describe, expect, it } from 'vitest'
 import { WalkingOAuthClient } from '../shared/walking-oauth-client.ts'
 import { fixtureProject, servedFixture } from './fixture-project.ts'
+import { freePort } from './wrangler-dev.ts'
 
 const tools = `import { createTool } from 'toolroute'
 import { z } from 'zod'
@@ -49,16 +53,17 @@ export default defineConfig({
 )
 const { url } = servedFixture(project)
 
-/** The user at the local sign-in form: reads it, then posts `user` to it, and answers the code it redirects back with. */
-const formWalk = (user: string) => async (authorizationUrl: URL, redirectUrl: string) => {
+/** The user at the local sign-in form: reads it, then posts `user` to it, and answers where it redirects back to. */
+async function signInAt(authorizationUrl: URL, user: string, redirectUrl: string): Promise<URL> {
   const form = await fetch(authorizationUrl)
   const html = await form.text()
   expect([form.status, html]).toEqual([200, expect.stringContaining('<form method="post">')])
   const posted = await fetch(authorizationUrl, { method: 'POST', body: new URLSearchParams({ user }), redirect: 'manual' })
   const location = new URL(posted.headers.get('location') ?? '', authorizationUrl)
   expect([posted.status, location.href.startsWith(redirectUrl)]).toEqual([302, true])
-  return location.searchParams.get('code')!
+  return location
 }
+const formWalk = (user: string) => async (authorizationUrl: URL, redirectUrl: string) => (await signInAt(authorizationUrl, user, redirectUrl)).searchParams.get('code')!
 
 /** Signs `user` in through the SDK's OAuth flow (dynamic registration, PKCE) and answers the connected client and its token. */
 async function signIn(user: string) {
@@ -129,10 +134,54 @@ describe("oauth: { provider: 'builtin' } on workerd", () => {
     await bob.client.close()
   })
 
+  it('signs mcp-remote 0.15 in (stdio, as Claude Desktop runs it): the URL it would open in a browser, walked through the form', async () => {
+    const configDir = mkdtempSync(join(tmpdir(), 'mcp-remote-'))
+    const proxy = createRequire(import.meta.url).resolve('mcp-remote/dist/proxy.js')
+    const callbackPort = await freePort()
+    // No browser here (BROWSER=false fails, so does xdg-open without a display): the test is the browser, reading the URL it logs.
+    const env = { ...(process.env as Record<string, string>), MCP_REMOTE_CONFIG_DIR: configDir, BROWSER: 'false', DISPLAY: '' }
+    const transport = new StdioClientTransport({ command: process.execPath, args: [proxy, `${url()}/mcp`, String(callbackPort), '--allow-http', '--transport', 'http-only'], env, stderr: 'pipe' })
+    let log = ''
+    let walked = false
+    const signedIn = new Promise<void>((done, fail) => {
+      transport.stderr!.on('data', (chunk: Buffer) => {
+        log += chunk.toString()
+        const authorization = /visiting:\s*(\S+)/.exec(log)?.[1]
+        if (!authorization || walked) return
+        walked = true
+        // Back to mcp-remote's callback with the code, its state and the issuer (RFC 9207), as a browser would go.
+        signInAt(new URL(authorization), 'erin', `http://localhost:${callbackPort}/oauth/callback`)
+          .then(async (callback) => expect((await fetch(callback)).status).toBe(200))
+          .then(done, fail)
+      })
+    })
+    const client = new Client({ name: 'mcp-remote-test', version: '1.0.0' })
+    try {
+      await client.connect(transport)
+      await signedIn
+      expect(await client.callTool({ name: 'whoami', arguments: {} })).toMatchObject({ structuredContent: { user: 'erin' } })
+    } catch (error) {
+      console.error(`mcp-remote's log:\n${log}`)
+      throw error
+    } finally {
+      await client.close()
+      rmSync(configDir, { recursive: true, force: true })
+    }
+  }, 60_000)
+
   it('refuses a malformed sign-in: a bad request, and a user name the library could not take', async () => {
     const bad = await fetch(`${url()}/authorize?response_type=code&client_id=nobody`)
     expect(bad.status).toBe(400)
     expect(await bad.text()).not.toContain('<form')
+    // A name with ':' (the library's separator) or markup is asked again, escaped; no code is issued.
+    const provider = new WalkingOAuthClient(async (authorizationUrl, redirectUrl) => {
+      const refused = await fetch(authorizationUrl, { method: 'POST', body: new URLSearchParams({ user: 'a:<b>' }), redirect: 'manual' })
+      expect([refused.status, refused.headers.get('location'), await refused.text()]).toEqual([400, null, expect.stringContaining('<form method="post">')])
+      return formWalk('frank')(authorizationUrl, redirectUrl)
+    })
+    const refused = await new Client({ name: 'test', version: '1.0.0' }).connect(new StreamableHTTPClientTransport(new URL(`${url()}/mcp`), { authProvider: provider })).catch((error: unknown) => error)
+    expect(refused).toBeInstanceOf(UnauthorizedError)
+    expect(provider.code).toBeTruthy()
   })
 })
 
