@@ -1,5 +1,6 @@
 import { OAuthAuthorizationServer, type OAuthHelpers } from '@cloudflare/workers-oauth-provider'
 import { Hono, type Context } from 'hono'
+import { checkHost } from '../http/middleware/check-host.ts'
 import type { OAuthOptions } from './oauth-options.ts'
 import { localSignIn } from './local-sign-in.ts'
 
@@ -66,21 +67,29 @@ type Fetcher = { fetch(request: Request, env: any, ctx: ExecutionContext): Respo
 export function withBuiltinOAuth<W extends Fetcher>(worker: W, { config, signIn, servedLocally }: BuiltinOAuthOptions): W {
   const oauth = config.oauth ?? { provider: 'builtin' }
   const authorize = servedLocally ? localSignIn : signIn
-  const app = new Hono<{ Bindings: BuiltinOAuthEnv & { OAUTH_PROVIDER: OAuthHelpers } }>()
+  type Env = BuiltinOAuthEnv & { OAUTH_PROVIDER: OAuthHelpers; OAUTH_SERVER: OAuthAuthorizationServer<BuiltinOAuthEnv> }
+  const app = new Hono<{ Bindings: Env }>()
+  // Served locally, the sign-in (which takes any name) and the rest answer only loopback Hosts, as the Worker does (SPEC §5):
+  // a page whose DNS name is rebound to this machine signs no one in.
+  if (servedLocally) app.use('*', checkHost())
+  app.use('*', async (c, next) => {
+    if (!c.env.OAUTH_KV) return c.text('toolroute: the built-in authorization server needs a KV namespace bound as OAUTH_KV (docs/auth.md)', 500)
+    c.env.OAUTH_SERVER = builtinServerOf(new URL(c.req.url).origin, config.basePath, oauth)
+    c.env.OAUTH_PROVIDER = c.env.OAUTH_SERVER.getOAuthApi(c.env)
+    await next()
+  })
   app.all(builtinPaths.authorize, (c) => {
     if (!authorize) return c.text("toolroute: oauth: { provider: 'builtin' } has no signIn module (docs/auth.md)", 501)
     return authorize(c as never)
   })
+  app.all('*', (c) => c.env.OAUTH_SERVER.fetch(c.req.raw, c.env, c.executionCtx as never))
   const served = new Set([builtinPaths.token, builtinPaths.register, builtinPaths.metadata, `${builtinPaths.metadata}${rootOf(config.basePath)}`])
   return {
     ...worker,
     fetch(request: Request, env: BuiltinOAuthEnv, ctx: ExecutionContext) {
       const url = new URL(request.url)
       if (url.pathname !== builtinPaths.authorize && !served.has(url.pathname)) return worker.fetch(request, env, ctx)
-      if (!env?.OAUTH_KV) return new Response('toolroute: the built-in authorization server needs a KV namespace bound as OAUTH_KV (docs/auth.md)', { status: 500 })
-      const server = builtinServerOf(url.origin, config.basePath, oauth)
-      if (url.pathname !== builtinPaths.authorize) return server.fetch(request, env, ctx)
-      return app.fetch(request, { ...env, OAUTH_PROVIDER: server.getOAuthApi(env) }, ctx)
+      return app.fetch(request, { ...env }, ctx)
     },
   }
 }

@@ -3,6 +3,7 @@
 // wrangler and served on workerd. The MCP SDK's own OAuth client registers itself, signs in with
 // PKCE through the local sign-in form (no network) and calls a tool; two users' runs are apart.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { request } from 'node:http'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -168,6 +169,18 @@ describe("oauth: { provider: 'builtin' } on workerd", () => {
       rmSync(configDir, { recursive: true, force: true })
     }
   }, 60_000)
+
+  it('answers its sign-in and endpoints only to loopback Hosts, as a locally served Worker does (DNS rebinding)', async () => {
+    const base = new URL(url())
+    const status = (path: string, host: string) =>
+      new Promise<number>((done, fail) => {
+        const outgoing = request({ host: base.hostname, port: base.port, method: 'GET', path, headers: { host } }, (incoming) => (incoming.resume(), done(incoming.statusCode!)))
+        outgoing.on('error', fail).end()
+      })
+    expect(await status('/authorize?response_type=code&client_id=x', 'evil.example.com')).toBe(403)
+    expect(await status('/.well-known/oauth-authorization-server', 'evil.example.com')).toBe(403)
+    expect(await status('/.well-known/oauth-authorization-server', `localhost:${base.port}`)).toBe(200)
+  })
 
   it('refuses a malformed sign-in: a bad request, and a user name the library could not take', async () => {
     const bad = await fetch(`${url()}/authorize?response_type=code&client_id=nobody`)
