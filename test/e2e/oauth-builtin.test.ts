@@ -45,7 +45,7 @@ const project = fixtureProject(
 export default defineConfig({
   servedLocally: true,
   playground: false,
-  oauth: { provider: 'builtin', scopes: ['tools:call'] },
+  oauth: { provider: 'builtin', scopes: ['tools:call'], toolScopes: { deploy: ['tools:deploy'] } },
   resolveRequestContext: (c) => ({ user: c.get('verifiedToken')?.subject }),
 })
 `,
@@ -96,7 +96,7 @@ describe("oauth: { provider: 'builtin' } on workerd", () => {
 
   it('answers its metadata: RFC 9728 naming itself as the authorization server, RFC 8414 from the library', async () => {
     const resource = await (await call('/.well-known/oauth-protected-resource/mcp')).json()
-    expect(resource).toEqual({ resource: `${url()}/mcp`, authorization_servers: [url()], scopes_supported: ['tools:call'], bearer_methods_supported: ['header'] })
+    expect(resource).toEqual({ resource: `${url()}/mcp`, authorization_servers: [url()], scopes_supported: ['tools:call', 'tools:deploy'], bearer_methods_supported: ['header'] })
     const server = (await (await call('/.well-known/oauth-authorization-server')).json()) as Record<string, unknown>
     expect(server).toMatchObject({ issuer: url(), authorization_endpoint: `${url()}/authorize`, token_endpoint: `${url()}/token`, registration_endpoint: `${url()}/register` })
     expect(server.code_challenge_methods_supported).toContain('S256')
@@ -104,12 +104,12 @@ describe("oauth: { provider: 'builtin' } on workerd", () => {
 
   it('refuses a request without a token, or with a made-up one, with a challenge naming the metadata', async () => {
     const bare = await call('/tools/whoami', undefined, {})
-    expect([bare.status, bare.headers.get('www-authenticate')]).toEqual([401, `Bearer scope="tools:call", resource_metadata="${url()}/.well-known/oauth-protected-resource"`])
+    expect([bare.status, bare.headers.get('www-authenticate')]).toEqual([401, `Bearer scope="tools:call tools:deploy", resource_metadata="${url()}/.well-known/oauth-protected-resource"`])
     const forged = await call('/tools/whoami', 'user:grant:secret', {})
     expect(forged.status).toBe(401)
     expect(forged.headers.get('www-authenticate')).toContain('error="invalid_token"')
     const mcp = await fetch(`${url()}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' })
-    expect([mcp.status, mcp.headers.get('www-authenticate')]).toEqual([401, `Bearer scope="tools:call", resource_metadata="${url()}/.well-known/oauth-protected-resource/mcp"`])
+    expect([mcp.status, mcp.headers.get('www-authenticate')]).toEqual([401, `Bearer scope="tools:call tools:deploy", resource_metadata="${url()}/.well-known/oauth-protected-resource/mcp"`])
   })
 
   it('signs the MCP SDK client in through the local sign-in, and its token calls tools as that user', async () => {
@@ -169,6 +169,25 @@ describe("oauth: { provider: 'builtin' } on workerd", () => {
       rmSync(configDir, { recursive: true, force: true })
     }
   }, 60_000)
+
+  it('grants what the user approved: a token without a tool\'s scope gets 403 INSUFFICIENT_SCOPE, and lists only what it may call', async () => {
+    // The flow by hand, asking for tools:call alone (the SDK asks for every scope the challenge names).
+    const redirect = 'http://127.0.0.1:1/callback'
+    const client = (await (await fetch(`${url()}/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [redirect], token_endpoint_auth_method: 'none' }) })).json()) as { client_id: string }
+    const verifier = 'a-verifier-of-forty-three-characters-or-more-0123456789'
+    const challenge = Buffer.from(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier))).toString('base64url')
+    const query = { response_type: 'code', client_id: client.client_id, redirect_uri: redirect, code_challenge: challenge, code_challenge_method: 'S256', state: 's', scope: 'tools:call', resource: `${url()}/mcp` }
+    const code = await formWalk('grace')(new URL(`${url()}/authorize?${new URLSearchParams(query)}`), redirect)
+    const exchange = { grant_type: 'authorization_code', code, redirect_uri: redirect, client_id: client.client_id, code_verifier: verifier, resource: `${url()}/mcp` }
+    const tokens = (await (await fetch(`${url()}/token`, { method: 'POST', body: new URLSearchParams(exchange) })).json()) as { access_token: string; scope: string }
+    expect(tokens.scope).toBe('tools:call')
+    const refused = await call('/tools/deploy', tokens.access_token, {})
+    expect([refused.status, refused.headers.get('www-authenticate')]).toEqual([403, `Bearer error="insufficient_scope", scope="tools:call tools:deploy", resource_metadata="${url()}/.well-known/oauth-protected-resource"`])
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('INSUFFICIENT_SCOPE')
+    const listed = (await (await call('/tools', tokens.access_token)).json()) as { tools: { id: string }[] }
+    expect(listed.tools.map(({ id }) => id)).toEqual(['whoami'])
+    expect(await (await call('/tools/whoami', tokens.access_token, {})).json()).toMatchObject({ output: { user: 'grace' } })
+  })
 
   it('answers its sign-in and endpoints only to loopback Hosts, as a locally served Worker does (DNS rebinding)', async () => {
     const base = new URL(url())
