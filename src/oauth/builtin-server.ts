@@ -83,12 +83,13 @@ export function withBuiltinOAuth<W extends Fetcher>(worker: W, { config, signIn,
     return authorize(c as never)
   })
   app.all('*', (c) => c.env.OAUTH_SERVER.fetch(c.req.raw, c.env, c.executionCtx as never))
-  const served = new Set([builtinPaths.token, builtinPaths.register, builtinPaths.metadata, `${builtinPaths.metadata}${rootOf(config.basePath)}`])
+  // Its issuer is the origin, whatever the app's basePath: its RFC 8414 metadata is the root's.
+  const served = new Set(Object.values(builtinPaths))
   return {
     ...worker,
     fetch(request: Request, env: BuiltinOAuthEnv, ctx: ExecutionContext) {
       const url = new URL(request.url)
-      if (url.pathname !== builtinPaths.authorize && !served.has(url.pathname)) return worker.fetch(request, env, ctx)
+      if (!served.has(url.pathname)) return worker.fetch(request, env, ctx)
       return app.fetch(request, { ...env }, ctx)
     },
   }
