@@ -160,7 +160,8 @@ async function compileTools(root, deploy, entryFile, probeDir) {
   // keys unless it brings its own store (or ignores the header): a binding the Worker will use
   // and the wrangler config lacks fails here, not at the first approval or keyed call.
   const keepsRuns = config.runs === undefined && runStoreReasons(routes.map(({ value }) => value), config).length > 0
-  const bindingProblems = checkBindings(root, { needsRuns: keepsRuns, needsIdempotency: config.idempotency === undefined || config.idempotency === true })
+  const builtinOAuth = config.oauth?.provider === 'builtin'
+  const bindingProblems = checkBindings(root, { needsRuns: keepsRuns, needsIdempotency: config.idempotency === undefined || config.idempotency === true, needsOAuthKv: builtinOAuth })
   if (bindingProblems.length > 0) return { problems: bindingProblems, heading: 'the wrangler config does not bind what the Worker needs' }
 
   const importPath = (file, from = outDir) => JSON.stringify(relative(from, file).split('\\').join('/'))
@@ -206,12 +207,18 @@ export type Tools = [${routes.map(({ module, exportName }) => `typeof ${module}[
   const servedLocally = !deploy && (wranglerCommand === undefined || wranglerCommand === 'dev')
   // And the middleware those need: the Host check only where served locally (here, or by the config's own
   // `servedLocally`), CORS only with the `cors` option, the OAuth resource server (jose) only with `oauth`.
-  const guards = [...(servedLocally || config.servedLocally ? [['hostCheck', 'workerHostCheck']] : []), ...(config.cors ? [['corsMiddleware', 'workerCors']] : []), ...(config.oauth ? [['oauthGuard', 'workerOAuth']] : [])]
+  const guards = [...(servedLocally || config.servedLocally ? [['hostCheck', 'workerHostCheck']] : []), ...(config.cors ? [['corsMiddleware', 'workerCors']] : []), ...(config.oauth ? [['oauthGuard', builtinOAuth ? 'workerBuiltinOAuth' : 'workerOAuth']] : [])]
   // And webhooks (SPEC §16): sent from the run objects, so only with the store of runs that wait.
   const webhooks = Array.isArray(config.webhooks) && config.webhooks.length > 0 && runStore === 'workerRunStore'
   if (Array.isArray(config.webhooks) && config.webhooks.length > 0 && !webhooks) console.warn('toolroute: the config has webhooks, but no tool waits or runs in the background: no run will be told')
   const mounted = [...guards, ...(webhooks ? [['webhookSender', 'workerWebhooks']] : [])]
-  const imports = ['createWorker', ...(mcp ? ['workerMcpServer'] : []), ...(runStore ? [runStore] : []), ...(playground ? ['loadPlaygroundPage'] : []), ...(jsonSchema ? ['workerJsonSchema'] : []), ...(keys ? ['workerKeyStore'] : []), ...mounted.map(([, name]) => name)]
+  // toolroute as its own authorization server (SPEC §15): the Worker inside `withBuiltinOAuth`, whose `/authorize`
+  // is the app's `signIn` module, or, served locally, the local sign-in (which needs no network).
+  const local = servedLocally || config.servedLocally === true
+  const signIn = builtinOAuth && typeof config.oauth.signIn === 'string' ? config.oauth.signIn : undefined
+  if (builtinOAuth && !local && !signIn) return { problems: [`${configFile}: oauth: { provider: 'builtin' } needs signIn: './auth/sign-in.ts' (a module whose default export signs users in) where the Worker is not served locally (docs/auth.md)`], heading: 'the built-in authorization server has no sign-in' }
+  if (signIn && !existsSync(join(root, signIn))) return { problems: [`${configFile}: oauth.signIn names ${signIn}, which does not exist`], heading: 'the built-in authorization server has no sign-in' }
+  const imports = ['createWorker', ...(builtinOAuth ? ['withBuiltinOAuth'] : []), ...(mcp ? ['workerMcpServer'] : []), ...(runStore ? [runStore] : []), ...(playground ? ['loadPlaygroundPage'] : []), ...(jsonSchema ? ['workerJsonSchema'] : []), ...(keys ? ['workerKeyStore'] : []), ...mounted.map(([, name]) => name)]
   const passed = [...(mcp ? ['mcpServer: workerMcpServer'] : []), ...(runStore ? [`runStore: ${runStore}`] : []), ...(playground ? ['playgroundPage: loadPlaygroundPage'] : []), ...(jsonSchema ? ['jsonSchema: workerJsonSchema'] : []), ...(keys ? ['keyStore: workerKeyStore'] : []), ...mounted.map(([option, name]) => `${option}: ${name}`)]
   // The Durable Object classes: the Worker's for what it has, a stand-in for what the project's
   // wrangler config declares and the Worker leaves out (a deploy refuses a declared class the
@@ -221,10 +228,10 @@ export type Tools = [${routes.map(({ module, exportName }) => `typeof ${module}[
   const entry = `${header}${objects.imports}import { ${imports.join(', ')} } from 'toolroute/workers'
 import { tools } from ${fromEntry(join(outDir, 'manifest.ts'))}
 ${configFile ? `import config from ${fromEntry(join(root, configFile))}` : 'const config = {}'}
-
+${signIn && !local ? `import signIn from ${fromEntry(join(root, signIn))}\n` : ''}
 const worker = createWorker({ ${servedLocally ? 'servedLocally: true, ' : ''}...config, tools${passed.map((option) => `, ${option}`).join('')} })
 
-export default { fetch: worker.fetch }
+export default ${builtinOAuth ? `withBuiltinOAuth({ fetch: worker.fetch }, { config${local ? ', servedLocally: true' : ', signIn'} })` : '{ fetch: worker.fetch }'}
 ${objects.exports}`
   writeIfChanged(join(outDir, 'tools.ts'), toolsModule)
   const manifest = createToolManifest(found.tools)

@@ -35,7 +35,7 @@ function snippet(file, name) {
  * binding whose class is not the one the entry exports is wrong whatever the tools are.
  * (TOOLROUTE_MCP is optional: without it MCP is served statelessly.) No config file: nothing to check.
  */
-export function checkBindings(root, { needsRuns, needsIdempotency }) {
+export function checkBindings(root, { needsRuns, needsIdempotency, needsOAuthKv }) {
   let read
   try {
     read = readWranglerConfig(root)
@@ -57,6 +57,12 @@ export function checkBindings(root, { needsRuns, needsIdempotency }) {
     problems.push(
       `${read.file}: no Durable Object binding ${name} (class_name = "${durableObjects[name]}", with a migration adding it to new_sqlite_classes), needed by ${neededBy[name]}. Add:\n    ${snippet(read.file, name)}`,
     )
+  }
+  // The built-in authorization server (`oauth: { provider: 'builtin' }`) keeps clients, grants and tokens in KV.
+  const kv = Array.isArray(read.config.kv_namespaces) ? read.config.kv_namespaces : []
+  if (needsOAuthKv && !kv.some((namespace) => namespace?.binding === 'OAUTH_KV')) {
+    const add = read.file === 'wrangler.toml' ? '[[kv_namespaces]]\n    binding = "OAUTH_KV"\n    id = "<the namespace id of `wrangler kv namespace create OAUTH_KV`>"' : '{ "binding": "OAUTH_KV", "id": "…" } in "kv_namespaces": [...]'
+    problems.push(`${read.file}: no KV namespace bound as OAUTH_KV, where oauth: { provider: 'builtin' } keeps its clients, grants and tokens. Add:\n    ${add}`)
   }
   return problems
 }

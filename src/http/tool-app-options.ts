@@ -14,8 +14,8 @@ export interface ToolAppOptions<E extends Env = any, Mcp extends object = object
   tools: readonly AnyTool[] | Readonly<Record<string, AnyTool>> | LazyTools
   /** Where the routes are mounted (default `/`). */
   basePath?: string
-  /** OAuth 2.1 on every route and `/mcp` (SPEC §15, docs/auth.md): JWTs of `issuer` for `audience` (default: this URL), with `scopes` for every tool, `toolScopes` by id. */
-  oauth?: { issuer: string; audience?: string | readonly string[]; scopes?: readonly string[]; toolScopes?: Readonly<Record<string, readonly string[]>> }
+  /** OAuth 2.1 on every route and `/mcp` (SPEC §15, docs/auth.md): JWTs of `issuer` for `audience` (default: this URL), or this Worker's own server (`provider: 'builtin'`, users signed in by the `signIn` module); `scopes` for every tool, `toolScopes` by id. */
+  oauth?: ({ issuer: string; audience?: string | readonly string[] } | { provider: 'builtin'; signIn?: string }) & { scopes?: readonly string[]; toolScopes?: Readonly<Record<string, readonly string[]>> }
   /** Any Hono middleware run before every route, e.g. `bearerAuth({ token })` from `hono/bearer-auth`. */
   auth?: MiddlewareHandler<E> | readonly MiddlewareHandler<E>[]
   /** Silence before a stream sends `: keep-alive`, so proxies keep it open (default 15 000 ms, SPEC §3). */

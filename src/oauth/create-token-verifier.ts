@@ -40,7 +40,7 @@ export function tokenRefusal(error: unknown): string {
  * Verifies JWT access tokens of `oauth.issuer` with jose: signed by a key the issuer publishes
  * (found through its metadata, fetched once and kept by jose's JWKS cache), `iss`, `aud`, `exp`, `nbf`.
  */
-export function createTokenVerifier(oauth: OAuthOptions) {
+export function createTokenVerifier(oauth: Extract<OAuthOptions, { issuer: string }>) {
   let keys: Promise<ReturnType<typeof createRemoteJWKSet>> | undefined
   const keysOf = () => (keys ??= jwksUriOf(oauth.issuer).then((uri) => createRemoteJWKSet(uri), (error: unknown) => ((keys = undefined), Promise.reject(error))))
   const needed = (toolId: string) => [...(oauth.scopes ?? []), ...(oauth.toolScopes?.[toolId] ?? [])]

@@ -21,11 +21,12 @@ export function protectedResource(url: string, basePath: string, oauth: OAuthOpt
     resource,
     metadataUrl: `${rootResource}${metadataPath}${isMcp ? '/mcp' : ''}`,
     // One server, one set of tools: a token for the root or for `/mcp` (either spelling of the root) is good on both.
-    audiences: oauth.audience !== undefined ? [oauth.audience].flat() : [rootResource || origin, `${rootResource}/`, `${rootResource}/mcp`],
+    audiences: 'audience' in oauth && oauth.audience !== undefined ? [oauth.audience].flat() : [rootResource || origin, `${rootResource}/`, `${rootResource}/mcp`],
     scopes,
     metadata: {
       resource,
-      authorization_servers: [oauth.issuer],
+      // The built-in authorization server (`provider: 'builtin'`) is this Worker's origin (oauth/builtin-server.ts).
+      authorization_servers: ['issuer' in oauth ? oauth.issuer : origin],
       scopes_supported: scopes,
       bearer_methods_supported: ['header'],
     },

@@ -23,7 +23,7 @@ export interface FixtureProject {
  * with `idempotencyBinding`, it binds the keys' object too, which `toolroute build` requires of a project
  * whose calls honour `Idempotency-Key` (the default; only `idempotency: false` goes without).
  */
-export function fixtureProject(name: string, files: Record<string, string>, options: { deploy?: boolean; idempotencyBinding?: boolean } = {}): FixtureProject {
+export function fixtureProject(name: string, files: Record<string, string>, options: { deploy?: boolean; idempotencyBinding?: boolean; oauthKv?: boolean } = {}): FixtureProject {
   // The keys' object, for a test of keyed calls (as `toolroute init` binds it).
   const idempotency = options.idempotencyBinding
     ? `
@@ -48,7 +48,7 @@ command = "node ${join(repo, 'cli/toolroute.mjs')} build${options.deploy ? ' --d
 [[durable_objects.bindings]]
 name = "TOOLROUTE_RUNS"
 class_name = "ToolRunObject"
-${idempotency}
+${idempotency}${options.oauthKv ? '\n[[kv_namespaces]]\nbinding = "OAUTH_KV"\nid = "oauth-kv"\n' : ''}
 [[migrations]]
 tag = "v1"
 new_sqlite_classes = ["ToolRunObject"${options.idempotencyBinding ? ', "IdempotencyObject"' : ''}]

@@ -247,6 +247,20 @@ export const plain = createTool({
     expect(broken.stderr).toMatch(/wrangler\.toml:3: /)
   }, 30_000)
 
+  it("oauth: { provider: 'builtin' } needs OAUTH_KV in the wrangler config, and a signIn module that exists", async () => {
+    const config = (oauth: string) => `export default { idempotency: false, oauth: ${oauth} }\n`
+    const files = (oauth: string, wrangler: string) => ({ 'tools/alpha.ts': tool('alpha', 'alpha-tool'), 'toolroute.config.ts': config(oauth), 'wrangler.toml': `name = "x"\nmain = ".toolroute/worker.ts"\n${wrangler}` })
+    const unbound = await buildTools(project(files(`{ provider: 'builtin' }`, '')))
+    expect(unbound.code).toBe(1)
+    expect(unbound.stderr).toContain('wrangler.toml: no KV namespace bound as OAUTH_KV')
+    const kv = '[[kv_namespaces]]\nbinding = "OAUTH_KV"\nid = "x"\n'
+    expect((await buildTools(project(files(`{ provider: 'builtin' }`, kv)))).code).toBe(0)
+    const missing = await buildTools(project(files(`{ provider: 'builtin', signIn: './auth/nowhere.ts' }`, kv)))
+    expect([missing.code, missing.stderr]).toEqual([1, expect.stringContaining('oauth.signIn names ./auth/nowhere.ts, which does not exist')])
+    // An external issuer needs no KV.
+    expect((await buildTools(project(files(`{ issuer: 'https://auth.example.com/' }`, '')))).code).toBe(0)
+  }, 30_000)
+
   it('reads wrangler.jsonc (comments, trailing commas) as wrangler does, before a wrangler.toml', async () => {
     const approval = `import { createTool } from 'toolroute'\nimport { z } from 'zod'\nexport const del = createTool({ id: 'del', description: 'x', requireApproval: true, inputSchema: z.object({}), execute: async () => ({}) })\n`
     const jsonc = (bindings: string) => `// what Cloudflare's templates write\n{\n  "name": "x",\n  "main": ".toolroute/worker.ts",\n  "durable_objects": {\n    "bindings": [\n${bindings}\n    ],\n  },\n}\n`

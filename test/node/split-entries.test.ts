@@ -236,6 +236,16 @@ describe('a Worker bundles only what its config and tools use', () => {
     expect(withOAuth.entry).toContain('oauthGuard: workerOAuth')
     expect(withOAuth.inputs.some((path) => path.includes('src/oauth/oauth-guard.ts'))).toBe(true)
     expect(withOAuth.inputs.some((path) => path.includes('node_modules/jose/'))).toBe(true)
+    const isProvider = (path: string) => path.includes('node_modules/@cloudflare/workers-oauth-provider/')
+    expect([...without.inputs, ...withOAuth.inputs].filter(isProvider)).toEqual([])
+    // toolroute as its own authorization server: the library and the built-in files, no jose.
+    const builtin = await bundleApp('zod', { mcp: false, oauth: { provider: 'builtin' } })
+    expect(builtin.entry).toContain('export default withBuiltinOAuth({ fetch: worker.fetch }, { config, servedLocally: true })')
+    expect(builtin.inputs.some(isProvider)).toBe(true)
+    expect(builtin.inputs.some((path) => path.includes('src/oauth/local-sign-in.ts'))).toBe(true)
+    expect(builtin.inputs.filter((path) => path.includes('node_modules/jose/') || path.includes('src/oauth/oauth-guard.ts'))).toEqual([])
+    // Deployed, it needs the app's own sign-in.
+    await expect(bundleApp('zod', { mcp: false, oauth: { provider: 'builtin' } }, {}, 'deploy')).rejects.toThrow(/needs signIn/)
   }, 60_000)
 
   it('toolroute deploy builds for deployment: its bundle carries no playground page; with playground: true it does; the dev entry is left alone', async () => {

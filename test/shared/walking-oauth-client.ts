@@ -19,6 +19,8 @@ export class WalkingOAuthClient implements OAuthClientProvider {
   private client: OAuthClientInformationMixed | undefined
   private saved: OAuthTokens | undefined
   private verifier = ''
+  /** `walk` is the browser: `signInWalk` follows redirects; another may fill in a sign-in form. */
+  constructor(private readonly walk: (url: URL, redirectUrl: string) => Promise<string> = signInWalk) {}
   clientInformation() {
     return this.client
   }
@@ -32,7 +34,7 @@ export class WalkingOAuthClient implements OAuthClientProvider {
     this.saved = tokens
   }
   async redirectToAuthorization(url: URL) {
-    this.code = await signInWalk(url, this.redirectUrl)
+    this.code = await this.walk(url, this.redirectUrl)
   }
   saveCodeVerifier(verifier: string) {
     this.verifier = verifier
