@@ -147,15 +147,15 @@ describe('MCP 2026-07-28: the SDK v2 client aborting its call, over a real socke
   }, 40_000)
 })
 
-describe('MCP notifications/cancelled for a stateless 2025 call, over a real socket', () => {
-  // The cancel arrives in a request of its own; both it and the call are routed to the Durable
-  // Object named by principal and request id, where the cancel reaches the call's server.
+describe('MCP notifications/cancelled for a 2025 call, over a real socket', () => {
+  // Every 2025 initialize opens a session (issue 45: a client without Authorization or elicitation
+  // can cancel too); the cancel arrives in a request of its own and reaches the call in its session.
   it('aborts the call running in its per-call object', async () => {
     const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client')
     const client = new Client({ name: 'e2e-cancel', version: '1.0.0' })
     const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: 'Bearer e2e-canceller' } } })
     await client.connect(transport)
-    expect(transport.sessionId).toBeUndefined()
+    expect(transport.sessionId).toMatch(/^[0-9a-f-]{36}$/)
     const key = `e2e-mcp-cancel-${crypto.randomUUID()}`
     const abort = new AbortController()
     const call = client.callTool({ name: 'abort-recorder', arguments: { key, ms: 50_000 } }, { signal: abort.signal })

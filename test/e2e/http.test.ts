@@ -62,7 +62,7 @@ describe('SSE over HTTP', () => {
     expect(done).toBe(true)
     expect(messages.slice(0, -1).every((message) => /^\d+$/.test(message.id ?? '') && message.event === undefined)).toBe(true)
     expect(typesOf(events)).toEqual(['start', 'tool-input-start', 'tool-input-delta', 'tool-input-available', 'tool-output-available', 'data-tool-model-output', 'finish'])
-    expect(events[0]).toEqual({ type: 'start', messageMetadata: { runId: response.headers.get('x-run-id'), toolCallId: response.headers.get('x-tool-call-id') } })
+    expect(events[0]).toEqual({ type: 'start', messageMetadata: { runId: response.headers.get('x-run-id'), toolCallId: response.headers.get('x-tool-call-id'), traceId: response.headers.get('x-trace-id') } })
   })
 
   it("is read by the AI SDK's own parser and UI message reader", async () => {
@@ -81,7 +81,7 @@ describe('SSE over HTTP', () => {
     let message: UIMessage | undefined
     for await (const state of readUIMessageStream<UIMessage>({ stream: parsed, terminateOnError: true })) message = state
     expect(chunks.map((chunk) => chunk.type)).toEqual(['start', 'tool-input-start', 'tool-input-delta', 'tool-input-available', 'tool-output-available', 'data-tool-model-output', 'finish'])
-    expect(message!.metadata).toEqual({ runId: response.headers.get('x-run-id'), toolCallId: response.headers.get('x-tool-call-id') })
+    expect(message!.metadata).toEqual({ runId: response.headers.get('x-run-id'), toolCallId: response.headers.get('x-tool-call-id'), traceId: response.headers.get('x-trace-id') })
     const toolPart = message!.parts.find((part) => part.type === 'tool-chart-tool') as { state: string; input: unknown; output: unknown; toolCallId: string }
     expect(toolPart).toMatchObject({ state: 'output-available', toolCallId: response.headers.get('x-tool-call-id'), input: { quarter: 'Q2' }, output: { quarter: 'Q2', total: 1400 } })
     const modelOutput = message!.parts.find((part) => part.type === 'data-tool-model-output') as { data: { modelOutput: { type: string } } }
