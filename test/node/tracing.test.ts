@@ -1,25 +1,10 @@
-import { createServer } from 'node:http'
 import { trace } from '@opentelemetry/api'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createTool } from 'toolroute'
 import { createToolApp } from 'toolroute/server'
 import { serveApp } from '../e2e/serve-app.ts'
-
-// OTLP/HTTP JSON (opentelemetry-proto's JSON mapping: hex ids), as much of it as the assertions read.
-// otlp-transformer 0.301 exports its serializers but not these request types, so they are spelled here.
-type AnyValue = { stringValue?: string; intValue?: string | number; boolValue?: boolean; doubleValue?: number }
-interface OtlpSpan {
-  traceId: string
-  spanId: string
-  parentSpanId?: string
-  name: string
-  attributes: { key: string; value: AnyValue }[]
-  status?: { code?: number }
-}
-interface ExportTraceServiceRequest {
-  resourceSpans: { resource?: { attributes: { key: string; value: AnyValue }[] }; scopeSpans: { spans: OtlpSpan[] }[] }[]
-}
+import { attributesOf, startCollector } from '../shared/otlp-collector.ts'
 
 const SECRET_INPUT = 'INPUT-CANARY-7f3a'
 const SECRET_OUTPUT = 'OUTPUT-CANARY-91b2'
@@ -38,41 +23,6 @@ const lookup = createTool({
       return { found: `${SECRET_OUTPUT}` }
     }, { query }),
 })
-
-/** A real OTLP/HTTP endpoint: every export request, its headers, and its spans decoded from JSON. */
-async function startCollector() {
-  const spans: OtlpSpan[] = []
-  const services: string[] = []
-  const keys: (string | undefined)[] = []
-  let waiters: (() => void)[] = []
-  const server = createServer((incoming, outgoing) => {
-    const chunks: Buffer[] = []
-    incoming.on('data', (chunk: Buffer) => chunks.push(chunk))
-    incoming.on('end', () => {
-      expect(incoming.url).toBe('/v1/traces')
-      expect(incoming.headers['content-type']).toContain('application/json')
-      keys.push(incoming.headers['x-collector-key'] as string | undefined)
-      const request = JSON.parse(Buffer.concat(chunks).toString('utf8')) as ExportTraceServiceRequest
-      for (const resource of request.resourceSpans) {
-        services.push(...(resource.resource?.attributes ?? []).filter((a) => a.key === 'service.name').map((a) => a.value.stringValue!))
-        for (const scope of resource.scopeSpans) spans.push(...scope.spans)
-      }
-      outgoing.writeHead(200, { 'content-type': 'application/json' }).end('{}')
-      waiters.forEach((wake) => wake())
-      waiters = []
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  /** The spans of trace `traceId` once its `execute_tool` span has arrived. */
-  const traceOf = async (traceId: string): Promise<OtlpSpan[]> => {
-    while (!spans.some((span) => span.traceId === traceId && span.name.startsWith('execute_tool '))) await new Promise<void>((wake) => waiters.push(wake))
-    return spans.filter((span) => span.traceId === traceId)
-  }
-  return { url: `http://127.0.0.1:${port}`, spans, services, keys, traceOf, close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))) }
-}
-
-const attributesOf = (span: OtlpSpan) => Object.fromEntries(span.attributes.map(({ key, value }) => [key, value.stringValue ?? value.intValue ?? value.boolValue ?? value.doubleValue]))
 
 let collector: Awaited<ReturnType<typeof startCollector>>
 let app: Awaited<ReturnType<typeof serveApp>>
@@ -124,6 +74,7 @@ describe('tracing: a span per call, exported over OTLP/HTTP (SPEC §17)', () => 
     expect(byName('own-work').parentSpanId).toBe(byName('search').spanId)
     expect(collector.services).toContain('lookup-service')
     expect(collector.keys).toContain('key one')
+    expect(collector.paths).toContain('/v1/traces application/json')
     // Ids, sizes and statuses only: no input, output, request-context value or token anywhere in a span.
     const exported = JSON.stringify(spans)
     for (const secret of [SECRET_INPUT, SECRET_OUTPUT, SECRET_CONTEXT, SECRET_TOKEN]) expect(exported).not.toContain(secret)
