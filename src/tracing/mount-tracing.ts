@@ -70,7 +70,7 @@ export function mountTracing(app: Hono<ToolAppEnv>, { tracing }: { tracing: NonN
       if (ended) return
       ended = true
       span.end()
-      flushAfter(c, provider!)
+      flushOnWorkers(c, provider!)
     }
     try {
       await context.with(trace.setSpan(parent, span), next)
@@ -93,12 +93,21 @@ export function mountTracing(app: Hono<ToolAppEnv>, { tracing }: { tracing: NonN
   app.use('/api/tools/:toolId/execute', traced)
 }
 
-/** Sends the ended spans without delaying the answer: kept alive with `waitUntil` on Workers, left running elsewhere. */
-function flushAfter(c: Context, provider: TracerProvider): void {
-  const flushing = provider.forceFlush().catch(() => {})
+/**
+ * On Workers, sends the request's spans after the answer, kept alive with `waitUntil` (an isolate may
+ * sleep once it has answered). Elsewhere the process outlives the call: its spans go with the next batch.
+ */
+function flushOnWorkers(c: Context, provider: TracerProvider): void {
+  // Hono's `executionCtx` throws without one (Node, Deno): asked once, since a throw costs a stack.
+  if ((hasExecutionContext ??= executionContextOf(c) !== undefined)) executionContextOf(c)?.waitUntil(provider.forceFlush().catch(() => {}))
+}
+
+let hasExecutionContext: boolean | undefined
+
+function executionContextOf(c: Context): { waitUntil(work: Promise<unknown>): void } | undefined {
   try {
-    c.executionCtx.waitUntil(flushing)
+    return c.executionCtx
   } catch {
-    // No execution context (Node, Deno): the process outlives the flush.
+    return undefined
   }
 }

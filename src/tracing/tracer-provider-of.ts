@@ -25,6 +25,7 @@ const otlpHeadersOf = (text: string | undefined): Record<string, string> =>
  * What the spans go to: OTLP over HTTP (JSON) to the option's `endpoint`, else
  * `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` as it is, else `OTEL_EXPORTER_OTLP_ENDPOINT` + `/v1/traces`,
  * with the option's `headers` else `OTEL_EXPORTER_OTLP_HEADERS`. `undefined` when none is set: nothing is traced.
+ * Spans go in batches, at most `OTEL_BSP_SCHEDULE_DELAY` ms apart (default 5 000; a Worker flushes each request's).
  */
 export function tracerProviderOf(tracing: NonNullable<ToolAppOptions['tracing']>, env: Vars): TracerProvider | undefined {
   const base = tracing.endpoint ?? variable(env, 'OTEL_EXPORTER_OTLP_ENDPOINT')
@@ -32,8 +33,9 @@ export function tracerProviderOf(tracing: NonNullable<ToolAppOptions['tracing']>
   if (!url) return undefined
   const headers = tracing.headers ?? otlpHeadersOf(variable(env, 'OTEL_EXPORTER_OTLP_HEADERS'))
   const serviceName = tracing.serviceName ?? variable(env, 'OTEL_SERVICE_NAME') ?? 'toolroute'
+  const delay = Number(variable(env, 'OTEL_BSP_SCHEDULE_DELAY'))
   return new TracerProvider({
     resource: resourceFromAttributes({ 'service.name': serviceName }),
-    spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url, headers: { ...headers } }) })],
+    spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url, headers: { ...headers } }), ...(delay > 0 ? { scheduledDelayMillis: delay } : {}) })],
   })
 }

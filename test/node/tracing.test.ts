@@ -32,6 +32,8 @@ beforeAll(async () => {
   // The standard variables, as an operator sets them.
   process.env.OTEL_EXPORTER_OTLP_ENDPOINT = collector.url
   process.env.OTEL_EXPORTER_OTLP_HEADERS = 'x-collector-key=key%20one'
+  // Batches 50 ms apart, not 5 s: the spans of a call reach the collector soon after its answer.
+  process.env.OTEL_BSP_SCHEDULE_DELAY = '50'
   const tools = createToolApp({ tools: [lookup], tracing: { serviceName: 'lookup-service' } })
   app = await serveApp(tools.fetch)
 })
@@ -41,6 +43,7 @@ afterAll(async () => {
   await collector?.close()
   delete process.env.OTEL_EXPORTER_OTLP_ENDPOINT
   delete process.env.OTEL_EXPORTER_OTLP_HEADERS
+  delete process.env.OTEL_BSP_SCHEDULE_DELAY
 })
 
 const call = (body: unknown, headers: Record<string, string> = {}) =>
