@@ -206,8 +206,8 @@ export type Tools = [${routes.map(({ module, exportName }) => `typeof ${module}[
   const wranglerCommand = process.env.WRANGLER_COMMAND
   const servedLocally = !deploy && (wranglerCommand === undefined || wranglerCommand === 'dev')
   // And the middleware those need: the Host check only where served locally (here, or by the config's own
-  // `servedLocally`), CORS only with the `cors` option, the OAuth resource server (jose) only with `oauth`.
-  const guards = [...(servedLocally || config.servedLocally ? [['hostCheck', 'workerHostCheck']] : []), ...(config.cors ? [['corsMiddleware', 'workerCors']] : []), ...(config.oauth ? [['oauthGuard', builtinOAuth ? 'workerBuiltinOAuth' : 'workerOAuth']] : [])]
+  // `servedLocally`), CORS only with the `cors` option, the OAuth resource server (jose) only with `oauth`, OpenTelemetry only with `tracing`.
+  const guards = [...(servedLocally || config.servedLocally ? [['hostCheck', 'workerHostCheck']] : []), ...(config.cors ? [['corsMiddleware', 'workerCors']] : []), ...(config.oauth ? [['oauthGuard', builtinOAuth ? 'workerBuiltinOAuth' : 'workerOAuth']] : []), ...(config.tracing ? [['tracer', 'workerTracing']] : [])]
   // And webhooks (SPEC §16): sent from the run objects, so only with the store of runs that wait.
   const webhooks = Array.isArray(config.webhooks) && config.webhooks.length > 0 && runStore === 'workerRunStore'
   if (Array.isArray(config.webhooks) && config.webhooks.length > 0 && !webhooks) console.warn('toolroute: the config has webhooks, but no tool waits or runs in the background: no run will be told')

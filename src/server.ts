@@ -9,6 +9,7 @@ import { createMcpEndpoint } from './mcp/create-mcp-endpoint.ts'
 import { cors } from 'hono/cors'
 import { checkHost } from './http/middleware/check-host.ts'
 import { oauthGuard } from './oauth/oauth-guard.ts'
+import { mountTracing } from './tracing/mount-tracing.ts'
 import { idempotentCall } from './http/idempotent-call.ts'
 import { createMemoryRunHost } from './store/memory/create-memory-run-host.ts'
 import { createMemoryIdempotencyStore } from './store/memory/memory-idempotency-store.ts'
@@ -34,7 +35,7 @@ export { loadPlaygroundPage, type PlaygroundPageLoader } from './playground/load
  */
 export const createToolApp = (options: ToolAppOptions): Hono<ToolAppEnv> => {
   setJsonSchemaValidator(cfworkerJsonSchema)
-  return createHttpToolApp(options, { runs: createMemoryRunHost, idempotency: { call: idempotentCall, keys: createMemoryIdempotencyStore }, playground: loadPlaygroundPage, mcp: createMcpEndpoint, cors, checkHost, oauth: oauthGuard, webhooks: memoryWebhooks })
+  return createHttpToolApp(options, { runs: createMemoryRunHost, idempotency: { call: idempotentCall, keys: createMemoryIdempotencyStore }, playground: loadPlaygroundPage, mcp: createMcpEndpoint, cors, checkHost, oauth: oauthGuard, webhooks: memoryWebhooks, tracing: mountTracing })
 }
 export { toToolDescriptor } from './manifest/to-tool-descriptor.ts'
 export type { ToolDescriptor } from './protocol/tool-descriptor.ts'

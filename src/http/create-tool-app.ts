@@ -104,6 +104,7 @@ export function createToolApp(options: ToolAppOptions, features: ToolAppFeatures
     const { exposeHeaders = [], ...corsOptions } = options.cors === true ? {} : options.cors
     app.use('*', required(features.cors, 'cors', 'corsMiddleware: workerCors')({ ...corsOptions, exposeHeaders: [...new Set([...exposeHeaders, headerNames.runId, headerNames.toolCallId])] }))
   }
+  if (options.tracing) required(features.tracing, 'tracing', 'tracer: workerTracing')(app, { tracing: options.tracing, basePath })
   // Before `auth`: its metadata answers without credentials, its challenge is what a client signs in by.
   if (options.oauth) required(features.oauth, 'oauth', 'oauthGuard: workerOAuth')(app, { oauth: options.oauth, basePath })
   for (const middleware of [options.auth ?? []].flat()) app.use('*', guardAuth(middleware as MiddlewareHandler) as MiddlewareHandler<ToolAppEnv>)

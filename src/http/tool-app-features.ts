@@ -38,4 +38,6 @@ export interface ToolAppFeatures {
   checkHost?: typeof checkHost
   /** The OAuth resource server (`oauthGuard` of `oauth/`), for the `oauth` option: it mounts its metadata routes and its token check first. */
   oauth?: (app: Hono<ToolAppEnv>, options: { oauth: NonNullable<ToolAppOptions['oauth']>; basePath: string }) => void
+  /** A span per call exported over OTLP (`mountTracing` of `tracing/`), for the `tracing` option. */
+  tracing?: (app: Hono<ToolAppEnv>, options: { tracing: NonNullable<ToolAppOptions['tracing']>; basePath: string }) => void
 }

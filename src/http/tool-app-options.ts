@@ -18,6 +18,8 @@ export interface ToolAppOptions<E extends Env = any, Mcp extends object = object
   oauth?: ({ issuer: string; audience?: string | readonly string[] } | { provider: 'builtin'; signIn?: string }) & { scopes?: readonly string[]; toolScopes?: Readonly<Record<string, readonly string[]>> }
   /** Any Hono middleware run before every route, e.g. `bearerAuth({ token })` from `hono/bearer-auth`. */
   auth?: MiddlewareHandler<E> | readonly MiddlewareHandler<E>[]
+  /** OpenTelemetry spans of every call, sent over OTLP/HTTP to `endpoint` (default `OTEL_EXPORTER_OTLP_ENDPOINT`; SPEC §17, docs/observability.md). */
+  tracing?: { serviceName?: string; endpoint?: string; headers?: Readonly<Record<string, string>> }
   /** Silence before a stream sends `: keep-alive`, so proxies keep it open (default 15 000 ms, SPEC §3). */
   keepAliveMs?: number
   /** Largest accepted request body in bytes (default 1 MiB). */
@@ -71,6 +73,8 @@ export interface ToolAppVariables {
   principal: string | null
   /** The access token `oauth` verified (SPEC §15), for `resolveRequestContext` and `principal` to read. */
   verifiedToken?: VerifiedToken
+  /** The call's span, when `tracing` made one: its `traceparent` (the call's trace id) and its child spans. */
+  callTrace?: { traceparent: string; step: <T>(name: string, fn: () => Promise<T>) => Promise<T> }
 }
 
 /** The app's Hono environment: any bindings, and the variables its middleware sets. */

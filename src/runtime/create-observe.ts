@@ -1,12 +1,13 @@
 import type { EmitEvent, LogData } from '../protocol/tool-event.ts'
 import type { ToolObserve } from '../tool/tool-execution-context.ts'
 import { randomHex } from './create-id.ts'
+import type { ToolCallScope } from './tool-call-scope.ts'
 
 /**
  * `context.observe`: spans and logs become `data-tool-span` / `data-tool-log` events of the run.
  * Nested spans record their parent, so a trace can be rebuilt from the stream alone.
  */
-export function createObserve(emit: EmitEvent): ToolObserve {
+export function createObserve(emit: EmitEvent, trace?: ToolCallScope['trace']): ToolObserve {
   const stack: string[] = []
   return {
     async span(name, fn, attributes) {
@@ -18,7 +19,7 @@ export function createObserve(emit: EmitEvent): ToolObserve {
       stack.push(spanId)
       let status: 'ok' | 'error' = 'error'
       try {
-        const result = await fn()
+        const result = await (trace ? trace(name, async () => fn()) : fn())
         status = 'ok'
         return result
       } finally {

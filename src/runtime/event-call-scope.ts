@@ -14,6 +14,7 @@ export interface EventCallExtras {
   abort?: CallAbort
   signal?: AbortSignal
   mcp?: McpToolContext
+  trace?: ToolCallScope['trace']
 }
 
 /**
@@ -48,12 +49,16 @@ export class EventCallScope implements ToolCallScope {
   }
 
   get observe(): ToolObserve {
-    return (this.observer ??= createObserve(this.emit))
+    return (this.observer ??= createObserve(this.emit, this.trace))
   }
 
   get signal(): AbortSignal | undefined {
     const extras = this.extras
     return extras?.abort ? extras.abort.signal : extras?.signal
+  }
+
+  get trace(): ToolCallScope['trace'] {
+    return this.extras?.trace
   }
 
   get mcp(): McpToolContext | undefined {

@@ -138,7 +138,7 @@ export async function executeToolCall(scope: ToolCallScope, input: unknown, resu
   const context = new ExecutionContext(scope, resume)
   let result: unknown
   try {
-    result = await runExecute(scope, context, input)
+    result = await (scope.trace ? scope.trace('execute', async () => runExecute(scope, context, input)) : runExecute(scope, context, input))
   } catch (error) {
     ExecutionContext.end(context)
     return failExecution(scope, toExecutionError(error))

@@ -24,6 +24,8 @@ export interface ToolCallScope {
   /** Races `execute` against an abort without reading `signal` (`CallAbort`); absent, `signal` is listened to. */
   raceAbort?: <T>(work: T | Promise<T>) => Promise<T>
   messages: unknown[]
+  /** Runs `fn` as the child span `name` of the call's span, active inside it (SPEC §17): given by the mounted `tracing/`. */
+  trace?: <T>(name: string, fn: () => Promise<T>) => Promise<T>
   /** Spread into `context.agent`; `null`: no agent (`context.agent` undefined, as in Mastra); absent: `agentId: ''`. */
   agent?: Partial<AgentToolContext<unknown, unknown>> | null
   mcp?: McpToolContext

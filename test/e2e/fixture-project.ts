@@ -23,7 +23,7 @@ export interface FixtureProject {
  * with `idempotencyBinding`, it binds the keys' object too, which `toolroute build` requires of a project
  * whose calls honour `Idempotency-Key` (the default; only `idempotency: false` goes without).
  */
-export function fixtureProject(name: string, files: Record<string, string>, options: { deploy?: boolean; idempotencyBinding?: boolean; oauthKv?: boolean } = {}): FixtureProject {
+export function fixtureProject(name: string, files: Record<string, string>, options: { deploy?: boolean; idempotencyBinding?: boolean; oauthKv?: boolean; nodejsCompat?: boolean; vars?: Record<string, string> } = {}): FixtureProject {
   // The keys' object, for a test of keyed calls (as `toolroute init` binds it).
   const idempotency = options.idempotencyBinding
     ? `
@@ -36,7 +36,7 @@ class_name = "IdempotencyObject"
   const wranglerToml = `name = "toolroute-${name}-fixture"
 main = ".toolroute/worker.ts"
 compatibility_date = "2026-11-24"
-
+${options.nodejsCompat ? 'compatibility_flags = ["nodejs_compat"]\n' : ''}
 [build]
 command = "node ${join(repo, 'cli/toolroute.mjs')} build${options.deploy ? ' --deploy' : ''} ${dir}"
 
@@ -52,7 +52,7 @@ ${idempotency}${options.oauthKv ? '\n[[kv_namespaces]]\nbinding = "OAUTH_KV"\nid
 [[migrations]]
 tag = "v1"
 new_sqlite_classes = ["ToolRunObject"${options.idempotencyBinding ? ', "IdempotencyObject"' : ''}]
-`
+${options.vars ? `\n[vars]\n${Object.entries(options.vars).map(([name, value]) => `${name} = ${JSON.stringify(value)}`).join('\n')}\n` : ''}`
   const write = () => {
     for (const [file, contents] of Object.entries({ ...files, 'wrangler.toml': wranglerToml })) {
       mkdirSync(join(dir, file, '..'), { recursive: true })

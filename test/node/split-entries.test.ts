@@ -248,6 +248,17 @@ describe('a Worker bundles only what its config and tools use', () => {
     await expect(bundleApp('zod', { mcp: false, oauth: { provider: 'builtin' } }, {}, 'deploy')).rejects.toThrow(/needs signIn/)
   }, 60_000)
 
+  it('tracing (src/tracing/, @opentelemetry) is bundled only with the tracing option (SPEC §17)', async () => {
+    const isTracing = (path: string) => path.includes('src/tracing/') || path.includes('node_modules/@opentelemetry/')
+    const without = await bundleApp('zod', { mcp: false }, {}, 'deploy')
+    expect(without.entry).not.toContain('workerTracing')
+    expect(without.inputs.filter(isTracing)).toEqual([])
+    const withTracing = await bundleApp('zod', { mcp: false, tracing: { serviceName: 'tools' } }, {}, 'deploy')
+    expect(withTracing.entry).toContain('tracer: workerTracing')
+    expect(withTracing.inputs.some((path) => path.includes('src/tracing/mount-tracing.ts'))).toBe(true)
+    expect(withTracing.inputs.some((path) => path.includes('node_modules/@opentelemetry/exporter-trace-otlp-http/'))).toBe(true)
+  }, 60_000)
+
   it('toolroute deploy builds for deployment: its bundle carries no playground page; with playground: true it does; the dev entry is left alone', async () => {
     const deployed = async (config: Record<string, unknown>, main = '.toolroute/worker.ts') => {
       const dir = join(tmpRoot, `deploy-${process.pid}-${Math.random().toString(36).slice(2)}`)

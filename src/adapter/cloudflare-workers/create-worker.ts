@@ -92,13 +92,15 @@ export function createWorker<
     hostCheck?: ToolAppFeatures['checkHost']
     /** The OAuth resource server (`workerOAuth`) for `oauth`. */
     oauthGuard?: ToolAppFeatures['oauth']
+    /** The spans of every call (`workerTracing`) for `tracing`. */
+    tracer?: ToolAppFeatures['tracing']
     /** What tells the config's `webhooks` (`workerWebhooks`), from each run's object and its alarm. */
     webhookSender?: (config: ToolrouteConfig) => RunObjectMount
   },
 ): Worker<R, M, K> {
   const tools = toolRegistry(config.tools)
   const binding = (env: unknown, name: string) => (env as Record<string, DurableObjectNamespace | undefined> | undefined)?.[name]
-  const { mcpServer, runStore: runStoreOf, keyStore: keyStoreOf, jsonSchema, playgroundPage, corsMiddleware, hostCheck, oauthGuard, webhookSender, ...options } = config
+  const { mcpServer, runStore: runStoreOf, keyStore: keyStoreOf, jsonSchema, playgroundPage, corsMiddleware, hostCheck, oauthGuard, tracer, webhookSender, ...options } = config
   const runStore = runStoreOf?.({ tools, options: config, mount: config.webhooks?.length ? webhookSender?.(config) : undefined })
   const noRuns = createNoRunHost('createWorker got no `runStore`: pass `runStore: workerRunStore` (from toolroute/workers), as toolroute build does when a call can reach a run')
   const required = (env: unknown, name: string, neededBy: string): DurableObjectNamespace => {
@@ -136,7 +138,7 @@ export function createWorker<
       ...(keyStore ? { idempotency: { call: keyStore.call } } : {}),
       ...(mcp && mcpOptions ? { mcp: mcp.handler } : {}),
       ...(playgroundPage ? { playground: playgroundPage } : {}),
-      cors: corsMiddleware, checkHost: hostCheck, oauth: oauthGuard,
+      cors: corsMiddleware, checkHost: hostCheck, oauth: oauthGuard, tracing: tracer,
     },
   )
   // What is missing is told once, at the isolate's first request, not found out at the first call that

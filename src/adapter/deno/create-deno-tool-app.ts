@@ -3,6 +3,7 @@ import { createToolApp } from '../../http/create-tool-app.ts'
 import { cors } from 'hono/cors'
 import { checkHost } from '../../http/middleware/check-host.ts'
 import { oauthGuard } from '../../oauth/oauth-guard.ts'
+import { mountTracing } from '../../tracing/mount-tracing.ts'
 import { loadPlaygroundPage } from '../../playground/load-playground-page.ts'
 import { createMcpEndpoint } from '../../mcp/create-mcp-endpoint.ts'
 import { idempotentCall } from '../../http/idempotent-call.ts'
@@ -69,6 +70,6 @@ export async function createDenoToolApp(options: DenoToolAppOptions): Promise<De
   await scheduler?.start((id) => (id.startsWith(denoKvKeySweepPrefix) ? keys.sweep(id) : engine.sweep(id)))
   const idempotency = appOptions.idempotency ?? keys
   setJsonSchemaValidator(cfworkerJsonSchema)
-  const app = createToolApp({ ...appOptions, runs: withRunIndex(engine, index), idempotency }, { idempotency: { call: idempotentCall }, playground: loadPlaygroundPage, mcp: createMcpEndpoint, cors, checkHost, oauth: oauthGuard })
+  const app = createToolApp({ ...appOptions, runs: withRunIndex(engine, index), idempotency }, { idempotency: { call: idempotentCall }, playground: loadPlaygroundPage, mcp: createMcpEndpoint, cors, checkHost, oauth: oauthGuard, tracing: mountTracing })
   return { app, engine, store }
 }
