@@ -92,6 +92,7 @@ describe('toolroute', () => {
       test: 'vitest run',
       types: 'wrangler types',
       check: 'wrangler types && toolroute build && tsc --noEmit',
+      postinstall: 'wrangler types && toolroute build',
     })
     expect(Object.keys(manifest.dependencies)).toEqual(['toolroute', 'zod'])
     // The test toolchain at the versions toolroute is tested with, one wrangler and miniflare in the tree.
