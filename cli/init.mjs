@@ -181,7 +181,7 @@ export function init(target) {
       check: 'wrangler types && toolroute build && tsc --noEmit',
       // What tsc reads and no command has written yet (worker-configuration.d.ts, .toolroute/tools.ts),
       // written by npm install: the project type-checks, and an editor shows no error, from its first minute.
-      postinstall: 'wrangler types && toolroute build',
+      postinstall: 'wrangler types && toolroute build --lenient',
     },
     dependencies: { toolroute: range(own.version), zod: range(own.dependencies.zod) },
     devDependencies: Object.fromEntries(
