@@ -24,6 +24,8 @@ const wranglerToml = (name) => `# Written by \`toolroute init\`. \`npm run dev\`
 name = "${name}"
 main = ".toolroute/worker.ts"
 compatibility_date = "2026-11-24"
+# From this date on Node.js compatibility is on without a flag: process.env holds the vars and secrets
+# (.dev.vars locally, \`wrangler secret put\` in production), read as on Deno and Node (docs/secrets.md).
 # Minified (a one-tool Zod Worker deploys at about half its size), with source maps uploaded so
 # stack traces in the dashboard stay readable. No keep_names: esbuild would wrap every closure a
 # call creates in a __name() call, paid on every call.
@@ -61,7 +63,8 @@ new_sqlite_classes = ["ToolRunObject", "McpSessionObject", "IdempotencyObject"]
 `
 
 // The Workers runtime's types and the project's own `env` (bindings, vars) come from
-// `wrangler types` (npm run types, also run by npm run check): worker-configuration.d.ts.
+// `wrangler types` (npm run types, also run by npm run check): worker-configuration.d.ts; `node` types
+// `process.env` (each var and secret named there; \`wrangler types\` asks for @types/node until it is installed).
 const tsconfig = `{
   "compilerOptions": {
     "target": "ES2022",
@@ -73,7 +76,7 @@ const tsconfig = `{
     "noEmit": true,
     "allowImportingTsExtensions": true,
     "verbatimModuleSyntax": true,
-    "types": ["./worker-configuration.d.ts"]
+    "types": ["./worker-configuration.d.ts", "node"]
   },
   "include": ["tools", "test", "toolroute.config.ts", ".toolroute/tools.ts"]
 }
@@ -176,12 +179,15 @@ export function init(target) {
       test: 'vitest run',
       types: 'wrangler types',
       check: 'wrangler types && toolroute build && tsc --noEmit',
+      // What tsc reads and no command has written yet (worker-configuration.d.ts, .toolroute/tools.ts),
+      // written by npm install: the project type-checks, and an editor shows no error, from its first minute.
+      postinstall: 'wrangler types && toolroute build --lenient',
     },
     dependencies: { toolroute: range(own.version), zod: range(own.dependencies.zod) },
     devDependencies: Object.fromEntries(
       // `node`: the npm package of Node 22 puts its binary first on the PATH of every npm script and npx,
       // so a machine whose default Node is older than 22.12 (wrangler refuses it) needs no other step.
-      ['@cloudflare/vitest-plugin', 'miniflare', 'node', 'typescript', 'vite', 'vitest', 'wrangler'].map((name) => [name, pinned(name)]),
+      ['@cloudflare/vitest-plugin', '@types/node', 'miniflare', 'node', 'typescript', 'vite', 'vitest', 'wrangler'].map((name) => [name, pinned(name)]),
     ),
     // One wrangler and one miniflare in the tree (the plugin's own pins would bring a second
     // copy), and the vite this toolchain was tested with.

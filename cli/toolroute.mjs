@@ -29,7 +29,7 @@ Writes a new toolroute project into dir (default: the current directory, which m
 package.json or tools/ yet): package.json (toolroute, zod, wrangler; scripts dev, build, deploy,
 test), tools/ with one example tool, wrangler.toml (entry, Durable Object bindings and migrations,
 the build hook), tsconfig.json, .gitignore and a README. Then: npm install && npm run dev`,
-  build: `Usage: toolroute build [--deploy] [dir]
+  build: `Usage: toolroute build [--deploy] [--lenient] [dir]
 
 Evaluates every tool exported by a file in tools/ (and toolroute.config.ts, if present) in Node
 and writes the Worker entry .toolroute/worker.ts, the manifest (.toolroute/manifest.ts and
@@ -39,7 +39,8 @@ Tools type), and checks that the wrangler config (wrangler.json, wrangler.jsonc 
 binds every Durable Object the Worker uses. wrangler.toml's [build] runs it before every wrangler dev and deploy.
 With --deploy (what toolroute deploy builds), the Worker carries the playground page only when
 toolroute.config.ts sets playground: true: a deployed Worker is not on localhost, where it is on by default.
-Exit status 1 when a tool does not build, with a message naming the file and line.`,
+Exit status 1 when a tool does not build, with a message naming the file and line (0 with --lenient,
+what a new project's npm install runs: a broken tool never stops an install).`,
   dev: `Usage: toolroute dev [--port N] [-- <wrangler dev options>]
 
 Builds and serves the tools locally with wrangler dev (workerd, no account, no network) at
@@ -98,7 +99,7 @@ switch (command) {
     break
   }
   case 'build': {
-    const { values, positionals } = parse('build', { deploy: { type: 'boolean' } }, rest)
+    const { values, positionals } = parse('build', { deploy: { type: 'boolean' }, lenient: { type: 'boolean' } }, rest)
     if (positionals.length > 1) fail(`build takes one directory, got ${positionals.join(' ')}\n\n${usage.build}`)
     const { buildTools } = await import('./build-tools.mjs')
     // Under `toolroute deploy` and `toolroute dev`, they build themselves and wrangler's [build]
@@ -107,7 +108,9 @@ switch (command) {
     if (process.env.TOOLROUTE_BUILT === 'dev') await (await import('./dev-build-current.mjs')).devBuildCurrent(positionals[0] ?? '.')
     if (process.env.TOOLROUTE_BUILT === '1' || process.env.TOOLROUTE_BUILT === 'dev') process.exit(0)
     const { problems } = await buildTools(positionals[0] ?? '.', { deploy: values.deploy === true })
-    process.exit(problems.length === 0 ? 0 : 1)
+    // --lenient (npm install's postinstall in a project init writes): a tool that does not build never stops an install.
+    if (problems.length > 0 && values.lenient) console.error('toolroute: the build above failed; npm run check or npm run dev will say so again')
+    process.exit(problems.length === 0 || values.lenient ? 0 : 1)
     break
   }
   case 'dev': {

@@ -160,6 +160,7 @@ export function createToolApp(options: ToolAppOptions, features: ToolAppFeatures
 
   // Run routes: the caller's principal comes from the same request context and auth as a call.
   const runCaller: MiddlewareHandler<ToolAppEnv> = async (c, next) => {
+    responseModeOf(c) // a bad `?view=` is refused before an approve or a resume acts, not after
     const caller = await resolveRequestContext(c, options)
     c.set('principal', await principalOf(c, options, caller.requestContext, caller))
     await next()

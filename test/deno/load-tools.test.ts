@@ -1,7 +1,7 @@
 // How `deno task dev` finds tools: every module of tools/, no build step, ids checked with the
 // file names in the message, as `toolroute build` does for the Worker.
 import assert from 'node:assert/strict'
-import { loadTools } from 'toolroute/deno'
+import { createDenoToolApp, loadTools } from 'toolroute/deno'
 import { repoRoot } from './harness.ts'
 
 /** A directory of tool modules inside the repo, so their bare imports resolve through deno.json. */
@@ -86,6 +86,24 @@ Deno.test('loadTools: a module that fails to load (a Workers-only import) fails 
     assert.match(String(logged[0]), /workers-only\.ts: .*\(its tools are not served until it loads\)/)
   } finally {
     console.error = error
+    await Deno.remove(dir, { recursive: true })
+  }
+})
+
+Deno.test('a secret read as docs/secrets.md teaches, process.env.NAME, reads the same under Deno as on Workers', async () => {
+  const dir = await toolsDir({
+    'greet-env.ts': `import { createTool } from 'toolroute'\nexport const greetEnv = createTool({ id: 'greet-env', description: 'd', execute: async () => ({ prefix: process.env.GREETING_PREFIX }) })\n`,
+  })
+  Deno.env.set('GREETING_PREFIX', 'Bonjour')
+  const kv = await Deno.openKv(':memory:')
+  try {
+    const { tools } = await loadTools(dir)
+    const { app } = await createDenoToolApp({ tools, kv, queue: false })
+    const response = await app.request('/tools/greet-env', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+    assert.deepEqual((await response.json()).output, { prefix: 'Bonjour' })
+  } finally {
+    Deno.env.delete('GREETING_PREFIX')
+    kv.close()
     await Deno.remove(dir, { recursive: true })
   }
 })

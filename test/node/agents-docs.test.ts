@@ -24,9 +24,11 @@ function sourceOf(from: string): string {
 }
 
 describe('docs/agents.md', () => {
-  it('shows the generateText recipe, the chat route, the useChat page, the Agents SDK agent and the Mastra one', () => {
+  it('shows the generateText recipe, the approval round trip and the mock model, the chat route, the useChat page, the Agents SDK agent and the Mastra one', () => {
     expect(blocks.map((block) => block.from)).toEqual([
       'examples/chat-agent/src/ask.ts',
+      'test/node/recipes/ask-with-approval.ts',
+      'test/node/recipes/scripted-model.ts',
       'examples/chat-agent/src/worker.ts#chat-route',
       'examples/chat-agent/src/page.tsx#use-chat',
       'examples/chat-agent/src/page.tsx#approve',

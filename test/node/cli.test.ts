@@ -1,7 +1,7 @@
 // The `toolroute` command's own surface: help, usage errors, init. (Builds: build-tools.test.ts;
 // dev and deploy on a packed install: test/e2e/package.test.ts.)
 import { execFile } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -92,6 +92,7 @@ describe('toolroute', () => {
       test: 'vitest run',
       types: 'wrangler types',
       check: 'wrangler types && toolroute build && tsc --noEmit',
+      postinstall: 'wrangler types && toolroute build --lenient',
     })
     expect(Object.keys(manifest.dependencies)).toEqual(['toolroute', 'zod'])
     // The test toolchain at the versions toolroute is tested with, one wrangler and miniflare in the tree.
@@ -125,6 +126,18 @@ describe('toolroute', () => {
     expect(result.stderr).toContain('already holds package.json')
     expect(readFileSync(join(dir, 'package.json'), 'utf8')).toBe('{"name":"mine"}\n')
     expect(existsSync(join(dir, 'tools'))).toBe(false)
+  })
+
+  it("build --lenient (a new project's postinstall) prints a broken tool's error and exits 0, so an install goes on", async () => {
+    const dir = tempDir()
+    mkdirSync(join(dir, 'tools'))
+    writeFileSync(join(dir, 'tools/broken.ts'), 'export const = 1\n')
+    const strict = await toolroute(['build', dir])
+    expect(strict.code).toBe(1)
+    const lenient = await toolroute(['build', '--lenient', dir])
+    expect(lenient.code).toBe(0)
+    expect(lenient.stderr).toContain('broken.ts')
+    expect(lenient.stderr).toContain('npm run check or npm run dev will say so again')
   })
 
   it('build is a no-op when toolroute dev or deploy already builds (TOOLROUTE_BUILT=1, wrangler\'s [build] hook)', async () => {

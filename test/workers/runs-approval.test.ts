@@ -1,10 +1,20 @@
 // Approval through the real Worker and its Durable Objects: approve / decline (JSON and SSE),
 // requireApproval as a function, and exactly-once execution under racing approvals.
+import { SELF } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
+import { origin } from './http-client.ts'
 import { readSse, typesOf } from '../fixtures/read-sse.ts'
 import { call, counter, errorOf, getRun, liveSse, runAction, runEvents, sequenced, start, uniqueKey } from './run-client.ts'
 
 describe('approval', () => {
+  it('an approve with an unknown ?view= is refused before the tool runs; the run still waits', async () => {
+    const body = (await (await call('delete-file', { path: '/tmp/view.txt' }, { auth: 'alice' })).json()) as Record<string, string>
+    const refused = await SELF.fetch(`${origin}/runs/${body.runId}/approve?view=bogus`, { method: 'POST', headers: { authorization: 'Bearer alice' } })
+    expect(await errorOf(refused)).toMatchObject({ status: 400, code: 'INPUT_VALIDATION_FAILED', message: expect.stringContaining('display, raw, transcript') })
+    expect(await (await getRun(body.runId!, { auth: 'alice' })).json()).toMatchObject({ status: 'approval-required' })
+    expect((await runAction(body.runId!, 'approve', undefined, { auth: 'alice' })).status).toBe(200)
+  })
+
   it('a tool with requireApproval answers 202 approval-required, and runs once approved (JSON)', async () => {
     const response = await call('delete-file', { path: '/tmp/a.txt' }, { auth: 'alice' })
     expect(response.status).toBe(202)
