@@ -240,7 +240,7 @@ function stopServer(name: string) {
   rmSync(pidfile)
 }
 
-/** A block that imports Node's own modules runs under Node (its check); the project's tsconfig has no Node types, as a Worker's has none. */
+/** A block that imports Node's own modules (a receiver beside the app) is checked by running it under Node, not by the Worker project's tsc. */
 const nodeOnly = (block: { code: string }) => /from 'node:/.test(block.code)
 
 for (const page of pages.filter((page) => blocks.get(page)!.length > 0)) {
