@@ -55,7 +55,7 @@ for (const kind of ['bigint', 'cycle', 'tojson'] as const) {
         assert.equal(executed.get(key), 1)
         const sse = await readSse(await request('/tools/odd', { json: { key: `${key}-sse`, kind }, sse: true }))
         assert.ok(sse.done)
-        assert.deepEqual(sse.events.at(-2), { type: 'tool-output-error', toolCallId: sse.events.at(-2)?.toolCallId, errorText: notJson })
+        assert.deepEqual(sse.events.at(-2), { type: 'tool-output-error', toolCallId: (sse.events.at(-2) as { toolCallId?: string } | undefined)?.toolCallId, errorText: notJson })
       },
       { tools },
     ))
