@@ -5,6 +5,7 @@
 // approved step (its follower gets the end), and start the background run's second attempt.
 import assert from 'node:assert/strict'
 import { eventually, stallThree } from '../fixtures/crash-probe.ts'
+import { Webhook } from 'standardwebhooks'
 import { readSse } from '../fixtures/read-sse.ts'
 import { repoRoot } from './harness.ts'
 
@@ -18,11 +19,11 @@ function freePort(): number {
   return port
 }
 
-/** Starts the crash server on `kvPath`; `kill` is SIGKILL to that one process. */
-async function start(kvPath: string) {
+/** Starts the crash server (or `script`, given `extra` arguments) on `kvPath`; `kill` is SIGKILL to that one process. */
+async function start(kvPath: string, script = 'test/deno/crash-server.ts', ...extra: string[]) {
   const port = freePort()
   const child = new Deno.Command(Deno.execPath(), {
-    args: ['run', '--unstable-kv', '--unstable-no-legacy-abort', '--allow-net', '--allow-read', '--allow-write', '--allow-env', 'test/deno/crash-server.ts', String(port), kvPath],
+    args: ['run', '--unstable-kv', '--unstable-no-legacy-abort', '--allow-net', '--allow-read', '--allow-write', '--allow-env', script, String(port), kvPath, ...extra],
     cwd: repoRoot,
     env: { NO_COLOR: '1' },
     stdin: 'null',
@@ -91,6 +92,53 @@ Deno.test('Deno, kill -9 mid-execute: the key answers interrupted, the approved 
     assert.equal(log.events.filter((event) => event.type === 'tool-output-available').length, 1)
   } finally {
     await server.kill()
+    await Deno.remove(dir, { recursive: true }).catch(() => {})
+  }
+})
+
+Deno.test('Deno, kill -9 while a webhook waits for its receiver: the restarted process delivers run.waiting from the database, once', async () => {
+  const dir = await Deno.makeTempDir({ prefix: 'toolroute-webhook-crash-' })
+  const kvPath = `${dir}/runs.sqlite3`
+  // The receiver verifies each delivery with `standardwebhooks`; it is down (503) until the crash.
+  let up = false
+  const received: { id: string; type?: string; status: number }[] = []
+  const receiver = Deno.serve({ hostname: '127.0.0.1', port: 0, onListen() {} }, async (request) => {
+    const raw = await request.text()
+    const body = new Webhook('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw').verify(raw, Object.fromEntries(request.headers)) as { type: string }
+    received.push({ id: request.headers.get('webhook-id') ?? '', type: body.type, status: up ? 204 : 503 })
+    return new Response(null, { status: up ? 204 : 503 })
+  })
+  const hook = `http://127.0.0.1:${receiver.addr.port}/hooks`
+  let server = await start(kvPath, 'test/deno/webhook-crash-server.ts', hook)
+  try {
+    const call = await fetch(`${server.url}/tools/refund`, { method: 'POST', headers: { 'content-type': 'application/json', ...owner }, body: JSON.stringify({ order: 'A-1' }) })
+    assert.equal(call.status, 202)
+    const { runId } = (await call.json()) as { runId: string }
+    // Killed once an attempt failed and its retry is stored and scheduled (no handler holds it mid-attempt).
+    const kv = await Deno.openKv(kvPath)
+    const pending = await eventually(
+      async () => {
+        const [delivery] = await Array.fromAsync(kv.list<{ id: string; attempt: number }>({ prefix: ['toolroute', 'webhooks'] }))
+        const sweep = delivery && (await kv.get<{ claimedAt?: number }>(['toolroute', 'schedule', `webhook:${delivery.value.id}`])).value
+        return delivery && delivery.value.attempt >= 1 && sweep && sweep.claimedAt === undefined ? delivery.value.id : undefined
+      },
+      (id) => id !== undefined,
+    )
+    kv.close()
+    assert.ok(pending, 'a failed delivery waits for its next attempt')
+    assert.ok(received.length >= 1 && received.every((entry) => entry.status === 503 && entry.id === pending))
+    await server.kill()
+
+    up = true
+    server = await start(kvPath, 'test/deno/webhook-crash-server.ts', hook)
+    await eventually(async () => received.filter((entry) => entry.status === 204).length, (count) => count >= 1)
+    assert.equal((await fetch(`${server.url}/runs/${runId}/approve`, { method: 'POST', headers: owner })).status, 200)
+    await eventually(async () => received.some((entry) => entry.type === 'run.settled' && entry.status === 204), Boolean)
+    const taken = received.filter((entry) => entry.status === 204)
+    assert.deepEqual(taken.map((entry) => [entry.type, entry.id === pending]), [['run.waiting', true], ['run.settled', false]])
+  } finally {
+    await server.kill()
+    await receiver.shutdown()
     await Deno.remove(dir, { recursive: true }).catch(() => {})
   }
 })

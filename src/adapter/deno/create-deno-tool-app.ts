@@ -21,6 +21,7 @@ import { openInterruptedRun } from '../../idempotency/interrupted-call.ts'
 import { withRunIndex } from '../../runs/with-run-index.ts'
 import { createDenoKvRunIndex } from './create-deno-kv-run-index.ts'
 import { createDenoKvScheduler } from './create-deno-kv-scheduler.ts'
+import { unlessBusy } from './kv-text.ts'
 
 /** Options of `createDenoToolApp`: the app's, with runs in a Deno KV database. */
 export interface DenoToolAppOptions extends Omit<ToolAppOptions<any, ToolAppMcpOptions>, 'runs'>, Pick<RunEngineOptions, 'ttlMs' | 'retentionMs'> {
@@ -57,17 +58,18 @@ export interface DenoToolApp {
 export async function createDenoToolApp(options: DenoToolAppOptions): Promise<DenoToolApp> {
   const { kv, queue = true, ttlMs, retentionMs, leaseMs, pollMs = 1000, ...appOptions } = options
   const tools = toolRegistry(appOptions.tools)
-  // Webhooks (SPEC §16) sent from this process after each transition it stores; imported only when configured.
-  const store = appOptions.webhooks?.length ? (await import('../../webhooks/memory-webhooks.ts')).memoryWebhooks(appOptions)(createDenoKvRunStore(kv)) : createDenoKvRunStore(kv)
   const scheduler = queue ? createDenoKvScheduler(kv) : undefined
+  // Webhooks (SPEC §16) kept in this database and sent by its scheduler after each transition; imported only when configured.
+  const webhooks = appOptions.webhooks?.length ? (await import('../../webhooks/deno-kv-webhooks.ts')).denoKvWebhooks(appOptions, { kv, schedule: scheduler?.schedule, unlessBusy }) : undefined
+  const store = webhooks ? webhooks.store(createDenoKvRunStore(kv)) : createDenoKvRunStore(kv)
   const schedule = scheduler?.schedule
   const index = createDenoKvRunIndex(kv)
   const engine = createRunEngine({ drive: driveRuns(tools), store, index, pollMs, ttlMs, retentionMs, runLimits: appOptions.runLimits, leaseMs, schedule })
   // Keys in the same database, kept as long as the runs they replay; a key whose call was cut off
   // leaves its run failed.
   const keys = createDenoKvIdempotencyStore(kv, { retentionMs, leaseMs, schedule, onInterrupted: async (lease) => openInterruptedRun(engine, lease) })
-  // One queue for both: a key's sweep is named apart from every run id (a UUID).
-  await scheduler?.start((id) => (id.startsWith(denoKvKeySweepPrefix) ? keys.sweep(id) : engine.sweep(id)))
+  // One queue for all: a key's sweep and a webhook's are named apart from every run id (a UUID).
+  await scheduler?.start((id) => (id.startsWith(denoKvKeySweepPrefix) ? keys.sweep(id) : (webhooks?.sweep(id) ?? engine.sweep(id))))
   const idempotency = appOptions.idempotency ?? keys
   setJsonSchemaValidator(cfworkerJsonSchema)
   const app = createToolApp({ ...appOptions, runs: withRunIndex(engine, index), idempotency }, { idempotency: { call: idempotentCall }, playground: loadPlaygroundPage, mcp: createMcpEndpoint, cors, checkHost, oauth: oauthGuard, tracing: mountTracing })
