@@ -65,10 +65,10 @@ export async function runView(run: RunRecord, events: SequencedEvent[], tool: An
       if (sent) transcript.push(sent)
     }
   }
-  const { runId, toolId, toolCallId, traceId, status, createdAt, updatedAt, expiresAt, output, modelOutput, error, reason } = run
+  const { runId, toolId, toolCallId, traceId, status, createdAt, updatedAt, expiresAt, history, output, modelOutput, error, reason } = run
   // Only a waiting run shows what it waits on; a field left `undefined` is absent from the JSON answer.
   const waiting =
     status === 'suspended' ? { suspendPayload: run.suspendPayload, resumeSchema: tool?.schemas.resume?.jsonSchema } : status === 'approval-required' ? { approvalId: run.approvalId } : {}
   const transcriptCursor = events[0] && events[0].seq > 1 ? String(events[0].seq) : undefined
-  return { runId, toolId, toolCallId, status, createdAt, updatedAt, traceId, expiresAt, ...waiting, output, modelOutput, error, reason, transcript, transcriptCursor }
+  return { runId, toolId, toolCallId, status, createdAt, updatedAt, traceId, expiresAt, history, ...waiting, output, modelOutput, error, reason, transcript, transcriptCursor }
 }

@@ -8,7 +8,7 @@
  * filtered by status and tool, a page at a time; a waiting run has **Approve** and **Decline** there,
  * a suspended one **Resume** (its form opens beside the log). The timeline reads a run's events as a
  * trace: its start, each wait and answer, each step and background attempt, each `observe.span`
- * (nested by parent, with its duration), and its end.
+ * (nested by parent), and its end; steps, waits and spans with their durations.
  */
 export function playgroundRuns(h: (tag: string, props?: Record<string, any>, ...children: unknown[]) => any, json: (value: unknown) => string, base: string, auth: () => Record<string, string>, open: (run: { runId: string; toolId: string; status: string }) => void) {
   type Phase = { kind: string; label: string; depth: number; durationMs?: number; status?: string; spanId?: string }
@@ -63,17 +63,26 @@ export function playgroundRuns(h: (tag: string, props?: Record<string, any>, ...
       run.status === 'suspended' && h('button', { type: 'button', class: 'small primary', onclick: () => open(run) }, 'Resume'),
     )
 
-  /** A run's events as a trace's phases, in order; spans nest under their parent and carry their duration. */
-  const phasesOf = (events: { event: any }[]): Phase[] => {
+  /** Each step's and wait's duration, in order, from the record's `history` (a status lasts until the next, the last until now; the first step from the run's creation to its first stored status, unless that is `running`). */
+  const timed = (record?: any) => {
+    const history: { status: string; at: string }[] = record?.history ?? []
+    const times = { steps: history[0] && history[0].status !== 'running' ? [Date.parse(history[0].at) - Date.parse(record.createdAt)] : [], waits: [] as number[] }
+    history.forEach(({ status, at }, index) => (status === 'running' ? times.steps : status === 'approval-required' || status === 'suspended' ? times.waits : []).push(Date.parse(history[index + 1]?.at ?? new Date().toISOString()) - Date.parse(at)))
+    return times
+  }
+
+  /** A run's events as a trace's phases, in order; spans nest under their parent, and they, steps and waits carry their durations. */
+  const phasesOf = (events: { event: any }[], times: { steps: number[]; waits: number[] }): Phase[] => {
     const phases: Phase[] = []
     const spans = new Map<string, Phase>()
-    let steps = 0
+    let [steps, waits] = [0, 0]
     for (const { event } of events) {
       const add = (kind: string, label: string, extra: Partial<Phase> = {}) => phases.push({ kind, label, depth: 0, ...extra })
-      if (event.type === 'start') add(steps++ === 0 ? 'start' : 'step', steps === 1 ? 'start' : `step ${steps}`)
-      else if (event.type === 'tool-approval-request') add('wait', 'waits for approval')
+      const wait = (label: string) => add('wait', label, { durationMs: times.waits[waits++] })
+      if (event.type === 'start') add(steps === 0 ? 'start' : 'step', steps === 0 ? 'start' : `step ${steps + 1}`, { durationMs: times.steps[steps++] })
+      else if (event.type === 'tool-approval-request') wait('waits for approval')
       else if (event.type === 'tool-approval-response') add('answer', event.approved ? 'approved' : `declined${event.reason ? `: ${event.reason}` : ''}`)
-      else if (event.type === 'data-tool-suspended') add('wait', 'suspended: waits to be resumed')
+      else if (event.type === 'data-tool-suspended') wait('suspended: waits to be resumed')
       else if (event.type === 'data-tool-resumed') add('answer', 'resumed')
       else if (event.type === 'data-tool-attempt') add('attempt', `attempt ${event.data.attempt} of ${event.data.of}`)
       else if (event.type === 'data-tool-span' && event.data.phase === 'start') {
@@ -88,9 +97,11 @@ export function playgroundRuns(h: (tag: string, props?: Record<string, any>, ...
     return phases
   }
 
-  /** Draws the timeline of a run beside its events; `record` (the stored run) adds its start and last change. */
-  const trace = (events: { event: any }[], record?: any) => {
-    const phases = phasesOf(events)
+  /** Draws the timeline of a run beside its events; `record` (the stored run, read when not given) times it. */
+  const trace = async (events: { event: any }[], record?: any) => {
+    const runId = events.find(({ event }) => event.type === 'start')?.event.messageMetadata?.runId
+    record ??= runId && (await fetch(`${base}/runs/${encodeURIComponent(runId)}`, { headers: auth() }).then((answer: any) => (answer.ok ? answer.json() : undefined), () => undefined))
+    const phases = phasesOf(events, timed(record))
     const longest = Math.max(1, ...phases.map((phase) => phase.durationMs ?? 0))
     const total = record ? Date.parse(record.updatedAt) - Date.parse(record.createdAt) : undefined
     $('trace-total').textContent = total === undefined ? '' : `${record.status} · ${total} ms from start to its last change`
@@ -100,7 +111,7 @@ export function playgroundRuns(h: (tag: string, props?: Record<string, any>, ...
           'li',
           { class: `phase ${phase.kind}${phase.status === 'error' ? ' bad' : ''}`, 'data-kind': phase.kind, style: `margin-left:${phase.depth * 1.2}rem` },
           h('span', { class: 'label' }, phase.label),
-          phase.durationMs === undefined ? undefined : [h('span', { class: 'bar', style: `width:${Math.max(2, (phase.durationMs / longest) * 100)}%` }), h('span', { class: 'duration' }, `${phase.durationMs < 10 ? phase.durationMs.toFixed(2) : Math.round(phase.durationMs)} ms`)],
+          phase.durationMs === undefined ? undefined : [h('span', { class: 'bar', style: `width:${Math.max(2, (phase.durationMs / longest) * 100)}%` }), h('span', { class: 'duration' }, phase.durationMs >= 10_000 ? `${(phase.durationMs / 1000).toFixed(1)} s` : `${phase.durationMs < 10 ? phase.durationMs.toFixed(2) : Math.round(phase.durationMs)} ms`)],
         ),
       ),
     )

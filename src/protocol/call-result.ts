@@ -79,6 +79,8 @@ export interface RunView {
   /** The trace of the call that made the run (SPEC §17). */
   traceId?: string
   expiresAt?: string
+  /** Each status the run took and when (ISO time), oldest first: its waits and steps, timed (the playground's timeline). */
+  history?: { status: RunStatus; at: string }[]
   suspendPayload?: unknown
   resumeSchema?: Record<string, unknown>
   approvalId?: string

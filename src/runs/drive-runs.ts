@@ -40,7 +40,8 @@ export const driveRuns = (tools: ReadonlyMap<string, AnyTool>): RunDriver => (op
     const at = now()
     const decided = transitionOf(run, action, at)
     if (!decided.ok) return { ok: false, run, error: decided.error }
-    const result = await store.transition(run.runId, decided.from, lifetime.stamp(decided.patch, at, decided.patch.status ?? run.status), decided.events, when)
+    const history = decided.patch.status === undefined ? {} : { history: [...(run.history ?? []), { status: decided.patch.status, at: new Date(at).toISOString() }] }
+    const result = await store.transition(run.runId, decided.from, { ...lifetime.stamp(decided.patch, at, decided.patch.status ?? run.status), ...history }, decided.events, when)
     notifier.notify(run.runId)
     if (!result.ok) {
       if (result.reason === 'not-found') return { ok: false, error: runNotFound(run.runId) }

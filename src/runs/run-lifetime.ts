@@ -41,7 +41,7 @@ export function createRunLifetime(options: { ttlMs?: number; retentionMs?: numbe
       return { ...patch, updatedAt: iso(now), expiresAt: waitingStatuses.includes(patch.status) ? iso(now + ttlMs) : undefined, ...lease }
     },
     opened(run, now) {
-      return waitingStatuses.includes(run.status) ? { ...run, expiresAt: iso(now + ttlMs) } : run
+      return { ...run, history: [{ status: run.status, at: iso(now) }], ...(waitingStatuses.includes(run.status) ? { expiresAt: iso(now + ttlMs) } : {}) }
     },
     isExpired(run, now) {
       return waitingStatuses.includes(run.status) && run.expiresAt !== undefined && Date.parse(run.expiresAt) <= now

@@ -1,5 +1,5 @@
 import type { ErrorCode, ValidationIssue } from '../protocol/error-codes.ts'
-import type { RunStatus } from '../protocol/call-result.ts'
+import type { RunStatus, RunView } from '../protocol/call-result.ts'
 import type { ToolModelOutput } from '../protocol/model-output.ts'
 import type { ElicitRequestParams, ElicitResult } from '../tool/tool-execution-context.ts'
 
@@ -28,6 +28,8 @@ export interface RunRecord {
   expiresAt?: string
   /** Until when the process executing a running run holds it (ISO time); past it, a crash (SPEC §12). */
   leaseUntil?: string
+  /** Each status it took and when: set by `opened`, grown by each transition that names one. */
+  history?: RunView['history']
   input: unknown
   requestContext: Record<string, unknown>
   approvalId?: string
@@ -65,6 +67,7 @@ const fields: Record<keyof RunRecord, (value: unknown) => boolean> = {
   updatedAt: isString,
   expiresAt: optional(isString),
   leaseUntil: optional(isString),
+  history: optional((value) => Array.isArray(value) && value.every((change) => isObject(change) && statuses.has(change.status) && isString(change.at))),
   input: () => true,
   requestContext: isObject,
   approvalId: optional(isString),

@@ -11,9 +11,13 @@ export const denoKvWebhookPrefix = ['toolroute', 'webhooks'] as const
 /** A delivery's sweep on the database's scheduler is `webhook:<id>`, named apart from run ids (UUIDs) and keys. */
 const sweepPrefix = 'webhook:'
 
-/** What the Deno adapter lends: the database, its scheduler's `schedule` (absent with `queue: false`), and its retry while SQLite is busy. */
+/** What the Deno adapter lends: the database (`Deno.Kv`, as far as used here), its scheduler's `schedule` (absent with `queue: false`), and its retry while SQLite is busy. */
 export interface DenoKvWebhookHost {
-  kv: Deno.Kv
+  kv: {
+    get<T>(key: readonly string[]): Promise<{ value: T | null }>
+    set(key: readonly string[], value: unknown): Promise<unknown>
+    delete(key: readonly string[]): Promise<void>
+  }
   schedule?: (id: string, at: number) => Promise<void>
   unlessBusy: <T>(attempt: () => Promise<T>) => Promise<T>
 }
@@ -30,7 +34,7 @@ export interface DenoKvWebhookHost {
 export function denoKvWebhooks(config: WebhookConfig, { kv, schedule, unlessBusy }: DenoKvWebhookHost): { store: (store: RunStore) => RunStore; sweep: (id: string) => Promise<void> | undefined } {
   if (!schedule) return { store: memoryWebhooks(config), sweep: () => undefined }
   checkWebhookConfig(config)
-  const keyOf = (id: string): Deno.KvKey => [...denoKvWebhookPrefix, id]
+  const keyOf = (id: string) => [...denoKvWebhookPrefix, id]
   const put = async (delivery: WebhookDelivery) => {
     await unlessBusy(() => kv.set(keyOf(delivery.id), delivery))
     await schedule(`${sweepPrefix}${delivery.id}`, delivery.dueAt)

@@ -121,6 +121,9 @@ describe("the playground's runs", () => {
       ['span', 'ledger'],
       ['end', 'completed'],
     ])
+    // The start, the wait and the approved step carry theirs, from the run's timed history (GET /runs/:id).
+    const ms = expect.stringMatching(/^\d+(\.\d\d)? ms$/)
+    expect(await timeline.locator('li[data-kind="start"] .duration, li[data-kind="wait"] .duration, li[data-kind="step"] .duration').allInnerTexts()).toEqual([ms, ms, ms])
     // Spans carry their durations, nested by parent.
     expect(await timeline.locator('li[data-kind="span"] .duration').allInnerTexts()).toEqual([expect.stringMatching(/^\d+(\.\d\d)? ms$/), expect.stringMatching(/^\d+(\.\d\d)? ms$/)])
     const indents = await timeline.locator('li[data-kind="span"]').evaluateAll((items) => items.map((item) => (item as unknown as { style: { marginLeft: string } }).style.marginLeft))

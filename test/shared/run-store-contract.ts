@@ -71,6 +71,7 @@ function fullRecord(runId: string): RunRecord {
     updatedAt: at,
     expiresAt: '2026-01-03T03:04:05.678Z',
     leaseUntil: '2026-01-02T03:04:35.678Z',
+    history: [{ status: 'running', at }, { status: 'approval-required', at: '2026-01-02T03:04:06.001Z' }],
     input: { from: 'CDG', to: 'JFK', passengers: [{ name: 'Zoë', age: 31 }], note: null, flags: [true, false] },
     requestContext: { tenantId: 'acme', nested: { roles: ['admin'] } },
     approvalId: 'approval_00112233445566778899aabb',
@@ -134,9 +135,11 @@ export function defineRunStoreContract(name: string, makeStore: () => RunStore |
     const stored = await store.get(runId)
     equal(stored, fullRecord(runId), 'the stored record equals the one created')
     ok(stored && typeof stored.attempts === 'number' && stored.background === true && stored.principal === 'auth:8a3c', 'types survive storage')
-    const changed = await store.transition(runId, ['approval-required'], { status: 'suspended', attempts: 3, reason: 'again', error: undefined })
+    // Each status the run took, timed (the playground's timeline): a transition's patch carries the longer history.
+    const history = [...fullRecord(runId).history!, { status: 'suspended' as const, at: '2026-01-02T03:04:09.250Z' }]
+    const changed = await store.transition(runId, ['approval-required'], { status: 'suspended', attempts: 3, reason: 'again', error: undefined, history })
     ok(changed.ok, 'a transition from the stored status succeeds')
-    const expected: Record<string, unknown> = { ...fullRecord(runId), status: 'suspended', attempts: 3, reason: 'again' }
+    const expected: Record<string, unknown> = { ...fullRecord(runId), status: 'suspended', attempts: 3, reason: 'again', history }
     delete expected.error
     equal(await store.get(runId), expected, 'the patched record round-trips too')
   })

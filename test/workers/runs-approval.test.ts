@@ -215,7 +215,7 @@ describe('approval', () => {
     expect(approved.entries.find((entry) => entry.event.type === 'tool-output-available')?.event).toMatchObject({ output: { label: 'invoice' } })
 
     const view = (await (await getRun(runId, { auth: 'alice' })).json()) as Record<string, any>
-    expect(Object.keys(view).sort()).toEqual(['createdAt', 'modelOutput', 'output', 'runId', 'status', 'toolCallId', 'toolId', 'traceId', 'transcript', 'updatedAt'].sort())
+    expect(Object.keys(view).sort()).toEqual(['createdAt', 'history', 'modelOutput', 'output', 'runId', 'status', 'toolCallId', 'toolId', 'traceId', 'transcript', 'updatedAt'].sort())
     expect(view).toMatchObject({ toolId: 'approval-transform', status: 'completed', output: { label: 'invoice', secret: 's3cr3t' } })
     expect(JSON.stringify(view.transcript)).not.toContain('s3cr3t')
     const types = (view.transcript as { type: string }[]).map((event) => event.type)
