@@ -78,11 +78,10 @@ export function playgroundRuns(h: (tag: string, props?: Record<string, any>, ...
     let [steps, waits] = [0, 0]
     for (const { event } of events) {
       const add = (kind: string, label: string, extra: Partial<Phase> = {}) => phases.push({ kind, label, depth: 0, ...extra })
-      const wait = (label: string) => add('wait', label, { durationMs: times.waits[waits++] })
       if (event.type === 'start') add(steps === 0 ? 'start' : 'step', steps === 0 ? 'start' : `step ${steps + 1}`, { durationMs: times.steps[steps++] })
-      else if (event.type === 'tool-approval-request') wait('waits for approval')
+      else if (event.type === 'tool-approval-request') add('wait', 'waits for approval', { durationMs: times.waits[waits++] })
       else if (event.type === 'tool-approval-response') add('answer', event.approved ? 'approved' : `declined${event.reason ? `: ${event.reason}` : ''}`)
-      else if (event.type === 'data-tool-suspended') wait('suspended: waits to be resumed')
+      else if (event.type === 'data-tool-suspended') add('wait', 'suspended: waits to be resumed', { durationMs: times.waits[waits++] })
       else if (event.type === 'data-tool-resumed') add('answer', 'resumed')
       else if (event.type === 'data-tool-attempt') add('attempt', `attempt ${event.data.attempt} of ${event.data.of}`)
       else if (event.type === 'data-tool-span' && event.data.phase === 'start') {
