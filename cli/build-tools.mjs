@@ -211,20 +211,26 @@ export type Tools = [${routes.map(({ module, exportName }) => `typeof ${module}[
   // And webhooks (SPEC §16): sent from the run objects, so only with the store of runs that wait.
   const webhooks = Array.isArray(config.webhooks) && config.webhooks.length > 0 && runStore === 'workerRunStore'
   if (Array.isArray(config.webhooks) && config.webhooks.length > 0 && !webhooks) console.warn('toolroute: the config has webhooks, but no tool waits or runs in the background: no run will be told')
-  const mounted = [...guards, ...(webhooks ? [['webhookSender', 'workerWebhooks']] : [])]
+  // And the routes an app may turn off: `GET /openapi.json` unless `openapi: false`, Mastra's unless `mastra: false`.
+  const routeFeatures = [...(config.openapi !== false ? [['openApi', 'workerOpenApi']] : []), ...(config.mastra !== false ? [['mastraRoutes', 'workerMastraRoutes']] : [])]
+  const mounted = [...guards, ...(webhooks ? [['webhookSender', 'workerWebhooks']] : []), ...routeFeatures]
   // toolroute as its own authorization server (SPEC §15): the Worker inside `withBuiltinOAuth`, whose `/authorize`
   // is the app's `signIn` module, or, served locally, the local sign-in (which needs no network).
   const local = servedLocally || config.servedLocally === true
   const signIn = builtinOAuth && typeof config.oauth.signIn === 'string' ? config.oauth.signIn : undefined
   if (builtinOAuth && !local && !signIn) return { problems: [`${configFile}: oauth: { provider: 'builtin' } needs signIn: './auth/sign-in.ts' (a module whose default export signs users in) where the Worker is not served locally (docs/auth.md)`], heading: 'the built-in authorization server has no sign-in' }
   if (signIn && !existsSync(join(root, signIn))) return { problems: [`${configFile}: oauth.signIn names ${signIn}, which does not exist`], heading: 'the built-in authorization server has no sign-in' }
-  const imports = ['createWorker', ...(builtinOAuth ? ['withBuiltinOAuth'] : []), ...(mcp ? ['workerMcpServer'] : []), ...(runStore ? [runStore] : []), ...(playground ? ['loadPlaygroundPage'] : []), ...(jsonSchema ? ['workerJsonSchema'] : []), ...(keys ? ['workerKeyStore'] : []), ...mounted.map(([, name]) => name)]
-  const passed = [...(mcp ? ['mcpServer: workerMcpServer'] : []), ...(runStore ? [`runStore: ${runStore}`] : []), ...(playground ? ['playgroundPage: loadPlaygroundPage'] : []), ...(jsonSchema ? ['jsonSchema: workerJsonSchema'] : []), ...(keys ? ['keyStore: workerKeyStore'] : []), ...mounted.map(([option, name]) => `${option}: ${name}`)]
+  // MCP sessions live in Durable Objects only where the wrangler config binds TOOLROUTE_MCP (any env); without
+  // it MCP is stateless, and the entry passes the MCP without the session object (nor the 2025 session transport).
+  const wrangler = readWranglerConfig(root)
+  const bindsSessions = !wrangler || [wrangler.config, ...Object.values(wrangler.config.env ?? {})].some((scope) => scope?.durable_objects?.bindings?.some?.((binding) => binding?.name === 'TOOLROUTE_MCP'))
+  const mcpServer = mcp && (bindsSessions ? 'workerMcpServer' : 'workerStatelessMcpServer')
+  const imports = ['createWorker', ...(builtinOAuth ? ['withBuiltinOAuth'] : []), ...(mcpServer ? [mcpServer] : []), ...(runStore ? [runStore] : []), ...(playground ? ['loadPlaygroundPage'] : []), ...(jsonSchema ? ['workerJsonSchema'] : []), ...(keys ? ['workerKeyStore'] : []), ...mounted.map(([, name]) => name)]
+  const passed = [...(mcpServer ? [`mcpServer: ${mcpServer}`] : []), ...(runStore ? [`runStore: ${runStore}`] : []), ...(playground ? ['playgroundPage: loadPlaygroundPage'] : []), ...(jsonSchema ? ['jsonSchema: workerJsonSchema'] : []), ...(keys ? ['keyStore: workerKeyStore'] : []), ...mounted.map(([option, name]) => `${option}: ${name}`)]
   // The Durable Object classes: the Worker's for what it has, a stand-in for what the project's
   // wrangler config declares and the Worker leaves out (a deploy refuses a declared class the
   // script does not export). Without a wrangler config, every class is declared.
-  const wrangler = readWranglerConfig(root)
-  const objects = durableObjectExports({ declared: wrangler ? declaredClasses(wrangler.config) : new Set(['ToolRunObject', 'McpSessionObject', 'IdempotencyObject']), runStore, mcp, keys })
+  const objects = durableObjectExports({ declared: wrangler ? declaredClasses(wrangler.config) : new Set(['ToolRunObject', 'McpSessionObject', 'IdempotencyObject']), runStore, mcp: mcpServer === 'workerMcpServer', keys })
   const entry = `${header}${objects.imports}import { ${imports.join(', ')} } from 'toolroute/workers'
 import { tools } from ${fromEntry(join(outDir, 'manifest.ts'))}
 ${configFile ? `import config from ${fromEntry(join(root, configFile))}` : 'const config = {}'}
@@ -263,7 +269,7 @@ ${objects.exports}`
     )
   }
   if (playground) console.log(`  GET  ${base}/  the playground${config.playground === true ? '' : ' (on localhost)'}`)
-  console.log(`  GET  ${base}/tools  GET ${base}/tools/:toolId  GET ${base}/openapi.json${config.mcp === false ? '' : `  ${base}/mcp`}  ${base}/runs/:runId[/events|/approve|/decline|/resume|/cancel]`)
+  console.log(`  GET  ${base}/tools  GET ${base}/tools/:toolId${config.openapi === false ? '' : `  GET ${base}/openapi.json`}${config.mcp === false ? '' : `  ${base}/mcp`}  ${base}/runs/:runId[/events|/approve|/decline|/resume|/cancel]`)
   return { problems: [], routes }
 }
 

@@ -23,13 +23,13 @@ export function declaredClasses(config) {
 // route opens a run or a session), and an alarm left by what an earlier version stored clears it.
 const standIns = {
   ToolRunObject: 'this Worker keeps no runs',
-  McpSessionObject: 'this Worker does not serve /mcp',
+  McpSessionObject: 'this Worker keeps no MCP sessions (no /mcp, or no TOOLROUTE_MCP binding)',
   IdempotencyObject: 'this Worker ignores Idempotency-Key',
 }
 
 /**
  * The entry's Durable Object exports: the Worker's class for each feature it has (`IdempotencyObject`
- * with keys, `ToolRunObject` with a run store, `McpSessionObject` with MCP), and for a class the project's
+ * with keys, `ToolRunObject` with a run store, `McpSessionObject` with MCP sessions), and for a class the project's
  * wrangler config declares (`declared`, every one when there is no config) that the Worker has no
  * feature for, a stand-in without the feature's code. A class neither used nor declared is left out.
  */

@@ -11,6 +11,8 @@ import { checkHost } from './http/middleware/check-host.ts'
 import { oauthGuard } from './oauth/oauth-guard.ts'
 import { mountTracing } from './tracing/mount-tracing.ts'
 import { idempotentCall } from './http/idempotent-call.ts'
+import { openApiDocumentOf } from './http/openapi.ts'
+import { mountMastraRoutes } from './http/mastra-routes.ts'
 import { createMemoryRunHost } from './store/memory/create-memory-run-host.ts'
 import { createMemoryIdempotencyStore } from './store/memory/memory-idempotency-store.ts'
 import { cfworkerJsonSchema } from './schema/cfworker-json-schema.ts'
@@ -35,7 +37,7 @@ export { loadPlaygroundPage, type PlaygroundPageLoader } from './playground/load
  */
 export const createToolApp = (options: ToolAppOptions): Hono<ToolAppEnv> => {
   setJsonSchemaValidator(cfworkerJsonSchema)
-  return createHttpToolApp(options, { runs: createMemoryRunHost, idempotency: { call: idempotentCall, keys: createMemoryIdempotencyStore }, playground: loadPlaygroundPage, mcp: createMcpEndpoint, cors, checkHost, oauth: oauthGuard, webhooks: memoryWebhooks, tracing: mountTracing })
+  return createHttpToolApp(options, { runs: createMemoryRunHost, idempotency: { call: idempotentCall, keys: createMemoryIdempotencyStore }, playground: loadPlaygroundPage, mcp: createMcpEndpoint, openApi: openApiDocumentOf, mastra: mountMastraRoutes, cors, checkHost, oauth: oauthGuard, webhooks: memoryWebhooks, tracing: mountTracing })
 }
 export { toToolDescriptor } from './manifest/to-tool-descriptor.ts'
 export type { ToolDescriptor } from './protocol/tool-descriptor.ts'

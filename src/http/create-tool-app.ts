@@ -28,9 +28,8 @@ import type { ToolAppEnv, ToolAppOptions } from './tool-app-options.ts'
 import type { ToolAppFeatures } from './tool-app-features.ts'
 import { LazyTools } from '../manifest/lazy-tools.ts'
 import { toToolDescriptor } from '../manifest/to-tool-descriptor.ts'
-import { openApiDocumentOf } from './openapi.ts'
 import { toolRegistry } from '../manifest/tool-registry.ts'
-import { mountMastraRoutes, type MastraCall } from './mastra-routes.ts'
+import type { MastraCall } from './mastra-routes.ts'
 import { uiMessageStreamDialectOf } from '../protocol/ui-message-chunk.ts'
 import { mountPlayground } from './mount-playground.ts'
 import type { CancelResult } from '../protocol/call-result.ts'
@@ -112,7 +111,6 @@ export function createToolApp(options: ToolAppOptions, features: ToolAppFeatures
   // The listings come from the build's manifest (no tool module evaluated), else from the tools.
   const descriptors = once(() => (tools instanceof LazyTools ? tools.listing('descriptors') : [...tools.values()].map(toToolDescriptor)))
   const byId = once(async () => new Map((await descriptors()).map((descriptor) => [descriptor.id, descriptor])))
-  const openApi = once(async () => openApiDocumentOf(await descriptors(), { basePath, server: options.server }))
   app.get('/tools', async (c) => c.json({ tools: await descriptors() }))
   app.get('/tools/:toolId', async (c) => {
     const descriptor = (await byId()).get(c.req.param('toolId'))
@@ -199,9 +197,14 @@ export function createToolApp(options: ToolAppOptions, features: ToolAppFeatures
     return c.json({ runId: run.runId, toolCallId: run.toolCallId, status: run.status } satisfies CancelResult, 200, { [headerNames.runId]: run.runId, [headerNames.toolCallId]: run.toolCallId })
   })
 
-  app.get('/openapi.json', async (c) => c.json(await openApi()))
+  // Features of the composer too: an app that turns them off bundles neither (`openapi: false`, `mastra: false`).
+  const openApiOf = options.openapi === false ? undefined : features.openApi
+  if (openApiOf) {
+    const openApi = once(async () => openApiOf(await descriptors(), { basePath, server: options.server }))
+    app.get('/openapi.json', async (c) => c.json(await openApi()))
+  }
   mountPlayground(app, { playground: options.playground, basePath, page: features.playground, root })
-  if (options.mastra !== false) mountMastraRoutes(app, { descriptors: byId, maxInputBytes, call: callRoute })
+  if (options.mastra !== false) features.mastra?.(app, { descriptors: byId, maxInputBytes, call: callRoute })
   // A feature of the composer: this file imports no MCP code, so a Worker without /mcp bundles no MCP SDK.
   if (options.mcp !== false && features.mcp) {
     const mcp = features.mcp({ tools, options, runs: hostFor })

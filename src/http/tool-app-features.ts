@@ -8,6 +8,8 @@ import type { RunLimits } from '../runs/run-limits.ts'
 import type { RunStore } from '../runs/run-store.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import type { idempotentCall } from './idempotent-call.ts'
+import type { openApiDocumentOf } from './openapi.ts'
+import type { mountMastraRoutes } from './mastra-routes.ts'
 import type { ToolAppEnv, ToolAppOptions } from './tool-app-options.ts'
 
 /** What answers a call that has an `Idempotency-Key` (`idempotentCall`). */
@@ -32,6 +34,10 @@ export interface ToolAppFeatures {
   playground?: PlaygroundPageLoader
   /** What serves `/mcp` (`createMcpEndpoint`), unless the options say `mcp: false`. */
   mcp?: McpHandlerFactory
+  /** What builds `GET /openapi.json` (`openApiDocumentOf`), unless the options say `openapi: false`; without it the route is not served. */
+  openApi?: typeof openApiDocumentOf
+  /** Mastra's routes (`mountMastraRoutes`), unless the options say `mastra: false`; without them they are not served. */
+  mastra?: typeof mountMastraRoutes
   /** Hono's `cors`, for the `cors` option: an app without the option bundles none. */
   cors?: typeof cors
   /** The Host check of a locally served app (`checkHost`), for `servedLocally`: a deployed Worker bundles none. */

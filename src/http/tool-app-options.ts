@@ -47,6 +47,8 @@ export interface ToolAppOptions<E extends Env = any, Mcp extends object = object
   mcp?: boolean | Mcp
   /** Serve Mastra's tool routes (`/api/tools`, `/api/tools/:toolId/execute`) for Mastra's own client (default true). */
   mastra?: boolean
+  /** Serve `GET /openapi.json` (default true). */
+  openapi?: boolean
   /** Serve the playground at `GET /` (behind `auth`). Default: on for `localhost`, `127.0.0.1`, `[::1]` only. */
   playground?: boolean
   /** Name and version announced to MCP clients. */

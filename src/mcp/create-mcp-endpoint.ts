@@ -24,8 +24,15 @@ import { StatelessCalls, callIdOf, cancelledIdOf, statelessCallKey } from './sta
 import { resolveMcpCaller } from './resolve-mcp-caller.ts'
 import { sessionIdPattern } from '../caller/principal-of.ts'
 
+type McpEndpointDeps = { tools: ReadonlyMap<string, AnyTool>; options: McpAppOptions; runs: (c: Context) => RunHost }
+
 /** MCP over Streamable HTTP at `/mcp`, after the auth middleware. Every 2025 `initialize` opens a session (here, or a Durable Object each), where a call and its cancel meet. */
-export function createMcpEndpoint({ tools, options, runs }: { tools: ReadonlyMap<string, AnyTool>; options: McpAppOptions; runs: (c: Context) => RunHost }) {
+export function createMcpEndpoint(deps: McpEndpointDeps) {
+  return mcpEndpoint(deps, createMemoryMcpSessions)
+}
+
+/** The same, whose sessions are only the options' own (`mcp.sessions`: a Worker's objects), stateless without: it bundles no in-process sessions. */
+export function mcpEndpoint({ tools, options, runs }: McpEndpointDeps, memorySessions?: () => McpSessionHost) {
   const settings = typeof options.mcp === 'object' ? options.mcp : {}
   const maxBytes = options.maxInputBytes ?? defaultMaxInputBytes
   const depsOf = (c: Context): McpServerDeps => ({
@@ -41,7 +48,7 @@ export function createMcpEndpoint({ tools, options, runs }: { tools: ReadonlyMap
   const codecOf = (c: Context) => questionStateCodecFor(settings.requestStateKey ?? (c.env as { TOOLROUTE_MCP_STATE_KEY?: unknown } | undefined)?.TOOLROUTE_MCP_STATE_KEY)
   const calls = new StatelessCalls()
   const choice = settings.sessions ?? 'memory'
-  const memory = choice === 'memory' ? createMemoryMcpSessions() : undefined
+  const memory = choice === 'memory' ? memorySessions?.() : undefined
   const sessionsOf = (c: Context): McpSessionHost | undefined => (typeof choice === 'function' ? choice(c) : memory)
 
   return async (c: Context): Promise<Response> => {

@@ -91,8 +91,8 @@ export const ready = createTool({
     const entry = readFileSync(join(dir, '.toolroute/worker.ts'), 'utf8')
     // Idempotency is on by default (a keyed call stores its run), so a run store comes in: the one of
     // finished runs, as no tool here waits.
-    expect(entry).toContain("import { createWorker, workerMcpServer, workerFinishedRunStore, loadPlaygroundPage, workerKeyStore, workerHostCheck } from 'toolroute/workers'")
-    expect(entry).toContain('createWorker({ servedLocally: true, ...config, tools, mcpServer: workerMcpServer, runStore: workerFinishedRunStore, playgroundPage: loadPlaygroundPage, keyStore: workerKeyStore, hostCheck: workerHostCheck })')
+    expect(entry).toContain("import { createWorker, workerMcpServer, workerFinishedRunStore, loadPlaygroundPage, workerKeyStore, workerHostCheck, workerOpenApi, workerMastraRoutes } from 'toolroute/workers'")
+    expect(entry).toContain('createWorker({ servedLocally: true, ...config, tools, mcpServer: workerMcpServer, runStore: workerFinishedRunStore, playgroundPage: loadPlaygroundPage, keyStore: workerKeyStore, hostCheck: workerHostCheck, openApi: workerOpenApi, mastraRoutes: workerMastraRoutes })')
     expect(entry).toContain('export class ToolRunObject')
     expect(entry).toContain('const config = {}')
   })
@@ -372,7 +372,7 @@ describe('toolroute build: the playground page only where it can be served', () 
     expect((await buildTools(off)).code).toBe(0)
     const entry = readFileSync(join(off, '.toolroute/worker.ts'), 'utf8')
     expect(entry).not.toContain('loadPlaygroundPage')
-    expect(entry).toContain("import { createWorker, workerMcpServer, workerFinishedRunStore, workerKeyStore, workerHostCheck } from 'toolroute/workers'")
+    expect(entry).toContain("import { createWorker, workerMcpServer, workerFinishedRunStore, workerKeyStore, workerHostCheck, workerOpenApi, workerMastraRoutes } from 'toolroute/workers'")
   }, 30_000) // two builds: past vitest's 5 s on a loaded machine
 
   it('a deploy build (--deploy) leaves the page out unless the config sets playground: true', async () => {
@@ -385,7 +385,7 @@ describe('toolroute build: the playground page only where it can be served', () 
     }
     const unset = await built({}, ['--deploy'])
     expect(unset.entry).not.toContain('loadPlaygroundPage')
-    expect(unset.entry).toContain("import { createWorker, workerMcpServer, workerFinishedRunStore, workerKeyStore } from 'toolroute/workers'")
+    expect(unset.entry).toContain("import { createWorker, workerMcpServer, workerFinishedRunStore, workerKeyStore, workerOpenApi, workerMastraRoutes } from 'toolroute/workers'")
     expect(unset.stdout).not.toContain('the playground')
     const on = await built({ 'toolroute.config.ts': config('playground: true') }, ['--deploy'])
     expect(on.entry).toContain('playgroundPage: loadPlaygroundPage')

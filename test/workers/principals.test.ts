@@ -5,7 +5,7 @@
 import { env } from 'cloudflare:workers'
 import { SELF } from 'cloudflare:test'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createWorker, workerKeyStore, workerMcpServer, workerRunStore } from 'toolroute/workers'
+import { createWorker, workerKeyStore, workerMastraRoutes, workerMcpServer, workerRunStore } from 'toolroute/workers'
 import type { Context } from 'hono'
 import { tools } from '../../.toolroute/tools.ts'
 import { testTools } from '../fixtures/test-tools.ts'
@@ -23,6 +23,7 @@ const owned = createWorker({
   keyStore: workerKeyStore,
   mcpServer: workerMcpServer,
   runStore: workerRunStore,
+  mastraRoutes: workerMastraRoutes,
   resolveRequestContext: (c) => {
     const user = userOf(c)
     return user ? { requestContext: { userId: user }, principal: `user:${user}` } : undefined

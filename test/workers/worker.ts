@@ -1,7 +1,7 @@
 // The Worker the workerd tests run: the example tools of tools/ plus test-only fixtures.
 // Under `/kv/` the same tools are served with runs in Workers KV instead of Durable Objects.
 import { createToolApp } from 'toolroute/server'
-import { createKvRunHost, createWorker, workerFinishedRunStore, workerKeyStore, workerMcpServer, workerRunStore, workerWebhooks } from 'toolroute/workers'
+import { createKvRunHost, createWorker, workerFinishedRunStore, workerKeyStore, workerMastraRoutes, workerMcpServer, workerOpenApi, workerRunStore, workerWebhooks } from 'toolroute/workers'
 import { tools } from '../../.toolroute/tools.ts'
 import { testTools } from '../fixtures/test-tools.ts'
 import { mcpTestTools } from '../fixtures/mcp-tools.ts'
@@ -11,7 +11,7 @@ import { canaryKindTools, canaryTools } from '../fixtures/canary-tools.ts'
 import { webhookTestConfig } from './webhook-test-config.ts'
 
 const allTools = [...tools, ...testTools, ...runFixtureTools, ...mcpTestTools, ...streamTools, ...canaryTools, ...canaryKindTools]
-const worker = createWorker({ tools: allTools, keyStore: workerKeyStore, mcpServer: workerMcpServer, runStore: workerRunStore })
+const worker = createWorker({ tools: allTools, keyStore: workerKeyStore, mcpServer: workerMcpServer, runStore: workerRunStore, openApi: workerOpenApi, mastraRoutes: workerMastraRoutes })
 const kvApp = createToolApp({ tools: allTools, basePath: '/kv', runs: createKvRunHost(allTools, { pollMs: 20 }) })
 
 export default {

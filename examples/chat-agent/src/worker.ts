@@ -1,12 +1,12 @@
 import { convertToModelMessages, stepCountIs, streamText, type UIMessage } from 'ai'
 import { toAiSdkTools } from 'toolroute/ai'
 import { createToolClient } from 'toolroute/client'
-import { createWorker, runsBinding, workerKeyStore, workerMcpServer, workerRunStore } from 'toolroute/workers'
+import { createWorker, runsBinding, workerKeyStore, workerMastraRoutes, workerMcpServer, workerOpenApi, workerRunStore } from 'toolroute/workers'
 import { modelOf, type ModelEnv } from './model.ts'
 import { tools } from './tools.ts'
 
 // toolroute serves the tools (/tools, /runs, /mcp); /chat is the agent that calls them.
-const toolWorker = createWorker({ tools, keyStore: workerKeyStore, mcpServer: workerMcpServer, runStore: workerRunStore })
+const toolWorker = createWorker({ tools, keyStore: workerKeyStore, mcpServer: workerMcpServer, runStore: workerRunStore, openApi: workerOpenApi, mastraRoutes: workerMastraRoutes })
 
 /** What the page reads of each assistant message: the toolroute run of each tool call, to replay it. */
 export interface ChatMetadata {

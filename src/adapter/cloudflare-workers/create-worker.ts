@@ -56,18 +56,18 @@ export type Worker<R extends WorkerRunStoreFactory | undefined, M extends Worker
   fetch: Hono<ToolAppEnv>['fetch']
 } & (K extends WorkerKeyStoreFactory ? { IdempotencyObject: WorkerKeyStore['IdempotencyObject'] } : unknown) &
   (R extends WorkerRunStoreFactory ? { ToolRunObject: WorkerRunStore['ToolRunObject'] } : unknown) &
-  (M extends WorkerMcpFactory ? { McpSessionObject: WorkerMcp['McpSessionObject'] } : unknown)
+  (M extends (context: WorkerMcpContext) => { McpSessionObject: infer O } ? { McpSessionObject: O } : unknown)
 
 /**
  * A Worker serving `tools`: its `fetch`, and the Durable Object classes its keys, runs and MCP
  * sessions live in (export them under the class names bound in wrangler.toml). Each feature is
- * passed in (`keyStore`, `mcpServer`, `runStore`, `jsonSchema`, `playgroundPage`), so what a Worker
+ * passed in (`keyStore`, `mcpServer`, `runStore`, `jsonSchema`, `playgroundPage`, `openApi`, `mastraRoutes`), so what a Worker
  * does not use it does not bundle; `toolroute build` passes each only when the app can use it
  * (docs/configuration.md). A call that needs what was not passed fails (`/runs/:runId` answers
  * `RUN_NOT_FOUND`, `/mcp` 404), and the first request logs a missing key store, run store or MCP server.
  *
  * @example
- * const worker = createWorker({ tools: [weatherTool], keyStore: workerKeyStore, mcpServer: workerMcpServer, runStore: workerRunStore })
+ * const worker = createWorker({ tools: [weatherTool], keyStore: workerKeyStore, mcpServer: workerMcpServer, runStore: workerRunStore, openApi: workerOpenApi })
  * export default worker
  * export class ToolRunObject extends worker.ToolRunObject {}
  * export class McpSessionObject extends worker.McpSessionObject {}
@@ -87,6 +87,9 @@ export function createWorker<
     jsonSchema?: JsonSchemaValidator
     /** What renders the playground page (`loadPlaygroundPage`): without it `GET /` answers 404, saying why. */
     playgroundPage?: PlaygroundPageLoader
+    /** `GET /openapi.json`'s builder (`workerOpenApi`) and Mastra's routes (`workerMastraRoutes`): each served only when passed. */
+    openApi?: ToolAppFeatures['openApi']
+    mastraRoutes?: ToolAppFeatures['mastra']
     /** What the options may need: Hono's `cors` (`workerCors`) for `cors`, the Host check (`workerHostCheck`) for `servedLocally`. */
     corsMiddleware?: ToolAppFeatures['cors']
     hostCheck?: ToolAppFeatures['checkHost']
@@ -100,7 +103,7 @@ export function createWorker<
 ): Worker<R, M, K> {
   const tools = toolRegistry(config.tools)
   const binding = (env: unknown, name: string) => (env as Record<string, DurableObjectNamespace | undefined> | undefined)?.[name]
-  const { mcpServer, runStore: runStoreOf, keyStore: keyStoreOf, jsonSchema, playgroundPage, corsMiddleware, hostCheck, oauthGuard, tracer, webhookSender, ...options } = config
+  const { mcpServer, runStore: runStoreOf, keyStore: keyStoreOf, jsonSchema, playgroundPage, openApi, mastraRoutes, corsMiddleware, hostCheck, oauthGuard, tracer, webhookSender, ...options } = config
   const runStore = runStoreOf?.({ tools, options: config, mount: config.webhooks?.length ? webhookSender?.(config) : undefined })
   const noRuns = createNoRunHost('createWorker got no `runStore`: pass `runStore: workerRunStore` (from toolroute/workers), as toolroute build does when a call can reach a run')
   const required = (env: unknown, name: string, neededBy: string): DurableObjectNamespace => {
@@ -138,7 +141,7 @@ export function createWorker<
       ...(keyStore ? { idempotency: { call: keyStore.call } } : {}),
       ...(mcp && mcpOptions ? { mcp: mcp.handler } : {}),
       ...(playgroundPage ? { playground: playgroundPage } : {}),
-      cors: corsMiddleware, checkHost: hostCheck, oauth: oauthGuard, tracing: tracer,
+      openApi, mastra: mastraRoutes, cors: corsMiddleware, checkHost: hostCheck, oauth: oauthGuard, tracing: tracer,
     },
   )
   // What is missing is told once, at the isolate's first request, not found out at the first call that
@@ -170,6 +173,6 @@ export function createWorker<
     fetch,
     ...(keyStore ? { IdempotencyObject: keyStore.IdempotencyObject } : {}),
     ...(runStore ? { ToolRunObject: runStore.ToolRunObject } : {}),
-    ...(mcp ? { McpSessionObject: mcp.McpSessionObject } : {}),
+    ...(mcp?.McpSessionObject ? { McpSessionObject: mcp.McpSessionObject } : {}),
   } as Worker<R, M, K>
 }

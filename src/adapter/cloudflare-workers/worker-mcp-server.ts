@@ -1,5 +1,5 @@
 import type { Context } from 'hono'
-import { createMcpEndpoint } from '../../mcp/create-mcp-endpoint.ts'
+import { mcpEndpoint } from '../../mcp/create-mcp-endpoint.ts'
 import { defaultElicitationTimeoutMs, defaultServerInfo } from '../../mcp/create-mcp-server.ts'
 import type { ToolAppOptions } from '../../http/tool-app-options.ts'
 import type { ToolAppMcpOptions } from '../../mcp/mcp-app-options.ts'
@@ -21,11 +21,11 @@ export interface WorkerMcpContext extends Pick<ToolAppOptions, 'storeRuns' | 'se
   mcpSessionTtlMs?: number
 }
 
-/** The pieces of `/mcp` on Workers: the handler, where sessions live, and the session object class. */
+/** The pieces of `/mcp` on Workers: the handler, where sessions live, and the session object class (none when stateless). */
 export interface WorkerMcp {
-  handler: typeof createMcpEndpoint
+  handler: typeof mcpEndpoint
   sessions: (c: Context) => McpSessionHost | undefined
-  McpSessionObject: ReturnType<typeof createMcpSessionObject>
+  McpSessionObject?: ReturnType<typeof createMcpSessionObject>
 }
 
 /**
@@ -33,10 +33,10 @@ export interface WorkerMcp {
  * `/mcp`, so a Worker with `mcp: false` bundles neither MCP SDK. Sessions go to the object named by
  * their id when `TOOLROUTE_MCP` is bound; stateless otherwise.
  */
-export function workerMcpServer(context: WorkerMcpContext): WorkerMcp {
+export function workerMcpServer(context: WorkerMcpContext): Required<WorkerMcp> {
   const hostOf = perNamespace(createDurableObjectMcpSessions)
   return {
-    handler: createMcpEndpoint,
+    handler: mcpEndpoint,
     sessions: (c) => {
       const namespace = context.sessionNamespace(c.env)
       return namespace ? hostOf(namespace) : undefined
@@ -55,4 +55,13 @@ export function workerMcpServer(context: WorkerMcpContext): WorkerMcp {
       sessionTtlMs: context.mcpSessionTtlMs,
     }),
   }
+}
+
+/**
+ * Stateless MCP for `createWorker`, the generated entry's `mcpServer` when the wrangler config binds no
+ * `TOOLROUTE_MCP`: every request answered in the isolate it reaches, as `workerMcpServer` does without
+ * the binding, but bundling no session object (and no 2025 session transport).
+ */
+export function workerStatelessMcpServer(): WorkerMcp {
+  return { handler: mcpEndpoint, sessions: () => undefined }
 }

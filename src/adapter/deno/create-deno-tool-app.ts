@@ -1,5 +1,7 @@
 import type { Hono } from 'hono'
 import { createToolApp } from '../../http/create-tool-app.ts'
+import { openApiDocumentOf } from '../../http/openapi.ts'
+import { mountMastraRoutes } from '../../http/mastra-routes.ts'
 import { cors } from 'hono/cors'
 import { checkHost } from '../../http/middleware/check-host.ts'
 import { oauthGuard } from '../../oauth/oauth-guard.ts'
@@ -72,6 +74,6 @@ export async function createDenoToolApp(options: DenoToolAppOptions): Promise<De
   await scheduler?.start((id) => (id.startsWith(denoKvKeySweepPrefix) ? keys.sweep(id) : (webhooks?.sweep(id) ?? engine.sweep(id))))
   const idempotency = appOptions.idempotency ?? keys
   setJsonSchemaValidator(cfworkerJsonSchema)
-  const app = createToolApp({ ...appOptions, runs: withRunIndex(engine, index), idempotency }, { idempotency: { call: idempotentCall }, playground: loadPlaygroundPage, mcp: createMcpEndpoint, cors, checkHost, oauth: oauthGuard, tracing: mountTracing })
+  const app = createToolApp({ ...appOptions, runs: withRunIndex(engine, index), idempotency }, { idempotency: { call: idempotentCall }, playground: loadPlaygroundPage, mcp: createMcpEndpoint, openApi: openApiDocumentOf, mastra: mountMastraRoutes, cors, checkHost, oauth: oauthGuard, tracing: mountTracing })
   return { app, engine, store }
 }
