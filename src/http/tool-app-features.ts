@@ -8,12 +8,15 @@ import type { RunLimits } from '../runs/run-limits.ts'
 import type { RunStore } from '../runs/run-store.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import type { idempotentCall } from './idempotent-call.ts'
-import type { openApiDocumentOf } from './openapi.ts'
-import type { mountMastraRoutes } from './mastra-routes.ts'
+import type { ToolDescriptor } from '../protocol/tool-descriptor.ts'
+import type { JsonAnswer } from './json-answer-of.ts'
 import type { ToolAppEnv, ToolAppOptions } from './tool-app-options.ts'
 
 /** What answers a call that has an `Idempotency-Key` (`idempotentCall`). */
 export type IdempotentCall = typeof idempotentCall
+
+/** Mastra's execute, handed to the app's call: its input, the headers it stands in for (with the body's context), its answer. */
+export type MastraCall = { data: unknown; headers?: Headers | undefined; answer: JsonAnswer }
 
 /** What serves `/mcp`, made once per app (`createMcpEndpoint` is one): http/ knows MCP by this shape alone. */
 export type McpHandlerFactory = (deps: {
@@ -34,10 +37,13 @@ export interface ToolAppFeatures {
   playground?: PlaygroundPageLoader
   /** What serves `/mcp` (`createMcpEndpoint`), unless the options say `mcp: false`. */
   mcp?: McpHandlerFactory
-  /** What builds `GET /openapi.json` (`openApiDocumentOf`), unless the options say `openapi: false`; without it the route is not served. */
-  openApi?: typeof openApiDocumentOf
-  /** Mastra's routes (`mountMastraRoutes`), unless the options say `mastra: false`; without them they are not served. */
-  mastra?: typeof mountMastraRoutes
+  /** What builds `GET /openapi.json` (`openApiDocumentOf` of `extra-routes/`), unless the options say `openapi: false`; without it the route is not served. */
+  openApi?: (tools: readonly ToolDescriptor[], options: { basePath: string; server?: { name: string; version: string } | undefined }) => object
+  /** Mastra's routes (`mountMastraRoutes` of `extra-routes/`), unless the options say `mastra: false`: `call` is the app's own call. */
+  mastra?: (
+    app: Hono<ToolAppEnv>,
+    options: { descriptors: () => Promise<ReadonlyMap<string, ToolDescriptor>>; maxInputBytes: number; call: (c: Context<ToolAppEnv>, toolId: string, mastra: MastraCall) => Promise<Response> },
+  ) => void
   /** Hono's `cors`, for the `cors` option: an app without the option bundles none. */
   cors?: typeof cors
   /** The Host check of a locally served app (`checkHost`), for `servedLocally`: a deployed Worker bundles none. */

@@ -232,13 +232,13 @@ describe('a Worker bundles only what its config and tools use', () => {
     const sessionParts = ['cloudflare-workers/create-mcp-session-object.ts', 'src/mcp/create-mcp-session.ts', 'src/mcp/create-memory-mcp-sessions.ts', 'src/mcp/memory-event-store.ts']
     // No wrangler config: every binding may exist, so sessions come in (and no config names openapi or mastra).
     const on = await bundleApp('zod', { idempotency: false }, {}, 'deploy')
-    for (const file of ['src/http/openapi.ts', 'src/http/mastra-routes.ts', ...sessionParts.slice(0, 2)]) expect(has(on.inputs, file)).toBe(true)
+    for (const file of ['src/extra-routes/openapi.ts', 'src/extra-routes/mastra-routes.ts', ...sessionParts.slice(0, 2)]) expect(has(on.inputs, file)).toBe(true)
     expect(on.entry).toContain('openApi: workerOpenApi, mastraRoutes: workerMastraRoutes')
     expect(on.exports).toContain('McpSessionObject')
     // The MCP-only app of BENCHMARKS.md's peers row: its wrangler config binds no TOOLROUTE_MCP.
     const wrangler = 'name = "mcp-only"\nmain = ".toolroute/worker.ts"\ncompatibility_date = "2025-09-01"\n'
     const off = await bundleApp('zod', { idempotency: false, openapi: false, mastra: false }, { 'wrangler.toml': wrangler }, 'deploy')
-    for (const file of ['src/http/openapi.ts', 'src/http/mastra-routes.ts', ...sessionParts]) expect(has(off.inputs, file)).toBe(false)
+    for (const file of ['src/extra-routes/openapi.ts', 'src/extra-routes/mastra-routes.ts', ...sessionParts]) expect(has(off.inputs, file)).toBe(false)
     expect(off.entry).toContain('mcpServer: workerStatelessMcpServer')
     expect(has(off.inputs, 'src/mcp/create-mcp-endpoint.ts')).toBe(true)
     expect(off.exports.sort()).toEqual(['default'])

@@ -1,10 +1,11 @@
 import type { Context, Hono } from 'hono'
 import { ToolrouteError, toolNotFound } from '../errors/toolroute-error.ts'
-import type { ToolAppEnv } from './tool-app-options.ts'
+import type { ToolAppEnv } from '../http/tool-app-options.ts'
 import { readJsonBody } from '../caller/read-json-body.ts'
 import type { ToolDescriptor } from '../protocol/tool-descriptor.ts'
 import { headerNames, jsonHeader } from '../protocol/header-names.ts'
-import type { JsonAnswer } from './json-answer-of.ts'
+import type { JsonAnswer } from '../http/json-answer-of.ts'
+import type { MastraCall } from '../http/tool-app-features.ts'
 import type { CallResult } from '../protocol/call-result.ts'
 
 /** superjson's text for a plain JSON value: the value under `json`, no `meta` needed. */
@@ -16,9 +17,6 @@ function toMastraTool({ id, description, inputSchema, outputSchema, requireAppro
   // A field the descriptor leaves out stays `undefined`, absent from the JSON answer.
   return { id, description, inputSchema: superjson(inputSchema), outputSchema: outputSchema && superjson(outputSchema), requireApproval: requireApproval !== false, strict, inputExamples, providerOptions, mcp }
 }
-
-/** Mastra's execute, handed to the app's call: its input, the headers it stands in for (with the body's context), its answer. */
-export type MastraCall = { data: unknown; headers?: Headers | undefined; answer: JsonAnswer }
 
 /** A completed call answers its output, as Mastra's server does; anything else toolroute's JSON. */
 const mastraAnswer: JsonAnswer = (c, body, status, ids) =>
