@@ -45,5 +45,5 @@ console.log(`bundle gzip ${kib(full)} KiB`)
 for (const [name, test] of Object.entries(groups)) {
   let raw = 0
   const kept = lines.map((line, l) => { let out = ''; for (let c = 0; c < line.length; c++) { const src = owner[l][c]; if (src && test.test(src)) raw++; else out += line[c] } return out }).join('\n')
-  console.log(`${name.padEnd(32)} raw ${kib(raw).padStart(6)} KiB   gzip ${kib(full - gzipSync(kept).byteLength).padStart(5)} KiB`)
+  console.log(`${name.padEnd(44)} raw ${kib(raw).padStart(6)} KiB   gzip ${kib(full - gzipSync(kept).byteLength).padStart(5)} KiB`)
 }

@@ -221,10 +221,11 @@ export type Tools = [${routes.map(({ module, exportName }) => `typeof ${module}[
   if (builtinOAuth && !local && !signIn) return { problems: [`${configFile}: oauth: { provider: 'builtin' } needs signIn: './auth/sign-in.ts' (a module whose default export signs users in) where the Worker is not served locally (docs/auth.md)`], heading: 'the built-in authorization server has no sign-in' }
   if (signIn && !existsSync(join(root, signIn))) return { problems: [`${configFile}: oauth.signIn names ${signIn}, which does not exist`], heading: 'the built-in authorization server has no sign-in' }
   // MCP sessions live in Durable Objects only where the wrangler config binds TOOLROUTE_MCP (any env); without
-  // it MCP is stateless, and the entry passes the MCP without the session object (nor the 2025 session transport).
+  // it (and no `mcp.sessions` of the config's own) MCP is stateless, and the entry passes the MCP without the
+  // session object (nor the 2025 session transport).
   const wrangler = readWranglerConfig(root)
-  const bindsSessions = !wrangler || [wrangler.config, ...Object.values(wrangler.config.env ?? {})].some((scope) => scope?.durable_objects?.bindings?.some?.((binding) => binding?.name === 'TOOLROUTE_MCP'))
-  const mcpServer = mcp && (bindsSessions ? 'workerMcpServer' : 'workerStatelessMcpServer')
+  const keepsSessions = !wrangler || (config.mcp?.sessions !== undefined && config.mcp.sessions !== false) || [wrangler.config, ...Object.values(wrangler.config.env ?? {})].some((scope) => scope?.durable_objects?.bindings?.some?.((binding) => binding?.name === 'TOOLROUTE_MCP'))
+  const mcpServer = mcp && (keepsSessions ? 'workerMcpServer' : 'workerStatelessMcpServer')
   const imports = ['createWorker', ...(builtinOAuth ? ['withBuiltinOAuth'] : []), ...(mcpServer ? [mcpServer] : []), ...(runStore ? [runStore] : []), ...(playground ? ['loadPlaygroundPage'] : []), ...(jsonSchema ? ['workerJsonSchema'] : []), ...(keys ? ['workerKeyStore'] : []), ...mounted.map(([, name]) => name)]
   const passed = [...(mcpServer ? [`mcpServer: ${mcpServer}`] : []), ...(runStore ? [`runStore: ${runStore}`] : []), ...(playground ? ['playgroundPage: loadPlaygroundPage'] : []), ...(jsonSchema ? ['jsonSchema: workerJsonSchema'] : []), ...(keys ? ['keyStore: workerKeyStore'] : []), ...mounted.map(([option, name]) => `${option}: ${name}`)]
   // The Durable Object classes: the Worker's for what it has, a stand-in for what the project's

@@ -242,7 +242,11 @@ describe('a Worker bundles only what its config and tools use', () => {
     expect(off.entry).toContain('mcpServer: workerStatelessMcpServer')
     expect(has(off.inputs, 'src/mcp/create-mcp-endpoint.ts')).toBe(true)
     expect(off.exports.sort()).toEqual(['default'])
-  }, 60_000)
+    // A config that asks for this isolate's own sessions keeps them, binding or not.
+    const memory = await bundleApp('zod', { idempotency: false, mcp: { sessions: 'memory' } }, { 'wrangler.toml': wrangler }, 'deploy')
+    expect(memory.entry).toContain('mcpServer: workerMcpServer')
+    expect(has(memory.inputs, 'src/mcp/create-memory-mcp-sessions.ts')).toBe(true)
+  }, 90_000)
 
   it('the OAuth resource server (src/oauth/, jose) is bundled only with the oauth option (SPEC §15)', async () => {
     const isOAuth = (path: string) => path.includes('src/oauth/') || path.includes('node_modules/jose/')

@@ -1,5 +1,5 @@
 import type { Context } from 'hono'
-import { mcpEndpoint } from '../../mcp/create-mcp-endpoint.ts'
+import { createMcpEndpoint, mcpEndpoint } from '../../mcp/create-mcp-endpoint.ts'
 import { defaultElicitationTimeoutMs, defaultServerInfo } from '../../mcp/create-mcp-server.ts'
 import type { ToolAppOptions } from '../../http/tool-app-options.ts'
 import type { ToolAppMcpOptions } from '../../mcp/mcp-app-options.ts'
@@ -36,7 +36,8 @@ export interface WorkerMcp {
 export function workerMcpServer(context: WorkerMcpContext): Required<WorkerMcp> {
   const hostOf = perNamespace(createDurableObjectMcpSessions)
   return {
-    handler: mcpEndpoint,
+    // With the config's `sessions: 'memory'`, this isolate's own sessions, as in any app.
+    handler: createMcpEndpoint,
     sessions: (c) => {
       const namespace = context.sessionNamespace(c.env)
       return namespace ? hostOf(namespace) : undefined
