@@ -5,6 +5,9 @@
 //          SDK v2 `McpServer` Worker (peers/agents-mcp-worker.ts); both bundled by `wrangler deploy --dry-run
 //          --minify`, served by one Miniflare with a direct socket each, loaded by autocannon; req/s and
 //          workerd's CPU a request.
+//   mcp-wrangler  the same call on the same two projects, each served by its own real `wrangler dev` (local, loopback,
+//          random ports), as a user runs them before deploying: wrangler bundles them itself and answers behind its
+//          dev proxy; req/s and the CPU a request of the whole wrangler dev (wrangler and its workerd).
 //   node   the same tool over HTTP on Node, each server a process of its own (loaded one at a time):
 //          `toolroute/server` `createToolApp` (peers/toolroute-server.ts) on its own route and on its
 //          Mastra-compatible `/api/tools/:id/execute`, against Mastra's server (`@mastra/hono`, peers/mastra-server.mjs);
@@ -13,10 +16,11 @@
 //   bundle the one-tool Worker with MCP beside the MCP-only `agents` Worker: raw and gzip, and bytes per
 //          package from the metafile.
 //
-// node bench/run.mjs peers [--part mcp,node,cold,bundle] [--rounds 8] [--seconds 3] [--connections 10] [--cold-runs 10] [--json]
+// node bench/run.mjs peers [--part bundle,mcp,mcp-wrangler,node,cold] [--rounds 8] [--seconds 3] [--connections 10] [--cold-runs 10] [--json]
 import autocannon from 'autocannon'
 import { build } from 'esbuild'
 import { execFileSync, spawn } from 'node:child_process'
+import { createServer } from 'node:net'
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -33,7 +37,7 @@ const rounds = Number(option('--rounds', 8))
 const seconds = Number(option('--seconds', 3))
 const connections = Number(option('--connections', 10))
 const coldRuns = Number(option('--cold-runs', 10))
-const parts = option('--part', 'bundle,mcp,node,cold').split(',')
+const parts = option('--part', 'bundle,mcp,mcp-wrangler,node,cold').split(',')
 // `--against <checkout>` (e.g. `git archive <rev> | tar -x -C /tmp/before`): that checkout's server joins the `node` part, for a before-and-after.
 const against = option('--against', undefined)
 const asJson = args.includes('--json')
@@ -195,6 +199,24 @@ if (parts.includes('bundle')) {
 }
 
 // --- mcp on workerd ---------------------------------------------------------------------------------
+const mcpBody = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: {
+    name: 'weather-tool',
+    arguments: { location: 'Lisbon' },
+    _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} },
+  },
+})
+const mcpHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'weather-tool' }
+/** The call at `url`: its status and whether it answered the tool's output (both Workers must, before anything is measured). */
+async function mcpCall(url) {
+  const response = await fetch(url, { method: 'POST', headers: mcpHeaders, body: mcpBody })
+  const text = await response.text()
+  return { ok: response.status === 200 && text.includes('"structuredContent":{"location":"Lisbon","temperatureCelsius":21,"conditions":"sunny"}'), text: `${response.status} ${text}` }
+}
+
 if (parts.includes('mcp')) {
   const { Miniflare, convertV4MiniflareOptions } = await import('miniflare')
   const { unstable_getMiniflareWorkerOptions } = await import('wrangler')
@@ -206,24 +228,11 @@ if (parts.includes('mcp')) {
   }
   const miniflare = new Miniflare(convertV4MiniflareOptions({ cf: false, workers: [optionsOf('toolroute', toolroute), optionsOf('agents', agents)] }))
   await miniflare.ready
-  const body = JSON.stringify({
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'tools/call',
-    params: {
-      name: 'weather-tool',
-      arguments: { location: 'Lisbon' },
-      _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} },
-    },
-  })
-  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'weather-tool' }
   const contenders = {}
-  for (const name of ['toolroute', 'agents']) contenders[name] = { url: `${String(await miniflare.unsafeGetDirectURL(name)).replace(/\/$/, '')}/mcp`, headers, body }
-  // Both answer the same call with the same output before anything is measured.
+  for (const name of ['toolroute', 'agents']) contenders[name] = { url: `${String(await miniflare.unsafeGetDirectURL(name)).replace(/\/$/, '')}/mcp`, headers: mcpHeaders, body: mcpBody }
   for (const [name, { url }] of Object.entries(contenders)) {
-    const response = await fetch(url, { method: 'POST', headers, body })
-    const text = await response.text()
-    if (response.status !== 200 || !text.includes('"structuredContent":{"location":"Lisbon","temperatureCelsius":21,"conditions":"sunny"}')) throw new Error(`${name} /mcp: ${response.status} ${text}`)
+    const { ok, text } = await mcpCall(url)
+    if (!ok) throw new Error(`${name} /mcp: ${text}`)
   }
   const workerd = workerdCpuNs()
   log(`\nload: autocannon, ${connections} connections, ${seconds} s a sample, ${rounds} rounds (order alternated)`)
@@ -231,6 +240,98 @@ if (parts.includes('mcp')) {
   await miniflare.dispose()
   report.mcp = { samples, toolrouteOverAgents: ratiosOf(samples, 'toolroute', 'agents') }
   printTable('MCP 2026-07-28 tools/call on workerd (deploy bundles, Miniflare, direct sockets)', samples, { 'toolroute ÷ agents': report.mcp.toolrouteOverAgents })
+}
+
+// --- mcp under wrangler dev ------------------------------------------------------------------------
+/** A port nothing listens on now, on loopback. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer().once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address()
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+/** The pids of `pid` and of everything below it (wrangler's workerd, esbuild), from /proc. */
+function processTree(pid) {
+  const parents = new Map()
+  for (const entry of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+    try {
+      parents.set(Number(entry), Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ')[1]))
+    } catch {} // a process that ended while we looked
+  }
+  const tree = [pid]
+  for (let index = 0; index < tree.length; index++) for (const [child, parent] of parents) if (parent === tree[index]) tree.push(child)
+  return tree
+}
+const treeCpuNs = (pid) => (existsSync('/proc/self/task') ? processTree(pid).reduce((sum, each) => sum + (processCpuNs(each) ?? 0), 0) : undefined)
+
+// Every `wrangler dev` started here is a process group of its own (wrangler, its workerd): stopped as a group, also when this process ends early.
+const devGroups = new Set()
+const killGroup = (pid, signal) => {
+  try {
+    process.kill(-pid, signal)
+  } catch {} // already gone
+}
+process.once('exit', () => devGroups.forEach((pid) => killGroup(pid, 'SIGKILL')))
+for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.exit(130))
+
+/**
+ * `wrangler dev` of the project at `config`, local (no remote bindings, no network), on a free loopback port;
+ * resolves once its `/mcp` answers the tool's output.
+ */
+async function wranglerDev(name, config) {
+  const [port, inspectorPort] = [await freePort(), await freePort()]
+  const flags = ['dev', '--config', config, '--local', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort), '--show-interactive-dev-session=false', '--log-level', 'warn']
+  // WRANGLER_COMMAND unset: wrangler dev sets its own; the project is already built (toolroute build --deploy) and has no [build] hook.
+  const child = spawn(process.execPath, [join(root, 'node_modules/wrangler/bin/wrangler.js'), ...flags], { cwd: dirname(config), env: { ...wranglerEnv, WRANGLER_COMMAND: undefined }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+  devGroups.add(child.pid)
+  let output = ''
+  child.stdout.on('data', (chunk) => (output += chunk))
+  child.stderr.on('data', (chunk) => (output += chunk))
+  const url = `http://127.0.0.1:${port}/mcp`
+  const server = { name, child, url }
+  for (const started = Date.now(); ; ) {
+    if (child.exitCode !== null) throw new Error(`wrangler dev of ${name} exited with ${child.exitCode}:\n${output}`)
+    const answer = await mcpCall(url).catch(() => undefined)
+    if (answer?.ok) return server
+    if (Date.now() - started > 90_000) {
+      await stopWranglerDev(server)
+      throw new Error(`wrangler dev of ${name} did not answer in 90 s: ${answer?.text ?? 'no connection'}\n${output}`)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+}
+
+/** SIGTERM to the group, SIGKILL after 5 s; resolves when wrangler has exited and nothing of its group is left. */
+async function stopWranglerDev({ child }) {
+  const exited = child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve))
+  killGroup(child.pid, 'SIGTERM')
+  const timer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), 5000)
+  await exited
+  clearTimeout(timer)
+  for (let wait = 0; wait < 50 && processTree(child.pid).length > 1; wait++) await new Promise((resolve) => setTimeout(resolve, 100))
+  killGroup(child.pid, 'SIGKILL') // a workerd that outlived wrangler
+  devGroups.delete(child.pid)
+}
+
+if (parts.includes('mcp-wrangler')) {
+  // The same two projects as `mcp`, served as a user runs them locally: each by its own `wrangler dev` (which bundles
+  // it itself, serves it behind its dev proxy, and watches the files); both running, loaded one at a time.
+  const { toolroute, agents } = bundleWorkers()
+  const devServers = []
+  try {
+    for (const [name, { config }] of Object.entries({ toolroute, agents })) devServers.push(await wranglerDev(name, config))
+    const contenders = Object.fromEntries(devServers.map((server) => [server.name, { url: server.url, headers: mcpHeaders, body: mcpBody, server }]))
+    log(`\nload: autocannon, ${connections} connections, ${seconds} s a sample, ${rounds} rounds (order alternated); each Worker its own wrangler dev`)
+    const samples = await alternate(contenders, (name) => treeCpuNs(contenders[name].server.child.pid))
+    report.mcpWranglerDev = { samples, toolrouteOverAgents: ratiosOf(samples, 'toolroute', 'agents') }
+    printTable('MCP 2026-07-28 tools/call under wrangler dev (local; CPU: wrangler and its workerd)', samples, { 'toolroute ÷ agents': report.mcpWranglerDev.toolrouteOverAgents })
+  } finally {
+    await Promise.all(devServers.map(stopWranglerDev))
+  }
 }
 
 // --- node ----------------------------------------------------------------------------------------
