@@ -12,9 +12,10 @@ const root = join(here, '..')
 /**
  * @param {string} name file name under bench/.build/ (without extension)
  * @param {string} contents the entry module's source (TypeScript), imports relative to the repo root
+ * @param {{ platform?: 'neutral' | 'node' }} [options] `node`: for code that imports Node's modules (tracing/'s AsyncLocalStorage)
  * @returns {Promise<string>} the bundle's file URL, ready for `import()`
  */
-export async function bundleToolroute(name, contents) {
+export async function bundleToolroute(name, contents, { platform = 'neutral' } = {}) {
   const outdir = join(here, '.build')
   mkdirSync(outdir, { recursive: true })
   const outfile = join(outdir, `${name}.mjs`)
@@ -22,7 +23,7 @@ export async function bundleToolroute(name, contents) {
     stdin: { contents, resolveDir: root, loader: 'ts', sourcefile: `${name}-entry.ts` },
     bundle: true,
     format: 'esm',
-    platform: 'neutral',
+    platform,
     target: 'es2022',
     mainFields: ['module', 'main'],
     conditions: ['workerd', 'worker', 'import'],

@@ -1,8 +1,30 @@
 // A small side-by-side timer: contenders run interleaved in rounds (order rotated each round),
 // so drift in CPU frequency or GC pressure hits all of them alike; results are medians.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:http'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+
+/**
+ * A benchmark's command line: `option('--rounds', 15)` is the value after the flag (a number when the
+ * fallback is one, else the string), or the fallback; `asJson` is `--json`, and `log` prints unless it.
+ */
+export function commandLine(args = process.argv.slice(2)) {
+  const option = (flag, fallback) => {
+    if (!args.includes(flag)) return fallback
+    const value = args[args.indexOf(flag) + 1]
+    return typeof fallback === 'number' ? Number(value) : value
+  }
+  const asJson = args.includes('--json')
+  return { args, option, asJson, log: (...parts) => (asJson ? undefined : console.log(...parts)) }
+}
+
+/** An HTTP server on a free loopback port (a collector, a webhook receiver) calling `handler`; resolves with it and its URL. */
+export async function loopbackServer(handler) {
+  const server = createServer(handler)
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return { server, url: `http://127.0.0.1:${server.address().port}` }
+}
 
 /** Runs `fn` `iterations` times, one call after another (each awaited), and returns ops/s. */
 export async function timeCalls(fn, iterations) {
@@ -53,16 +75,21 @@ export function medianInterval(values, resamples = 2000) {
 
 /**
  * @param {Record<string, () => Promise<unknown>>} contenders
- * @param {{ rounds: number, sampleMs: number, baseline: string }} options
- * @returns {Promise<Record<string, { opsPerSecond: number, ratio: number, samples: number[] }>>}
- *   `ratio`: median over rounds of (baseline ops/s ÷ contender ops/s), i.e. time per call relative to the baseline.
+ * @param {{ rounds: number, sampleMs?: number, baseline: string, iterations?: number }} options
+ *   `iterations`: calls a sample, the same for every contender, after one warm-up sample each (else calibrated to `sampleMs`).
+ * @returns {Promise<Record<string, { opsPerSecond: number, ratio: number, samples: number[], ratios: number[] }>>}
+ *   `ratio`: median over rounds of (baseline ops/s ÷ contender ops/s), i.e. time per call relative to the baseline; `ratios`: each round's.
  */
-export async function compare(contenders, { rounds, sampleMs, baseline }) {
+export async function compare(contenders, { rounds, sampleMs, baseline, iterations: fixed }) {
   const names = Object.keys(contenders)
   const iterations = {}
-  // Calibrating warms every contender up (optimised code, settled feedback) before any sample counts.
-  for (let pass = 0; pass < 3; pass++) {
-    for (const name of names) iterations[name] = await calibrate(contenders[name], sampleMs)
+  if (fixed) {
+    for (const name of names) await timeCalls(contenders[name], (iterations[name] = fixed))
+  } else {
+    // Calibrating warms every contender up (optimised code, settled feedback) before any sample counts.
+    for (let pass = 0; pass < 3; pass++) {
+      for (const name of names) iterations[name] = await calibrate(contenders[name], sampleMs)
+    }
   }
   const samples = Object.fromEntries(names.map((name) => [name, []]))
   const ratios = Object.fromEntries(names.map((name) => [name, []]))
@@ -76,7 +103,7 @@ export async function compare(contenders, { rounds, sampleMs, baseline }) {
     for (const name of names) ratios[name].push(opsThisRound[baseline] / opsThisRound[name])
   }
   return Object.fromEntries(
-    names.map((name) => [name, { opsPerSecond: median(samples[name]), ratio: median(ratios[name]), samples: samples[name] }]),
+    names.map((name) => [name, { opsPerSecond: median(samples[name]), ratio: median(ratios[name]), samples: samples[name], ratios: ratios[name] }]),
   )
 }
 

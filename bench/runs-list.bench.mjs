@@ -10,6 +10,7 @@ import { DatabaseSync } from 'node:sqlite'
 import { performance } from 'node:perf_hooks'
 import { createSqlRunIndex } from '../src/adapter/cloudflare-workers/sql-run-index.ts'
 import { createMemoryRunIndex } from '../src/runs/create-memory-run-index.ts'
+import { median } from './measure.mjs'
 
 const count = 10_000
 const entries = Array.from({ length: count }, (_, n) => {
@@ -28,7 +29,6 @@ function sqlStorage() {
   }
 }
 
-const median = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]
 async function time(read) {
   const samples = []
   for (let i = 0; i < 200; i++) {

@@ -3,33 +3,17 @@
 // OTLP/HTTP endpoint on loopback (a real HTTP server answering 200), spans exported in batches.
 //
 // node bench/run.mjs tracing [--rounds 15] [--sample-ms 150]
-import { build } from 'esbuild'
-import { createServer } from 'node:http'
-import { mkdirSync } from 'node:fs'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { compare } from './measure.mjs'
+import { bundleToolroute } from './build-bundle.mjs'
+import { commandLine, compare, loopbackServer } from './measure.mjs'
 
-const here = dirname(fileURLToPath(import.meta.url))
-const root = join(here, '..')
-const args = process.argv.slice(2)
-const option = (flag, fallback) => (args.includes(flag) ? Number(args[args.indexOf(flag) + 1]) : fallback)
+const { option } = commandLine()
 const rounds = option('--rounds', 15)
 const sampleMs = option('--sample-ms', 150)
 
-mkdirSync(join(here, '.build'), { recursive: true })
-const outfile = join(here, '.build', 'tracing.mjs')
-await build({
-  stdin: { contents: `export { createToolApp } from './src/server.ts'\nexport { weatherTool } from './tools/weather-tool.ts'`, resolveDir: root, loader: 'ts' },
-  bundle: true, format: 'esm', platform: 'node', target: 'es2022', conditions: ['workerd', 'worker', 'import'], minify: process.env.BENCH_MINIFY !== '0',
-  alias: { toolroute: join(root, 'src/index.ts') }, outfile, logLevel: 'warning',
-})
-const { createToolApp, weatherTool } = await import(`file://${outfile}`)
+const { createToolApp, weatherTool } = await import(await bundleToolroute('tracing', `export { createToolApp } from './src/server.ts'\nexport { weatherTool } from './tools/weather-tool.ts'`, { platform: 'node' }))
 
 let exported = 0
-const collector = createServer((request, response) => request.on('data', () => {}).on('end', () => (exported++, response.writeHead(200, { 'content-type': 'application/json' }).end('{}'))))
-await new Promise((resolve) => collector.listen(0, '127.0.0.1', resolve))
-const endpoint = `http://127.0.0.1:${collector.address().port}`
+const { server: collector, url: endpoint } = await loopbackServer((request, response) => request.on('data', () => {}).on('end', () => (exported++, response.writeHead(200, { 'content-type': 'application/json' }).end('{}'))))
 
 const apps = { untraced: createToolApp({ tools: [weatherTool], mcp: false }), traced: createToolApp({ tools: [weatherTool], mcp: false, tracing: { endpoint } }) }
 const body = JSON.stringify({ location: 'Lisbon' })

@@ -5,12 +5,10 @@
 // The approval calls' deliveries go out between calls, in the same process. Medians of each round's µs a call, and the with ÷ without ratio per round.
 //
 // node bench/run.mjs webhooks [--rounds 15] [--calls 300]
-import { createServer } from 'node:http'
 import { bundleToolroute } from './build-bundle.mjs'
-import { median } from './measure.mjs'
+import { commandLine, compare, loopbackServer, median } from './measure.mjs'
 
-const args = process.argv.slice(2)
-const option = (flag, fallback) => (args.includes(flag) ? Number(args[args.indexOf(flag) + 1]) : fallback)
+const { option } = commandLine()
 const rounds = option('--rounds', 15)
 const calls = option('--calls', 300)
 
@@ -18,14 +16,14 @@ const { createToolApp, createTool, z } = await import(
   await bundleToolroute(
     'webhooks',
     `export { createToolApp } from './src/server.ts'\nexport { createTool } from './src/index.ts'\nexport { z } from 'zod'`,
+    { platform: 'node' }, // toolroute/server imports tracing/'s AsyncLocalStorage (node:async_hooks)
   )
 )
 let delivered = 0
-const receiver = createServer((request, response) => {
+const { server: receiver, url: origin } = await loopbackServer((request, response) => {
   request.resume().on('end', () => (delivered++, response.writeHead(204).end()))
 })
-await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve))
-const url = `http://127.0.0.1:${receiver.address().port}/hooks`
+const url = `${origin}/hooks`
 
 const tools = [
   createTool({ id: 'approve', description: 'waits for approval', inputSchema: z.object({ n: z.number() }), requireApproval: true, execute: async ({ n }) => ({ n }) }),
@@ -36,32 +34,21 @@ const apps = {
   with: createToolApp({ tools, publicUrl: 'https://tools.example.test', webhooks: [{ url, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }] }),
 }
 const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"n":1}' }
-async function time(app, toolId) {
-  const started = performance.now()
-  for (let index = 0; index < calls; index++) {
-    await (await app.request(`/tools/${toolId}`, init)).text()
-    // A turn of the event loop between requests, as a server has: the queued deliveries go out meanwhile.
-    await new Promise((resolve) => setImmediate(resolve))
-  }
-  return ((performance.now() - started) * 1000) / calls
+/** One call and a turn of the event loop, as a server has between requests: the queued deliveries go out meanwhile. */
+const call = (app, toolId) => async () => {
+  await (await app.request(`/tools/${toolId}`, init)).text()
+  await new Promise((resolve) => setImmediate(resolve))
 }
 const drain = async (count) => {
   for (let wait = 0; wait < 200 && delivered < count; wait++) await new Promise((resolve) => setTimeout(resolve, 50))
 }
 for (const toolId of ['plain', 'approve']) {
-  const times = { with: [], without: [] }
-  const ratios = []
-  for (let round = 0; round < rounds + 1; round++) {
-    const order = round % 2 ? ['with', 'without'] : ['without', 'with']
-    const got = {}
-    for (const name of order) got[name] = await time(apps[name], toolId)
-    if (round === 0) continue // warm-up
-    times.with.push(got.with)
-    times.without.push(got.without)
-    ratios.push(got.with / got.without)
-  }
+  // A warm-up sample each, then `rounds` rounds of `calls` calls, the order swapped each round.
+  const results = await compare({ without: call(apps.without, toolId), with: call(apps.with, toolId) }, { rounds, iterations: calls, baseline: 'without' })
+  const microseconds = (name) => median(results[name].samples.map((opsPerSecond) => 1e6 / opsPerSecond))
+  const ratios = results.with.ratios
   console.log(
-    `${toolId === 'approve' ? 'approval call (run opened waiting)' : 'plain JSON call'}: ${median(times.without).toFixed(1)} µs without webhooks, ${median(times.with).toFixed(1)} µs with; ` +
+    `${toolId === 'approve' ? 'approval call (run opened waiting)' : 'plain JSON call'}: ${microseconds('without').toFixed(1)} µs without webhooks, ${microseconds('with').toFixed(1)} µs with; ` +
       `with ÷ without ${median(ratios).toFixed(2)}× (median of ${rounds} rounds × ${calls} calls; rounds ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})`,
   )
 }
