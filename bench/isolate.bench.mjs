@@ -18,18 +18,15 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Miniflare, convertV4MiniflareOptions } from 'miniflare'
 import { unstable_getMiniflareWorkerOptions } from 'wrangler'
-import { saveResult, workerdCpuNs } from './measure.mjs'
+import { commandLine, median, medianInterval, saveResult, workerdCpuNs } from './measure.mjs'
 import { prepareAgainst } from './isolate-against.mjs'
 import { buildTools, wranglerBundle } from './wrangler-bundle.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
-const args = process.argv.slice(2)
-const option = (flag, fallback) => (args.includes(flag) ? args[args.indexOf(flag) + 1] : fallback)
+const { args, option, asJson, log } = commandLine()
 const profile = args.includes('--profile')
 const rounds = Number(option('--rounds', 150))
 const calls = Number(option('--calls', profile ? 20000 : 500))
-const asJson = args.includes('--json')
-const log = (...parts) => (asJson ? undefined : console.log(...parts))
 
 const against = option('--against', undefined)
 const scenario = option('--scenario', 'json')
@@ -73,13 +70,16 @@ async function compare() {
     }
   }
   const p25 = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 4)]
-  const report = { rounds, calls, ...Object.fromEntries(apps.map((app) => [app, {}])) }
+  const report = { rounds, calls, against, ...Object.fromEntries(apps.map((app) => [app, {}])) }
   for (const app of apps) {
     report[app].wallUs = p25(samples[app].wall)
     if (cpuNs) report[app].cpuUs = p25(samples[app].cpu)
   }
   report.ratioWall = report[baseline].wallUs / report.toolroute.wallUs
   if (cpuNs) report.ratioCpu = report[baseline].cpuUs / report.toolroute.cpuUs
+  // With --against: this ÷ before per round (the two share each round), the median and its 95% interval.
+  const perRound = (key) => samples.toolroute[key].map((value, index) => value / samples.before[key][index])
+  if (against) for (const key of cpuNs ? ['wall', 'cpu'] : ['wall']) report[`${key}ThisOverBefore`] = { median: median(perRound(key)), interval: medianInterval(perRound(key)) }
   saveResult(scenario === 'mcp' ? 'isolate-mcp' : 'isolate', { ...report, samples })
   if (asJson) return console.log(JSON.stringify(report, null, 2))
   const row = (label, key) => `  ${label.padEnd(22)} ${report.toolroute[key].toFixed(1).padStart(9)} ${report[baseline][key].toFixed(1).padStart(9)}   ${(report.toolroute[key] - report[baseline][key]).toFixed(1).padStart(6)} µs   ${(report[baseline][key] / report.toolroute[key]).toFixed(2)}×`
@@ -89,7 +89,8 @@ async function compare() {
   console.log(row('wall time', 'wallUs'))
   if (cpuNs) console.log(row('workerd CPU time', 'cpuUs'))
   if (!against) return
-  const versus = (key) => `  ${key === 'wallUs' ? 'wall time' : 'workerd CPU time'}: this ${report.toolroute[key].toFixed(1)}, before ${report.before[key].toFixed(1)} µs a call (this − before ${(report.toolroute[key] - report.before[key]).toFixed(1)} µs); bare ÷ before ${(report[baseline][key] / report.before[key]).toFixed(2)}×`
+  const ratio = ({ median, interval }) => `${median.toFixed(3)}× [${interval.map((value) => value.toFixed(3)).join(', ')}]`
+  const versus = (key) => `  ${key === 'wallUs' ? 'wall time' : 'workerd CPU time'}: this ${report.toolroute[key].toFixed(1)}, before ${report.before[key].toFixed(1)} µs a call (this − before ${(report.toolroute[key] - report.before[key]).toFixed(1)} µs); bare ÷ before ${(report[baseline][key] / report.before[key]).toFixed(2)}×; this ÷ before per round ${ratio(report[key === 'wallUs' ? 'wallThisOverBefore' : 'cpuThisOverBefore'])}`
   console.log(`\nagainst ${against} (both copies of their checkout, in the same isolate):`)
   console.log(versus('wallUs'))
   if (cpuNs) console.log(versus('cpuUs'))

@@ -26,13 +26,12 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import { bundleShares } from '../scripts/bundle-inputs.mjs'
-import { median, medianInterval, saveResult, workerdCpuNs } from './measure.mjs'
+import { commandLine, median, medianInterval, saveResult, workerdCpuNs } from './measure.mjs'
 import { wranglerBundle, wranglerEnv } from './wrangler-bundle.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = join(here, '..')
-const args = process.argv.slice(2)
-const option = (flag, fallback) => (args.includes(flag) ? args[args.indexOf(flag) + 1] : fallback)
+const { option, asJson, log } = commandLine()
 const rounds = Number(option('--rounds', 8))
 const seconds = Number(option('--seconds', 3))
 const connections = Number(option('--connections', 10))
@@ -40,8 +39,6 @@ const coldRuns = Number(option('--cold-runs', 10))
 const parts = option('--part', 'bundle,mcp,mcp-wrangler,node,cold').split(',')
 // `--against <checkout>` (e.g. `git archive <rev> | tar -x -C /tmp/before`): that checkout's server joins the `node` part, for a before-and-after.
 const against = option('--against', undefined)
-const asJson = args.includes('--json')
-const log = (...parts) => (asJson ? undefined : console.log(...parts))
 const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`
 const two = (value) => value.toFixed(2)
 const interval = ([low, high]) => `[${two(low)}, ${two(high)}]`
@@ -66,18 +63,19 @@ function processCpuNs(pid) {
 
 /**
  * Loads each contender `rounds` times for `seconds`, order rotated each round, after a warm-up;
- * `cpu(name)` reads the CPU time (ns) of whatever serves it. Returns per-contender samples.
+ * `cpu(name)` reads the CPU time (ns) of whatever serves it, `part(name)` (if given) that of a part of it. Returns per-contender samples.
  */
-async function alternate(contenders, cpu) {
+async function alternate(contenders, cpu, part = () => undefined) {
   const names = Object.keys(contenders)
   for (const name of names) await load(contenders[name].url, contenders[name], Math.max(3, seconds))
   const samples = Object.fromEntries(names.map((name) => [name, []]))
   for (let round = 0; round < rounds; round++) {
     for (const name of names.map((_, index) => names[(index + round) % names.length])) {
-      const before = cpu(name)
+      const [before, partBefore] = [cpu(name), part(name)]
       const result = await load(contenders[name].url, contenders[name], seconds)
-      const after = cpu(name)
-      samples[name].push({ rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, cpuUs: before === undefined ? undefined : (after - before) / 1000 / result.requests.total })
+      const [after, partAfter] = [cpu(name), part(name)]
+      const perRequest = (from, to) => (from === undefined ? undefined : (to - from) / 1000 / result.requests.total)
+      samples[name].push({ rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, cpuUs: perRequest(before, after), partCpuUs: perRequest(partBefore, partAfter) })
     }
   }
   return samples
@@ -267,6 +265,18 @@ function processTree(pid) {
   return tree
 }
 const treeCpuNs = (pid) => (existsSync('/proc/self/task') ? processTree(pid).reduce((sum, each) => sum + (processCpuNs(each) ?? 0), 0) : undefined)
+/** The CPU time of the workerd below `pid` that runs the Worker itself (the one with an inspector); the other serves wrangler's dev proxy. */
+function workerCpuNs(pid) {
+  if (!existsSync('/proc/self/task')) return undefined
+  const worker = processTree(pid).find((each) => {
+    try {
+      return readFileSync(`/proc/${each}/cmdline`, 'utf8').includes('--inspector-addr')
+    } catch {
+      return false
+    }
+  })
+  return worker === undefined ? undefined : processCpuNs(worker)
+}
 
 // Every `wrangler dev` started here is a process group of its own (wrangler, its workerd): stopped as a group, also when this process ends early.
 const devGroups = new Set()
@@ -326,9 +336,14 @@ if (parts.includes('mcp-wrangler')) {
     for (const [name, { config }] of Object.entries({ toolroute, agents })) devServers.push(await wranglerDev(name, config))
     const contenders = Object.fromEntries(devServers.map((server) => [server.name, { url: server.url, headers: mcpHeaders, body: mcpBody, server }]))
     log(`\nload: autocannon, ${connections} connections, ${seconds} s a sample, ${rounds} rounds (order alternated); each Worker its own wrangler dev`)
-    const samples = await alternate(contenders, (name) => treeCpuNs(contenders[name].server.child.pid))
-    report.mcpWranglerDev = { samples, toolrouteOverAgents: ratiosOf(samples, 'toolroute', 'agents') }
-    printTable('MCP 2026-07-28 tools/call under wrangler dev (local; CPU: wrangler and its workerd)', samples, { 'toolroute ÷ agents': report.mcpWranglerDev.toolrouteOverAgents })
+    const pidOf = (name) => contenders[name].server.child.pid
+    const samples = await alternate(contenders, (name) => treeCpuNs(pidOf(name)), (name) => workerCpuNs(pidOf(name)))
+    // The same CPU ratio counting only the workerd that runs the Worker (not wrangler, nor its dev proxy's workerd).
+    const workerOnly = Object.fromEntries(Object.entries(samples).map(([name, list]) => [name, list.map((sample) => ({ ...sample, cpuUs: sample.partCpuUs }))]))
+    report.mcpWranglerDev = { samples, toolrouteOverAgents: ratiosOf(samples, 'toolroute', 'agents'), workerOnly: ratiosOf(workerOnly, 'toolroute', 'agents') }
+    printTable('MCP 2026-07-28 tools/call under wrangler dev (local; CPU: all of wrangler dev, its two workerd and wrangler)', samples, { 'toolroute ÷ agents': report.mcpWranglerDev.toolrouteOverAgents })
+    const { cpu, cpuInterval } = report.mcpWranglerDev.workerOnly
+    if (cpu) log(`  the Worker's own workerd alone: ${['toolroute', 'agents'].map((name) => `${name} ${median(samples[name].map((sample) => sample.partCpuUs)).toFixed(1)}`).join(', ')} µs a request; CPU a request ${two(cpu)}× ${interval(cpuInterval)} (the rest is the dev proxy)`)
   } finally {
     await Promise.all(devServers.map(stopWranglerDev))
   }
