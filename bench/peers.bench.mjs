@@ -116,9 +116,10 @@ const scratch = join(root, '.toolroute-test-tmp/bench-peers')
 
 /**
  * tools/weather-tool.ts alone with the example's bindings, built for deployment: the default config (MCP on),
- * or `config` in its toolroute.config.ts; `mcpSessions: false` drops the TOOLROUTE_MCP binding (stateless MCP).
+ * or `config` in its toolroute.config.ts; `mcpSessions: false` drops the TOOLROUTE_MCP binding (stateless MCP);
+ * `deploy: false` builds it as wrangler dev's [build] hook does (the playground page, loopback Hosts only).
  */
-function toolrouteProject(name = 'toolroute', config = undefined, { mcpSessions = true } = {}) {
+function toolrouteProject(name = 'toolroute', config = undefined, { mcpSessions = true, deploy = true } = {}) {
   const dir = join(scratch, name)
   rmSync(dir, { recursive: true, force: true })
   mkdirSync(join(dir, 'tools'), { recursive: true })
@@ -131,7 +132,8 @@ function toolrouteProject(name = 'toolroute', config = undefined, { mcpSessions 
     .replace(mcpSessions ? /^$/ : /^\[\[durable_objects\.bindings\]\]\nname = "TOOLROUTE_MCP"\nclass_name = "McpSessionObject"\n/m, '')
   writeFileSync(join(dir, 'wrangler.toml'), toml)
   if (config) writeFileSync(join(dir, 'toolroute.config.ts'), `import { defineConfig } from 'toolroute/workers'\n\nexport default defineConfig(${JSON.stringify(config)})\n`)
-  execFileSync(process.execPath, ['cli/toolroute.mjs', 'build', '--deploy', dir], { cwd: root, env: wranglerEnv, stdio: 'pipe' })
+  const build = deploy ? ['build', '--deploy', dir] : ['build', dir]
+  execFileSync(process.execPath, ['cli/toolroute.mjs', ...build], { cwd: root, env: { ...wranglerEnv, WRANGLER_COMMAND: deploy ? 'deploy' : 'dev' }, stdio: 'pipe' })
   return join(dir, 'wrangler.toml')
 }
 
@@ -330,20 +332,32 @@ async function stopWranglerDev({ child }) {
 if (parts.includes('mcp-wrangler')) {
   // The same two projects as `mcp`, served as a user runs them locally: each by its own `wrangler dev` (which bundles
   // it itself, serves it behind its dev proxy, and watches the files); both running, loaded one at a time.
+  // Beside them, toolroute built as a user's `wrangler dev` builds it ([build] runs `toolroute build`: the playground page, loopback Hosts only).
   const { toolroute, agents } = bundleWorkers()
+  const projects = { toolroute: toolroute.config, 'toolroute (dev build)': toolrouteProject('toolroute-dev', undefined, { deploy: false }), agents: agents.config }
   const devServers = []
   try {
-    for (const [name, { config }] of Object.entries({ toolroute, agents })) devServers.push(await wranglerDev(name, config))
+    for (const [name, config] of Object.entries(projects)) devServers.push(await wranglerDev(name, config))
     const contenders = Object.fromEntries(devServers.map((server) => [server.name, { url: server.url, headers: mcpHeaders, body: mcpBody, server }]))
     log(`\nload: autocannon, ${connections} connections, ${seconds} s a sample, ${rounds} rounds (order alternated); each Worker its own wrangler dev`)
     const pidOf = (name) => contenders[name].server.child.pid
     const samples = await alternate(contenders, (name) => treeCpuNs(pidOf(name)), (name) => workerCpuNs(pidOf(name)))
     // The same CPU ratio counting only the workerd that runs the Worker (not wrangler, nor its dev proxy's workerd).
     const workerOnly = Object.fromEntries(Object.entries(samples).map(([name, list]) => [name, list.map((sample) => ({ ...sample, cpuUs: sample.partCpuUs }))]))
-    report.mcpWranglerDev = { samples, toolrouteOverAgents: ratiosOf(samples, 'toolroute', 'agents'), workerOnly: ratiosOf(workerOnly, 'toolroute', 'agents') }
-    printTable('MCP 2026-07-28 tools/call under wrangler dev (local; CPU: all of wrangler dev, its two workerd and wrangler)', samples, { 'toolroute ÷ agents': report.mcpWranglerDev.toolrouteOverAgents })
-    const { cpu, cpuInterval } = report.mcpWranglerDev.workerOnly
-    if (cpu) log(`  the Worker's own workerd alone: ${['toolroute', 'agents'].map((name) => `${name} ${median(samples[name].map((sample) => sample.partCpuUs)).toFixed(1)}`).join(', ')} µs a request; CPU a request ${two(cpu)}× ${interval(cpuInterval)} (the rest is the dev proxy)`)
+    report.mcpWranglerDev = {
+      samples,
+      toolrouteOverAgents: ratiosOf(samples, 'toolroute', 'agents'),
+      devBuildOverAgents: ratiosOf(samples, 'toolroute (dev build)', 'agents'),
+      workerOnly: { toolrouteOverAgents: ratiosOf(workerOnly, 'toolroute', 'agents'), devBuildOverAgents: ratiosOf(workerOnly, 'toolroute (dev build)', 'agents') },
+    }
+    printTable('MCP 2026-07-28 tools/call under wrangler dev (local; CPU: all of wrangler dev, its two workerd and wrangler)', samples, {
+      'toolroute ÷ agents': report.mcpWranglerDev.toolrouteOverAgents,
+      'toolroute (dev build) ÷ agents': report.mcpWranglerDev.devBuildOverAgents,
+    })
+    if (samples.agents[0].partCpuUs !== undefined) {
+      log(`  the Worker's own workerd alone (the rest is wrangler's dev proxy), µs a request: ${Object.keys(samples).map((name) => `${name} ${median(samples[name].map((sample) => sample.partCpuUs)).toFixed(1)}`).join(', ')}`)
+      for (const [label, { cpu, cpuInterval }] of Object.entries(report.mcpWranglerDev.workerOnly)) log(`  ${label === 'toolrouteOverAgents' ? 'toolroute' : 'toolroute (dev build)'} ÷ agents there: CPU a request ${two(cpu)}× ${interval(cpuInterval)}`)
+    }
   } finally {
     await Promise.all(devServers.map(stopWranglerDev))
   }
