@@ -1,4 +1,4 @@
-import type { IdempotencyLease, IdempotencyRecord } from './idempotency-store.ts'
+import type { IdempotencyLease, IdempotencyRecord, IdempotentAnswer } from './idempotency-store.ts'
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 const isAnswer = (value: unknown) =>
@@ -24,8 +24,8 @@ export function decodeIdempotencyRecord(value: unknown): IdempotencyRecord {
     return { state, fingerprint, createdAt, lease: { until, runId, toolCallId, toolId, principal } }
   }
   if (state === 'done' && isAnswer(answer)) {
-    const { status, body, runId, toolCallId } = answer as { status: number; body: string; runId: string; toolCallId: string }
-    return { state, fingerprint, createdAt, answer: { status, body, runId, toolCallId } }
+    const { status, body, runId, toolCallId, traceId } = answer as IdempotentAnswer
+    return { state, fingerprint, createdAt, answer: { status, body, runId, toolCallId, ...(typeof traceId === 'string' && { traceId }) } }
   }
   throw new Error('A stored Idempotency-Key record cannot be read')
 }

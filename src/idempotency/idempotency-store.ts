@@ -11,6 +11,8 @@ export interface IdempotentAnswer {
   body: string
   runId: string
   toolCallId: string
+  /** The first request's trace (SPEC §17); a key settled as interrupted has none. */
+  traceId?: string
 }
 
 /** What the first request tells the store as it claims a key: enough to settle it if a crash cuts it off (SPEC §12). */
