@@ -48,7 +48,7 @@ export interface RunRecord {
   questions?: Record<string, RunQuestion>
 }
 
-const statuses = new Set<unknown>(['running', 'approval-required', 'suspended', 'completed', 'failed', 'declined', 'cancelled', 'expired'])
+const statuses = new Set<unknown>(['running', ...waitingStatuses, ...settledStatuses])
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 const optional = (check: (value: unknown) => boolean) => (value: unknown) => value === undefined || check(value)
 const isString = (value: unknown) => typeof value === 'string'
