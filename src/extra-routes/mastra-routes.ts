@@ -4,7 +4,7 @@ import type { ToolAppEnv } from '../http/tool-app-options.ts'
 import { readJsonBody } from '../caller/read-json-body.ts'
 import type { ToolDescriptor } from '../protocol/tool-descriptor.ts'
 import { headerNames, jsonHeader } from '../protocol/header-names.ts'
-import type { JsonAnswer } from '../http/json-answer-of.ts'
+import { idHeaders, type JsonAnswer } from '../http/json-answer-of.ts'
 import type { MastraCall } from '../http/tool-app-features.ts'
 import type { CallResult } from '../protocol/call-result.ts'
 
@@ -20,7 +20,7 @@ function toMastraTool({ id, description, inputSchema, outputSchema, requireAppro
 
 /** A completed call answers its output, as Mastra's server does; anything else toolroute's JSON. */
 const mastraAnswer: JsonAnswer = (c, body, status, ids) =>
-  c.json(((body as CallResult).status === 'completed' ? ((body as { output?: unknown }).output ?? null) : body) as never, status, { [headerNames.runId]: ids.runId, [headerNames.toolCallId]: ids.toolCallId })
+  c.json(((body as CallResult).status === 'completed' ? ((body as { output?: unknown }).output ?? null) : body) as never, status, idHeaders(ids))
 
 /**
  * Mastra's tool routes, for `@mastra/client-js`. An execute is the app's own call (auth,

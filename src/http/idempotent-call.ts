@@ -11,6 +11,7 @@ import type { RunHost } from '../runs/run-host.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import { callIdsOf, callTool, type CallToolArgs, type ResponseMode } from './call-tool.ts'
 import { sseResponse } from './sse-response.ts'
+import { idHeaders } from './json-answer-of.ts'
 import { headerNames } from '../protocol/header-names.ts'
 
 /** Stripe's limit; the IETF draft sets none. */
@@ -49,7 +50,7 @@ export async function idempotentCall(c: Context, args: IdempotentCallArgs): Prom
     case 'reused':
       throw new ToolrouteError('IDEMPOTENCY_KEY_REUSED', `Idempotency-Key ${JSON.stringify(key)} was already used with another request`)
     case 'replay':
-      return replay(c, begun.answer, tool, mode, args.runs(), args.principal)
+      return replay(c, begun.answer, ids.traceId, tool, mode, args.runs(), args.principal)
   }
   const renewing = begun.renewEveryMs && store.renew ? renewKey(() => store.renew!(scope, fingerprint), begun.renewEveryMs) : undefined
   // The answer the key settled on (none when it was released): a JSON first request answers it too.
@@ -71,7 +72,7 @@ export async function idempotentCall(c: Context, args: IdempotentCallArgs): Prom
     // A JSON repeat that arrives right after this answer must find it recorded.
     const answered = await calling.catch((error: unknown) => ({ error }))
     const answer = await recorded
-    if (answer) return c.body(answer.body, answer.status as 200, { [headerNames.runId]: answer.runId, [headerNames.toolCallId]: answer.toolCallId, 'content-type': 'application/json' })
+    if (answer) return c.body(answer.body, answer.status as 200, { ...idHeaders(ids), 'content-type': 'application/json' })
     if ('error' in answered) throw answered.error
     return answered
   }
@@ -94,7 +95,7 @@ async function settleKey(store: IdempotencyStore, scope: IdempotencyScope, finge
   }
 }
 
-const failureAnswer = (error: ToolrouteError, ids: CallIds): IdempotentAnswer => ({ status: error.status, body: JSON.stringify(error.toJSON()), runId: ids.runId, toolCallId: ids.toolCallId })
+const failureAnswer = (error: ToolrouteError, { runId, toolCallId, traceId }: IdempotentAnswer | CallIds): IdempotentAnswer => ({ status: error.status, body: JSON.stringify(error.toJSON()), runId, toolCallId, traceId })
 
 /** Renews a key's lease every `everyMs`, one renewal at a time, until stopped or refused (the lease lapsed). */
 function renewKey(renew: () => Promise<boolean>, everyMs: number): { stop(): void } {
@@ -114,15 +115,15 @@ export function answerOf(end: CallEnding<RunRecord>, ids: CallIds, tool: AnyTool
   const json = callJson(ids, end, tool)
   if (!json.ok) return failureAnswer(json.error, ids)
   try {
-    return { status: json.status, body: JSON.stringify(json.body), runId: ids.runId, toolCallId: ids.toolCallId }
+    return { status: json.status, body: JSON.stringify(json.body), ...ids }
   } catch (notJson) {
     return failureAnswer(new ToolrouteError('EXECUTION_FAILED', outputNotJsonMessage, { cause: notJson }), ids)
   }
 }
 
-/** A repeat's answer: the first's JSON as it was, or its run's events from the first. */
-async function replay(c: Context, answer: IdempotentAnswer, tool: AnyTool, mode: ResponseMode, runs: RunHost, principal: string | null): Promise<Response> {
-  const headers = { [headerNames.runId]: answer.runId, [headerNames.toolCallId]: answer.toolCallId, [headerNames.idempotentReplayed]: 'true' }
+/** A repeat's answer: the first's JSON as it was, or its run's events from the first; the first's trace, else (a key settled as interrupted) the repeat's. */
+async function replay(c: Context, answer: IdempotentAnswer, traceId: string, tool: AnyTool, mode: ResponseMode, runs: RunHost, principal: string | null): Promise<Response> {
+  const headers = { ...idHeaders({ ...answer, traceId: answer.traceId ?? traceId }), [headerNames.idempotentReplayed]: 'true' }
   if (!mode.sse) return c.body(answer.body, answer.status as 200, { ...headers, 'content-type': 'application/json' })
   const events = await runs.follow(answer.runId, { principal, after: 0, signal: c.req.raw.signal })
   return sseResponse(events, createEventProjector(tool, mode.view), { ...mode, headers })

@@ -19,9 +19,8 @@ export function jsonAnswerOf(options: Pick<ToolAppOptions, 'resolveRequestContex
   return (c, body, status, ids) => {
     const text = jsonTextOf(c, body, ids)
     if (handsOutContext || status !== 200 || c.req.routeIndex !== 0) return c.body(text, status, { 'content-type': 'application/json', ...idHeaders(ids) })
-    const { runId, toolCallId, traceId } = ids
-    const headers = { 'content-type': 'application/json', [headerNames.runId]: runId, [headerNames.toolCallId]: toolCallId, [headerNames.traceId]: traceId! }
-    return new Response(text, { status, headers: traceId ? headers : idHeaders(ids) })
+    const headers = { 'content-type': 'application/json', [headerNames.runId]: ids.runId, [headerNames.toolCallId]: ids.toolCallId, [headerNames.traceId]: ids.traceId }
+    return new Response(text, { status, headers })
   }
 }
 
@@ -35,5 +34,5 @@ export function jsonTextOf(c: Context, body: unknown, ids: CallIds): string {
   }
 }
 
-/** A call's id headers: `x-run-id`, `x-tool-call-id`, and `x-trace-id` when it has a trace (SPEC §17). */
-export const idHeaders = ({ runId, toolCallId, traceId }: CallIds): Record<string, string> => ({ [headerNames.runId]: runId, [headerNames.toolCallId]: toolCallId, ...(traceId && { [headerNames.traceId]: traceId }) })
+/** A call's id headers: `x-run-id`, `x-tool-call-id` and `x-trace-id` (SPEC §17). */
+export const idHeaders = ({ runId, toolCallId, traceId }: CallIds): Record<string, string> => ({ [headerNames.runId]: runId, [headerNames.toolCallId]: toolCallId, [headerNames.traceId]: traceId })

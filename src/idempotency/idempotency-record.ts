@@ -1,15 +1,10 @@
-import type { IdempotencyLease, IdempotencyRecord } from './idempotency-store.ts'
+import type { IdempotencyLease, IdempotencyRecord, IdempotentAnswer } from './idempotency-store.ts'
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
-const isAnswer = (value: unknown) =>
-  isObject(value) && Number.isInteger(value.status) && typeof value.body === 'string' && typeof value.runId === 'string' && typeof value.toolCallId === 'string'
+const isString = (value: unknown) => typeof value === 'string'
+const isAnswer = (value: unknown) => isObject(value) && Number.isInteger(value.status) && [value.body, value.runId, value.toolCallId].every(isString)
 const isLease = (value: unknown): value is IdempotencyLease =>
-  isObject(value) &&
-  typeof value.until === 'number' &&
-  typeof value.runId === 'string' &&
-  typeof value.toolCallId === 'string' &&
-  typeof value.toolId === 'string' &&
-  (value.principal === null || typeof value.principal === 'string')
+  isObject(value) && typeof value.until === 'number' && [value.runId, value.toolCallId, value.toolId].every(isString) && (value.principal === null || isString(value.principal))
 
 /**
  * A stored key's record, checked, not cast: throws on one this code cannot read (the call then
@@ -24,8 +19,8 @@ export function decodeIdempotencyRecord(value: unknown): IdempotencyRecord {
     return { state, fingerprint, createdAt, lease: { until, runId, toolCallId, toolId, principal } }
   }
   if (state === 'done' && isAnswer(answer)) {
-    const { status, body, runId, toolCallId } = answer as { status: number; body: string; runId: string; toolCallId: string }
-    return { state, fingerprint, createdAt, answer: { status, body, runId, toolCallId } }
+    const { status, body, runId, toolCallId, traceId } = answer as IdempotentAnswer
+    return { state, fingerprint, createdAt, answer: { status, body, runId, toolCallId, ...(isString(traceId) && { traceId }) } }
   }
   throw new Error('A stored Idempotency-Key record cannot be read')
 }

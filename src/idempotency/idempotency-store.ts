@@ -1,3 +1,5 @@
+import type { RunIds } from '../protocol/call-result.ts'
+
 /** Who sent a key: keys are scoped to the principal, so two callers never share one. */
 export interface IdempotencyScope {
   principal: string | null
@@ -5,18 +7,16 @@ export interface IdempotencyScope {
 }
 
 /** What the first request answered, as JSON: a JSON repeat gets exactly this back, an SSE repeat replays run `runId`. */
-export interface IdempotentAnswer {
+export interface IdempotentAnswer extends RunIds {
   status: number
   /** The response body as JSON text, byte for byte what the first request sent. */
   body: string
-  runId: string
-  toolCallId: string
+  /** The first request's trace (SPEC §17); a key settled as interrupted has none. */
+  traceId?: string
 }
 
 /** What the first request tells the store as it claims a key: enough to settle it if a crash cuts it off (SPEC §12). */
-export interface IdempotencyClaim {
-  runId: string
-  toolCallId: string
+export interface IdempotencyClaim extends RunIds {
   toolId: string
   principal: string | null
 }

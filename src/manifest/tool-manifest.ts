@@ -1,16 +1,11 @@
 import type { Tool as McpTool } from '@modelcontextprotocol/server'
 import type { ToolDescriptor } from '../protocol/tool-descriptor.ts'
+import type { FoundTool } from '../tool/collect-tools.ts'
 
 /** What the app needs to route a call to a tool without evaluating its module, written by `toolroute build`. */
-export interface ToolRoute {
-  id: string
-  /** Its name under `/mcp` (SPEC §1). */
-  mcpName: string
+export interface ToolRoute extends Omit<FoundTool, 'tool'> {
   /** Index of its module among the manifest's module loaders. */
   module: number
-  /** The export holding the tool, and its file (`tools/weather-tool.ts`): what a load error names. */
-  exportName: string
-  file: string
   /** `"conditional"` when a function decides per call. */
   requireApproval: boolean | 'conditional'
   /** It declares a suspend or resume schema (`suspendsOf`). */

@@ -3,6 +3,7 @@ import { Hono, type Context } from 'hono'
 import { checkHost } from '../http/middleware/check-host.ts'
 import type { OAuthOptions } from './oauth-options.ts'
 import { localSignIn } from './local-sign-in.ts'
+import { metadataPath } from './protected-resource.ts'
 
 /** The Worker's bindings the built-in authorization server reads: its grants, clients and tokens live in `OAUTH_KV`. */
 export interface BuiltinOAuthEnv {
@@ -85,10 +86,16 @@ export function withBuiltinOAuth<W extends Fetcher>(worker: W, { config, signIn,
   app.all('*', (c) => c.env.OAUTH_SERVER.fetch(c.req.raw, c.env, c.executionCtx as never))
   // Its issuer is the origin, whatever the app's basePath: its RFC 8414 metadata is the root's.
   const served = new Set(Object.values(builtinPaths))
+  // Under a basePath, RFC 9728 puts the metadata of `<origin>/v1` (and `/v1/mcp`) at `/.well-known/oauth-protected-resource/v1`
+  // (and `…/v1/mcp`), outside the app's routes: they answer what the app serves under basePath (SPEC §15).
+  const root = rootOf(config.basePath)
+  const moved = new Map<string, string>(root ? [[`${metadataPath}${root}`, `${root}${metadataPath}`], [`${metadataPath}${root}/mcp`, `${root}${metadataPath}/mcp`]] : [])
   return {
     ...worker,
     fetch(request: Request, env: BuiltinOAuthEnv, ctx: ExecutionContext) {
       const url = new URL(request.url)
+      const metadata = moved.get(url.pathname)
+      if (metadata) return worker.fetch(new Request(new URL(metadata, url), request), env, ctx)
       if (!served.has(url.pathname)) return worker.fetch(request, env, ctx)
       return app.fetch(request, { ...env }, ctx)
     },

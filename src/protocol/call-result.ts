@@ -69,10 +69,8 @@ export interface CancelResult extends RunIds {
 }
 
 /** The public view of a run (`GET /runs/:runId`), without what only the server may see. */
-export interface RunView {
-  runId: string
+export interface RunView extends RunIds {
   toolId: string
-  toolCallId: string
   status: RunStatus
   createdAt: string
   updatedAt: string

@@ -39,7 +39,9 @@ export interface ToolMcpOptions {
 /** What a descriptor says of a background tool: the plain-data part of its `background` option. */
 export interface ToolDescriptorBackground {
   enabled?: boolean
+  /** Abort the attempt after this long (default 10 minutes). */
   timeoutMs?: number
+  /** Further attempts after a failed one (default 0). */
   maxRetries?: number
   defaultDisposition?: 'foreground' | 'deferred'
 }

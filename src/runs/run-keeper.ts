@@ -33,7 +33,7 @@ export function runKeeper(args: RunKeeperArgs): CallKeeper<RunRecord> {
         runId: ids.runId,
         toolId: args.tool.id,
         toolCallId: ids.toolCallId,
-        ...(ids.traceId ? { traceId: ids.traceId } : {}),
+        traceId: ids.traceId,
         principal,
         createdAt: at,
         updatedAt: at,

@@ -1,6 +1,5 @@
-import type { ErrorCode, ValidationIssue } from '../protocol/error-codes.ts'
+import type { ValidationIssue } from '../protocol/error-codes.ts'
 import type { RunStatus, RunView } from '../protocol/call-result.ts'
-import type { ToolModelOutput } from '../protocol/model-output.ts'
 import type { ElicitRequestParams, ElicitResult } from '../tool/tool-execution-context.ts'
 
 /** A question a running step asked (`mcp.elicitation.sendRequest`), and its answer once given. */
@@ -12,18 +11,14 @@ export interface RunQuestion {
 export const waitingStatuses: readonly RunStatus[] = ['approval-required', 'suspended']
 export const settledStatuses: readonly RunStatus[] = ['completed', 'failed', 'declined', 'cancelled', 'expired']
 
-/** A stored run. Everything here is plain JSON, so every backend stores it as is. */
-export interface RunRecord {
-  runId: string
-  toolId: string
-  toolCallId: string
-  /** The trace of the call that made the run (SPEC §17). */
-  traceId?: string
+/**
+ * A stored run. Everything here is plain JSON, so every backend stores it as is. The fields it shares
+ * with its public view (`RunView`, `GET /runs/:runId`) are the view's; the rest only the server sees.
+ */
+export interface RunRecord
+  extends Pick<RunView, 'runId' | 'toolId' | 'toolCallId' | 'traceId' | 'status' | 'createdAt' | 'updatedAt' | 'approvalId' | 'suspendPayload' | 'output' | 'modelOutput' | 'error' | 'reason'> {
   /** Who created the run; only they may read or drive it. `null`: anyone holding the run id. */
   principal: string | null
-  status: RunStatus
-  createdAt: string
-  updatedAt: string
   /** When a waiting run expires (ISO time). */
   expiresAt?: string
   /** Until when the process executing a running run holds it (ISO time); past it, a crash (SPEC §12). */
@@ -32,12 +27,6 @@ export interface RunRecord {
   history?: RunView['history']
   input: unknown
   requestContext: Record<string, unknown>
-  approvalId?: string
-  suspendPayload?: unknown
-  output?: unknown
-  modelOutput?: ToolModelOutput
-  error?: { code: ErrorCode; message: string; issues?: ValidationIssue[] }
-  reason?: string
   background?: boolean
   attempts?: number
   /** The progress token of the MCP call that made this run a task (2025-11-25; mcp/task-progress.ts). */
@@ -48,7 +37,7 @@ export interface RunRecord {
   questions?: Record<string, RunQuestion>
 }
 
-const statuses = new Set<unknown>(['running', 'approval-required', 'suspended', 'completed', 'failed', 'declined', 'cancelled', 'expired'])
+const statuses = new Set<unknown>(['running', ...waitingStatuses, ...settledStatuses])
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 const optional = (check: (value: unknown) => boolean) => (value: unknown) => value === undefined || check(value)
 const isString = (value: unknown) => typeof value === 'string'

@@ -1,18 +1,12 @@
 import { ToolrouteError } from '../errors/toolroute-error.ts'
 import type { ErrorBody } from '../protocol/error-codes.ts'
-import type { CallResult, RunIds, RunStatus } from '../protocol/call-result.ts'
-import type { ToolModelOutput } from '../protocol/model-output.ts'
+import type { CallResult, RunIds, RunView } from '../protocol/call-result.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import { defaultModelOutput } from './model-output.ts'
 import type { CallEnding } from './start-call.ts'
 
 /** Where a call or a run stands: a stored run, an execution's outcome, a kept call's state. */
-export interface CallState {
-  status: RunStatus
-  output?: unknown
-  modelOutput?: ToolModelOutput
-  approvalId?: string
-  suspendPayload?: unknown
+export interface CallState extends Pick<RunView, 'status' | 'output' | 'modelOutput' | 'approvalId' | 'suspendPayload'> {
   reason?: string | null
   error?: ToolrouteError | ErrorBody['error']
 }

@@ -19,8 +19,8 @@ export type { ToolInputSource }
 import type { ToolCallScope } from './tool-call-scope.ts'
 import { checkRequestContext } from './validate-call.ts'
 
-/** A call's ids: those of the run it is, or will be kept as, and its trace (SPEC §17). */
-export type CallIds = RunIds & { traceId?: string }
+/** A call's ids: those of the run it is, or will be kept as, and its trace (SPEC §17: every call has one). */
+export type CallIds = RunIds & { traceId: string }
 
 /** Where a call stands when it is kept: what its run records of the first step. */
 export type KeptState =
@@ -109,7 +109,7 @@ export class ToolCall {
   }
 
   /** A later step of a kept call (approved, resumed, a background attempt): `execute` once on its stored input, its events to `emit`. */
-  step(ids: CallIds, input: unknown, emit: EmitEvent, extras: EventCallExtras, resume?: ResumeState): Promise<ExecuteOutcome> {
+  step(ids: RunIds, input: unknown, emit: EmitEvent, extras: EventCallExtras, resume?: ResumeState): Promise<ExecuteOutcome> {
     return executeToolCall(new EventCallScope(this.tool, ids, this.requestContext, emit, extras), input, resume)
   }
 }
@@ -144,7 +144,7 @@ async function runPhases<R>(tool: AnyTool, ids: CallIds, log: EventLog, scope: T
     return run
   }
   try {
-    log.push({ type: 'start', messageMetadata: traceId ? { runId, toolCallId, traceId } : { runId, toolCallId } })
+    log.push({ type: 'start', messageMetadata: { runId, toolCallId, traceId } })
     // A call kept whatever happens, by an app that keeps none: refused before any hook runs.
     const refused = keeper.keepAll ? keeper.refusal() : undefined
     if (refused) throw refused

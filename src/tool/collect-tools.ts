@@ -21,11 +21,13 @@ export interface ToolModule {
 export interface FoundTool {
   tool: AnyTool
   id: string
+  /** Its name under `/mcp` (SPEC §1). */
   mcpName: string
   /** Index of its module in the list given. */
   module: number
-  file: string
+  /** The export holding the tool, and its file (`tools/weather-tool.ts`): what a load error names. */
   exportName: string
+  file: string
 }
 
 /**

@@ -1,15 +1,7 @@
+import { isJson } from '../errors/toolroute-error.ts'
+
 /** Whether `toJSON` may keep a value: what `JSON.stringify` can write (no functions, symbols, cycles, bigints). */
-function isSerializable(value: unknown): boolean {
-  const type = typeof value
-  if (type === 'function' || type === 'symbol' || type === 'bigint') return false
-  // Only an object can fail to be written (a cycle, a bigint inside); a primitive never throws.
-  try {
-    JSON.stringify(value)
-    return true
-  } catch {
-    return false
-  }
-}
+const isSerializable = (value: unknown): boolean => typeof value !== 'function' && typeof value !== 'symbol' && isJson(value)
 
 /**
  * Values that describe who is calling and on whose behalf (user id, tenant, locale…), with the

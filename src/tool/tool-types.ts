@@ -1,7 +1,7 @@
 // The public types of a tool: `createTool`'s options and the `Tool` it returns.
 import type { ToolCallContextInput, ToolCallOptions, ToolExecutionContext } from './tool-execution-context.ts'
 import type { ToolModelOutput } from '../protocol/model-output.ts'
-import type { ToolMcpOptions } from '../protocol/tool-descriptor.ts'
+import type { ToolDescriptorBackground, ToolMcpOptions } from '../protocol/tool-descriptor.ts'
 import type { InferInput, InferOutput, SchemaLike } from '../schema/standard-schema.ts'
 import type { CompiledSchema } from '../schema/compile-schema.ts'
 import type { ValidationError } from '../schema/format-validation-errors.ts'
@@ -46,13 +46,7 @@ export interface ToolPayloadTransform<TInput = unknown, TOutput = unknown> {
 }
 
 /** `background`: run the tool inside its run's durable object, not in the request. */
-export interface ToolBackgroundOptions {
-  enabled?: boolean
-  /** Abort the attempt after this long (default 10 minutes). */
-  timeoutMs?: number
-  /** Further attempts after a failed one (default 0). */
-  maxRetries?: number
-  defaultDisposition?: 'foreground' | 'deferred'
+export interface ToolBackgroundOptions extends ToolDescriptorBackground {
   waitTimeoutMs?: number
   onComplete?: (task: BackgroundTaskInfo) => void | Promise<void>
   onFailed?: (task: BackgroundTaskInfo) => void | Promise<void>

@@ -13,6 +13,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { describe, expect, it } from 'vitest'
 import { WalkingOAuthClient } from '../shared/walking-oauth-client.ts'
+import { expectRunKeptToItsUser } from '../shared/run-kept-to-its-user.ts'
 import { fixtureProject, servedFixture } from './fixture-project.ts'
 import { freePort } from './wrangler-dev.ts'
 
@@ -120,20 +121,7 @@ describe("oauth: { provider: 'builtin' } on workerd", () => {
     await client.close()
   })
 
-  it("keeps a run to the user who started it: another user's token gets RUN_NOT_FOUND", async () => {
-    const alice = await signIn('alice')
-    const bob = await signIn('bob')
-    const started = (await (await call('/tools/deploy', alice.token, {})).json()) as { runId: string; status: string }
-    expect(started.status).toBe('approval-required')
-    const own = await call(`/runs/${started.runId}`, alice.token)
-    expect(own.status).toBe(200)
-    expect(await own.text()).not.toContain(alice.token)
-    const foreign = await call(`/runs/${started.runId}`, bob.token)
-    expect([foreign.status, ((await foreign.json()) as { error: { code: string } }).error.code]).toEqual([404, 'RUN_NOT_FOUND'])
-    expect((await fetch(`${url()}/runs/${started.runId}/approve`, { method: 'POST', headers: { authorization: `Bearer ${bob.token}` } })).status).toBe(404)
-    await alice.client.close()
-    await bob.client.close()
-  })
+  it("keeps a run to the user who started it: another user's token gets RUN_NOT_FOUND", () => expectRunKeptToItsUser(url(), signIn))
 
   it('signs mcp-remote 0.15 in (stdio, as Claude Desktop runs it): the URL it would open in a browser, walked through the form', async () => {
     const configDir = mkdtempSync(join(tmpdir(), 'mcp-remote-'))

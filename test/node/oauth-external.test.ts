@@ -9,6 +9,7 @@ import { createToolApp } from 'toolroute/server'
 import { serveApp } from '../e2e/serve-app.ts'
 import { startOpenIdProvider } from '../shared/local-openid-provider.ts'
 import { WalkingOAuthClient } from '../shared/walking-oauth-client.ts'
+import { expectRunKeptToItsUser } from '../shared/run-kept-to-its-user.ts'
 
 // SPEC §15 against a real OpenID provider (oidc-provider, run here): JWT access tokens for the
 // resource (RFC 8707), got by the MCP SDK's own OAuth client (dynamic registration, PKCE).
@@ -150,19 +151,5 @@ describe('oauth with an external issuer (oidc-provider)', () => {
     await client.close()
   })
 
-  it("keeps a run to the user who started it: another user's token gets RUN_NOT_FOUND", async () => {
-    const alice = await signIn('alice')
-    const bob = await signIn('bob')
-    const started = (await (await call('/tools/deploy', alice.token, {})).json()) as { runId: string; status: string }
-    expect(started.status).toBe('approval-required')
-    const own = await call(`/runs/${started.runId}`, alice.token)
-    expect(own.status).toBe(200)
-    expect(await own.text()).not.toContain(alice.token)
-    const foreign = await call(`/runs/${started.runId}`, bob.token)
-    expect([foreign.status, ((await foreign.json()) as { error: { code: string } }).error.code]).toEqual([404, 'RUN_NOT_FOUND'])
-    const approve = await fetch(`${app.url}/runs/${started.runId}/approve`, { method: 'POST', headers: { authorization: `Bearer ${bob.token}` } })
-    expect(approve.status).toBe(404)
-    await alice.client.close()
-    await bob.client.close()
-  })
+  it("keeps a run to the user who started it: another user's token gets RUN_NOT_FOUND", () => expectRunKeptToItsUser(app.url, signIn))
 })

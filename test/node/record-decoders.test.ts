@@ -47,6 +47,12 @@ describe('decodeIdempotencyRecord', () => {
     expect(decodeIdempotencyRecord({ state: 'done', fingerprint: 'f', createdAt: 1, answer: { ...answer, extra: 1 } })).toEqual({ state: 'done', fingerprint: 'f', createdAt: 1, answer })
   })
 
+  it("keeps a done answer's trace id (a replay's x-trace-id), dropping one that is not a string", () => {
+    const traced = { ...answer, traceId: '0af7651916cd43dd8448eb211c80319c' }
+    expect(decodeIdempotencyRecord({ state: 'done', fingerprint: 'f', createdAt: 1, answer: traced })).toStrictEqual({ state: 'done', fingerprint: 'f', createdAt: 1, answer: traced })
+    expect(decodeIdempotencyRecord({ state: 'done', fingerprint: 'f', createdAt: 1, answer: { ...answer, traceId: 7 } })).toStrictEqual({ state: 'done', fingerprint: 'f', createdAt: 1, answer })
+  })
+
   it.each([
     ['an unknown state', { state: 'started', fingerprint: 'f', createdAt: 1 }],
     ['a done record without its answer', { state: 'done', fingerprint: 'f', createdAt: 1 }],
