@@ -5,6 +5,8 @@ import { createTool } from '../runtime/create-tool.ts'
 import { playgroundForms } from '../playground/playground-forms.ts'
 import { playgroundScript } from '../playground/playground-script.ts'
 import { playgroundViews } from '../playground/playground-views.ts'
+import { playgroundRuns } from '../playground/playground-runs.ts'
+import { playgroundSession } from '../playground/playground-session.ts'
 import { createToolApp } from '../server.ts'
 import { createToolApp as createAppWithoutPage } from './create-tool-app.ts'
 import { servesPlayground } from './mount-playground.ts'
@@ -60,18 +62,21 @@ describe('GET / (the playground)', () => {
     const on = await createAppWithoutPage({ tools, playground: true }).request('https://tools.example.com/')
     expect(on.status).toBe(404)
     expect(await on.json()).toEqual(notBuilt)
-    // playground: false says nothing of a page, as before; and the answer is behind auth like the page.
+    // playground: false says nothing of a page, as before; the page's answer comes before auth, as the page does.
     expect(await (await createAppWithoutPage({ tools, playground: false }).request('http://localhost/')).json()).toEqual(notFound)
-    expect((await createAppWithoutPage({ tools, auth: bearerAuth({ token: 'secret' }) }).request('http://localhost/')).status).toBe(401)
+    expect(await (await createAppWithoutPage({ tools, auth: bearerAuth({ token: 'secret' }) }).request('http://localhost/')).json()).toEqual(notBuilt)
   })
 
-  it('is behind the same auth as the routes', async () => {
+  it('opens without a token when the app has auth (a browser cannot send one), asks for it, and its routes stay behind auth', async () => {
     const app = createToolApp({ tools, auth: bearerAuth({ token: 'secret' }) })
-    const refused = await app.request('http://localhost/')
-    expect(refused.status).toBe(401)
-    expect(await refused.json()).toMatchObject({ error: { code: 'UNAUTHORIZED' } })
-    const allowed = await app.request('http://localhost/', { headers: { authorization: 'Bearer secret' } })
-    expect(allowed.status).toBe(200)
+    const page = await app.request('http://localhost/')
+    expect(page.status).toBe(200)
+    expect(await page.text()).toContain('<body data-base="" data-auth>')
+    expect(await (await createToolApp({ tools }).request('http://localhost/')).text()).toContain('<body data-base="">')
+    for (const path of ['/tools', '/runs']) expect(await (await app.request(`http://localhost${path}`)).json()).toMatchObject({ error: { code: 'UNAUTHORIZED' } })
+    expect((await app.request('http://localhost/tools', { headers: { authorization: 'Bearer secret' } })).status).toBe(200)
+    // Off this host, GET / answers as an unknown route, before auth as the page does.
+    expect((await app.request('https://tools.example.com/')).status).toBe(404)
   })
 
   it('lives under the base path and tells the page where the routes are', async () => {
@@ -92,7 +97,7 @@ describe('GET / (the playground)', () => {
   })
 
   it('ships a script that cannot end its own script element early', () => {
-    for (const part of [playgroundScript, playgroundForms, playgroundViews]) expect(part.toString()).not.toMatch(/<\/script/i)
+    for (const part of [playgroundScript, playgroundForms, playgroundViews, playgroundRuns, playgroundSession]) expect(part.toString()).not.toMatch(/<\/script/i)
   })
 
   it('fits the app\'s one router (RegExpRouter) under a base path: the app is built and serves the page', async () => {

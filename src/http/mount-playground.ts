@@ -19,15 +19,19 @@ const headers = {
   'x-content-type-options': 'nosniff',
 }
 
-/** `GET /`: the playground page, rendered on first request; when off or not built, answered as unknown. */
-export function mountPlayground(app: Hono<ToolAppEnv>, options: { playground: boolean | undefined; basePath: string; page: PlaygroundPageLoader | undefined; root: Hono<ToolAppEnv> }): void {
+/**
+ * `GET /`: the playground page, rendered on first request; when off or not built, answered as unknown.
+ * Mounted before `auth`: a browser cannot send a bearer token to open a page, and the page holds no data;
+ * what it shows comes from the routes, behind `auth`, with the token typed in its field (`auth`).
+ */
+export function mountPlayground(app: Hono<ToolAppEnv>, options: { playground: boolean | undefined; basePath: string; page: PlaygroundPageLoader | undefined; root: Hono<ToolAppEnv>; auth: boolean }): void {
   if (options.playground === false) return
   const base = options.basePath.replace(/\/+$/, '')
   let page: Promise<string> | undefined
   const serve = async (c: Context<ToolAppEnv>) => {
     if (!servesPlayground(options.playground, c.req.url)) return c.notFound()
     if (!options.page) throw new ToolrouteError('TOOL_NOT_FOUND', `No route for GET ${c.req.path}: ${notBuilt}`)
-    page ??= Promise.resolve(options.page({ base }))
+    page ??= Promise.resolve(options.page({ base, auth: options.auth }))
     return c.html(await page, 200, headers)
   }
   app.get('/', serve)

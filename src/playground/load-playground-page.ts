@@ -1,5 +1,5 @@
-/** Renders the playground page for an app whose routes live under `base`. */
-export type PlaygroundPageLoader = (options: { base: string }) => string | Promise<string>
+/** Renders the playground page for an app whose routes live under `base` (behind `auth`: the page asks for a token). */
+export type PlaygroundPageLoader = (options: { base: string; auth?: boolean }) => string | Promise<string>
 
 /**
  * The playground page, imported on first use. An app gets it from whoever composes it:

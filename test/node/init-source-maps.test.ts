@@ -9,7 +9,6 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, describe, expect, it, vi } from 'vitest'
-// @ts-expect-error: the CLI is plain JavaScript without declarations
 import { entrySources } from '../../cli/source-aliases.mjs'
 // @ts-expect-error: the CLI is plain JavaScript without declarations
 import { init } from '../../cli/init.mjs'
@@ -45,7 +44,7 @@ function linkModules(app: string) {
   mkdirSync(join(modules, 'toolroute'), { recursive: true })
   for (const name of readdirSync(join(repo, 'node_modules'))) symlinkSync(join(repo, 'node_modules', name), join(modules, name))
   for (const name of ['src', 'cli']) symlinkSync(join(repo, name), join(modules, 'toolroute', name))
-  const exports = Object.fromEntries(Object.entries(entrySources as Record<string, string>).map(([name, file]) => [name.replace(/^toolroute/, '.'), `./src/${file}`]))
+  const exports = Object.fromEntries(Object.entries(entrySources).map(([name, file]) => [name.replace(/^toolroute/, '.'), `./src/${file}`]))
   const manifest = { name: 'toolroute', type: 'module', exports: { ...exports, './testing': './src/testing/index.ts', './package.json': './package.json' } }
   writeFileSync(join(modules, 'toolroute/package.json'), JSON.stringify(manifest))
 }
