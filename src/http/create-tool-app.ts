@@ -183,15 +183,12 @@ export function createToolApp(options: ToolAppOptions, features: ToolAppFeatures
   const runAction = guardRunAction(options)
   const stepResponse = async (c: Context, segment: RunSegment) => segmentResponse(c, segment, await loadTool(tools, segment.run.toolId), responseModeOf(c, options.keepAliveMs))
   // Bodies are checked after our own read, so a bad one gets 415, 413 or INVALID_JSON first; empty is `{}`.
-  app.post('/runs/:runId/approve', runAction, runCaller, async (c) =>
-    stepResponse(c, await hostFor(c).approve(c.req.param('runId'), { principal: c.get('principal'), ...checkRunActionBody('approve', await readJsonBody(c, maxInputBytes)) })),
-  )
-  app.post('/runs/:runId/decline', runAction, runCaller, async (c) =>
-    stepResponse(c, await hostFor(c).decline(c.req.param('runId'), { principal: c.get('principal'), ...checkRunActionBody('decline', await readJsonBody(c, maxInputBytes)) })),
-  )
-  app.post('/runs/:runId/resume', runAction, runCaller, async (c) =>
-    stepResponse(c, await hostFor(c).resume(c.req.param('runId'), { principal: c.get('principal'), ...checkRunActionBody('resume', await readJsonBody(c, maxInputBytes)) })),
-  )
+  // Each is the body of its own action, which the host's method of that name takes (hence the cast).
+  for (const action of ['approve', 'decline', 'resume'] as const) {
+    app.post(`/runs/:runId/${action}`, runAction, runCaller, async (c) =>
+      stepResponse(c, await hostFor(c)[action](c.req.param('runId'), { principal: c.get('principal'), ...checkRunActionBody(action, await readJsonBody(c, maxInputBytes)) } as never)),
+    )
+  }
   app.post('/runs/:runId/cancel', runAction, runCaller, async (c) => {
     await readJsonBody(c, maxInputBytes) // ignored, but held to the rules of a body: JSON or none
     const run = await hostFor(c).cancel(c.req.param('runId'), { principal: c.get('principal') })

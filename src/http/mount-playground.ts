@@ -20,9 +20,8 @@ const headers = {
 }
 
 /**
- * `GET /`: the playground page, rendered on first request; when off or not built, answered as unknown.
- * Mounted before `auth`: a browser cannot send a bearer token to open a page, and the page holds no data;
- * what it shows comes from the routes, behind `auth`, with the token typed in its field (`auth`).
+ * `GET /`: the playground page, rendered on first request; when off or not built, answered as unknown. Mounted
+ * before `auth` (a browser opens a page without a bearer token): it holds no data, its routes stay behind `auth`.
  */
 export function mountPlayground(app: Hono<ToolAppEnv>, options: { playground: boolean | undefined; basePath: string; page: PlaygroundPageLoader | undefined; root: Hono<ToolAppEnv>; auth: boolean }): void {
   if (options.playground === false) return

@@ -46,14 +46,6 @@ pre{margin:.2rem 0 0;white-space:pre-wrap;word-break:break-word;font-size:.82rem
 .phase .bar{height:.55rem;background:var(--accent);border-radius:.2rem;max-width:50%}.phase .duration{color:var(--muted);font-size:.8rem}
 `
 
-/** What the page needs to know about the app serving it. */
-export interface PlaygroundPageOptions {
-  /** Where the app's routes are mounted: `''` for `/`, else a path like `/v1`. */
-  base: string
-  /** Whether the app has `auth` or `oauth`: the page then asks for a token and sends it as `Authorization: Bearer`. */
-  auth?: boolean
-}
-
 const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;')
 
 /**
@@ -63,7 +55,7 @@ const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"
  * (approve, decline, resume), replays past runs from the events route, and lists the caller's runs
  * on the server with a timeline of one (`playgroundRuns`), and asks for a token when the app has auth (`playgroundSession`).
  */
-export function playgroundPage(options: PlaygroundPageOptions): string {
+export function playgroundPage(options: { base: string; auth?: boolean }): string {
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -43,7 +43,6 @@ export function playgroundRuns(h: (tag: string, props?: Record<string, any>, ...
   }
 
   for (const select of [status, tool]) select.addEventListener('change', () => load())
-
   /** Approves or declines from the list, then shows the run (its events) and reads the list again. */
   const act = async (run: any, action: string, body: unknown) => {
     await fetch(`${base}/runs/${encodeURIComponent(run.runId)}/${action}`, { method: 'POST', headers: { 'content-type': 'application/json', ...auth() }, body: json(body) })

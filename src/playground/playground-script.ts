@@ -10,14 +10,14 @@ import type { playgroundSession } from './playground-session.ts'
  * and never spells the closing tag of a script element. The project's types have no DOM (they are
  * the Workers' types), so the DOM is reached through `any`; the browser tests hold its behaviour.
  *
- * It uses the app's public routes only: `GET /tools`, `POST /tools/:id` as SSE with `?view=`,
- * `/runs/:id/approve|decline|resume`, `GET /runs/:id/events?after=` and `GET /runs/:id`, each with the headers of `playgroundSession` (the token).
+ * It uses the app's public routes only, each with the token's headers: `GET /tools`, `POST /tools/:id`
+ * as SSE with `?view=`, `/runs/:id/approve|decline|resume`, `GET /runs/:id/events?after=`, `GET /runs/:id`.
  *
- * The forms drawn from JSON Schema are `playgroundForms`; the element helper and what reads the
- * app's answers as text (SSE frames, an event's line, a run's status, a tool's badges) are
- * `playgroundViews`: both passed in as text beside it the same way (see playground-page.ts). What is
- * left is one closure on purpose: the page's state, timeline and wiring share it, and splitting them
- * would only pass that state through parameters.
+ * The forms drawn from JSON Schema are `playgroundForms`; the element helper and what reads the app's
+ * answers as text (SSE frames, an event's line, a run's status, a tool's badges) `playgroundViews`; what
+ * the tab keeps and the token `playgroundSession`: each passed in as text beside it (see playground-page.ts).
+ * What is left is one closure on purpose: the page's state, timeline and wiring share it, and splitting
+ * them would only pass that state through parameters.
  */
 export function playgroundScript(makeForms: typeof playgroundForms, makeViews: typeof playgroundViews, makeRuns: typeof playgroundRuns, makeSession: typeof playgroundSession): void {
   type ToolEvent = { type: string; [key: string]: any }
@@ -30,8 +30,7 @@ export function playgroundScript(makeForms: typeof playgroundForms, makeViews: t
 
   const { h, badges, summary, statusOf, frames } = makeViews(doc, json)
   const { editorFor, sample } = makeForms(h, json)
-  // What the tab keeps, and the headers every request carries (the token, when the app has auth).
-  const { kept, keep, headers: auth } = makeSession(h, () => load())
+  const { kept, keep, headers: auth } = makeSession(h, () => load()) // a new token reads the tools again
   // The server's runs, and a run's timeline; a server run opened here joins this page's runs.
   const server = makeRuns(h, json, base, auth, (summary) => {
     const known = runs.find((run) => run.runId === summary.runId)

@@ -12,11 +12,10 @@ export interface LoadedTools {
   failed: string[]
 }
 
-/** "<file>:<line>: <what>", as `toolroute dev` says a file that does not build: the first line of the error, without colours. */
+/** "<file>:<line>: <what>", as `toolroute dev` says a file that does not build: the error's first line, without colours. */
 function failureOf(file: string, url: string, error: unknown): string {
-  const plain = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, '')
-  const message = plain(errorMessage(error))
-  const line = `${message}\n${plain(String((error as { stack?: unknown } | null)?.stack ?? ''))}`.split(url)[1]?.match(/^:(\d+):\d+/)?.[1]
+  const [message, stack] = [errorMessage(error), String((error as { stack?: unknown } | null)?.stack ?? '')].map((text) => text.replace(/\x1b\[[0-9;]*m/g, '')) as [string, string]
+  const line = `${message}\n${stack}`.split(url)[1]?.match(/^:(\d+):\d+/)?.[1]
   // A first line that opens a list ("… Supported schemes:") keeps its sentences before the list.
   return `${file}${line ? `:${line}` : ''}: ${message.split('\n')[0]!.replace(/(?<=\.)\s*[^.]*:$/, '')}`
 }
