@@ -31,7 +31,7 @@ import { toToolDescriptor } from '../manifest/to-tool-descriptor.ts'
 import { toolRegistry } from '../manifest/tool-registry.ts'
 
 import { uiMessageStreamDialectOf } from '../protocol/ui-message-chunk.ts'
-import { mountPlayground } from './mount-playground.ts'
+import { mountPlayground, mountTokenPrompt } from './mount-playground.ts'
 import type { CancelResult } from '../protocol/call-result.ts'
 import { headerNames } from '../protocol/header-names.ts'
 
@@ -104,7 +104,8 @@ export function createToolApp(options: ToolAppOptions, features: ToolAppFeatures
     app.use('*', required(features.cors, 'cors', 'corsMiddleware: workerCors')({ ...corsOptions, exposeHeaders: [...new Set([...exposeHeaders, headerNames.runId, headerNames.toolCallId])] }))
   }
   if (options.tracing) required(features.tracing, 'tracing', 'tracer: workerTracing')(app, { tracing: options.tracing, basePath })
-  mountPlayground(app, { playground: options.playground, basePath, page: features.playground, root, auth: Boolean(options.auth || options.oauth) })
+  const playground = { playground: options.playground, basePath, page: features.playground, root, auth: Boolean(options.auth || options.oauth) }
+  if (playground.auth) mountTokenPrompt(app, playground)
   // Before `auth`: its metadata answers without credentials, its challenge is what a client signs in by.
   if (options.oauth) required(features.oauth, 'oauth', 'oauthGuard: workerOAuth')(app, { oauth: options.oauth, basePath })
   for (const middleware of [options.auth ?? []].flat()) app.use('*', guardAuth(middleware as MiddlewareHandler) as MiddlewareHandler<ToolAppEnv>)
@@ -201,6 +202,7 @@ export function createToolApp(options: ToolAppOptions, features: ToolAppFeatures
     const openApi = once(async () => openApiOf(await descriptors(), { basePath, server: options.server }))
     app.get('/openapi.json', async (c) => c.json(await openApi()))
   }
+  mountPlayground(app, playground)
   if (options.mastra !== false) features.mastra?.(app, { descriptors: byId, maxInputBytes, call: callRoute })
   // A feature of the composer: this file imports no MCP code, so a Worker without /mcp bundles no MCP SDK.
   if (options.mcp !== false && features.mcp) {

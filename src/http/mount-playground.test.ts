@@ -62,21 +62,29 @@ describe('GET / (the playground)', () => {
     const on = await createAppWithoutPage({ tools, playground: true }).request('https://tools.example.com/')
     expect(on.status).toBe(404)
     expect(await on.json()).toEqual(notBuilt)
-    // playground: false says nothing of a page, as before; the page's answer comes before auth, as the page does.
+    // playground: false says nothing of a page, as before; and the answer is behind auth like the page.
     expect(await (await createAppWithoutPage({ tools, playground: false }).request('http://localhost/')).json()).toEqual(notFound)
-    expect(await (await createAppWithoutPage({ tools, auth: bearerAuth({ token: 'secret' }) }).request('http://localhost/')).json()).toEqual(notBuilt)
+    expect((await createAppWithoutPage({ tools, auth: bearerAuth({ token: 'secret' }) }).request('http://localhost/')).status).toBe(401)
   })
 
-  it('opens without a token when the app has auth (a browser cannot send one), asks for it, and its routes stay behind auth', async () => {
+  it('is behind the same auth as the routes; a browser refused it gets a form for the token (still 401)', async () => {
     const app = createToolApp({ tools, auth: bearerAuth({ token: 'secret' }) })
-    const page = await app.request('http://localhost/')
-    expect(page.status).toBe(200)
-    expect(await page.text()).toContain('<body data-base="" data-auth>')
+    const refused = await app.request('http://localhost/')
+    expect(refused.status).toBe(401)
+    expect(await refused.json()).toMatchObject({ error: { code: 'UNAUTHORIZED' } })
+    const prompt = await app.request('http://localhost/', { headers: { accept: 'text/html,application/xhtml+xml' } })
+    expect(prompt.status).toBe(401)
+    expect(prompt.headers.get('www-authenticate')).toBe((refused.headers.get('www-authenticate')))
+    expect(prompt.headers.get('content-security-policy')).toContain("frame-ancestors 'none'")
+    const form = await prompt.text()
+    expect(form).toContain('<label for="token">Token</label>')
+    expect(form).not.toContain('data-base') // the page itself is not in it
+    const allowed = await app.request('http://localhost/', { headers: { authorization: 'Bearer secret' } })
+    expect(allowed.status).toBe(200)
+    expect(await allowed.text()).toContain('<body data-base="" data-auth>')
     expect(await (await createToolApp({ tools }).request('http://localhost/')).text()).toContain('<body data-base="">')
-    for (const path of ['/tools', '/runs']) expect(await (await app.request(`http://localhost${path}`)).json()).toMatchObject({ error: { code: 'UNAUTHORIZED' } })
-    expect((await app.request('http://localhost/tools', { headers: { authorization: 'Bearer secret' } })).status).toBe(200)
-    // Off this host, GET / answers as an unknown route, before auth as the page does.
-    expect((await app.request('https://tools.example.com/')).status).toBe(404)
+    // Off this host the page is not served: a browser refused there gets the 401 as is.
+    expect((await app.request('https://tools.example.com/', { headers: { accept: 'text/html' } })).headers.get('content-type')).toContain('application/json')
   })
 
   it('lives under the base path and tells the page where the routes are', async () => {

@@ -3,6 +3,7 @@ import { playgroundForms } from './playground-forms.ts'
 import { playgroundViews } from './playground-views.ts'
 import { playgroundRuns } from './playground-runs.ts'
 import { playgroundSession } from './playground-session.ts'
+import { playgroundTokenPrompt } from './playground-token-prompt.ts'
 
 // One document, styles and script inline: the Worker serves it alone (no CDN, no asset binding).
 const style = `
@@ -53,9 +54,11 @@ const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"
  * It lists the tools, draws a form from the selected tool's input schema beside a raw JSON editor,
  * calls the tool streaming and shows each event in a `role="log"` timeline, answers a waiting run
  * (approve, decline, resume), replays past runs from the events route, and lists the caller's runs
- * on the server with a timeline of one (`playgroundRuns`), and asks for a token when the app has auth (`playgroundSession`).
+ * on the server with a timeline of one (`playgroundRuns`), and keeps the token of an app with auth (`playgroundSession`;
+ * `tokenPrompt` renders what a browser refused the page sees instead: a form for that token).
  */
-export function playgroundPage(options: { base: string; auth?: boolean }): string {
+export function playgroundPage(options: { base: string; auth?: boolean; tokenPrompt?: boolean }): string {
+  if (options.tokenPrompt) return playgroundTokenPrompt()
   return `<!doctype html>
 <html lang="en">
 <head>

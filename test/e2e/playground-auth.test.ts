@@ -1,8 +1,8 @@
 // The playground of an app with `auth` (SPEC §10, issue #49: "with `auth` on, the playground has no way
 // to send a token"), in a real browser: Chromium on a toolroute app served by Node whose bearer auth
-// takes two tokens (two callers). The page opens without a token (a browser cannot send one to open a
-// page) and shows the 401 of its first request; with a token typed in its field, every request it
-// makes carries `Authorization: Bearer <token>` (the tools, a call, approve, GET /runs, a replay), and
+// takes two tokens (two callers). The page is behind auth like its routes: a browser opening it without a
+// token gets the 401 as a form asking for one (a navigation cannot send a bearer token); with the token,
+// the page opens, and every request it makes carries `Authorization: Bearer <token>` (the tools, a call, approve, GET /runs, a replay), and
 // the runs listed are that caller's only. The token stays in the tab's sessionStorage, never in a URL.
 import { bearerAuth } from 'hono/bearer-auth'
 import type { Browser, Page, Request } from 'playwright-core'
@@ -56,7 +56,7 @@ async function start(token: string): Promise<string> {
 }
 
 describe('the playground of an app with auth', () => {
-  it('shows the 401 without a token; with one, every request sends it, calls succeed and GET /runs lists the caller’s runs', async () => {
+  it('asks for a token (401) and refuses a wrong one; with the right one the page opens, every request sends it, calls succeed and GET /runs lists the caller’s runs', async () => {
     const [agentRun, otherRun] = [await start(mine), await start(theirs)]
     const context = await (await browser).newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 })
     const page = await context.newPage()
@@ -68,14 +68,18 @@ describe('the playground of an app with auth', () => {
     page.on('console', (message) => logged.push(message.text()))
     page.on('request', (request) => void requests.push(request))
 
-    await page.goto(`${server.url}/`)
-    // No token: the tools' request answers 401, shown as the page shows any error; no tool, no Run.
-    await expect.poll(() => page.getByRole('alert').innerText()).toMatch(/^UNAUTHORIZED/)
-    expect(await page.getByRole('button', { name: 'Run', exact: true }).isVisible()).toBe(false)
+    // No token: GET / is behind auth like every route (SPEC §10); the browser's 401 is a form for the token.
+    const refused = await page.goto(`${server.url}/`)
+    expect(refused?.status()).toBe(401)
+    expect(await page.getByRole('button', { name: 'Run', exact: true }).count()).toBe(0)
+    await page.getByLabel('Token', { exact: true }).fill(theirs.replace('bob', 'eve'))
+    await page.getByRole('button', { name: 'Open', exact: true }).click()
+    await expect.poll(() => page.getByRole('alert').innerText()).toBe('This token was refused.')
     await page.screenshot({ path: `${screenshotDir}/auth-01-no-token.png`, fullPage: true })
 
+    // With the token the page opens, its own Token field holding it.
     await page.getByLabel('Token', { exact: true }).fill(mine)
-    await page.getByLabel('Token', { exact: true }).press('Tab')
+    await page.getByRole('button', { name: 'Open', exact: true }).click()
     await page.getByRole('button', { name: 'Run', exact: true }).waitFor()
     await settled(page)
     expect(await page.getByRole('alert').innerText()).toBe('')
