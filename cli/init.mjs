@@ -109,7 +109,9 @@ build()
 
 export default defineConfig({
   plugins: [toolrouteBuild, cloudflareTest({ wrangler: { configPath: './wrangler.toml' }, miniflare: { cf: false } })],
-  test: { include: ['test/**/*.test.ts'], testTimeout: 30_000 },
+  // fsModuleCache off: with it on, the modules workerd runs come without their source maps, and a
+  // tool's stack trace names the transformed line, not the one in tools/.
+  test: { include: ['test/**/*.test.ts'], testTimeout: 30_000, fsModuleCache: false },
 })
 `
 

@@ -53,7 +53,7 @@ for (const file of files(dist)) {
 // The playground's browser code ships as the text of its functions (`toString()`): tsc keeps the
 // sources' comments, which every page would carry (a third of its gzip). esbuild reprints them
 // without, names and layout unchanged (a Worker's bundle does the same through wrangler).
-for (const name of ['playground-script.js', 'playground-forms.js']) {
+for (const name of ['playground-script.js', 'playground-forms.js', 'playground-views.js', 'playground-runs.js', 'playground-session.js', 'playground-token-prompt.js']) {
   const file = join(dist, 'playground', name)
   writeFileSync(file, (await transform(readFileSync(file, 'utf8'), { format: 'esm', loader: 'js' })).code)
 }

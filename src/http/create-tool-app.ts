@@ -31,7 +31,7 @@ import { toToolDescriptor } from '../manifest/to-tool-descriptor.ts'
 import { toolRegistry } from '../manifest/tool-registry.ts'
 
 import { uiMessageStreamDialectOf } from '../protocol/ui-message-chunk.ts'
-import { mountPlayground } from './mount-playground.ts'
+import { mountPlayground, mountTokenPrompt } from './mount-playground.ts'
 import type { CancelResult } from '../protocol/call-result.ts'
 import { headerNames } from '../protocol/header-names.ts'
 
@@ -104,6 +104,8 @@ export function createToolApp(options: ToolAppOptions, features: ToolAppFeatures
     app.use('*', required(features.cors, 'cors', 'corsMiddleware: workerCors')({ ...corsOptions, exposeHeaders: [...new Set([...exposeHeaders, headerNames.runId, headerNames.toolCallId])] }))
   }
   if (options.tracing) required(features.tracing, 'tracing', 'tracer: workerTracing')(app, { tracing: options.tracing, basePath })
+  const playground = { playground: options.playground, basePath, page: features.playground, root, auth: Boolean(options.auth || options.oauth) }
+  if (playground.auth) mountTokenPrompt(app, playground)
   // Before `auth`: its metadata answers without credentials, its challenge is what a client signs in by.
   if (options.oauth) required(features.oauth, 'oauth', 'oauthGuard: workerOAuth')(app, { oauth: options.oauth, basePath })
   for (const middleware of [options.auth ?? []].flat()) app.use('*', guardAuth(middleware as MiddlewareHandler) as MiddlewareHandler<ToolAppEnv>)
@@ -182,15 +184,12 @@ export function createToolApp(options: ToolAppOptions, features: ToolAppFeatures
   const runAction = guardRunAction(options)
   const stepResponse = async (c: Context, segment: RunSegment) => segmentResponse(c, segment, await loadTool(tools, segment.run.toolId), responseModeOf(c, options.keepAliveMs))
   // Bodies are checked after our own read, so a bad one gets 415, 413 or INVALID_JSON first; empty is `{}`.
-  app.post('/runs/:runId/approve', runAction, runCaller, async (c) =>
-    stepResponse(c, await hostFor(c).approve(c.req.param('runId'), { principal: c.get('principal'), ...checkRunActionBody('approve', await readJsonBody(c, maxInputBytes)) })),
-  )
-  app.post('/runs/:runId/decline', runAction, runCaller, async (c) =>
-    stepResponse(c, await hostFor(c).decline(c.req.param('runId'), { principal: c.get('principal'), ...checkRunActionBody('decline', await readJsonBody(c, maxInputBytes)) })),
-  )
-  app.post('/runs/:runId/resume', runAction, runCaller, async (c) =>
-    stepResponse(c, await hostFor(c).resume(c.req.param('runId'), { principal: c.get('principal'), ...checkRunActionBody('resume', await readJsonBody(c, maxInputBytes)) })),
-  )
+  // Each is the body of its own action, which the host's method of that name takes (hence the cast).
+  for (const action of ['approve', 'decline', 'resume'] as const) {
+    app.post(`/runs/:runId/${action}`, runAction, runCaller, async (c) =>
+      stepResponse(c, await hostFor(c)[action](c.req.param('runId'), { principal: c.get('principal'), ...checkRunActionBody(action, await readJsonBody(c, maxInputBytes)) } as never)),
+    )
+  }
   app.post('/runs/:runId/cancel', runAction, runCaller, async (c) => {
     await readJsonBody(c, maxInputBytes) // ignored, but held to the rules of a body: JSON or none
     const run = await hostFor(c).cancel(c.req.param('runId'), { principal: c.get('principal') })
@@ -203,7 +202,7 @@ export function createToolApp(options: ToolAppOptions, features: ToolAppFeatures
     const openApi = once(async () => openApiOf(await descriptors(), { basePath, server: options.server }))
     app.get('/openapi.json', async (c) => c.json(await openApi()))
   }
-  mountPlayground(app, { playground: options.playground, basePath, page: features.playground, root })
+  mountPlayground(app, playground)
   if (options.mastra !== false) features.mastra?.(app, { descriptors: byId, maxInputBytes, call: callRoute })
   // A feature of the composer: this file imports no MCP code, so a Worker without /mcp bundles no MCP SDK.
   if (options.mcp !== false && features.mcp) {

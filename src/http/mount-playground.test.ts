@@ -5,6 +5,8 @@ import { createTool } from '../runtime/create-tool.ts'
 import { playgroundForms } from '../playground/playground-forms.ts'
 import { playgroundScript } from '../playground/playground-script.ts'
 import { playgroundViews } from '../playground/playground-views.ts'
+import { playgroundRuns } from '../playground/playground-runs.ts'
+import { playgroundSession } from '../playground/playground-session.ts'
 import { createToolApp } from '../server.ts'
 import { createToolApp as createAppWithoutPage } from './create-tool-app.ts'
 import { servesPlayground } from './mount-playground.ts'
@@ -65,13 +67,24 @@ describe('GET / (the playground)', () => {
     expect((await createAppWithoutPage({ tools, auth: bearerAuth({ token: 'secret' }) }).request('http://localhost/')).status).toBe(401)
   })
 
-  it('is behind the same auth as the routes', async () => {
+  it('is behind the same auth as the routes; a browser refused it gets a form for the token (still 401)', async () => {
     const app = createToolApp({ tools, auth: bearerAuth({ token: 'secret' }) })
     const refused = await app.request('http://localhost/')
     expect(refused.status).toBe(401)
     expect(await refused.json()).toMatchObject({ error: { code: 'UNAUTHORIZED' } })
+    const prompt = await app.request('http://localhost/', { headers: { accept: 'text/html,application/xhtml+xml' } })
+    expect(prompt.status).toBe(401)
+    expect(prompt.headers.get('www-authenticate')).toBe((refused.headers.get('www-authenticate')))
+    expect(prompt.headers.get('content-security-policy')).toContain("frame-ancestors 'none'")
+    const form = await prompt.text()
+    expect(form).toContain('<label for="token">Token</label>')
+    expect(form).not.toContain('data-base') // the page itself is not in it
     const allowed = await app.request('http://localhost/', { headers: { authorization: 'Bearer secret' } })
     expect(allowed.status).toBe(200)
+    expect(await allowed.text()).toContain('<body data-base="" data-auth>')
+    expect(await (await createToolApp({ tools }).request('http://localhost/')).text()).toContain('<body data-base="">')
+    // Off this host the page is not served: a browser refused there gets the 401 as is.
+    expect((await app.request('https://tools.example.com/', { headers: { accept: 'text/html' } })).headers.get('content-type')).toContain('application/json')
   })
 
   it('lives under the base path and tells the page where the routes are', async () => {
@@ -92,7 +105,7 @@ describe('GET / (the playground)', () => {
   })
 
   it('ships a script that cannot end its own script element early', () => {
-    for (const part of [playgroundScript, playgroundForms, playgroundViews]) expect(part.toString()).not.toMatch(/<\/script/i)
+    for (const part of [playgroundScript, playgroundForms, playgroundViews, playgroundRuns, playgroundSession]) expect(part.toString()).not.toMatch(/<\/script/i)
   })
 
   it('fits the app\'s one router (RegExpRouter) under a base path: the app is built and serves the page', async () => {

@@ -19,20 +19,41 @@ const headers = {
   'x-content-type-options': 'nosniff',
 }
 
-/** `GET /`: the playground page, rendered on first request; when off or not built, answered as unknown. */
-export function mountPlayground(app: Hono<ToolAppEnv>, options: { playground: boolean | undefined; basePath: string; page: PlaygroundPageLoader | undefined; root: Hono<ToolAppEnv> }): void {
+type PlaygroundMount = { playground: boolean | undefined; basePath: string; page: PlaygroundPageLoader | undefined; root: Hono<ToolAppEnv>; auth: boolean }
+
+/** `GET /`: the playground page, rendered on first request, behind the app's auth like its routes; when off or not built, answered as unknown. */
+export function mountPlayground(app: Hono<ToolAppEnv>, options: PlaygroundMount): void {
   if (options.playground === false) return
   const base = options.basePath.replace(/\/+$/, '')
   let page: Promise<string> | undefined
   const serve = async (c: Context<ToolAppEnv>) => {
     if (!servesPlayground(options.playground, c.req.url)) return c.notFound()
     if (!options.page) throw new ToolrouteError('TOOL_NOT_FOUND', `No route for GET ${c.req.path}: ${notBuilt}`)
-    page ??= Promise.resolve(options.page({ base }))
+    page ??= Promise.resolve(options.page({ base, auth: options.auth }))
     return c.html(await page, 200, headers)
   }
   app.get('/', serve)
   // Under a base path the page answers at `/v1` and `/v1/` alike (the root app's route: the base app's `/` is `/v1`).
   if (base) options.root.get(`${base}/`, serve)
+}
+
+/**
+ * With `auth` or `oauth`, a browser opening the page cannot send a bearer token: the refusal it meets (still
+ * the app's own 401, its `WWW-Authenticate` kept) is a form asking for one, which opens the page with it.
+ * Mounted before auth, it changes only a 401 to a page request from a browser; JSON callers see the 401 as is.
+ */
+export function mountTokenPrompt(app: Hono<ToolAppEnv>, options: PlaygroundMount): void {
+  if (options.playground === false || !options.page) return
+  const page = options.page
+  const base = options.basePath.replace(/\/+$/, '')
+  const prompt = async (c: Context<ToolAppEnv>, next: () => Promise<void>) => {
+    await next()
+    if (c.res.status !== 401 || !c.req.header('accept')?.includes('text/html') || !servesPlayground(options.playground, c.req.url)) return
+    // Hono keeps the refusal's headers (its challenge among them) on the answer that replaces it.
+    c.res = new Response(await page({ base, tokenPrompt: true }), { status: 401, headers: { ...headers, 'content-type': 'text/html; charset=utf-8' } })
+  }
+  app.get('/', prompt)
+  if (base) options.root.get(`${base}/`, prompt)
 }
 
 const notBuilt =

@@ -1,5 +1,7 @@
-/** Renders the playground page for an app whose routes live under `base`. */
-export type PlaygroundPageLoader = (options: { base: string }) => string | Promise<string>
+import type { playgroundPage } from './playground-page.ts'
+
+/** Renders the page for an app whose routes live under `base` (`''` for `/`, else a path like `/v1`); with `auth` (the app's `auth` or `oauth`), the page asks for a token. */
+export type PlaygroundPageLoader = (options: Parameters<typeof playgroundPage>[0]) => string | Promise<string>
 
 /**
  * The playground page, imported on first use. An app gets it from whoever composes it:

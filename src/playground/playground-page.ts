@@ -2,13 +2,15 @@ import { playgroundScript } from './playground-script.ts'
 import { playgroundForms } from './playground-forms.ts'
 import { playgroundViews } from './playground-views.ts'
 import { playgroundRuns } from './playground-runs.ts'
+import { playgroundSession } from './playground-session.ts'
+import { playgroundTokenPrompt } from './playground-token-prompt.ts'
 
 // One document, styles and script inline: the Worker serves it alone (no CDN, no asset binding).
 const style = `
 :root{color-scheme:light dark;--fg:#1b1f24;--muted:#5b6470;--bg:#fff;--panel:#f5f6f8;--line:#d5d9df;--accent:#0b5fff;--good:#107a3e;--bad:#b3261e;font:15px/1.45 system-ui,sans-serif}
 @media (prefers-color-scheme:dark){:root{--fg:#e6e8eb;--muted:#9aa3ad;--bg:#14171a;--panel:#1d2126;--line:#343a41;--accent:#6ea0ff;--good:#5cc98a;--bad:#ff8a80}}
 *{box-sizing:border-box}body{margin:0;color:var(--fg);background:var(--bg)}
-header{padding:.6rem 1rem;border-bottom:1px solid var(--line)}h1{font-size:1.1rem;margin:0}h2{font-size:1rem;margin:.2rem 0 .5rem}
+header{padding:.6rem 1rem;border-bottom:1px solid var(--line);display:flex;gap:1rem;align-items:center;flex-wrap:wrap}#token-panel{display:flex;gap:.5rem;align-items:center}#token-panel input{width:16rem}h1{font-size:1.1rem;margin:0}h2{font-size:1rem;margin:.2rem 0 .5rem}
 .layout{display:grid;grid-template-columns:minmax(14rem,20rem) 1fr;min-height:calc(100vh - 3rem)}
 nav{border-right:1px solid var(--line);padding:.75rem;background:var(--panel);overflow:auto}
 nav ul{list-style:none;margin:0 0 1rem;padding:0}nav li{margin:0 0 .5rem}
@@ -45,12 +47,6 @@ pre{margin:.2rem 0 0;white-space:pre-wrap;word-break:break-word;font-size:.82rem
 .phase .bar{height:.55rem;background:var(--accent);border-radius:.2rem;max-width:50%}.phase .duration{color:var(--muted);font-size:.8rem}
 `
 
-/** What the page needs to know about the app serving it. */
-export interface PlaygroundPageOptions {
-  /** Where the app's routes are mounted: `''` for `/`, else a path like `/v1`. */
-  base: string
-}
-
 const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;')
 
 /**
@@ -58,9 +54,11 @@ const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"
  * It lists the tools, draws a form from the selected tool's input schema beside a raw JSON editor,
  * calls the tool streaming and shows each event in a `role="log"` timeline, answers a waiting run
  * (approve, decline, resume), replays past runs from the events route, and lists the caller's runs
- * on the server with a timeline of one (`playgroundRuns`).
+ * on the server with a timeline of one (`playgroundRuns`), and keeps the token of an app with auth (`playgroundSession`;
+ * `tokenPrompt` renders what a browser refused the page sees instead: a form for that token).
  */
-export function playgroundPage(options: PlaygroundPageOptions): string {
+export function playgroundPage(options: { base: string; auth?: boolean; tokenPrompt?: boolean }): string {
+  if (options.tokenPrompt) return playgroundTokenPrompt()
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -70,8 +68,8 @@ export function playgroundPage(options: PlaygroundPageOptions): string {
 <link rel="icon" href="data:,">
 <style>${style}</style>
 </head>
-<body data-base="${escapeAttribute(options.base)}">
-<header><h1>toolroute playground</h1></header>
+<body data-base="${escapeAttribute(options.base)}"${options.auth ? ' data-auth' : ''}>
+<header><h1>toolroute playground</h1><div id="token-panel"></div></header>
 <div class="layout">
 <nav aria-label="Tools and runs">
 <h2 id="tools-title">Tools</h2>
@@ -114,7 +112,7 @@ export function playgroundPage(options: PlaygroundPageOptions): string {
 </section>
 </main>
 </div>
-<script type="module">(${playgroundScript.toString()})(${playgroundForms.toString()}, ${playgroundViews.toString()}, ${playgroundRuns.toString()})</script>
+<script type="module">(${playgroundScript.toString()})(${[playgroundForms, playgroundViews, playgroundRuns, playgroundSession].map(String).join(', ')})</script>
 </body>
 </html>
 `

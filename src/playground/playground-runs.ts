@@ -42,6 +42,7 @@ export function playgroundRuns(h: (tag: string, props?: Record<string, any>, ...
     }
   }
 
+  for (const select of [status, tool]) select.addEventListener('change', () => load())
   /** Approves or declines from the list, then shows the run (its events) and reads the list again. */
   const act = async (run: any, action: string, body: unknown) => {
     await fetch(`${base}/runs/${encodeURIComponent(run.runId)}/${action}`, { method: 'POST', headers: { 'content-type': 'application/json', ...auth() }, body: json(body) })
@@ -116,10 +117,9 @@ export function playgroundRuns(h: (tag: string, props?: Record<string, any>, ...
     )
   }
 
-  /** Fills the panel; `toolIds` are the tool filter's choices. */
+  /** Fills the panel (again when the token changes); `toolIds` are the tool filter's choices. */
   const mount = (toolIds: string[]) => {
     tool.replaceChildren(h('option', { value: '' }, 'any'), ...toolIds.map((id) => h('option', { value: id }, id)))
-    for (const select of [status, tool]) select.addEventListener('change', () => load())
     $('server-runs-panel').replaceChildren(
       h('div', { class: 'field' }, h('label', { for: 'runs-status' }, 'status'), status),
       h('div', { class: 'field' }, h('label', { for: 'runs-tool' }, 'tool'), tool),

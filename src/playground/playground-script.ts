@@ -1,6 +1,7 @@
 import type { Editor, playgroundForms } from './playground-forms.ts'
 import type { playgroundViews } from './playground-views.ts'
 import type { playgroundRuns } from './playground-runs.ts'
+import type { playgroundSession } from './playground-session.ts'
 
 /**
  * The playground's browser code. It ships as the text of this function (`playgroundScript.toString()`),
@@ -9,29 +10,29 @@ import type { playgroundRuns } from './playground-runs.ts'
  * and never spells the closing tag of a script element. The project's types have no DOM (they are
  * the Workers' types), so the DOM is reached through `any`; the browser tests hold its behaviour.
  *
- * It uses the app's public routes only: `GET /tools`, `POST /tools/:id` as SSE with `?view=`,
- * `/runs/:id/approve|decline|resume`, `GET /runs/:id/events?after=` and `GET /runs/:id`.
+ * It uses the app's public routes only, each with the token's headers: `GET /tools`, `POST /tools/:id`
+ * as SSE with `?view=`, `/runs/:id/approve|decline|resume`, `GET /runs/:id/events?after=`, `GET /runs/:id`.
  *
- * The forms drawn from JSON Schema are `playgroundForms`; the element helper and what reads the
- * app's answers as text (SSE frames, an event's line, a run's status, a tool's badges) are
- * `playgroundViews`: both passed in as text beside it the same way (see playground-page.ts). What is
- * left is one closure on purpose: the page's state, timeline and wiring share it, and splitting them
- * would only pass that state through parameters.
+ * The forms drawn from JSON Schema are `playgroundForms`; the element helper and what reads the app's
+ * answers as text (SSE frames, an event's line, a run's status, a tool's badges) `playgroundViews`; what
+ * the tab keeps and the token `playgroundSession`: each passed in as text beside it (see playground-page.ts).
+ * What is left is one closure on purpose: the page's state, timeline and wiring share it, and splitting
+ * them would only pass that state through parameters.
  */
-export function playgroundScript(makeForms: typeof playgroundForms, makeViews: typeof playgroundViews, makeRuns: typeof playgroundRuns): void {
+export function playgroundScript(makeForms: typeof playgroundForms, makeViews: typeof playgroundViews, makeRuns: typeof playgroundRuns, makeSession: typeof playgroundSession): void {
   type ToolEvent = { type: string; [key: string]: any }
   type Run = { runId: string; toolId: string; status: string; at: number; view: string; events: { seq: string; event: ToolEvent }[] }
 
   const doc: any = (globalThis as any).document
-  const storage: any = (globalThis as any).sessionStorage
   const base: string = doc.body.dataset.base
   const $ = (id: string): any => doc.getElementById(id)
   const json = (value: unknown, space?: number) => JSON.stringify(value, null, space)
 
   const { h, badges, summary, statusOf, frames } = makeViews(doc, json)
   const { editorFor, sample } = makeForms(h, json)
+  const { kept, keep, headers: auth } = makeSession(h, () => load()) // a new token reads the tools again
   // The server's runs, and a run's timeline; a server run opened here joins this page's runs.
-  const server = makeRuns(h, json, base, () => ({}), (summary) => {
+  const server = makeRuns(h, json, base, auth, (summary) => {
     const known = runs.find((run) => run.runId === summary.runId)
     const run = known ?? { ...summary, at: Date.now(), view: view(), events: [] }
     if (!known) runs.unshift(run)
@@ -44,20 +45,8 @@ export function playgroundScript(makeForms: typeof playgroundForms, makeViews: t
   let tool: any
   let input: Editor | undefined
   let active: Run | undefined
-  const runs: Run[] = (() => {
-    try {
-      return JSON.parse(storage.getItem('toolroute.playground.runs') ?? '[]')
-    } catch {
-      return []
-    }
-  })()
-  const save = () => {
-    try {
-      storage.setItem('toolroute.playground.runs', json(runs.slice(0, 25)))
-    } catch {
-      // A full or disabled storage only loses the list across reloads.
-    }
-  }
+  const runs: Run[] = kept('toolroute.playground.runs', [])
+  const save = () => keep('toolroute.playground.runs', runs.slice(0, 25))
   const view = (): string => doc.querySelector('input[name="view"]:checked')?.value ?? 'display'
 
   // ---- Tools ------------------------------------------------------------------------------
@@ -115,7 +104,7 @@ export function playgroundScript(makeForms: typeof playgroundForms, makeViews: t
       h('strong', { class: 'code' }, error.code),
       ' ',
       h('span', {}, error.message),
-      error.issues?.length ? h('ul', {}, error.issues.map((issue) => h('li', {}, `${issue.path.join('.') || '(root)'}: ${issue.message}`))) : undefined,
+      error.issues?.length ? h('ul', {}, error.issues.map((issue) => h('li', {}, `${issue.path.join('.') || '(root)'}: ${issue.message}`))) : '',
     )
   }
 
@@ -173,7 +162,7 @@ export function playgroundScript(makeForms: typeof playgroundForms, makeViews: t
     }
     let response: any
     try {
-      response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...headers }, body })
+      response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...auth(), ...headers }, body })
     } catch (error) {
       return refused({ code: 'NETWORK_ERROR', message: String(error) })
     }
@@ -242,7 +231,7 @@ export function playgroundScript(makeForms: typeof playgroundForms, makeViews: t
     const mine = ++feed
     run.view = view()
     showRun(run, 'replaying')
-    const response: any = await fetch(`${runUrl(run, '/events')}&after=0`, { headers: { accept: 'text/event-stream' } }).catch(() => undefined)
+    const response: any = await fetch(`${runUrl(run, '/events')}&after=0`, { headers: { accept: 'text/event-stream', ...auth() } }).catch(() => undefined)
     if (!response?.ok) {
       for (const { seq, event } of run.events) appendEvent(seq, event)
       return showRun(run, 'not stored by the server: the events this page received')
@@ -253,7 +242,7 @@ export function playgroundScript(makeForms: typeof playgroundForms, makeViews: t
       if (mine === feed) appendEvent(frame.seq, frame.event)
     }
     run.events = events
-    const record: any = await fetch(`${base}/runs/${encodeURIComponent(run.runId)}`).then((answer: any) => (answer.ok ? answer.json() : undefined), () => undefined)
+    const record: any = await fetch(`${base}/runs/${encodeURIComponent(run.runId)}`, { headers: auth() }).then((answer: any) => (answer.ok ? answer.json() : undefined), () => undefined)
     run.status = record?.status ?? statusOf(events, run.status)
     save()
     if (mine !== feed) return
@@ -280,7 +269,8 @@ export function playgroundScript(makeForms: typeof playgroundForms, makeViews: t
   for (const radio of doc.querySelectorAll('input[name="view"]')) radio.addEventListener('change', () => active && reopen(active))
 
   const load = async () => {
-    const response: any = await fetch(`${base}/tools`)
+    showError()
+    const response: any = await fetch(`${base}/tools`, { headers: auth() })
     const payload: any = await response.json()
     if (!response.ok) return showError(payload.error)
     tools = payload.tools

@@ -24,6 +24,7 @@ export const errorStatus = {
   EXECUTION_FAILED: 500,
   IDEMPOTENCY_KEY_REUSED: 422,
   IDEMPOTENCY_CONFLICT: 409,
+  BUILD_FAILED: 503, // a tool module that does not build (§7, `toolroute dev`) or load (Deno's `loadTools`)
   /** An `Idempotency-Key` that is empty or over 255 characters. */
   IDEMPOTENCY_KEY_INVALID: 400,
 } as const

@@ -1,6 +1,7 @@
 // How `deno task dev` finds tools: every module of tools/, no build step, ids checked with the
 // file names in the message, as `toolroute build` does for the Worker.
 import assert from 'node:assert/strict'
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { createDenoToolApp, loadTools } from 'toolroute/deno'
 import { repoRoot } from './harness.ts'
 
@@ -70,22 +71,56 @@ Deno.test('loadTools: any id as Mastra allows, but two ids with one MCP name are
   }
 })
 
-Deno.test('loadTools: a module that fails to load (a Workers-only import) fails only its own tools, as on Workers', async () => {
+Deno.test('loadTools: a module that fails to load fails only its own tool, 503 BUILD_FAILED "<file>:<line>: <what>" as on Workers', async () => {
   const dir = await toolsDir({
     'good.ts': tool('good', 'good'),
+    // A Workers-only import (Deno cannot load it), and a module that throws as it loads.
     'workers-only.ts': `import { env } from 'cloudflare:workers'\n${tool('bad', 'bad')}\nexport const prefix = () => env.PREFIX\n`,
+    'broken.ts': '// fails as it loads\nthrow new Error("broken tool module")\n',
   })
   const logged: unknown[] = []
   const error = console.error
   console.error = (...args: unknown[]) => void logged.push(args.join(' '))
+  const kv = await Deno.openKv(':memory:')
+  const folder = dir.split('/').at(-1)
   try {
-    const { tools, failed } = await loadTools(dir)
-    assert.deepEqual(tools.map((each) => each.id), ['good'])
-    assert.equal(failed.length, 1)
-    assert.match(failed[0]!, /workers-only\.ts: .*cloudflare/)
-    assert.match(String(logged[0]), /workers-only\.ts: .*\(its tools are not served until it loads\)/)
+    const { tools, files, failed } = await loadTools(dir)
+    console.error = error
+    // Served under its file's name (its tool's own id is unknown: the module never ran).
+    assert.deepEqual(tools.map((each) => each.id).sort(), ['broken', 'good', 'workers-only'])
+    assert.deepEqual(failed, [`${folder}/broken.ts:2: broken tool module`, `${folder}/workers-only.ts:1: Unsupported scheme "cloudflare" for module "cloudflare:workers".`])
+    assert.equal(files.get('broken'), `${folder}/broken.ts (failed to load)`)
+    assert.equal(logged.length, 2) // each failure is logged once, with its file
+    assert.match(String(logged[1]), /workers-only\.ts failed to load \(its tool answers 503 BUILD_FAILED; the others are served\)/)
+
+    const { app } = await createDenoToolApp({ tools, kv, queue: false })
+    const call = (id: string) => app.request(`/tools/${id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+    assert.equal((await call('good')).status, 200)
+    // What `toolroute dev` answers for a tool file that does not build: `{ error: { code, message: "<file>:<line>: <what>" } }`.
+    for (const [id, message] of [['broken', failed[0]], ['workers-only', failed[1]]]) {
+      const response = await call(id!)
+      assert.equal(response.status, 503)
+      assert.deepEqual(await response.json(), { error: { code: 'BUILD_FAILED', message } })
+    }
+    const listed = (await (await app.request('/tools')).json()).tools as { id: string; description: string }[]
+    assert.deepEqual(listed.map((each) => each.id).sort(), ['broken', 'good', 'workers-only'])
+    assert.equal(listed.find((each) => each.id === 'workers-only')?.description, `Failed to load: ${failed[1]}`)
+    // MCP lists the same tools, and a call of the broken one is an error result with the same message.
+    const server = Deno.serve({ port: 0, hostname: '127.0.0.1', onListen: () => {} }, (request) => app.fetch(request))
+    const client = new Client({ name: 'deno-load-tools', version: '1.0.0' })
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${server.addr.port}/mcp`)))
+      assert.deepEqual((await client.listTools()).tools.map((each) => each.name).sort(), ['broken', 'good', 'workers-only'])
+      const result = await client.callTool({ name: 'broken', arguments: {} })
+      assert.equal(result.isError, true)
+      assert.match(JSON.stringify(result.content), /broken\.ts:2: broken tool module/)
+    } finally {
+      await client.close()
+      await server.shutdown()
+    }
   } finally {
     console.error = error
+    kv.close()
     await Deno.remove(dir, { recursive: true })
   }
 })

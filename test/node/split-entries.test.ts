@@ -206,6 +206,8 @@ describe('a Worker bundles only what its config and tools use', () => {
         'src/playground/playground-page.ts',
         'src/playground/playground-runs.ts',
         'src/playground/playground-script.ts',
+        'src/playground/playground-session.ts',
+        'src/playground/playground-token-prompt.ts',
         'src/playground/playground-views.ts',
       ])
     }
@@ -326,7 +328,7 @@ describe('a Worker bundles only what its config and tools use', () => {
     expect(unset.worker).toBe(unset.devEntry)
     const on = await deployed({ mcp: false, playground: true })
     expect(on.entry).toContain('playgroundPage: loadPlaygroundPage')
-    expect(carries(on.inputs, 'playground').length).toBe(5)
+    expect(carries(on.inputs, 'playground').length).toBe(7)
     expect(on.bundle).toContain('toolroute playground')
     // A hand-written `main` imports .toolroute/worker.ts itself: that file is then the deploy build.
     const own = await deployed({ mcp: false }, 'src/worker.ts')
