@@ -11,8 +11,9 @@
 import { execFile, execFileSync, spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join, normalize, resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { brokenLinks } from '../shared/broken-links.ts'
 import { packedPackage } from './packed-package.ts'
 import { freePort } from './wrangler-dev.ts'
 
@@ -54,32 +55,6 @@ function block(page: string, file: string): string {
 /** The command lines of a page's sh blocks that start with `prefix`. */
 const commands = (page: string, prefix: string) =>
   [...page.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((match) => match[1]!.split('\n')).filter((line) => line.startsWith(prefix))
-
-/** Every markdown link of `start` and of the pages it reaches, that does not resolve inside `root`. */
-function brokenLinks(root: string, start: string): string[] {
-  const slug = (heading: string) => heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-')
-  const prose = (file: string) => readFileSync(join(root, file), 'utf8').replace(/```[\s\S]*?```/g, '')
-  const anchors = (file: string) => new Set(prose(file).split('\n').filter((line) => /^#{1,6} /.test(line)).map((line) => slug(line.replace(/^#+ /, ''))))
-  const broken: string[] = []
-  const seen = new Set<string>()
-  const pages = [start]
-  while (pages.length > 0) {
-    const page = pages.shift()!
-    if (seen.has(page)) continue
-    seen.add(page)
-    for (const [, link] of prose(page).matchAll(/\]\(([^)\s]+)\)/g)) {
-      if (/^(https?:|mailto:)/.test(link!)) continue
-      const [path, anchor] = link!.split('#')
-      const target = path ? normalize(join(dirname(page), path)) : page
-      if (target.startsWith('..') || !existsSync(join(root, target))) broken.push(`${page}: ${link}`)
-      else if (target.endsWith('.md')) {
-        if (anchor && !anchors(target).has(anchor)) broken.push(`${page}: ${link} (no such heading)`)
-        pages.push(target)
-      }
-    }
-  }
-  return broken
-}
 
 /** The lines of a terminal's output that show an error or a stack frame. */
 const errorLines = (output: string) => output.split('\n').filter((line) => /\bError\b|^\s+at .+[:(]/.test(line))
@@ -211,8 +186,8 @@ describe("a newcomer's first hour, from the packed package on the machine's own 
     const manifest = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8'))
     expect(manifest.repository.url).toMatch(/^git\+https:\/\//)
     expect(manifest.homepage).toMatch(/^https:\/\//)
-    expect(brokenLinks(pkg, 'README.md')).toEqual([])
-    expect(brokenLinks(app, 'README.md')).toEqual([])
+    expect(brokenLinks(pkg, 'README.md', (path) => existsSync(join(pkg, path)))).toEqual([])
+    expect(brokenLinks(app, 'README.md', (path) => existsSync(join(app, path)))).toEqual([])
   })
 
   it("Deno serves the same project's tools (docs/deno.md): the secret tool reads process.env there too", async () => {
