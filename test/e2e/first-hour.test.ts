@@ -9,7 +9,7 @@
 // offline for real, and the README's own ports (8787, 8000) are free there whatever else runs. Where
 // the machine cannot make one, they run on free ports with the network on.
 import { execFile, execFileSync, spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -128,8 +128,15 @@ beforeAll(async () => {
   readme = readFileSync(join(app, 'node_modules/toolroute/README.md'), 'utf8')
 }, 360_000)
 
-afterAll(() => {
+afterAll(async () => {
   if (work) rmSync(work, { recursive: true, force: true })
+  // npx installed the tarball into npm's cache, under _npx/<hash>, once per run (the tarball's path is new each time).
+  const npx = join(env.HOME, '.npm/_npx')
+  const { tarball } = await packedPackage()
+  for (const dir of existsSync(npx) ? readdirSync(npx) : []) {
+    const manifest = join(npx, dir, 'package.json')
+    if (existsSync(manifest) && readFileSync(manifest, 'utf8').includes(tarball)) rmSync(join(npx, dir), { recursive: true, force: true })
+  }
 })
 
 describe("a newcomer's first hour, from the packed package on the machine's own Node", () => {
