@@ -4,7 +4,9 @@
 import { nodeVersionProblem } from './node-version.mjs'
 
 // Before anything else: an old Node would otherwise get as far as wrangler, which refuses it late.
-const tooOld = nodeVersionProblem()
+// `init` only writes files, and the project it writes brings Node 22 (its `node` dev dependency), so
+// the README's first command works on the machine's own Node, whatever its version.
+const tooOld = process.argv[2] === 'init' ? undefined : nodeVersionProblem()
 if (tooOld) {
   console.error(tooOld)
   process.exit(1)
@@ -21,7 +23,7 @@ Commands:
   deploy [--dry-run] [--outdir D]
                        build, then wrangler deploy
 
-Needs Node 22.12 or later.
+Needs Node 22.12 or later (init runs on any: the project it writes brings Node 22).
 Run \`toolroute <command> --help\` for a command's options.`,
   init: `Usage: toolroute init [dir]
 

@@ -11,7 +11,7 @@ export const builtinOAuthGuard = resourceServer((oauth: OAuthOptions) => async (
   const env = c.env as BuiltinOAuthEnv | undefined
   if (!env?.OAUTH_KV) throw new Error('toolroute: the built-in authorization server needs a KV namespace bound as OAUTH_KV (docs/auth.md)')
   const origin = new URL(c.req.url).origin
-  const server = builtinServerOf(origin, basePathOf(audiences, origin), oauth)
+  const server = await builtinServerOf(origin, basePathOf(audiences, origin), oauth)
   // A token for the root or for `/mcp` is good on both (one server, one set of tools), as with an issuer's JWTs.
   for (const audience of new Set(audiences.map((resource) => resource.replace(/\/$/, '')))) {
     const valid = await server.validateToken(audience, token, env)

@@ -1,4 +1,4 @@
-import { OAuthAuthorizationServer, type OAuthHelpers } from '@cloudflare/workers-oauth-provider'
+import type { OAuthAuthorizationServer, OAuthHelpers } from '@cloudflare/workers-oauth-provider'
 import { Hono, type Context } from 'hono'
 import { checkHost } from '../http/middleware/check-host.ts'
 import type { OAuthOptions } from './oauth-options.ts'
@@ -30,12 +30,16 @@ const servers = new Map<string, OAuthAuthorizationServer<BuiltinOAuthEnv>>()
  * isolate): RFC 8414 metadata, dynamic registration, PKCE S256, grants and tokens in KV, all from
  * `@cloudflare/workers-oauth-provider`. It issues tokens for the app's root and its `/mcp` (RFC 8707).
  */
-export function builtinServerOf(origin: string, basePath: string | undefined, oauth: OAuthOptions): OAuthAuthorizationServer<BuiltinOAuthEnv> {
+export async function builtinServerOf(origin: string, basePath: string | undefined, oauth: OAuthOptions): Promise<OAuthAuthorizationServer<BuiltinOAuthEnv>> {
   let server = servers.get(origin)
   if (!server) {
+    // Imported on first use: the library warns about CIMD when loaded, which every test of an app without
+    // OAuth printed (vitest loads all of toolroute/workers; a Worker's bundle leaves this module out).
+    const { OAuthAuthorizationServer } = await import('@cloudflare/workers-oauth-provider')
     const root = `${origin}${rootOf(basePath)}`
     const scopes = [...new Set([...(oauth.scopes ?? []), ...Object.values(oauth.toolScopes ?? {}).flat()])]
-    server = new OAuthAuthorizationServer<BuiltinOAuthEnv>({
+    // (another request may have made it meanwhile)
+    server = servers.get(origin) ?? new OAuthAuthorizationServer<BuiltinOAuthEnv>({
       issuer: origin,
       resources: [root, `${root}/mcp`],
       defaultResource: `${root}/mcp`,
@@ -75,7 +79,7 @@ export function withBuiltinOAuth<W extends Fetcher>(worker: W, { config, signIn,
   if (servedLocally) app.use('*', checkHost())
   app.use('*', async (c, next) => {
     if (!c.env.OAUTH_KV) return c.text('toolroute: the built-in authorization server needs a KV namespace bound as OAUTH_KV (docs/auth.md)', 500)
-    c.env.OAUTH_SERVER = builtinServerOf(new URL(c.req.url).origin, config.basePath, oauth)
+    c.env.OAUTH_SERVER = await builtinServerOf(new URL(c.req.url).origin, config.basePath, oauth)
     c.env.OAUTH_PROVIDER = c.env.OAUTH_SERVER.getOAuthApi(c.env)
     await next()
   })

@@ -47,22 +47,31 @@ describe('toolroute', () => {
     for (const option of ['--dry-run', '--outdir D', '-- <wrangler deploy options>']) expect(stdout).toContain(option)
   })
 
-  it('refuses a Node older than 22.12 before anything else, saying how to get a current one', async () => {
+  it('refuses a Node older than 22.12 before anything else, saying how to get a current one; init runs on it', async () => {
     for (const old of ['20.20.2', '22.11.0', '18.0.0']) expect(nodeVersionProblem(old)).toContain(`Node ${old} is too old`)
     for (const current of ['22.12.0', '22.23.3', '24.0.0', '25.1.0']) expect(nodeVersionProblem(current)).toBeUndefined()
     expect(nodeVersionProblem('20.20.2')).toMatch(/nvm install 22[\s\S]*npx -p node@22[\s\S]*npm install -D node@22/)
-    // The machine's own Node, where it is an old one (20 here and in CI): exit 1, nothing written.
+    // The machine's own Node, where it is an old one (20 here and in CI): build exits 1, writing nothing;
+    // init writes the project, whose `node` dev dependency runs its scripts on 22 (the README's first command).
     const system = ['/usr/bin/node', '/usr/local/bin/node'].find((node) => existsSync(node))
     if (!system) return
     const version = await new Promise<string>((done) => execFile(system, ['-p', 'process.versions.node'], (_, out) => done(out.trim())))
     if (!nodeVersionProblem(version)) return
     const dir = tempDir()
-    const result = await new Promise<{ code: number; stderr: string }>((done) =>
-      execFile(system, [cli, 'init', 'x'], { cwd: dir }, (error, _, stderr) => done({ code: error ? Number(error.code) : 0, stderr })),
-    )
-    expect(result.code).toBe(1)
-    expect(result.stderr).toContain(`toolroute: Node ${version} is too old: toolroute and wrangler need Node 22.12 or later.`)
-    expect(existsSync(join(dir, 'x'))).toBe(false)
+    const onSystem = (args: string[]) =>
+      new Promise<{ code: number; stdout: string; stderr: string }>((done) =>
+        execFile(system, [cli, ...args], { cwd: dir }, (error, stdout, stderr) => done({ code: error ? Number(error.code) : 0, stdout, stderr })),
+      )
+    mkdirSync(join(dir, 'tools'))
+    const built = await onSystem(['build'])
+    expect(built.code).toBe(1)
+    expect(built.stderr).toContain(`toolroute: Node ${version} is too old: toolroute and wrangler need Node 22.12 or later.`)
+    expect(existsSync(join(dir, '.toolroute'))).toBe(false)
+    const initialized = await onSystem(['init', 'x'])
+    expect(initialized.stderr).toBe('')
+    expect(initialized.code).toBe(0)
+    expect(initialized.stdout).toContain('Its scripts run on Node 22.')
+    expect(JSON.parse(readFileSync(join(dir, 'x/package.json'), 'utf8')).devDependencies.node).toMatch(/^22\./)
   })
 
   it('refuses unknown commands and options, and a --port that is not a number, with 2', async () => {
