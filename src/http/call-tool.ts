@@ -59,8 +59,8 @@ export async function callTool(c: Context, args: CallToolArgs): Promise<Response
   let inputPhaseDone: (ok: boolean) => void = () => {}
   const inputPhase = mode.sse ? new Promise<boolean>((resolve) => (inputPhaseDone = resolve)) : undefined
   const { ids, log, abort, ending } = call.run({
-    ids: args.ids ?? callIdsOf(args.headers, c.get('callTrace')?.traceparent),
-    extras: { trace: c.get('callTrace')?.step },
+    ids: args.ids ?? callIdsOf(args.headers, c.get('callTrace')?.ids),
+    extras: { trace: c.get('callTrace')?.trace },
     source: args.source,
     keeper: runKeeper({ tool, runs: args.runs, storeRuns: args.storeRuns, principal: args.principal, sentRequestContext: call.sentRequestContext }),
     // The caller leaving aborts the call; `data-tool-suspended` waits until its run is stored, so a caller acting on it never meets RUN_NOT_FOUND.
@@ -104,12 +104,12 @@ export async function callTool(c: Context, args: CallToolArgs): Promise<Response
 const toolCallIdPattern = /^[\x21-\x7e]{1,128}$/
 
 /** A new call's ids, with the tool call id the caller sent (`x-tool-call-id`), a bad one refused, never echoed; the trace's of its span when traced. */
-export function callIdsOf(headers: Headers, traceparent = headers.get(headerNames.traceparent)): CallIds {
+export function callIdsOf(headers: Headers, span?: { traceId: string; spanId: string }): CallIds {
   const sent = headers.get(headerNames.toolCallId)
   if (sent && !toolCallIdPattern.test(sent)) {
     throw new ToolrouteError('INVALID_HEADER', `The x-tool-call-id header must be 1 to 128 visible ASCII characters (got ${sent.length} characters)`)
   }
-  return newCallIds(sent, traceparent)
+  return newCallIds(sent, headers.get(headerNames.traceparent), span)
 }
 
 /** A call's ending as its JSON answer (`callJson`), or thrown, with the run's ids on a failed execution's answer. */

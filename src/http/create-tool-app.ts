@@ -68,7 +68,7 @@ export function createToolApp(options: ToolAppOptions, features: ToolAppFeatures
   const hostFor = (c: Context): RunHost => {
     if (typeof options.runs === 'function') return options.runs(c)
     if (options.runs) return options.runs
-    if (features.runs) return (fallbackHost ??= features.runs(tools, { ...(options.runLimits ? { runLimits: options.runLimits } : {}), ...(storeWith ? { storeWith } : {}) }))
+    if (features.runs) return (fallbackHost ??= features.runs(tools, { ...(options.runLimits ? { runLimits: options.runLimits } : {}), ...(storeWith ? { storeWith } : {}), ...(tracer ? { tracer } : {}) }))
     return (fallbackHost ??= createNoRunHost('pass `runs` (a RunHost) to createToolApp'))
   }
   let fallbackKeys: IdempotencyStore | undefined
@@ -103,7 +103,7 @@ export function createToolApp(options: ToolAppOptions, features: ToolAppFeatures
     const { exposeHeaders = [], ...corsOptions } = options.cors === true ? {} : options.cors
     app.use('*', required(features.cors, 'cors', 'corsMiddleware: workerCors')({ ...corsOptions, exposeHeaders: [...new Set([...exposeHeaders, headerNames.runId, headerNames.toolCallId])] }))
   }
-  if (options.tracing) required(features.tracing, 'tracing', 'tracer: workerTracing')(app, { tracing: options.tracing, basePath })
+  const tracer = options.tracing ? required(features.tracing, 'tracing', 'tracer: workerTracing')(app, { tracing: options.tracing, basePath }) : undefined
   const playground = { playground: options.playground, basePath, page: features.playground, root, auth: Boolean(options.auth || options.oauth) }
   if (playground.auth) mountTokenPrompt(app, playground)
   // Before `auth`: its metadata answers without credentials, its challenge is what a client signs in by.
@@ -206,7 +206,7 @@ export function createToolApp(options: ToolAppOptions, features: ToolAppFeatures
   if (options.mastra !== false) features.mastra?.(app, { descriptors: byId, maxInputBytes, call: callRoute })
   // A feature of the composer: this file imports no MCP code, so a Worker without /mcp bundles no MCP SDK.
   if (options.mcp !== false && features.mcp) {
-    const mcp = features.mcp({ tools, options, runs: hostFor })
+    const mcp = features.mcp({ tools, options, runs: hostFor, tracer })
     app.on(['GET', 'POST', 'DELETE', 'PUT', 'PATCH'], '/mcp', (c) => mcp(c))
   }
   return app

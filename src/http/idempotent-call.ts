@@ -42,7 +42,7 @@ export async function idempotentCall(c: Context, args: IdempotentCallArgs): Prom
   if (!read.ok) throw read.error
   const fingerprint = await fingerprintOf({ toolId: tool.id, principal: args.principal, requestContext: args.call.requestContext }, read.body)
   const scope: IdempotencyScope = { principal: args.principal, key }
-  const ids = callIdsOf(args.headers, c.get('callTrace')?.traceparent)
+  const ids = callIdsOf(args.headers, c.get('callTrace')?.ids)
   const begun = await store.begin(scope, fingerprint, { ...ids, toolId: tool.id, principal: args.principal })
   switch (begun.state) {
     case 'conflict':

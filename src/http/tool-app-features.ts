@@ -7,6 +7,7 @@ import type { RunHost } from '../runs/run-host.ts'
 import type { RunLimits } from '../runs/run-limits.ts'
 import type { RunStore } from '../runs/run-store.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
+import type { CallTracer } from '../runs/call-tracer.ts'
 import type { idempotentCall } from './idempotent-call.ts'
 import type { ToolDescriptor } from '../protocol/tool-descriptor.ts'
 import type { JsonAnswer } from './json-answer-of.ts'
@@ -23,12 +24,13 @@ export type McpHandlerFactory = (deps: {
   tools: ReadonlyMap<string, AnyTool>
   options: ToolAppOptions<any, any>
   runs: (c: Context) => RunHost
+  tracer?: CallTracer | undefined
 }) => (c: Context) => Response | Promise<Response>
 
 /** The features an app may leave out, passed by its composer: http/ imports none, so an app bundles only these. */
 export interface ToolAppFeatures {
   /** What keeps runs when the options give no `runs`, made on first use; without either none can exist (SPEC §11). */
-  runs?: (tools: ReadonlyMap<string, AnyTool>, options: { runLimits?: RunLimits; storeWith?: (store: RunStore) => RunStore }) => RunHost
+  runs?: (tools: ReadonlyMap<string, AnyTool>, options: { runLimits?: RunLimits; storeWith?: (store: RunStore) => RunStore; tracer?: CallTracer }) => RunHost
   /** What tells the options' `webhooks` of the runs `runs` keeps, by wrapping its store (`memoryWebhooks`). */
   webhooks?: (options: ToolAppOptions) => (store: RunStore) => RunStore
   /** Idempotent calls (SPEC §9): `call` answers a keyed call; `keys` is where keys live when the options name no store. */
@@ -50,6 +52,6 @@ export interface ToolAppFeatures {
   checkHost?: typeof checkHost
   /** The OAuth resource server (`oauthGuard` of `oauth/`), for the `oauth` option: it mounts its metadata routes and its token check first. */
   oauth?: (app: Hono<ToolAppEnv>, options: { oauth: NonNullable<ToolAppOptions['oauth']>; basePath: string }) => void
-  /** A span per call exported over OTLP (`mountTracing` of `tracing/`), for the `tracing` option. */
-  tracing?: (app: Hono<ToolAppEnv>, options: { tracing: NonNullable<ToolAppOptions['tracing']>; basePath: string }) => void
+  /** A span per call exported over OTLP (`mountTracing` of `tracing/`), for the `tracing` option: it traces the HTTP calls, and gives MCP and the runs its tracer. */
+  tracing?: (app: Hono<ToolAppEnv>, options: { tracing: NonNullable<ToolAppOptions['tracing']>; basePath: string }) => CallTracer
 }

@@ -7,6 +7,7 @@ import type { RunHost } from '../runs/run-host.ts'
 import type { RunLimits } from '../runs/run-limits.ts'
 import type { LazyTools } from '../manifest/lazy-tools.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
+import type { CallTracer } from '../runs/call-tracer.ts'
 
 /** Options of `createToolApp`; `Mcp` is what its `mcp` option may hold, named by the composer passing MCP. */
 export interface ToolAppOptions<E extends Env = any, Mcp extends object = object> extends CallerOptions<E> {
@@ -75,8 +76,8 @@ export interface ToolAppVariables {
   principal: string | null
   /** The access token `oauth` verified (SPEC §15), for `resolveRequestContext` and `principal` to read. */
   verifiedToken?: VerifiedToken
-  /** The call's span, when `tracing` made one: its `traceparent` (the call's trace id) and its child spans. */
-  callTrace?: { traceparent: string; step: <T>(name: string, fn: () => Promise<T>) => Promise<T> }
+  /** The call's span, when `tracing` made one: its ids (the call's trace) and its child spans. */
+  callTrace?: ReturnType<CallTracer>
 }
 
 /** The app's Hono environment: any bindings, and the variables its middleware sets. */

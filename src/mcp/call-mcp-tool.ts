@@ -1,6 +1,6 @@
 import { CLIENT_CAPABILITIES_META_KEY, inputRequired, inputResponse, MissingRequiredClientCapabilityError, type CallToolResult, type InputRequiredResult, type RequestStateCodec, type ServerContext } from '@modelcontextprotocol/server'
 import { ToolrouteError } from '../errors/toolroute-error.ts'
-import { newCallIds, startCall } from '../runtime/start-call.ts'
+import { newCallIds, startCall, type CallIds, type CallPhases } from '../runtime/start-call.ts'
 import { traceparentOf } from '../protocol/traceparent.ts'
 import { runKeeper } from '../runs/run-keeper.ts'
 import type { RunHost } from '../runs/run-host.ts'
@@ -112,13 +112,17 @@ export async function callMcpTool(deps: McpCallDeps, tool: AnyTool, params: { ar
     }
   }
 
-  if (caller.error) return errorResult(new ToolrouteError(caller.error.code, caller.error.message))
-  const call = startCall(tool, caller.requestContext)
-  if (!call.ok) return errorResult(call.error)
+  // The call's span (SPEC §17), under the `_meta` traceparent, active while the call runs, ended with this request's result.
+  const span = deps.tracer?.(tool.id, { traceparent: traceparentOf(params._meta) })
+  let ids: CallIds | undefined
+  const ended = (result: McpCallResult) => (span?.end(ids, (result as CallToolResult).isError ? 'tool_error' : undefined), result)
+  const call = caller.error ? { ok: false as const, error: new ToolrouteError(caller.error.code, caller.error.message) } : startCall(tool, caller.requestContext)
+  if (!call.ok) return ended(errorResult(call.error))
   const parked = deps.parked.start(async (ask, signal) => {
-    const running = call.run({
+    const begin = (phases: CallPhases<RunRecord>) => (span ? span.within(() => call.run(phases)) : call.run(phases))
+    const running = begin({
       source: { input: params.arguments ?? {} },
-        ids: newCallIds(undefined, traceparentOf(params._meta)),
+      ids: (ids = newCallIds(undefined, traceparentOf(params._meta), span?.ids)),
       // A task's requester answers its mid-execute questions with tasks/update, if it can answer a form.
       keeper: runKeeper({ tool, runs, storeRuns: deps.storeRuns, principal: caller.principal, sentRequestContext: call.sentRequestContext, askable: isBackgroundTool(tool) && declaresTasks(ctx.mcpReq.envelope) && formsOf(deps, ctx) }),
       tap: (event) => (sink.send?.(event), sink.log?.(event)),
@@ -127,6 +131,7 @@ export async function callMcpTool(deps: McpCallDeps, tool: AnyTool, params: { ar
         signal,
         // The question is this call's `input_required` result, the execution parked for the retry's answer.
         mcp: { elicitation: { sendRequest: formsOf(deps, ctx) ? ask : cannotAsk }, extra: ctx as unknown as Record<string, unknown> },
+        trace: span?.trace,
       },
     })
     return (await mcpFirstStep(running, (run) => settle(deps, ctx, answers, run))) as McpCallResult
@@ -134,7 +139,7 @@ export async function callMcpTool(deps: McpCallDeps, tool: AnyTool, params: { ar
   // A cancel before the call asks stops it; once it waits, only the retry (or the wait's timeout) decides.
   const turn = await ParkedCalls.turnFor(parked, ctx.mcpReq.signal)
   if (turn.kind === 'asked') deps.defer(parked.execution)
-  return turnResult(deps, ctx, turn)
+  return ended(await turnResult(deps, ctx, turn))
 }
 
 const formsOf = (deps: McpCallDeps, ctx: ServerContext): boolean => (deps.answersForms ? deps.answersForms(ctx) : answersForms(ctx.mcpReq.envelope))

@@ -24,7 +24,7 @@ import { StatelessCalls, callIdOf, cancelledIdOf, statelessCallKey } from './sta
 import { resolveMcpCaller } from './resolve-mcp-caller.ts'
 import { sessionIdPattern } from '../caller/principal-of.ts'
 
-type McpEndpointDeps = { tools: ReadonlyMap<string, AnyTool>; options: McpAppOptions; runs: (c: Context) => RunHost }
+type McpEndpointDeps = { tools: ReadonlyMap<string, AnyTool>; options: McpAppOptions; runs: (c: Context) => RunHost; tracer?: McpServerDeps['tracer'] }
 
 /** MCP over Streamable HTTP at `/mcp`, after the auth middleware. Every 2025 `initialize` opens a session (here, or a Durable Object each), where a call and its cancel meet. */
 export function createMcpEndpoint(deps: McpEndpointDeps) {
@@ -32,7 +32,7 @@ export function createMcpEndpoint(deps: McpEndpointDeps) {
 }
 
 /** The same, whose sessions are only the options' own (`mcp.sessions`: a Worker's objects), stateless without: it bundles no in-process sessions. */
-export function mcpEndpoint({ tools, options, runs }: McpEndpointDeps, memorySessions?: () => McpSessionHost) {
+export function mcpEndpoint({ tools, options, runs, tracer }: McpEndpointDeps, memorySessions?: () => McpSessionHost) {
   const settings = typeof options.mcp === 'object' ? options.mcp : {}
   const maxBytes = options.maxInputBytes ?? defaultMaxInputBytes
   const depsOf = (c: Context): McpServerDeps => ({
@@ -43,6 +43,7 @@ export function mcpEndpoint({ tools, options, runs }: McpEndpointDeps, memorySes
     basePath: options.basePath ?? '/',
     elicitationTimeoutMs: settings.elicitationTimeoutMs ?? defaultElicitationTimeoutMs,
     ...(settings.requestStateKey !== undefined ? { requestStateKey: settings.requestStateKey } : {}),
+    ...(tracer ? { tracer } : {}),
   })
   const modern = createModernMcpHandler(options.server ?? defaultServerInfo, settings.elicitationTimeoutMs ?? defaultElicitationTimeoutMs)
   const codecOf = (c: Context) => questionStateCodecFor(settings.requestStateKey ?? (c.env as { TOOLROUTE_MCP_STATE_KEY?: unknown } | undefined)?.TOOLROUTE_MCP_STATE_KEY)

@@ -1,5 +1,6 @@
 import type { AnyTool } from '../tool/tool-types.ts'
 import type { RunHost } from '../runs/run-host.ts'
+import type { CallTracer } from '../runs/call-tracer.ts'
 
 /** What an MCP server for a set of tools needs, wherever it lives (request, process, Durable Object). */
 export interface McpServerDeps {
@@ -12,6 +13,8 @@ export interface McpServerDeps {
   basePath: string
   /** How long a question to the user may wait for its answer. */
   elicitationTimeoutMs: number
+  /** The mounted `tracing/`: a span per `tools/call` (SPEC §17). */
+  tracer?: CallTracer
   /** The configured secret for 2026-07-28 question states (`mcp.requestStateKey`), if any. */
   requestStateKey?: string
 }

@@ -13,9 +13,10 @@ import type { RunRecord } from './run-record.ts'
 import type { RunStore } from './run-store.ts'
 import { askRunQuestion } from './run-questions.ts'
 import type { McpToolContext } from '../tool/tool-execution-context.ts'
+import type { CallTracer } from './call-tracer.ts'
 
-/** Runs a tool's `execute` for a run that is `running`: the step between two transitions. */
-export function createStepRunner(deps: { tools: ReadonlyMap<string, AnyTool>; store: RunStore; notifier: RunNotifier; limits: Required<RunLimits> }) {
+/** Runs a tool's `execute` for a run that is `running`: the step between two transitions, a span of its own with a `tracer`. */
+export function createStepRunner(deps: { tools: ReadonlyMap<string, AnyTool>; store: RunStore; notifier: RunNotifier; limits: Required<RunLimits>; tracer?: CallTracer | undefined }) {
   const { tools, store, notifier, limits } = deps
   const questions = { store, notifier, now: Date.now }
   // Each mid-execute question waits on the run record, where its answer lands whichever process it reaches.
@@ -71,12 +72,15 @@ export function createStepRunner(deps: { tools: ReadonlyMap<string, AnyTool>; st
         })
       }
       let outcome: ExecuteOutcome
+      // Approved or resumed in a request (`after`), else a background attempt: linked to the run's first span.
+      const span = deps.tracer?.(run.toolId, { step: resume ? 'resume' : after === undefined ? 'attempt' : 'approve', first: run })
       try {
         const tool = await toolOfRun(tools, run)
         // The stored request context checked again: a schema a redeploy changed may now refuse it.
         const call = startCall(tool, run.requestContext)
         if (!call.ok) throw call.error
-        outcome = await call.step(run, run.input, emit, { emitTransient, signal: stepSignal, ...(run.askable ? { mcp: asker(run.runId, stepSignal) } : {}) }, resume)
+        const extras = { emitTransient, signal: stepSignal, trace: span?.trace, ...(run.askable ? { mcp: asker(run.runId, stepSignal) } : {}) }
+        outcome = await (span ? span.within(() => call.step(run, run.input, emit, extras, resume)) : call.step(run, run.input, emit, extras, resume))
       } catch (error) {
         const failure = toExecutionError(error)
         emit({ type: 'tool-output-error', toolCallId: run.toolCallId, errorText: failure.message })
@@ -90,6 +94,7 @@ export function createStepRunner(deps: { tools: ReadonlyMap<string, AnyTool>; st
         }
       }
       if (outcome.status === 'failed') logExecutionFailure(run.toolId, run.runId, outcome.error)
+      span?.end(run, outcome.status === 'failed' ? outcome.error.code : undefined)
       return outcome
     },
   }

@@ -34,6 +34,7 @@ export function runKeeper(args: RunKeeperArgs): CallKeeper<RunRecord> {
         toolId: args.tool.id,
         toolCallId: ids.toolCallId,
         traceId: ids.traceId,
+        ...(ids.spanId ? { spanId: ids.spanId } : {}),
         principal,
         createdAt: at,
         updatedAt: at,

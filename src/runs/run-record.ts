@@ -17,6 +17,8 @@ export const settledStatuses: readonly RunStatus[] = ['completed', 'failed', 'de
  */
 export interface RunRecord
   extends Pick<RunView, 'runId' | 'toolId' | 'toolCallId' | 'traceId' | 'status' | 'createdAt' | 'updatedAt' | 'approvalId' | 'suspendPayload' | 'output' | 'modelOutput' | 'error' | 'reason'> {
+  /** The span of the call that made the run, when traced (SPEC §17): a later step's span links to it. Never sent. */
+  spanId?: string
   /** Who created the run; only they may read or drive it. `null`: anyone holding the run id. */
   principal: string | null
   /** When a waiting run expires (ISO time). */
@@ -50,6 +52,7 @@ const fields: Record<keyof RunRecord, (value: unknown) => boolean> = {
   toolId: isString,
   toolCallId: isString,
   traceId: optional(isString),
+  spanId: optional(isString),
   principal: (value) => value === null || isString(value),
   status: (value) => statuses.has(value),
   createdAt: isString,

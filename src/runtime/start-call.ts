@@ -19,8 +19,8 @@ export type { ToolInputSource }
 import type { ToolCallScope } from './tool-call-scope.ts'
 import { checkRequestContext } from './validate-call.ts'
 
-/** A call's ids: those of the run it is, or will be kept as, and its trace (SPEC §17: every call has one). */
-export type CallIds = RunIds & { traceId: string }
+/** A call's ids: those of the run it is, or will be kept as, and its trace (SPEC §17: every call has one), with its span's id when traced. */
+export type CallIds = RunIds & { traceId: string; spanId?: string }
 
 /** Where a call stands when it is kept: what its run records of the first step. */
 export type KeptState =
@@ -116,9 +116,9 @@ export class ToolCall {
 
 const callerGone = () => new Error('The caller disconnected')
 
-/** A new call's ids: a fresh run id, the caller's tool call id when it sent one (an empty one is none), its trace's or a new trace id. */
-export function newCallIds(toolCallId?: string | null, traceparent?: string | null): CallIds {
-  return { runId: createRunId(), toolCallId: toolCallId || createToolCallId(), traceId: traceIdOf(traceparent) }
+/** A new call's ids: a fresh run id, the caller's tool call id when it sent one (an empty one is none), its span's ids, else its trace's or a new trace id. */
+export function newCallIds(toolCallId?: string | null, traceparent?: string | null, span?: { traceId: string; spanId: string }): CallIds {
+  return { runId: createRunId(), toolCallId: toolCallId || createToolCallId(), ...(span ?? { traceId: traceIdOf(traceparent) }) }
 }
 
 /**
@@ -148,7 +148,7 @@ async function runPhases<R>(tool: AnyTool, ids: CallIds, log: EventLog, scope: T
     // A call kept whatever happens, by an app that keeps none: refused before any hook runs.
     const refused = keeper.keepAll ? keeper.refusal() : undefined
     if (refused) throw refused
-    const received = await receiveInput(scope, phases.source)
+    const received = await (scope.trace ? scope.trace('validate', () => receiveInput(scope, phases.source)) : receiveInput(scope, phases.source))
     onInput?.(received.ok)
     if (!received.ok) {
       log.push({ type: 'finish', finishReason: 'error' })
