@@ -10,6 +10,8 @@ import { shown } from './waiting-run-questions.ts'
 
 /** `_meta` keys of toolroute's results: the run behind a result, and the spec error code of a failure. */
 const runMetaKey = 'toolroute/run'
+/** A call's ids as `_meta` shows them: its span's id stays on its run (SPEC §17). */
+const sentIds = ({ spanId: _kept, ...ids }: RunIds & { spanId?: string }) => ids
 const errorMetaKey = 'toolroute/error'
 
 type RunIds = { runId: string; toolCallId: string }
@@ -28,12 +30,12 @@ export function completedResult(ids: RunIds, output: unknown, modelOutput: ToolM
     content = structured && !isJson(output) ? undefined : toMcpContent(modelOutput)
   } catch {}
   if (!content) return errorResult(new ToolrouteError('EXECUTION_FAILED', outputNotJsonMessage), ids)
-  return { content, ...(structured ? { structuredContent: output as Record<string, unknown> } : {}), _meta: { [runMetaKey]: { ...ids, status: 'completed' } } }
+  return { content, ...(structured ? { structuredContent: output as Record<string, unknown> } : {}), _meta: { [runMetaKey]: { ...sentIds(ids), status: 'completed' } } }
 }
 
 /** A failure as an `isError` result the model reads (no `structuredContent`: a client would check it against the output schema). */
 export function errorResult(error: ToolrouteError, ids?: RunIds, status = 'failed'): CallToolResult {
-  return isErrorResult(`${error.code}: ${error.message}`, { [errorMetaKey]: error.toJSON().error, ...(ids ? { [runMetaKey]: { ...ids, status } } : {}) })
+  return isErrorResult(`${error.code}: ${error.message}`, { [errorMetaKey]: error.toJSON().error, ...(ids ? { [runMetaKey]: { ...sentIds(ids), status } } : {}) })
 }
 
 /** For a run an MCP session owns, how to reach it over HTTP: its routes answer only a request naming the session (principal-of.ts). */

@@ -10,6 +10,7 @@ export interface OtlpSpan {
   name: string
   attributes: { key: string; value: AnyValue }[]
   status?: { code?: number }
+  links?: { traceId: string; spanId: string; attributes?: { key: string; value: AnyValue }[] }[]
 }
 interface ExportTraceServiceRequest {
   resourceSpans: { resource?: { attributes: { key: string; value: AnyValue }[] }; scopeSpans: { spans: OtlpSpan[] }[] }[]
@@ -45,7 +46,12 @@ export async function startCollector() {
     while (!spans.some((span) => span.traceId === traceId && span.name.startsWith('execute_tool '))) await new Promise<void>((wake) => waiters.push(wake))
     return spans.filter((span) => span.traceId === traceId)
   }
-  return { url: `http://127.0.0.1:${port}`, spans, services, keys, paths, traceOf, close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))) }
+  /** The first span `where` holds of, once it has arrived (a run's later step comes after its call's answer). */
+  const spanWhere = async (where: (span: OtlpSpan) => boolean): Promise<OtlpSpan> => {
+    while (!spans.some(where)) await new Promise<void>((wake) => waiters.push(wake))
+    return spans.find(where)!
+  }
+  return { url: `http://127.0.0.1:${port}`, spans, services, keys, paths, traceOf, spanWhere, close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))) }
 }
 
 export const attributesOf = (span: OtlpSpan) => Object.fromEntries(span.attributes.map(({ key, value }) => [key, value.stringValue ?? value.intValue ?? value.boolValue ?? value.doubleValue]))
