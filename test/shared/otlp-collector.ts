@@ -41,15 +41,23 @@ export async function startCollector() {
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as { port: number }
+
+  /** The first span `where` holds of, once it has arrived (a run's later step comes after its call's answer). */
+  const spanWhere = async (where: (span: OtlpSpan) => boolean, timeoutMs = 10_000): Promise<OtlpSpan> => {
+    const deadline = Date.now() + timeoutMs
+    while (!spans.some(where)) {
+      if (Date.now() > deadline) throw new Error(`No such span arrived in ${timeoutMs} ms (${spans.length} spans arrived)`)
+      await new Promise<void>((wake) => {
+        const timer = setTimeout(wake, 100)
+        waiters.push(() => (clearTimeout(timer), wake()))
+      })
+    }
+    return spans.find(where)!
+  }
   /** The spans of trace `traceId` once its `execute_tool` span has arrived. */
   const traceOf = async (traceId: string): Promise<OtlpSpan[]> => {
-    while (!spans.some((span) => span.traceId === traceId && span.name.startsWith('execute_tool '))) await new Promise<void>((wake) => waiters.push(wake))
+    await spanWhere((span) => span.traceId === traceId && span.name.startsWith('execute_tool '))
     return spans.filter((span) => span.traceId === traceId)
-  }
-  /** The first span `where` holds of, once it has arrived (a run's later step comes after its call's answer). */
-  const spanWhere = async (where: (span: OtlpSpan) => boolean): Promise<OtlpSpan> => {
-    while (!spans.some(where)) await new Promise<void>((wake) => waiters.push(wake))
-    return spans.find(where)!
   }
   return { url: `http://127.0.0.1:${port}`, spans, services, keys, paths, traceOf, spanWhere, close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))) }
 }

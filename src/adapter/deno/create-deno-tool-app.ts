@@ -6,6 +6,7 @@ import { cors } from 'hono/cors'
 import { checkHost } from '../../http/middleware/check-host.ts'
 import { oauthGuard } from '../../oauth/oauth-guard.ts'
 import { mountTracing } from '../../tracing/mount-tracing.ts'
+import type { CallTracer } from '../../runs/call-tracer.ts'
 import { loadPlaygroundPage } from '../../playground/load-playground-page.ts'
 import { createMcpEndpoint } from '../../mcp/create-mcp-endpoint.ts'
 import { idempotentCall } from '../../http/idempotent-call.ts'
@@ -66,7 +67,9 @@ export async function createDenoToolApp(options: DenoToolAppOptions): Promise<De
   const store = webhooks ? webhooks.store(createDenoKvRunStore(kv)) : createDenoKvRunStore(kv)
   const schedule = scheduler?.schedule
   const index = createDenoKvRunIndex(kv)
-  const engine = createRunEngine({ drive: driveRuns(tools), store, index, pollMs, ttlMs, retentionMs, runLimits: appOptions.runLimits, leaseMs, schedule })
+  // A run's later steps are spans of the tracer `tracing` mounts (SPEC §17), once the app has mounted it.
+  let tracer: CallTracer | undefined
+  const engine = createRunEngine({ drive: driveRuns(tools, (toolId, from) => tracer?.(toolId, from)), store, index, pollMs, ttlMs, retentionMs, runLimits: appOptions.runLimits, leaseMs, schedule })
   // Keys in the same database, kept as long as the runs they replay; a key whose call was cut off
   // leaves its run failed.
   const keys = createDenoKvIdempotencyStore(kv, { retentionMs, leaseMs, schedule, onInterrupted: async (lease) => openInterruptedRun(engine, lease) })
@@ -74,6 +77,6 @@ export async function createDenoToolApp(options: DenoToolAppOptions): Promise<De
   await scheduler?.start((id) => (id.startsWith(denoKvKeySweepPrefix) ? keys.sweep(id) : (webhooks?.sweep(id) ?? engine.sweep(id))))
   const idempotency = appOptions.idempotency ?? keys
   setJsonSchemaValidator(cfworkerJsonSchema)
-  const app = createToolApp({ ...appOptions, runs: withRunIndex(engine, index), idempotency }, { idempotency: { call: idempotentCall }, playground: loadPlaygroundPage, mcp: createMcpEndpoint, openApi: openApiDocumentOf, mastra: mountMastraRoutes, cors, checkHost, oauth: oauthGuard, tracing: mountTracing })
+  const app = createToolApp({ ...appOptions, runs: withRunIndex(engine, index), idempotency }, { idempotency: { call: idempotentCall }, playground: loadPlaygroundPage, mcp: createMcpEndpoint, openApi: openApiDocumentOf, mastra: mountMastraRoutes, cors, checkHost, oauth: oauthGuard, tracing: (app, settings) => (tracer = mountTracing(app, settings)) })
   return { app, engine, store }
 }
