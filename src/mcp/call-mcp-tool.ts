@@ -1,6 +1,6 @@
 import { CLIENT_CAPABILITIES_META_KEY, inputRequired, inputResponse, MissingRequiredClientCapabilityError, type CallToolResult, type InputRequiredResult, type RequestStateCodec, type ServerContext } from '@modelcontextprotocol/server'
 import { ToolrouteError } from '../errors/toolroute-error.ts'
-import { newCallIds, startCall, type CallIds, type CallPhases } from '../runtime/start-call.ts'
+import { newCallIds, startCall, type CallIds } from '../runtime/start-call.ts'
 import { traceparentOf } from '../protocol/traceparent.ts'
 import { runKeeper } from '../runs/run-keeper.ts'
 import type { RunHost } from '../runs/run-host.ts'
@@ -112,15 +112,14 @@ export async function callMcpTool(deps: McpCallDeps, tool: AnyTool, params: { ar
     }
   }
 
-  // The call's span (SPEC §17), under the `_meta` traceparent, active while the call runs, ended with this request's result.
+  // The call's span (SPEC §17), under the `_meta` traceparent, ended with this request's result.
   const span = deps.tracer?.(tool.id, { traceparent: traceparentOf(params._meta) })
   let ids: CallIds | undefined
   const ended = (result: McpCallResult) => (span?.end(ids, (result as CallToolResult).isError ? 'tool_error' : undefined), result)
   const call = caller.error ? { ok: false as const, error: new ToolrouteError(caller.error.code, caller.error.message) } : startCall(tool, caller.requestContext)
   if (!call.ok) return ended(errorResult(call.error))
   const parked = deps.parked.start(async (ask, signal) => {
-    const begin = (phases: CallPhases<RunRecord>) => (span ? span.within(() => call.run(phases)) : call.run(phases))
-    const running = begin({
+    const running = call.run({
       source: { input: params.arguments ?? {} },
       ids: (ids = newCallIds(undefined, traceparentOf(params._meta), span?.ids)),
       // A task's requester answers its mid-execute questions with tasks/update, if it can answer a form.

@@ -15,7 +15,7 @@ import { askRunQuestion } from './run-questions.ts'
 import type { McpToolContext } from '../tool/tool-execution-context.ts'
 import type { CallTracer } from './call-tracer.ts'
 
-/** Runs a tool's `execute` for a run that is `running`: the step between two transitions, a span of its own with a `tracer`. */
+/** Runs a tool's `execute` for a run that is `running`: the step between two transitions; with a `tracer`, a span linked to the run's first (SPEC §17). */
 export function createStepRunner(deps: { tools: ReadonlyMap<string, AnyTool>; store: RunStore; notifier: RunNotifier; limits: Required<RunLimits>; tracer?: CallTracer | undefined }) {
   const { tools, store, notifier, limits } = deps
   const questions = { store, notifier, now: Date.now }
@@ -72,15 +72,14 @@ export function createStepRunner(deps: { tools: ReadonlyMap<string, AnyTool>; st
         })
       }
       let outcome: ExecuteOutcome
-      // Approved or resumed in a request (`after`), else a background attempt: linked to the run's first span.
+      // Approved or resumed in a request (`after`), else a background attempt.
       const span = deps.tracer?.(run.toolId, { step: resume ? 'resume' : after === undefined ? 'attempt' : 'approve', first: run })
       try {
         const tool = await toolOfRun(tools, run)
         // The stored request context checked again: a schema a redeploy changed may now refuse it.
         const call = startCall(tool, run.requestContext)
         if (!call.ok) throw call.error
-        const extras = { emitTransient, signal: stepSignal, trace: span?.trace, ...(run.askable ? { mcp: asker(run.runId, stepSignal) } : {}) }
-        outcome = await (span ? span.within(() => call.step(run, run.input, emit, extras, resume)) : call.step(run, run.input, emit, extras, resume))
+        outcome = await call.step(run, run.input, emit, { emitTransient, signal: stepSignal, trace: span?.trace, ...(run.askable ? { mcp: asker(run.runId, stepSignal) } : {}) }, resume)
       } catch (error) {
         const failure = toExecutionError(error)
         emit({ type: 'tool-output-error', toolCallId: run.toolCallId, errorText: failure.message })

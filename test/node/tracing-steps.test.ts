@@ -179,6 +179,8 @@ describe("a run's later steps are spans linked to its first (SPEC §17)", () => 
     const step = await stepSpan('later', 'attempt', traceId)
     expect(step.links?.[0]).toMatchObject({ traceId, spanId: first.spanId })
     expect(step.parentSpanId).toBe(first.spanId)
+    // Its execute is its own, though the attempt was started inside the call's request.
+    await collector.spanWhere((span) => span.name === 'execute' && span.parentSpanId === step.spanId)
   })
 
   it('no exported span carries an input, output, resume data, request-context value or token', () => {

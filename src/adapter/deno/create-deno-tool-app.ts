@@ -6,7 +6,6 @@ import { cors } from 'hono/cors'
 import { checkHost } from '../../http/middleware/check-host.ts'
 import { oauthGuard } from '../../oauth/oauth-guard.ts'
 import { mountTracing } from '../../tracing/mount-tracing.ts'
-import type { CallTracer } from '../../runs/call-tracer.ts'
 import { loadPlaygroundPage } from '../../playground/load-playground-page.ts'
 import { createMcpEndpoint } from '../../mcp/create-mcp-endpoint.ts'
 import { idempotentCall } from '../../http/idempotent-call.ts'
@@ -68,7 +67,7 @@ export async function createDenoToolApp(options: DenoToolAppOptions): Promise<De
   const schedule = scheduler?.schedule
   const index = createDenoKvRunIndex(kv)
   // A run's later steps are spans of the tracer `tracing` mounts (SPEC §17), once the app has mounted it.
-  let tracer: CallTracer | undefined
+  let tracer: ReturnType<typeof mountTracing> | undefined
   const engine = createRunEngine({ drive: driveRuns(tools, (toolId, from) => tracer?.(toolId, from)), store, index, pollMs, ttlMs, retentionMs, runLimits: appOptions.runLimits, leaseMs, schedule })
   // Keys in the same database, kept as long as the runs they replay; a key whose call was cut off
   // leaves its run failed.
