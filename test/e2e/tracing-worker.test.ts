@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { attributesOf, startCollector } from '../shared/otlp-collector.ts'
 import { fixtureProject, servedFixture } from './fixture-project.ts'
 
@@ -27,12 +28,13 @@ export default createTool({
     }),
 })
 `,
-    'toolroute.config.ts': `import { defineConfig } from 'toolroute/workers'\nexport default defineConfig({ mcp: false, idempotency: false, playground: false, tracing: { serviceName: 'worker-tools' } })\n`,
+    // MCP on, without a session object: its calls are served in the Worker, traced there.
+    'toolroute.config.ts': `import { defineConfig } from 'toolroute/workers'\nexport default defineConfig({ idempotency: false, playground: false, tracing: { serviceName: 'worker-tools' } })\n`,
   },
   { nodejsCompat: true, vars: { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_EXPORTER_OTLP_HEADERS: 'x-collector-key=worker%20key' } },
 )
 
-const { post } = servedFixture(project)
+const { post, url } = servedFixture(project)
 
 describe('a Worker with tracing exports each call span over OTLP/HTTP', () => {
   it('is built with the tracer', () => {
@@ -56,5 +58,21 @@ describe('a Worker with tracing exports each call span over OTLP/HTTP', () => {
     expect(collector.services).toContain('worker-tools')
     expect(collector.keys).toContain('worker key')
     expect(JSON.stringify(spans)).not.toMatch(/INPUT-CANARY|OUTPUT-|TOKEN-CANARY/)
+  })
+
+  it('sends the span of an MCP tools/call (2026-07-28, the official client), a child of its _meta.traceparent', async () => {
+    const client = new Client({ name: 'tracing-worker-test', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } })
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${url()}/mcp`)))
+    const traceId = '1bf92f3577b34da6a3ce929d0e0e4737'
+    const result = await client.callTool({ name: 'lookup', arguments: { query: 'INPUT-CANARY' }, _meta: { traceparent: `00-${traceId}-c7ad6b7169203332-01` } })
+    await client.close()
+    expect(result.isError).toBeFalsy()
+    const spans = await collector.traceOf(traceId)
+    const root = spans.find((span) => span.name === 'execute_tool lookup')!
+    expect(root.parentSpanId).toBe('c7ad6b7169203332')
+    expect(attributesOf(root)['toolroute.run.id']).toBe((result._meta as Record<string, { runId: string }>)['toolroute/run']!.runId)
+    for (const name of ['validate', 'execute']) expect(spans.find((span) => span.name === name)?.parentSpanId).toBe(root.spanId)
+    expect(spans.find((span) => span.name === 'own-work')?.parentSpanId).toBe(spans.find((span) => span.name === 'search')?.spanId)
+    expect(JSON.stringify(spans)).not.toMatch(/INPUT-CANARY|OUTPUT-/)
   })
 })
