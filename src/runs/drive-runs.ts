@@ -6,7 +6,6 @@ import type { AnyTool } from '../tool/tool-types.ts'
 import { runNotFound } from './authorize-run.ts'
 import type { Defer, RunCallOptions, RunDriver, RunEngine } from './create-run-engine.ts'
 import { createStepRunner } from './create-step-runner.ts'
-import type { CallTracer } from './call-tracer.ts'
 import { answerRunQuestions } from './run-questions.ts'
 import { followRun } from './follow-run.ts'
 import { holdRunLease, type RunLease } from './hold-run-lease.ts'
@@ -25,7 +24,7 @@ type Applied = { ok: true; run: RunRecord; events: SequencedEvent[] } | { ok: fa
  * notifier, the step runner and the background attempts over `tools`. Every state change is one
  * compare-and-set on the store, so a run executes once however many approve or resume requests race.
  */
-export const driveRuns = (tools: ReadonlyMap<string, AnyTool>, tracer?: CallTracer): RunDriver => (options) => {
+export const driveRuns = (tools: ReadonlyMap<string, AnyTool>, tracer?: Parameters<typeof createStepRunner>[0]['tracer']): RunDriver => (options) => {
   const { store, now, lifetime, runs } = options
   const notifier = createRunNotifier(options)
   const steps = createStepRunner({ tools, store, notifier, limits: resolveRunLimits(options.runLimits), tracer })
