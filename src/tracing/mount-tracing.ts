@@ -64,10 +64,12 @@ export function mountTracing(app: Hono<ToolAppEnv>, { tracing }: { tracing: NonN
   }
   app.use('/tools/:toolId', traced)
   app.use('/api/tools/:toolId/execute', traced)
-  // MCP and the run routes trace inside (a tools/call, a step): here the provider is made from the env, and a Worker's spans flushed.
+  // MCP and the run routes trace inside (a tools/call, a step): here the provider is made from the env before the route runs
+  // (the tracer they call reads no env of its own; a Worker's first request may be a tools/call), and a Worker's spans flushed.
   const flushed: MiddlewareHandler<ToolAppEnv> = async (c, next) => {
+    const current = c.req.method === 'POST' ? providerOf(c.env) : undefined
     await next()
-    if (c.req.method === 'POST' && providerOf(c.env)) flushOnWorkers(c, provider!)
+    if (current) flushOnWorkers(c, current)
   }
   for (const path of ['/mcp', '/runs/:runId/approve', '/runs/:runId/resume']) app.use(path, flushed)
   return tracer
