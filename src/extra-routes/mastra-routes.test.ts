@@ -2,8 +2,11 @@ import { bearerAuth } from 'hono/bearer-auth'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createTool } from '../runtime/create-tool.ts'
-import { createToolApp } from './create-tool-app.ts'
-import { idempotentCall } from './idempotent-call.ts'
+import { createToolApp as createHttpToolApp } from '../http/create-tool-app.ts'
+import type { ToolAppFeatures } from '../http/tool-app-features.ts'
+import type { ToolAppOptions } from '../http/tool-app-options.ts'
+import { idempotentCall } from '../http/idempotent-call.ts'
+import { mountMastraRoutes } from './mastra-routes.ts'
 import { createMemoryIdempotencyStore } from '../store/memory/memory-idempotency-store.ts'
 import { createMemoryRunHost } from '../store/memory/create-memory-run-host.ts'
 
@@ -19,6 +22,9 @@ const execute = (body: unknown, headers: Record<string, string> = {}) => ({
   headers: { 'content-type': 'application/json', ...headers },
   body: JSON.stringify(body),
 })
+
+// The app as a composer makes it with Mastra's routes passed in (`toolroute/server`, the generated Worker entry).
+const createToolApp = (options: ToolAppOptions, features: ToolAppFeatures = {}) => createHttpToolApp(options, { mastra: mountMastraRoutes, ...features })
 
 describe('mountMastraRoutes in createToolApp', () => {
   it('serves under the app’s base path and dispatches to its own call route', async () => {
