@@ -103,3 +103,19 @@ Deno.test('scheduler: a long sweep renews its claim, so a process starting meanw
     await Deno.remove(dir, { recursive: true })
   }
 })
+
+Deno.test('scheduler: scheduleIn schedules with the operation it joins, only if that commits', () =>
+  withScheduler(async (kv, swept, start, scheduler) => {
+    await start()
+    await kv.set(['guard'], 1)
+    const stale = await kv.get(['guard'])
+    await kv.set(['guard'], 2)
+    // A lost compare-and-set: neither the write nor its sweep.
+    assert.equal((await scheduler.scheduleIn(kv.atomic().check(stale).set(['written'], 'lost'), 'run-lost', Date.now()).commit()).ok, false)
+    assert.equal((await scheduler.scheduleIn(kv.atomic().set(['written'], 'won'), 'run-won', Date.now()).commit()).ok, true)
+    await eventually(async () => swept.length, (count) => count >= 1, 'the sweep')
+    await pause(300)
+    assert.deepEqual(swept, ['run-won'])
+    assert.equal((await kv.get(['written'])).value, 'won')
+    assert.equal((await kv.get(['toolroute', 'schedule', 'run-lost'])).versionstamp, null)
+  }))

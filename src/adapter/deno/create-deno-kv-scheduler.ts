@@ -1,13 +1,13 @@
 /**
- * The run engine's `schedule` on Deno, as a Durable Object's alarm is on Workers. Each run has at most
- * one pending sweep, kept at `['toolroute', 'schedule', runId]` as `{ at, id }` (a later `schedule`
- * replaces it, as `setAlarm` does), and sent as a delayed queue message `{ toolroute: 'sweep', runId, id }`
- * that reaches whichever process listens, after a restart too; a message whose `id` is no longer the
- * pending one is stale and dropped. A process that dies handling a message may lose it (the SQLite
- * backend was not seen to deliver it again), so `start` sends again every due sweep no live handler
- * claimed. A handler claims its sweep in one atomic commit and renews the claim while it runs, so two
- * processes never run one sweep at once. Every read and write retries while SQLite reports the file busy
- * (several processes on one database), as the stores do (`unlessBusy`).
+ * The run engine's `schedule` on Deno, as a Durable Object's alarm is on Workers. Each run has at most one
+ * pending sweep, kept at `['toolroute', 'schedule', runId]` as `{ at, id }` (a later `schedule` replaces it,
+ * as `setAlarm` does), and sent as a delayed queue message `{ toolroute: 'sweep', runId, id }` in the same
+ * commit (`scheduleIn`: another write's commit), which reaches whichever process listens, after a restart
+ * too; a message whose `id` is no longer the pending one is stale and dropped. A process that dies handling a
+ * message may lose it (the SQLite backend was not seen to deliver it again), so `start` sends again every due
+ * sweep no live handler claimed. A handler claims its sweep in one atomic commit and renews the claim while
+ * it runs, so two processes never run one sweep at once. Every read and write retries while SQLite reports
+ * the file busy (several processes on one database), as the stores do (`unlessBusy`).
  */
 
 /** Deno KV refuses queue delays over 30 days; a later sweep is sent in hops. */
@@ -39,6 +39,8 @@ export interface DenoKvSchedulerOptions {
 /** Durable `schedule(runId, at)` → `sweep(runId)` over a Deno KV database and its queue. */
 export interface DenoKvScheduler {
   schedule(runId: string, at: number): Promise<void>
+  /** `schedule`'s writes added to `operation`: the sweep is scheduled if, and when, that commits. */
+  scheduleIn(operation: Deno.AtomicOperation, runId: string, at: number): Deno.AtomicOperation
   /**
    * Listens to the database's queue and sends again the sweeps a crash left behind. Call it once
    * per `Deno.Kv` handle: a handle delivers its queue to its first listener only.
@@ -50,8 +52,12 @@ export function createDenoKvScheduler(kv: Deno.Kv, options: DenoKvSchedulerOptio
   const claimTimeoutMs = options.claimTimeoutMs ?? defaultClaimTimeoutMs
   const keyOf = (runId: string): Deno.KvKey => [...denoKvSchedulePrefix, runId]
 
-  const send = (runId: string, pending: PendingSweep) =>
-    unlessBusy(() => kv.enqueue({ toolroute: 'sweep', runId, id: pending.id } satisfies SweepMessage, { delay: Math.min(maxDelayMs, Math.max(0, pending.at - Date.now())) }))
+  const messageOf = (runId: string, pending: PendingSweep) => [{ toolroute: 'sweep', runId, id: pending.id } satisfies SweepMessage, { delay: Math.min(maxDelayMs, Math.max(0, pending.at - Date.now())) }] as const
+  const send = (runId: string, pending: PendingSweep) => unlessBusy(() => kv.enqueue(...messageOf(runId, pending)))
+  const scheduleIn = (operation: Deno.AtomicOperation, runId: string, at: number) => {
+    const pending: PendingSweep = { at, id: crypto.randomUUID() }
+    return operation.set(keyOf(runId), pending).enqueue(...messageOf(runId, pending))
+  }
 
   async function handle(message: SweepMessage, sweep: (runId: string) => Promise<void>) {
     const key = keyOf(message.runId)
@@ -90,10 +96,9 @@ export function createDenoKvScheduler(kv: Deno.Kv, options: DenoKvSchedulerOptio
 
   return {
     async schedule(runId, at) {
-      const pending: PendingSweep = { at, id: crypto.randomUUID() }
-      await unlessBusy(() => kv.set(keyOf(runId), pending))
-      await send(runId, pending)
+      await unlessBusy(() => scheduleIn(kv.atomic(), runId, at).commit())
     },
+    scheduleIn,
     async start(sweep) {
       // Settles when the database closes; a second listener on one handle receives nothing.
       kv.listenQueue(async (message: unknown) => {
