@@ -35,6 +35,9 @@ interface Snapshot {
   bytes: number
 }
 
+/** What a feature (webhooks) adds to the commit storing a run's record, given it and the transition's patch (none: created): both commit or neither. */
+export type DenoKvRunWrites = (run: RunRecord, operation: Deno.AtomicOperation, patch?: Partial<RunRecord>) => void
+
 /** Tries of a compare-and-set that loses to a concurrent write of the same run before giving up. */
 const maxTries = 100
 
@@ -54,7 +57,7 @@ function decodeEvents(runId: string, value: unknown): ToolEvent[] {
  * const kv = await Deno.openKv()
  * const store = createDenoKvRunStore(kv)
  */
-export function createDenoKvRunStore(kv: Deno.Kv): RunStore {
+export function createDenoKvRunStore(kv: Deno.Kv, writes?: DenoKvRunWrites): RunStore {
   async function snapshot(runId: string): Promise<Snapshot> {
     for (let read = 0; read < maxTries; read++) {
       const [runEntry, seqEntry, bytesEntry] = await unlessBusy(() => kv.getMany<[unknown, unknown, unknown]>([runKey(runId), seqKey(runId), bytesKey(runId)]))
@@ -74,7 +77,7 @@ export function createDenoKvRunStore(kv: Deno.Kv): RunStore {
    * Writes `run` (when given) and `events` if neither the record nor the counter changed since `snap`:
    * the numbered events, or `undefined` when another write got there first. Past `limits`, throws first.
    */
-  async function commit(runId: string, snap: Snapshot, run: RunRecord | undefined, events: readonly ToolEvent[], limits?: RunLimits): Promise<SequencedEvent[] | undefined> {
+  async function commit(runId: string, snap: Snapshot, run: RunRecord | undefined, events: readonly ToolEvent[], limits?: RunLimits, patch?: Partial<RunRecord>): Promise<SequencedEvent[] | undefined> {
     const blobs = blobsOf(runId)
     const batch = JSON.stringify(events)
     // A JSON array of n objects is their texts, n - 1 commas and two brackets.
@@ -85,6 +88,7 @@ export function createDenoKvRunStore(kv: Deno.Kv): RunStore {
     const lastSeq = snap.lastSeq + events.length
     const operation = kv.atomic().check(snap.runEntry).check(snap.seqEntry)
     if (runText !== undefined) operation.set(runKey(runId), runText)
+    if (run) writes?.(run, operation, patch)
     if (eventsText !== undefined) operation.set(seqKey(runId), lastSeq).set(bytesKey(runId), snap.bytes + added).set([...eventsPrefix(runId), lastSeq], eventsText)
     const result = await unlessBusy(() => operation.commit())
     if (!result.ok) {
@@ -118,7 +122,7 @@ export function createDenoKvRunStore(kv: Deno.Kv): RunStore {
         if (!from.includes(snap.run.status) || (when && !when(snap.run))) return { ok: false, reason: 'conflict', run: snap.run }
         // Through JSON, as every backend stores it: a patch key set to `undefined` is removed.
         const next = JSON.parse(JSON.stringify({ ...snap.run, ...patch })) as RunRecord
-        const written = await commit(runId, snap, next, events)
+        const written = await commit(runId, snap, next, events, undefined, patch)
         return written && { ok: true, run: next, events: written }
       }),
     append: (runId, events, limits) =>
