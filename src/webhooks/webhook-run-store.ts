@@ -1,5 +1,8 @@
-import type { RunRecord } from '../runs/run-record.ts'
+import { waitingStatuses, type RunRecord } from '../runs/run-record.ts'
 import type { RunStore } from '../runs/run-store.ts'
+
+/** Whether webhooks are told of `run` as a write stores it: opened waiting (no `patch`), or a transition naming a status. */
+export const isTold = (run: RunRecord, patch?: Partial<RunRecord>) => (patch ? patch.status !== undefined : waitingStatuses.includes(run.status))
 
 /**
  * `store`, telling `tell` of each status a run's state is stored in, after it is stored: a run opened
@@ -19,12 +22,12 @@ export function webhookRunStore(store: RunStore, tell: (run: RunRecord) => void 
     exactlyOnce: store.exactlyOnce,
     async create(run, events) {
       const stored = await store.create(run, events)
-      if (run.status === 'approval-required' || run.status === 'suspended') await told(run)
+      if (isTold(run)) await told(run)
       return stored
     },
     async transition(runId, from, patch, events, when) {
       const result = await store.transition(runId, from, patch, events, when)
-      if (result.ok && patch.status !== undefined) await told(result.run)
+      if (result.ok && isTold(result.run, patch)) await told(result.run)
       return result
     },
     get: (runId) => store.get(runId),

@@ -23,7 +23,8 @@ function freePort(): number {
 async function start(kvPath: string, script = 'test/deno/crash-server.ts', ...extra: string[]) {
   const port = freePort()
   const child = new Deno.Command(Deno.execPath(), {
-    args: ['run', '--unstable-kv', '--unstable-no-legacy-abort', '--allow-net', '--allow-read', '--allow-write', '--allow-env', script, String(port), kvPath, ...extra],
+    // --allow-run: the webhook crash server's `crash-after-waiting` kills itself (Deno.kill).
+    args: ['run', '--unstable-kv', '--unstable-no-legacy-abort', '--allow-net', '--allow-read', '--allow-write', '--allow-env', '--allow-run', script, String(port), kvPath, ...extra],
     cwd: repoRoot,
     env: { NO_COLOR: '1' },
     stdin: 'null',
@@ -43,6 +44,7 @@ async function start(kvPath: string, script = 'test/deno/crash-server.ts', ...ex
   }
   return {
     url,
+    exited: child.status,
     async kill() {
       try {
         child.kill('SIGKILL')
@@ -136,6 +138,47 @@ Deno.test('Deno, kill -9 while a webhook waits for its receiver: the restarted p
     await eventually(async () => received.some((entry) => entry.type === 'run.settled' && entry.status === 204), Boolean)
     const taken = received.filter((entry) => entry.status === 204)
     assert.deepEqual(taken.map((entry) => [entry.type, entry.id === pending]), [['run.waiting', true], ['run.settled', false]])
+  } finally {
+    await server.kill()
+    await receiver.shutdown()
+    await Deno.remove(dir, { recursive: true }).catch(() => {})
+  }
+})
+
+Deno.test('Deno, killed the moment the transition to approval-required commits: run.waiting was stored in that commit, and the restarted process delivers it, once', async () => {
+  const dir = await Deno.makeTempDir({ prefix: 'toolroute-webhook-atomic-' })
+  const kvPath = `${dir}/runs.sqlite3`
+  const received: { id: string; type: string; runId: string }[] = []
+  const receiver = Deno.serve({ hostname: '127.0.0.1', port: 0, onListen() {} }, async (request) => {
+    const body = new Webhook('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw').verify(await request.text(), Object.fromEntries(request.headers)) as { type: string; data: { runId: string } }
+    received.push({ id: request.headers.get('webhook-id') ?? '', type: body.type, runId: body.data.runId })
+    return new Response(null, { status: 204 })
+  })
+  const hook = `http://127.0.0.1:${receiver.addr.port}/hooks`
+  // The server kills itself (SIGKILL) right after the commit that stores the run waiting: the call gets no answer.
+  let server = await start(kvPath, 'test/deno/webhook-crash-server.ts', hook, 'crash-after-waiting')
+  try {
+    const call = await fetch(`${server.url}/tools/refund`, { method: 'POST', headers: { 'content-type': 'application/json', ...owner }, body: JSON.stringify({ order: 'A-1' }) }).then(
+      (response) => response.status,
+      () => 'cut off',
+    )
+    assert.equal(call, 'cut off')
+    assert.equal((await server.exited).signal, 'SIGKILL')
+    assert.equal(received.length, 0)
+    const kv = await Deno.openKv(kvPath)
+    const runs = (await Array.fromAsync(kv.list<string>({ prefix: ['toolroute', 'run'] }))).filter((entry) => entry.key.length === 3)
+    const deliveries = await Array.fromAsync(kv.list<{ body: string }>({ prefix: ['toolroute', 'webhooks'] }))
+    kv.close()
+    assert.equal(runs.length, 1)
+    const runId = String(runs[0]!.key[2])
+    assert.equal(JSON.parse(runs[0]!.value).status, 'approval-required')
+    assert.deepEqual(deliveries.map((entry) => JSON.parse(entry.value.body).type), ['run.waiting'], 'the delivery is stored in the commit that stored the run waiting')
+
+    server = await start(kvPath, 'test/deno/webhook-crash-server.ts', hook)
+    await eventually(async () => received.length, (count) => count >= 1)
+    assert.equal((await fetch(`${server.url}/runs/${runId}/approve`, { method: 'POST', headers: owner })).status, 200)
+    await eventually(async () => received.some((entry) => entry.type === 'run.settled'), Boolean)
+    assert.deepEqual(received.map((entry) => [entry.type, entry.runId]), [['run.waiting', runId], ['run.settled', runId]])
   } finally {
     await server.kill()
     await receiver.shutdown()

@@ -1,11 +1,13 @@
-// The Deno process of the webhook crash test (test/deno/crash-recovery.test.ts): a tool that needs
-// approval over a Deno KV file, its deliveries to the receiver given, retried every 1.5 s.
-// deno run --unstable-kv test/deno/webhook-crash-server.ts <port> <kv file> <receiver url>
+// The Deno process of the webhook crash tests (test/deno/crash-recovery.test.ts): a tool that needs
+// approval over a Deno KV file, its deliveries to the receiver given, retried every 1.5 s. With
+// `crash-after-waiting`, the process SIGKILLs itself the moment a commit that stores a run waiting
+// returns: after the transition is in the database, before anything else runs.
+// deno run --unstable-kv test/deno/webhook-crash-server.ts <port> <kv file> <receiver url> [crash-after-waiting]
 import { createTool } from 'toolroute'
 import { createDenoToolApp } from 'toolroute/deno'
 import { z } from 'zod'
 
-const [port, kvPath, receiver] = Deno.args
+const [port, kvPath, receiver, crash] = Deno.args
 const refund = createTool({
   id: 'refund',
   description: 'Refunds an order once a person approves',
@@ -13,7 +15,41 @@ const refund = createTool({
   requireApproval: true,
   execute: async ({ order }) => ({ refunded: order }),
 })
-const kv = await Deno.openKv(kvPath)
+/** Whether a mutation writes a run record (`['toolroute', 'run', runId]`, inline JSON here) that waits. */
+const storesWaiting = (key: Deno.KvKey, value: unknown) =>
+  key.length === 3 && key[0] === 'toolroute' && key[1] === 'run' && typeof value === 'string' && JSON.parse(value).status === 'approval-required'
+
+/** `kv`, whose atomic operations kill the process once a commit that stores a run waiting succeeds. */
+function crashingAfterWaiting(kv: Deno.Kv): Deno.Kv {
+  return new Proxy(kv, {
+    get(target, name) {
+      if (name !== 'atomic') {
+        const value = Reflect.get(target, name, target)
+        return typeof value === 'function' ? value.bind(target) : value
+      }
+      return () => {
+        const operation = target.atomic()
+        const [set, commit] = [operation.set.bind(operation), operation.commit.bind(operation)]
+        let waiting = false
+        operation.set = (key, value, options) => {
+          waiting ||= storesWaiting(key, value)
+          set(key, value, options)
+          return operation
+        }
+        operation.commit = async () => {
+          const result = await commit()
+          // The continuation of the commit itself: no other callback of this process runs first.
+          if (result.ok && waiting) Deno.kill(Deno.pid, 'SIGKILL')
+          return result
+        }
+        return operation
+      }
+    },
+  })
+}
+
+const opened = await Deno.openKv(kvPath)
+const kv = crash === 'crash-after-waiting' ? crashingAfterWaiting(opened) : opened
 const { app } = await createDenoToolApp({
   tools: [refund],
   kv,

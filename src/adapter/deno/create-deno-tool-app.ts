@@ -61,9 +61,9 @@ export async function createDenoToolApp(options: DenoToolAppOptions): Promise<De
   const { kv, queue = true, ttlMs, retentionMs, leaseMs, pollMs = 1000, ...appOptions } = options
   const tools = toolRegistry(appOptions.tools)
   const scheduler = queue ? createDenoKvScheduler(kv) : undefined
-  // Webhooks (SPEC §16) kept in this database and sent by its scheduler after each transition; imported only when configured.
-  const webhooks = appOptions.webhooks?.length ? (await import('../../webhooks/deno-kv-webhooks.ts')).denoKvWebhooks(appOptions, { kv, schedule: scheduler?.schedule, unlessBusy }) : undefined
-  const store = webhooks ? webhooks.store(createDenoKvRunStore(kv)) : createDenoKvRunStore(kv)
+  // Webhooks (SPEC §16) written in each transition's own commit and sent by the scheduler; imported only when configured.
+  const webhooks = appOptions.webhooks?.length ? (await import('../../webhooks/deno-kv-webhooks.ts')).denoKvWebhooks(appOptions, { kv, scheduleIn: scheduler?.scheduleIn, unlessBusy }) : undefined
+  const store = webhooks ? webhooks.store(createDenoKvRunStore(kv, webhooks.writes)) : createDenoKvRunStore(kv)
   const schedule = scheduler?.schedule
   const index = createDenoKvRunIndex(kv)
   // A run's later steps are spans of the tracer `tracing` mounts (SPEC §17), once the app has mounted it.
