@@ -86,21 +86,24 @@ Deno.test('Deno KV: two handles on one database (two processes) race 40 approval
   }
 })
 
-Deno.test('Deno KV: writes a feature gives the store commit with the record, or not at all: on create, on the one transition of 20 racing that wins, never on an append or a lost race', async () => {
+Deno.test('Deno KV: writes features give the store commit with the record, or not at all: each feature\'s, on create, on the one transition of 20 racing that wins, never on an append or a lost race', async () => {
   const other = await Deno.openKv(`${fileDir}/runs.sqlite3`)
   const runId = crypto.randomUUID()
-  const mark = (run: RunRecord, operation: Deno.AtomicOperation, patch?: Partial<RunRecord>) => void operation.set(['mark', runId, run.status, run.reason ?? '-'], patch ?? 'created')
+  // Two features (as the run index and webhooks are), each adding its own writes.
+  const mark = (feature: string) => (run: RunRecord, operation: Deno.AtomicOperation, patch?: Partial<RunRecord>) => void operation.set([feature, runId, run.status, run.reason ?? '-'], patch ?? 'created')
   try {
-    const stores = [createDenoKvRunStore(fileKv, mark), createDenoKvRunStore(other, mark)]
+    const stores = [createDenoKvRunStore(fileKv, mark('index'), mark('hooks')), createDenoKvRunStore(other, mark('index'), mark('hooks'))]
     await stores[0]!.create(record(runId), [log('created')])
     await stores[1]!.append(runId, [log('more')])
     const results = await Promise.all(Array.from({ length: 20 }, (_, index) => stores[index % 2]!.transition(runId, ['approval-required'], { status: 'running', reason: `by ${index}` })))
     const winner = results.find((result) => result.ok)
-    const marks = await Array.fromAsync(fileKv.list({ prefix: ['mark', runId] }))
-    assert.deepEqual(marks.map((entry) => [entry.key.slice(2), entry.value]), [
-      [['approval-required', '-'], 'created'],
-      [['running', winner?.ok ? winner.run.reason : ''], { status: 'running', reason: winner?.ok ? winner.run.reason : '' }],
-    ])
+    for (const feature of ['index', 'hooks']) {
+      const marks = await Array.fromAsync(fileKv.list({ prefix: [feature, runId] }))
+      assert.deepEqual(marks.map((entry) => [entry.key.slice(2), entry.value]), [
+        [['approval-required', '-'], 'created'],
+        [['running', winner?.ok ? winner.run.reason : ''], { status: 'running', reason: winner?.ok ? winner.run.reason : '' }],
+      ])
+    }
   } finally {
     other.close()
   }

@@ -35,7 +35,7 @@ interface Snapshot {
   bytes: number
 }
 
-/** What a feature (webhooks) adds to the commit storing a run's record, given it and the transition's patch (none: created): both commit or neither. */
+/** What a feature (the run index, webhooks) adds to the commit storing a run's record, given it and the transition's patch (none: created): both commit or neither. */
 export type DenoKvRunWrites = (run: RunRecord, operation: Deno.AtomicOperation, patch?: Partial<RunRecord>) => void
 
 /** Tries of a compare-and-set that loses to a concurrent write of the same run before giving up. */
@@ -57,7 +57,7 @@ function decodeEvents(runId: string, value: unknown): ToolEvent[] {
  * const kv = await Deno.openKv()
  * const store = createDenoKvRunStore(kv)
  */
-export function createDenoKvRunStore(kv: Deno.Kv, writes?: DenoKvRunWrites): RunStore {
+export function createDenoKvRunStore(kv: Deno.Kv, ...writes: DenoKvRunWrites[]): RunStore {
   async function snapshot(runId: string): Promise<Snapshot> {
     for (let read = 0; read < maxTries; read++) {
       const [runEntry, seqEntry, bytesEntry] = await unlessBusy(() => kv.getMany<[unknown, unknown, unknown]>([runKey(runId), seqKey(runId), bytesKey(runId)]))
@@ -88,7 +88,7 @@ export function createDenoKvRunStore(kv: Deno.Kv, writes?: DenoKvRunWrites): Run
     const lastSeq = snap.lastSeq + events.length
     const operation = kv.atomic().check(snap.runEntry).check(snap.seqEntry)
     if (runText !== undefined) operation.set(runKey(runId), runText)
-    if (run) writes?.(run, operation, patch)
+    if (run) for (const add of writes) add(run, operation, patch)
     if (eventsText !== undefined) operation.set(seqKey(runId), lastSeq).set(bytesKey(runId), snap.bytes + added).set([...eventsPrefix(runId), lastSeq], eventsText)
     const result = await unlessBusy(() => operation.commit())
     if (!result.ok) {
