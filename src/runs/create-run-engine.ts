@@ -6,7 +6,7 @@ import { createRunLifetime, type RunLifetime } from './run-lifetime.ts'
 import type { RunLimits } from './run-limits.ts'
 import type { RunRecord } from './run-record.ts'
 import type { RunStore } from './run-store.ts'
-import type { RunIndex } from './run-index.ts'
+import type { RunIndexWrites } from './run-index.ts'
 import { withIndexedStore } from './with-indexed-store.ts'
 
 /** Keeps work alive past the request that started it (`ctx.waitUntil`). */
@@ -15,7 +15,7 @@ export type Defer = (work: Promise<unknown>) => void
 export interface RunEngineOptions {
   store: RunStore
   /** Where the principals' runs are listed (`GET /runs`, MCP `tasks/list`): kept by the store's writes. */
-  index?: RunIndex
+  index?: RunIndexWrites
   /**
    * What the engine keeps, and the code that does it: `driveRuns(tools)` for every run (it drives
    * those that wait), `finishedRuns` for runs stored settled. Each is bundled only where passed.

@@ -43,3 +43,6 @@ export interface RunIndex {
   /** A cursor this index did not hand out reads as the start. */
   list(principal: string, query: RunQuery): Promise<RunIndexPage>
 }
+
+/** What a run store's wrapper writes to an index (`withIndexedStore`); without `put`, the store writes each entry itself (Deno KV: in the run's own commit). */
+export type RunIndexWrites = Pick<RunIndex, 'remove'> & Partial<Pick<RunIndex, 'put'>>

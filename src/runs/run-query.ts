@@ -16,5 +16,8 @@ export function runIndexEntryOf(run: RunRecord): RunIndexEntry {
   return { ...runSummaryOf(run), ...(run.background ? { background: true } : {}) }
 }
 
+/** Whether a write changes what the index keeps of a run: a run created (no `patch`), a new status, approval or expiry (not a lease renewed or a question asked). */
+export const changesListing = (patch?: Partial<RunRecord>) => !patch || patch.status !== undefined || patch.approvalId !== undefined || patch.expiresAt !== undefined
+
 /** How many entries a backend that filters as it reads looks at for one page at most. */
 export const scannedPerPage = 1000

@@ -145,7 +145,7 @@ Deno.test('Deno, kill -9 while a webhook waits for its receiver: the restarted p
   }
 })
 
-Deno.test('Deno, killed the moment the transition to approval-required commits: run.waiting was stored in that commit, and the restarted process delivers it, once', async () => {
+Deno.test('Deno, killed the moment the transition to approval-required commits: run.waiting and its index entry were stored in that commit; the restarted process lists the run to its principal and delivers run.waiting, once', async () => {
   const dir = await Deno.makeTempDir({ prefix: 'toolroute-webhook-atomic-' })
   const kvPath = `${dir}/runs.sqlite3`
   const received: { id: string; type: string; runId: string }[] = []
@@ -175,6 +175,10 @@ Deno.test('Deno, killed the moment the transition to approval-required commits: 
     assert.deepEqual(deliveries.map((entry) => JSON.parse(entry.value.body).type), ['run.waiting'], 'the delivery is stored in the commit that stored the run waiting')
 
     server = await start(kvPath, 'test/deno/webhook-crash-server.ts', hook)
+    // The inbox a person reads (SPEC §16) holds the run that waits for them, and only for its principal.
+    const listed = async (headers: Record<string, string>) => ((await (await fetch(`${server.url}/runs?status=approval-required`, { headers })).json()) as { runs: { runId: string; status: string }[] }).runs
+    assert.deepEqual((await listed(owner)).map((run) => [run.runId, run.status]), [[runId, 'approval-required']])
+    assert.deepEqual(await listed({ authorization: 'Bearer someone-else' }), [])
     await eventually(async () => received.length, (count) => count >= 1)
     assert.equal((await fetch(`${server.url}/runs/${runId}/approve`, { method: 'POST', headers: owner })).status, 200)
     await eventually(async () => received.some((entry) => entry.type === 'run.settled'), Boolean)

@@ -223,11 +223,15 @@ Deno.test('runs answer only their principal; an expired approval is 410', () =>
     }, { ttlMs: 0 }),
   ))
 
-Deno.test('settled runs are deleted after their retention by the scheduled sweep', () =>
+Deno.test('settled runs are deleted after their retention by the scheduled sweep, and leave the listing', () =>
   withApp(async ({ request }) => {
-    const [, waiting] = await json(await request('/tools/delete-file', { json: { path: '/r' } }))
-    await request(`/runs/${waiting.runId}/decline`, { json: {} })
-    await eventually(() => request(`/runs/${waiting.runId}`).then((response) => response.status), (status) => status === 404, 'the declined run to be swept')
+    const headers = { authorization: 'Bearer alice' }
+    const listed = async () => ((await json(await request('/runs', { headers })))[1].runs as { runId: string }[]).map((run) => run.runId)
+    const [, waiting] = await json(await request('/tools/delete-file', { json: { path: '/r' }, headers }))
+    assert.deepEqual(await listed(), [waiting.runId])
+    await request(`/runs/${waiting.runId}/decline`, { json: {}, headers })
+    await eventually(() => request(`/runs/${waiting.runId}`, { headers }).then((response) => response.status), (status) => status === 404, 'the declined run to be swept')
+    assert.deepEqual(await listed(), [])
   }, { retentionMs: 0 }))
 
 const chatty = createTool({

@@ -1,4 +1,4 @@
-// The Deno process of the webhook crash tests (test/deno/crash-recovery.test.ts): a tool that needs
+// The Deno process of the webhook and run index crash tests (test/deno/crash-recovery.test.ts): a tool that needs
 // approval over a Deno KV file, its deliveries to the receiver given, retried every 1.5 s. With
 // `crash-after-waiting`, the process SIGKILLs itself the moment a commit that stores a run waiting
 // returns: after the transition is in the database, before anything else runs.

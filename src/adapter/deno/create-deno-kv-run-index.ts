@@ -1,5 +1,6 @@
 import type { RunIndex, RunIndexEntry } from '../../runs/run-index.ts'
-import { matchesRunQuery, scannedPerPage } from '../../runs/run-query.ts'
+import { changesListing, matchesRunQuery, runIndexEntryOf, scannedPerPage } from '../../runs/run-query.ts'
+import type { DenoKvRunWrites } from './deno-kv-run-store.ts'
 
 /** Where a principal's runs are listed in Deno KV: `['toolroute', 'runs-by-principal', principal, createdAt, runId]` → the entry. */
 export const denoKvRunIndexPrefix = ['toolroute', 'runs-by-principal'] as const
@@ -7,17 +8,17 @@ export const denoKvRunIndexPrefix = ['toolroute', 'runs-by-principal'] as const
 /**
  * A `RunIndex` in Deno KV, beside the run store's keys, read newest first. Filters are applied as it
  * reads, at most `scannedPerPage` entries a page; the cursor is the last entry read (`createdAt|runId`).
+ * The app writes each run's entry with `writes` (the run store's hook) in the commit that stores its record
+ * (`changesListing`): listed as stored whenever the process dies. That commit is a compare-and-set, so the newest entry lands last and `put` (the contract's, no app write) need not check.
  */
-export function createDenoKvRunIndex(kv: Deno.Kv): RunIndex {
+export function createDenoKvRunIndex(kv: Deno.Kv): RunIndex & { writes: DenoKvRunWrites } {
   const key = (principal: string, entry: Pick<RunIndexEntry, 'createdAt' | 'runId'>) => [...denoKvRunIndexPrefix, principal, entry.createdAt, entry.runId]
   return {
+    writes(run, operation, patch) {
+      if (run.principal !== null && changesListing(patch)) operation.set(key(run.principal, run), runIndexEntryOf(run))
+    },
     async put(principal, entry) {
-      // A run's changes may arrive out of order: an older one never overwrites a newer.
-      for (let tries = 0; tries < 10; tries++) {
-        const current = await kv.get<RunIndexEntry>(key(principal, entry))
-        if (current.value && current.value.updatedAt > entry.updatedAt) return
-        if ((await kv.atomic().check(current).set(key(principal, entry), entry).commit()).ok) return
-      }
+      await kv.set(key(principal, entry), entry)
     },
     async remove(principal, entry) {
       await kv.delete(key(principal, entry))

@@ -61,14 +61,16 @@ export async function createDenoToolApp(options: DenoToolAppOptions): Promise<De
   const { kv, queue = true, ttlMs, retentionMs, leaseMs, pollMs = 1000, ...appOptions } = options
   const tools = toolRegistry(appOptions.tools)
   const scheduler = queue ? createDenoKvScheduler(kv) : undefined
-  // Webhooks (SPEC §16) written in each transition's own commit and sent by the scheduler; imported only when configured.
+  // Webhooks (SPEC §16) and each run's index entry are written in the commit that stores the run (the engine only
+  // removes entries); webhooks are sent by the scheduler, and imported only when configured.
   const webhooks = appOptions.webhooks?.length ? (await import('../../webhooks/deno-kv-webhooks.ts')).denoKvWebhooks(appOptions, { kv, scheduleIn: scheduler?.scheduleIn, unlessBusy }) : undefined
-  const store = webhooks ? webhooks.store(createDenoKvRunStore(kv, webhooks.writes)) : createDenoKvRunStore(kv)
-  const schedule = scheduler?.schedule
   const index = createDenoKvRunIndex(kv)
+  const kept = createDenoKvRunStore(kv, index.writes, ...(webhooks?.writes ? [webhooks.writes] : []))
+  const store = webhooks ? webhooks.store(kept) : kept
+  const schedule = scheduler?.schedule
   // A run's later steps are spans of the tracer `tracing` mounts (SPEC §17), once the app has mounted it.
   let tracer: ReturnType<typeof mountTracing> | undefined
-  const engine = createRunEngine({ drive: driveRuns(tools, (toolId, from) => tracer?.(toolId, from)), store, index, pollMs, ttlMs, retentionMs, runLimits: appOptions.runLimits, leaseMs, schedule })
+  const engine = createRunEngine({ drive: driveRuns(tools, (toolId, from) => tracer?.(toolId, from)), store, index: { remove: index.remove }, pollMs, ttlMs, retentionMs, runLimits: appOptions.runLimits, leaseMs, schedule })
   // Keys in the same database, kept as long as the runs they replay; a key whose call was cut off
   // leaves its run failed.
   const keys = createDenoKvIdempotencyStore(kv, { retentionMs, leaseMs, schedule, onInterrupted: async (lease) => openInterruptedRun(engine, lease) })
