@@ -187,7 +187,7 @@ export function createToolApp(options: ToolAppOptions, features: ToolAppFeatures
   // Each is the body of its own action, which the host's method of that name takes (hence the cast).
   for (const action of ['approve', 'decline', 'resume'] as const) {
     app.post(`/runs/:runId/${action}`, runAction, runCaller, async (c) =>
-      stepResponse(c, await hostFor(c)[action](c.req.param('runId'), { principal: c.get('principal'), ...checkRunActionBody(action, await readJsonBody(c, maxInputBytes)) } as never)),
+      stepResponse(c, await hostFor(c)[action](c.req.param('runId'), { principal: c.get('principal'), traceparent: c.req.header(headerNames.traceparent), ...checkRunActionBody(action, await readJsonBody(c, maxInputBytes)) } as never)),
     )
   }
   app.post('/runs/:runId/cancel', runAction, runCaller, async (c) => {

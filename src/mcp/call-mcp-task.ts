@@ -27,14 +27,19 @@ export async function callMcpTask(deps: McpServerDeps, tool: AnyTool, params: Ca
   if (!call.ok) refuseTask(call.error)
   const progressToken = params._meta?.progressToken
   const progress = progressToken !== undefined ? createProgressSender((notification) => ctx.mcpReq.notify(notification as never), progressToken) : undefined
+  // Its span, as any call's (SPEC §17): under `_meta.traceparent`, ended once the task exists; its attempts link to it.
+  const span = deps.tracer?.(tool.id, { traceparent: traceparentOf(params._meta) })
+  const ids = newCallIds(undefined, traceparentOf(params._meta), span?.ids)
   const running = call.run({
     source: { input: params.arguments ?? {} },
-    ids: newCallIds(undefined, traceparentOf(params._meta)),
+    ids,
     // A task keeps its call's token on its run: its progress goes out on tasks/result (task-progress.ts).
     keeper: runKeeper({ tool, runs: deps.runs, storeRuns: deps.storeRuns, principal: caller.principal, sentRequestContext: call.sentRequestContext, progressToken }),
-    ...(progress ? { tap: progress, extras: { emitTransient: progress, signal: ctx.mcpReq.signal } } : { extras: { signal: ctx.mcpReq.signal } }),
+    ...(progress ? { tap: progress } : {}),
+    extras: { ...(progress ? { emitTransient: progress } : {}), signal: ctx.mcpReq.signal, trace: span?.trace },
   })
-  const result = await mcpFirstStep(running, async (run): Promise<CreateTaskResult> => ({ task: toMcpTask(run, deps.basePath) }))
+  const result = await mcpFirstStep(running, async (run): Promise<CreateTaskResult> => ({ task: toMcpTask(run, deps.basePath) })).catch((error: unknown) => (span?.end(ids, 'Error'), Promise.reject(error)))
+  span?.end(ids, 'task' in result ? undefined : 'tool_error')
   if ('task' in result) return result as CreateTaskResult
   // Invalid input (or a run that could not be stored): no task was created.
   throw new ProtocolError(ProtocolErrorCode.InvalidParams, (result.content[0] as { text?: string } | undefined)?.text ?? 'The task could not be created', result._meta?.['toolroute/error'])

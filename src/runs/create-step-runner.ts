@@ -33,7 +33,7 @@ export function createStepRunner(deps: { tools: ReadonlyMap<string, AnyTool>; st
      * append the store refuses (`limits`, a failed write) fails the step and aborts the tool's
      * `abortSignal`; the refusal's own `tool-output-error` goes past the limits, so the run ends readably.
      */
-    async execute(run: RunRecord, signal: AbortSignal, resume?: ResumeState, after?: number): Promise<ExecuteOutcome> {
+    async execute(run: RunRecord, signal: AbortSignal, resume?: ResumeState, after?: number, traceparent?: string): Promise<ExecuteOutcome> {
       let chain: Promise<unknown> = Promise.resolve()
       // The batch still waiting for its append; events emitted meanwhile join it.
       let batch: ToolEvent[] | undefined
@@ -73,7 +73,7 @@ export function createStepRunner(deps: { tools: ReadonlyMap<string, AnyTool>; st
       }
       let outcome: ExecuteOutcome
       // Approved or resumed in a request (`after`), else a background attempt.
-      const span = deps.tracer?.(run.toolId, { step: resume ? 'resume' : after === undefined ? 'attempt' : 'approve', first: run })
+      const span = deps.tracer?.(run.toolId, { step: resume ? 'resume' : after === undefined ? 'attempt' : 'approve', first: run, traceparent })
       try {
         const tool = await toolOfRun(tools, run)
         // The stored request context checked again: a schema a redeploy changed may now refuse it.

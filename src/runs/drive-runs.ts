@@ -98,7 +98,7 @@ export const driveRuns = (tools: ReadonlyMap<string, AnyTool>, tracer?: Paramete
     return { run, events: followRun(followed, run.runId, after), after, settled: Promise.resolve(run), abort() {} }
   }
   /** A foreground step from its transition's result: executed here under its lease, which a sweep watches. */
-  function foreground({ run, events }: { run: RunRecord; events: SequencedEvent[] }, defer: Defer, resume?: ResumeState): RunSegment {
+  function foreground({ run, events }: { run: RunRecord; events: SequencedEvent[] }, defer: Defer, resume?: ResumeState, traceparent?: string): RunSegment {
     const controller = new AbortController()
     const after = events[0]!.seq - 1
     running.set(run.runId, controller)
@@ -106,7 +106,7 @@ export const driveRuns = (tools: ReadonlyMap<string, AnyTool>, tracer?: Paramete
     const subscription = notifier.subscribe(run.runId)
     const execute = async () => {
       const lease = holdLease(run, controller)
-      const outcome = await steps.execute(run, controller.signal, resume, events.at(-1)!.seq)
+      const outcome = await steps.execute(run, controller.signal, resume, events.at(-1)!.seq, traceparent)
       await lease.release()
       return settle(run, outcome, lease.holds)
     }
@@ -132,7 +132,7 @@ export const driveRuns = (tools: ReadonlyMap<string, AnyTool>, tracer?: Paramete
     },
     async approve(runId, caller) {
       const result = await step(await load(runId, caller), { type: 'approve', ...(caller.approvalId !== undefined ? { approvalId: caller.approvalId } : {}) })
-      if (!result.run.background) return foreground(result, deferFor(caller))
+      if (!result.run.background) return foreground(result, deferFor(caller), undefined, caller.traceparent)
       await requeue(runId, deferFor(caller))
       return doneStep(result.run, result.events)
     },
@@ -148,7 +148,7 @@ export const driveRuns = (tools: ReadonlyMap<string, AnyTool>, tracer?: Paramete
       const checked = checkResumeData(run.toolId, (await steps.toolOf(run)).schemas.resume, caller.resumeData)
       if (!checked.ok) throw checked.error
       const result = await step(run, { type: 'resume', resumeData: caller.resumeData })
-      return foreground(result, deferFor(caller), { resumeData: checked.value, suspendPayload: run.suspendPayload })
+      return foreground(result, deferFor(caller), { resumeData: checked.value, suspendPayload: run.suspendPayload }, caller.traceparent)
     },
     async cancel(runId, caller) {
       const result = await step(await load(runId, caller), { type: 'cancel' })

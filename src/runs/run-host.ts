@@ -3,9 +3,10 @@ import type { RunRecord } from './run-record.ts'
 import type { ElicitResult } from '../tool/tool-execution-context.ts'
 import type { RunIndexPage, RunQuery } from './run-index.ts'
 
-/** Who is asking: runs answer only the principal that created them. */
+/** Who is asking: runs answer only the principal that created them. An approve or resume's `traceparent` parents its step's span (SPEC §17). */
 export interface RunCaller {
   principal: string | null
+  traceparent?: string | undefined
 }
 
 /** A page of a run's events, oldest first: the newest `limit` (default 100, at most 1000) numbered before `before`. */

@@ -6,7 +6,18 @@ import { headerNames } from '../protocol/header-names.ts'
 import { AlsContextManager } from './als-context-manager.ts'
 import { tracerProviderOf } from './tracer-provider-of.ts'
 import { failed, startCallSpan } from './start-call-span.ts'
-import type { CallTracer } from '../runs/call-tracer.ts'
+import type { CallTracer, ObjectTracer } from '../runs/call-tracer.ts'
+
+type Tracing = NonNullable<ToolAppOptions['tracing']>
+/** One provider per `tracing` option, made from the first env that asks (a Worker's vars, a Durable Object's, or the process's): a Worker and its objects in one isolate share it. `null`: nothing configured. */
+const providers = new WeakMap<Tracing, TracerProvider | null>()
+function providerOf(tracing: Tracing, env: unknown): TracerProvider | null {
+  let provider = providers.get(tracing)
+  if (provider !== undefined) return provider
+  providers.set(tracing, (provider = tracerProviderOf(tracing, env as Record<string, unknown> | undefined) ?? null))
+  if (provider) trace.setGlobalTracerProvider(provider)
+  return provider
+}
 
 /** `body` passed through, `done` told once when it ends or its reader cancels it (an SSE call's span ends with its stream). */
 function endingWith(body: ReadableStream<Uint8Array>, done: () => void): ReadableStream<Uint8Array> {
@@ -28,27 +39,17 @@ function endingWith(body: ReadableStream<Uint8Array>, done: () => void): Readabl
  * tool's own `@opentelemetry/api` spans are its children; exported over OTLP/HTTP after the answer
  * (`waitUntil` on Workers). The tracer it returns does the same for MCP's `tools/call` and a run's later steps.
  */
-export function mountTracing(app: Hono<ToolAppEnv>, { tracing }: { tracing: NonNullable<ToolAppOptions['tracing']>; basePath: string }): CallTracer {
+export function mountTracing(app: Hono<ToolAppEnv>, { tracing }: { tracing: Tracing; basePath: string }): CallTracer {
   // The active context lives in an AsyncLocalStorage; a context manager or provider already registered (the app's own) is kept.
   context.setGlobalContextManager(new AlsContextManager())
-  // Made on the first request, from its env (a Worker's vars) or the process's; `null`: nothing configured, nothing traced.
-  let provider: TracerProvider | null | undefined
-  const providerOf = (env: unknown) => {
-    if (provider !== undefined) return provider
-    provider = tracerProviderOf(tracing, env as Record<string, unknown> | undefined) ?? null
-    if (provider) trace.setGlobalTracerProvider(provider)
-    return provider
-  }
-  const tracer: CallTracer = (toolId, from) => {
-    const current = providerOf(undefined)
-    return current ? startCallSpan(current.getTracer('toolroute'), toolId, from) : undefined
-  }
+  const tracer = objectTracer(tracing)(undefined)
   const traced: MiddlewareHandler<ToolAppEnv> = async (c, next) => {
-    if (c.req.method !== 'POST' || !providerOf(c.env)) return next()
-    const call = startCallSpan(provider!.getTracer('toolroute'), c.req.param('toolId') ?? '', { traceparent: c.req.header(headerNames.traceparent) })
+    const provider = c.req.method === 'POST' ? providerOf(tracing, c.env) : null
+    if (!provider) return next()
+    const call = startCallSpan(provider.getTracer('toolroute'), c.req.param('toolId') ?? '', { traceparent: c.req.header(headerNames.traceparent) })
     c.set('callTrace', call)
     let status = 0
-    const end = () => (call.end({ runId: c.res.headers.get(headerNames.runId) ?? '', toolCallId: c.res.headers.get(headerNames.toolCallId) ?? '' }, status >= 400 ? String(status) : undefined), flushOnWorkers(c, provider!))
+    const end = () => (call.end({ runId: c.res.headers.get(headerNames.runId) ?? '', toolCallId: c.res.headers.get(headerNames.toolCallId) ?? '' }, status >= 400 ? String(status) : undefined), flushOnWorkers(c, provider))
     try {
       await call.within(next)
     } catch (error) {
@@ -67,13 +68,30 @@ export function mountTracing(app: Hono<ToolAppEnv>, { tracing }: { tracing: NonN
   // MCP and the run routes trace inside (a tools/call, a step): here the provider is made from the env before the route runs
   // (the tracer they call reads no env of its own; a Worker's first request may be a tools/call), and a Worker's spans flushed.
   const flushed: MiddlewareHandler<ToolAppEnv> = async (c, next) => {
-    const current = c.req.method === 'POST' ? providerOf(c.env) : undefined
+    const current = c.req.method === 'POST' ? providerOf(tracing, c.env) : undefined
     await next()
     if (current) flushOnWorkers(c, current)
   }
   for (const path of ['/mcp', '/runs/:runId/approve', '/runs/:runId/resume']) app.use(path, flushed)
   return tracer
 }
+
+/**
+ * The tracer of a Durable Object on Workers (`workerTracing.inObject`: a run's object, an MCP session's): the provider made from the
+ * object's env, each call's or step's spans flushed once it ends with the object's `waitUntil` (never delaying its answer).
+ * Without them (`env` undefined, no `waitUntil`), the app's in-process tracer: spans go with the next batch.
+ */
+export const objectTracer =
+  (tracing: Tracing): ObjectTracer =>
+  (env, waitUntil) =>
+  (toolId, from) => {
+    const provider = providerOf(tracing, env)
+    const call = provider ? startCallSpan(provider.getTracer('toolroute'), toolId, from) : undefined
+    return call && waitUntil ? { ...call, end: (ids, error) => (call.end(ids, error), waitUntil(provider!.forceFlush().catch(() => {}))) } : call
+  }
+
+/** `mountTracing` for `createWorker`, with `inObject`, what its Durable Objects trace with. */
+export const workerTracing = Object.assign((app: Hono<ToolAppEnv>, settings: { tracing: Tracing; basePath: string }) => mountTracing(app, settings), { inObject: objectTracer })
 
 /**
  * On Workers, sends the request's spans after the answer, kept alive with `waitUntil` (an isolate may

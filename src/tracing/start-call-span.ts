@@ -40,13 +40,15 @@ const stepOf =
 
 /**
  * The span `execute_tool <toolId>` (GenAI semantic conventions) of a call, its parent the W3C `traceparent` it was sent;
- * or of a run's later step (`toolroute.run.step`: approve, resume, attempt), in the run's trace under its first span and
- * linked to it. Attributes are ids and outcomes only: never input, output, request context or tokens.
+ * or of a run's later step (`toolroute.run.step`: approve, resume, attempt) linked to the run's first span, under the
+ * `traceparent` its request sent, else under the first span. Attributes are ids and outcomes only: never input, output, request context or tokens.
  */
 export function startCallSpan(tracer: Tracer, toolId: string, from: Parameters<CallTracer>[1]): NonNullable<ReturnType<CallTracer>> & { span: Span; within<T>(fn: () => T): T } {
   const { traceId, spanId } = from.first ?? {}
   const first = traceId && spanId ? { traceId, spanId, traceFlags: TraceFlags.SAMPLED, isRemote: true } : undefined
-  const parent = first ? trace.setSpanContext(ROOT_CONTEXT, first) : propagator.extract(ROOT_CONTEXT, { traceparent: from.traceparent }, defaultTextMapGetter)
+  // A step's parent is the traceparent its request sent (the approver's trace), else the run's first span.
+  const sent = propagator.extract(ROOT_CONTEXT, { traceparent: from.traceparent }, defaultTextMapGetter)
+  const parent = first && !trace.getSpanContext(sent) ? trace.setSpanContext(ROOT_CONTEXT, first) : sent
   const attributes = { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': toolId, ...(from.step ? { 'toolroute.run.step': from.step } : {}) }
   const span = tracer.startSpan(`execute_tool ${toolId}`, { attributes, ...(first ? { links: [{ context: first }] } : {}) }, parent)
   const call = trace.setSpan(parent, span).setValue(callKey, span)

@@ -3,7 +3,7 @@
 // span inside; a run's later steps (approve, resume, a background attempt) are spans of their own, in the run's
 // trace and linked to its first span. A real OTLP/HTTP endpoint receives them; no attribute carries a value.
 import { trace } from '@opentelemetry/api'
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
+import { Client, specTypeSchemas, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createTool } from 'toolroute'
@@ -113,6 +113,20 @@ describe('MCP tools/call spans (SPEC §17)', () => {
     })
   }
 
+  it('2025-11-25: a task-augmented call (tasks extension) is a call span of its own under _meta.traceparent; its attempt links to it', async () => {
+    const { client, versions } = await connect(false)
+    const traceId = '8f3a15de4ea16a71cdbe0f9a8b7c6d5e'
+    const params = { name: 'later', arguments: { note: SECRET_INPUT }, task: { ttl: 60_000 }, _meta: { traceparent: `00-${traceId}-4d5e6f7081920314-01` } }
+    const { task } = await client.request({ method: 'tools/call', params }, specTypeSchemas.CreateTaskResult)
+    await client.close()
+    expect(versions.at(-1)).toBe('2025-11-25')
+    const first = await collector.spanWhere((span) => span.traceId === traceId && span.name === 'execute_tool later' && attributesOf(span)['toolroute.run.step'] === undefined)
+    expect(first.parentSpanId).toBe('4d5e6f7081920314')
+    expect(attributesOf(first)).toMatchObject({ 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'later', 'toolroute.run.id': task.taskId })
+    const attempt = await stepSpan('later', 'attempt', traceId)
+    expect(attempt.links?.[0]).toMatchObject({ traceId, spanId: first.spanId })
+  })
+
   it('a call whose input fails its schema is a failed validate span and a tool_error call span, by code only', async () => {
     const { client } = await connect(true)
     const result = await client.callTool({ name: 'lookup', arguments: { query: 'ab' } })
@@ -158,6 +172,21 @@ describe("a run's later steps are spans linked to its first (SPEC §17)", () => 
     // The first span's id stays on the run: neither the call's answer nor GET /runs/:runId shows it.
     const view = await fetch(`${app.url}/runs/${runId}`, { headers: callerHeaders })
     expect(`${answer} ${await view.text()}`).not.toContain(first.spanId)
+  })
+
+  it("HTTP: an approval that sends a traceparent: the approve span is its child (the approver's trace), still linked to the first", async () => {
+    const called = await post('/tools/guarded', { path: SECRET_INPUT })
+    const traceId = called.headers.get('x-trace-id')!
+    const { runId } = (await called.json()) as { runId: string }
+    const first = named(await collector.traceOf(traceId), 'execute_tool guarded')
+    const approver = '9a4b26ef5fb27b82decf1a0b9c8d7e6f'
+    const approved = await post(`/runs/${runId}/approve`, {}, { traceparent: `00-${approver}-5e6f708192031425-01` })
+    expect(approved.status).toBe(200)
+    await approved.text()
+    const step = await stepSpan('guarded', 'approve', approver)
+    expect(step.parentSpanId).toBe('5e6f708192031425')
+    expect(step.links?.map(({ traceId, spanId }) => ({ traceId, spanId }))).toEqual([{ traceId, spanId: first.spanId }])
+    await collector.spanWhere((span) => span.name === 'execute' && span.parentSpanId === step.spanId)
   })
 
   it('HTTP: a suspended call resumed: the resume span links to the first', async () => {

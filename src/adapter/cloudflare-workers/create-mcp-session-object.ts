@@ -19,7 +19,7 @@ export const mcpOpenHeader = `${internalHeaderPrefix}mcp-open`
 
 export interface McpSessionObjectOptions {
   /** Everything the session's MCP server needs, from the object's `env`. */
-  deps: (env: unknown) => McpServerDeps
+  deps: (env: unknown, ctx: DurableObjectState) => McpServerDeps
   /** A session unused this long is deleted (default 24 h). */
   sessionTtlMs?: number
 }
@@ -53,7 +53,7 @@ export function createMcpSessionObject(options: McpSessionObjectOptions): new (c
   const ttlMs = options.sessionTtlMs ?? defaultSessionTtlMs
   return class McpSessionObject extends DurableObject {
     #session: Promise<McpSession> | undefined
-    readonly #deps: McpServerDeps = options.deps(this.env)
+    readonly #deps: McpServerDeps = options.deps(this.env, this.ctx)
     #modern: ReturnType<typeof createModernMcpHandler> | undefined
     /** 2026-07-28 executions waiting for the alarm handler to run them (`#launch`). */
     #launched: (() => Promise<void>)[] = []

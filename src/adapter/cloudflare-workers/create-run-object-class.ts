@@ -66,7 +66,7 @@ async function streamed(segment: RunSegment) {
 export type RunObjectMount = (storage: DurableObjectStorage) => { store(store: RunStore): RunStore; schedule(at: number): Promise<void>; alarm(sweep: () => Promise<void>): Promise<void> }
 
 /** Makes the engine a run object runs, from what the object hands it: its own storage, alarm and `waitUntil`, and the config's times. */
-type EngineOf = (options: Pick<RunEngineOptions, 'store' | 'index' | 'ttlMs' | 'retentionMs' | 'runLimits' | 'leaseMs' | 'schedule' | 'defer' | 'exclusive'>) => RunEngine
+type EngineOf = (options: Pick<RunEngineOptions, 'store' | 'index' | 'ttlMs' | 'retentionMs' | 'runLimits' | 'leaseMs' | 'schedule' | 'defer' | 'exclusive'>, object: { env: unknown; ctx: DurableObjectState }) => RunEngine
 /** A principal's index in this object's own storage, and the index a run's object writes to, over the runs namespace. */
 type IndexOf = { sql: (sql: SqlStorage) => SqlRunIndex; of: (namespace: DurableObjectNamespace) => RunIndex }
 
@@ -100,7 +100,7 @@ export class ToolRunObject extends DurableObject {
       // attempt, the end of a running step's lease): each call replaces the object's single alarm.
       schedule: (_runId, at) => (mounted ? mounted.schedule(at) : ctx.storage.setAlarm(at)),
       defer: (work) => ctx.waitUntil(work.catch(() => {})),
-    })
+    }, { env, ctx })
   }
 
   open(run: RunRecord, events: ToolEvent[]): Promise<RpcResult<void>> {

@@ -4,13 +4,16 @@ import type { AnyTool } from '../../tool/tool-types.ts'
 import { createRunObjectClass, type RunObjectMount, type ToolRunObject, type ToolRunObjectOptions } from './create-run-object-class.ts'
 import { createSqlRunIndex } from './sql-run-index.ts'
 import { createDurableObjectRunIndex } from './durable-object-run-index.ts'
+import type { ObjectTracer } from '../../runs/call-tracer.ts'
 
 /**
  * The Durable Object class that holds one run of `tools`, driven by the full run engine (approval,
  * suspend and resume, background attempts, cancellation, expiry and retention), and the
- * per-principal run index on the objects named `index:<principal>`; `mount` (webhooks) shares each object's store and alarm.
+ * per-principal run index on the objects named `index:<principal>`; `mount` (webhooks) shares each object's store and alarm;
+ * with `tracer`, each object's steps are spans, made from its env and flushed with its `waitUntil` (SPEC §17).
  */
-export function createToolRunObject(tools: ReadonlyMap<string, AnyTool>, options: ToolRunObjectOptions = {}, mount?: RunObjectMount): new (ctx: DurableObjectState, env: unknown) => ToolRunObject {
+export function createToolRunObject(tools: ReadonlyMap<string, AnyTool>, options: ToolRunObjectOptions = {}, mount?: RunObjectMount, tracer?: ObjectTracer): new (ctx: DurableObjectState, env: unknown) => ToolRunObject {
   const drive = driveRuns(tools)
-  return createRunObjectClass((engine) => createRunEngine({ ...engine, drive }), options, { sql: createSqlRunIndex, of: createDurableObjectRunIndex }, mount)
+  const driveOf = ({ env, ctx }: { env: unknown; ctx: DurableObjectState }) => (tracer ? driveRuns(tools, tracer(env, (work) => ctx.waitUntil(work))) : drive)
+  return createRunObjectClass((engine, object) => createRunEngine({ ...engine, drive: driveOf(object) }), options, { sql: createSqlRunIndex, of: createDurableObjectRunIndex }, mount)
 }

@@ -16,6 +16,7 @@ import type { PlaygroundPageLoader } from '../../playground/load-playground-page
 import { setJsonSchemaValidator, type JsonSchemaValidator } from '../../schema/json-schema-validator.ts'
 import type { WorkerRunStore, WorkerRunStoreContext } from './worker-run-store.ts'
 import { runsBinding } from './runs-binding.ts'
+import type { ObjectTracer } from '../../runs/call-tracer.ts'
 
 /** The Durable Object binding that holds MCP sessions, one object per `Mcp-Session-Id`. Without it, MCP is stateless. */
 export const mcpSessionsBinding = 'TOOLROUTE_MCP'
@@ -95,8 +96,8 @@ export function createWorker<
     hostCheck?: ToolAppFeatures['checkHost']
     /** The OAuth resource server (`workerOAuth`) for `oauth`. */
     oauthGuard?: ToolAppFeatures['oauth']
-    /** The spans of every call (`workerTracing`) for `tracing`. */
-    tracer?: ToolAppFeatures['tracing']
+    /** The spans of every call (`workerTracing`) for `tracing`; its `inObject` traces inside the run and MCP session objects. */
+    tracer?: ToolAppFeatures['tracing'] & { inObject?: (tracing: NonNullable<ToolAppOptions['tracing']>) => ObjectTracer }
     /** What tells the config's `webhooks` (`workerWebhooks`), from each run's object and its alarm. */
     webhookSender?: (config: ToolrouteConfig) => RunObjectMount
   },
@@ -104,7 +105,8 @@ export function createWorker<
   const tools = toolRegistry(config.tools)
   const binding = (env: unknown, name: string) => (env as Record<string, DurableObjectNamespace | undefined> | undefined)?.[name]
   const { mcpServer, runStore: runStoreOf, keyStore: keyStoreOf, jsonSchema, playgroundPage, openApi, mastraRoutes, corsMiddleware, hostCheck, oauthGuard, tracer, webhookSender, ...options } = config
-  const runStore = runStoreOf?.({ tools, options: config, mount: config.webhooks?.length ? webhookSender?.(config) : undefined })
+  const inObject = config.tracing ? tracer?.inObject?.(config.tracing) : undefined
+  const runStore = runStoreOf?.({ tools, options: config, mount: config.webhooks?.length ? webhookSender?.(config) : undefined, tracer: inObject })
   const noRuns = createNoRunHost('createWorker got no `runStore`: pass `runStore: workerRunStore` (from toolroute/workers), as toolroute build does when a call can reach a run')
   const required = (env: unknown, name: string, neededBy: string): DurableObjectNamespace => {
     const namespace = binding(env, name)
@@ -127,6 +129,7 @@ export function createWorker<
     runs: objectRuns,
     sessionNamespace: (env) => binding(env, mcpSessionsBinding),
     mcp: mcpOptions ?? {},
+    tracer: inObject,
   })
   if (jsonSchema) setJsonSchemaValidator(jsonSchema)
   const app = createToolApp(

@@ -9,6 +9,7 @@ import type { AnyTool } from '../../tool/tool-types.ts'
 import { createMcpSessionObject } from './create-mcp-session-object.ts'
 import { createDurableObjectMcpSessions } from './durable-object-mcp-sessions.ts'
 import { perNamespace } from './per-namespace.ts'
+import type { ObjectTracer } from '../../runs/call-tracer.ts'
 
 /** What `createWorker` knows that MCP on Workers needs. */
 export interface WorkerMcpContext extends Pick<ToolAppOptions, 'storeRuns' | 'server' | 'basePath'> {
@@ -19,6 +20,8 @@ export interface WorkerMcpContext extends Pick<ToolAppOptions, 'storeRuns' | 'se
   sessionNamespace: (env: unknown) => DurableObjectNamespace | undefined
   mcp: ToolAppMcpOptions
   mcpSessionTtlMs?: number
+  /** A session object's tracer (`workerTracing.inObject`), when the config has `tracing`. */
+  tracer?: ObjectTracer | undefined
 }
 
 /** The pieces of `/mcp` on Workers: the handler, where sessions live, and the session object class (none when stateless). */
@@ -43,7 +46,7 @@ export function workerMcpServer(context: WorkerMcpContext): Required<WorkerMcp> 
       return namespace ? hostOf(namespace) : undefined
     },
     McpSessionObject: createMcpSessionObject({
-      deps: (env) => ({
+      deps: (env, ctx) => ({
         tools: context.tools,
         runs: () => context.runs(env),
         storeRuns: context.storeRuns ?? 'stateful',
@@ -52,6 +55,8 @@ export function workerMcpServer(context: WorkerMcpContext): Required<WorkerMcp> 
         elicitationTimeoutMs: context.mcp.elicitationTimeoutMs || defaultElicitationTimeoutMs,
         // The config's key seals question states in the object too, as it does in the Worker.
         requestStateKey: context.mcp.requestStateKey,
+        // Its tools/call spans made from the object's env, flushed with its `waitUntil` (SPEC §17).
+        ...(context.tracer ? { tracer: context.tracer(env, (work) => ctx.waitUntil(work)) } : {}),
       }),
       sessionTtlMs: context.mcpSessionTtlMs,
     }),

@@ -9,6 +9,7 @@ import { createDurableObjectRunHost, createFinishedDurableObjectRunHost } from '
 import { createDurableObjectRunIndex } from './durable-object-run-index.ts'
 import { perNamespace } from './per-namespace.ts'
 import { createSqlRunIndex } from './sql-run-index.ts'
+import type { ObjectTracer } from '../../runs/call-tracer.ts'
 
 /** What `createWorker` knows that runs on Workers need. */
 export interface WorkerRunStoreContext {
@@ -17,6 +18,8 @@ export interface WorkerRunStoreContext {
   options: ToolRunObjectOptions
   /** What a mounted feature adds to each run object (`workerWebhooks`), when the entry passed one. */
   mount?: RunObjectMount | undefined
+  /** Each run object's tracer (`workerTracing.inObject`), when the config has `tracing`. */
+  tracer?: ObjectTracer | undefined
 }
 
 /** Runs on Workers: the run host over the `TOOLROUTE_RUNS` namespace, and the object class each run lives in. */
@@ -34,7 +37,7 @@ export interface WorkerRunStore {
 export function workerRunStore(context: WorkerRunStoreContext): WorkerRunStore {
   return {
     host: perNamespace((namespace) => withRunIndex(createDurableObjectRunHost(namespace), createDurableObjectRunIndex(namespace))),
-    ToolRunObject: createToolRunObject(context.tools, context.options, context.mount),
+    ToolRunObject: createToolRunObject(context.tools, context.options, context.mount, context.tracer),
   }
 }
 
