@@ -21,9 +21,10 @@ export interface FixtureProject {
 /**
  * With `deploy`, wrangler.toml's [build] runs `toolroute build --deploy` (what `toolroute deploy` builds);
  * with `idempotencyBinding`, it binds the keys' object too, which `toolroute build` requires of a project
- * whose calls honour `Idempotency-Key` (the default; only `idempotency: false` goes without).
+ * whose calls honour `Idempotency-Key` (the default; only `idempotency: false` goes without); with
+ * `mcpSessions`, it binds TOOLROUTE_MCP, so MCP sessions (every 2025 client's) live in their Durable Object.
  */
-export function fixtureProject(name: string, files: Record<string, string>, options: { deploy?: boolean; idempotencyBinding?: boolean; oauthKv?: boolean; nodejsCompat?: boolean; vars?: Record<string, string> } = {}): FixtureProject {
+export function fixtureProject(name: string, files: Record<string, string>, options: { deploy?: boolean; idempotencyBinding?: boolean; mcpSessions?: boolean; oauthKv?: boolean; nodejsCompat?: boolean; vars?: Record<string, string> } = {}): FixtureProject {
   // The keys' object, for a test of keyed calls (as `toolroute init` binds it).
   const idempotency = options.idempotencyBinding
     ? `
@@ -48,10 +49,10 @@ command = "node ${join(repo, 'cli/toolroute.mjs')} build${options.deploy ? ' --d
 [[durable_objects.bindings]]
 name = "TOOLROUTE_RUNS"
 class_name = "ToolRunObject"
-${idempotency}${options.oauthKv ? '\n[[kv_namespaces]]\nbinding = "OAUTH_KV"\nid = "oauth-kv"\n' : ''}
+${idempotency}${options.mcpSessions ? '\n[[durable_objects.bindings]]\nname = "TOOLROUTE_MCP"\nclass_name = "McpSessionObject"\n' : ''}${options.oauthKv ? '\n[[kv_namespaces]]\nbinding = "OAUTH_KV"\nid = "oauth-kv"\n' : ''}
 [[migrations]]
 tag = "v1"
-new_sqlite_classes = ["ToolRunObject"${options.idempotencyBinding ? ', "IdempotencyObject"' : ''}]
+new_sqlite_classes = ["ToolRunObject"${options.idempotencyBinding ? ', "IdempotencyObject"' : ''}${options.mcpSessions ? ', "McpSessionObject"' : ''}]
 ${options.vars ? `\n[vars]\n${Object.entries(options.vars).map(([name, value]) => `${name} = ${JSON.stringify(value)}`).join('\n')}\n` : ''}`
   const write = () => {
     for (const [file, contents] of Object.entries({ ...files, 'wrangler.toml': wranglerToml })) {
