@@ -102,7 +102,8 @@ export async function callMcpTool(deps: McpCallDeps, tool: AnyTool, params: { ar
         return createTaskResult(current, deps.basePath)
       }
       if (run.status !== 'approval-required' && run.status !== 'suspended') return await settle(deps, ctx, answers, run)
-      const next = await answerWaitingRun(answers, run, answerOf(ctx))
+      // The retry answering is a request of its own: its step's span goes under its `_meta.traceparent` (SPEC §17).
+      const next = await answerWaitingRun({ ...answers, traceparent: traceparentOf(params._meta) }, run, answerOf(ctx))
       // Asked again while the answers fail resumeSchema, up to the bound; then the run waits for HTTP.
       const asked = state.asked ?? 1
       if (next && 'problem' in next) return asked < maxResumeAttempts ? ask(deps, ctx, run, next.problem, asked + 1) : waiting(deps, run)

@@ -11,6 +11,7 @@ import { settledStatuses, type RunRecord } from '../runs/run-record.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import type { ElicitResult } from '../tool/tool-execution-context.ts'
 import { readCaller } from './mcp-caller.ts'
+import { traceparentOf } from '../protocol/traceparent.ts'
 import { answerPendingQuestions, unlessConflict } from './answer-pending-questions.ts'
 import { answerRun, drainStep } from './answer-waiting-run.ts'
 import type { McpServerDeps } from './mcp-server-deps.ts'
@@ -85,7 +86,7 @@ export function serveModernTasks(server: Server, deps: McpServerDeps & { defer: 
     const answer = key !== undefined ? read(key) : undefined
     if (!answer || answer.action === 'cancel') return {} as never
     try {
-      const step = await answerRun(runs, run, principal, answer)
+      const step = await answerRun(runs, run, { principal, traceparent: traceparentOf((params as { _meta?: Record<string, unknown> })._meta) }, answer)
       // An approve only queues the execution; a resumed step is read past this request (a remote host streams it).
       if (run.status === 'suspended' && step && 'events' in step) deps.defer(drainStep(step).catch(() => {}))
     } catch (error) {

@@ -10,6 +10,7 @@ import { createTool } from 'toolroute'
 import { createToolApp } from 'toolroute/server'
 import { serveApp } from '../e2e/serve-app.ts'
 import { attributesOf, startCollector, type OtlpSpan } from '../shared/otlp-collector.ts'
+import { jsonRpcAnswer, modernToolCall } from '../fixtures/modern-mcp-call.ts'
 
 const SECRET_INPUT = 'INPUT-CANARY-3d1e'
 const SECRET_OUTPUT = 'OUTPUT-CANARY-8a0c'
@@ -187,6 +188,26 @@ describe("a run's later steps are spans linked to its first (SPEC §17)", () => 
     expect(step.parentSpanId).toBe('5e6f708192031425')
     expect(step.links?.map(({ traceId, spanId }) => ({ traceId, spanId }))).toEqual([{ traceId, spanId: first.spanId }])
     await collector.spanWhere((span) => span.name === 'execute' && span.parentSpanId === step.spanId)
+  })
+
+  it("MCP 2026-07-28: an approval answered by the retry of tools/call: the approve span is the child of the retry's _meta.traceparent, linked to the first", async () => {
+    /** A raw 2026-07-28 tools/call (as the SDK client sends it, the retry's fields shown) under `traceparent`. */
+    const call = async (traceparent: string, retry: Record<string, unknown> = {}) => {
+      const init = modernToolCall('guarded', { path: SECRET_INPUT }, retry, callerHeaders)
+      const body = JSON.parse(init.body as string)
+      body.params._meta.traceparent = traceparent
+      return jsonRpcAnswer(await fetch(`${app.url}/mcp`, { ...init, body: JSON.stringify(body) }))
+    }
+    const [caller, approver] = ['0b5c37f06ac38c93efd02b1cad9e8f70', '1c6d48017bd49da4f0e13c2dbeaf9081']
+    const asked = await call(`00-${caller}-6f70819203142536-01`)
+    expect(asked.result.resultType).toBe('input_required')
+    const [key] = Object.keys(asked.result.inputRequests)
+    const first = named(await collector.traceOf(caller), 'execute_tool guarded')
+    const answered = await call(`00-${approver}-708192031425364a-01`, { inputResponses: { [key!]: { action: 'accept', content: { approved: true } } }, requestState: asked.result.requestState })
+    expect(answered.result.isError).toBeFalsy()
+    const step = await stepSpan('guarded', 'approve', approver)
+    expect(step.parentSpanId).toBe('708192031425364a')
+    expect(step.links?.map(({ traceId, spanId }) => ({ traceId, spanId }))).toEqual([{ traceId: caller, spanId: first.spanId }])
   })
 
   it('HTTP: a suspended call resumed: the resume span links to the first', async () => {
