@@ -16,7 +16,7 @@ export function refuseTask(error: ToolrouteError): never {
   throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${error.code}: ${error.message}`, error.toJSON().error)
 }
 
-/** A task-augmented `tools/call` (2025-11-25): its run stored as a background run whose task answers at once. A refusal before any run exists is a protocol error: such a call's result can only be a task. */
+/** A task-augmented `tools/call` (2025-11-25): its run stored as a background run whose task answers at once, its span a call's, ended then (SPEC §17). A refusal before any run exists is a protocol error: such a call's result can only be a task. */
 export async function callMcpTask(deps: McpServerDeps, tool: AnyTool, params: CallToolRequest['params'], ctx: ServerContext): Promise<CreateTaskResult> {
   // Only a background tool lists `execution.taskSupport`: a task-augmented call of another tool
   // is refused as the spec asks (-32601), and a background tool may still be called plainly.
@@ -27,7 +27,6 @@ export async function callMcpTask(deps: McpServerDeps, tool: AnyTool, params: Ca
   if (!call.ok) refuseTask(call.error)
   const progressToken = params._meta?.progressToken
   const progress = progressToken !== undefined ? createProgressSender((notification) => ctx.mcpReq.notify(notification as never), progressToken) : undefined
-  // Its span, as any call's (SPEC §17): under `_meta.traceparent`, ended once the task exists; its attempts link to it.
   const span = deps.tracer?.(tool.id, { traceparent: traceparentOf(params._meta) })
   const ids = newCallIds(undefined, traceparentOf(params._meta), span?.ids)
   const running = call.run({
@@ -35,8 +34,7 @@ export async function callMcpTask(deps: McpServerDeps, tool: AnyTool, params: Ca
     ids,
     // A task keeps its call's token on its run: its progress goes out on tasks/result (task-progress.ts).
     keeper: runKeeper({ tool, runs: deps.runs, storeRuns: deps.storeRuns, principal: caller.principal, sentRequestContext: call.sentRequestContext, progressToken }),
-    ...(progress ? { tap: progress } : {}),
-    extras: { ...(progress ? { emitTransient: progress } : {}), signal: ctx.mcpReq.signal, trace: span?.trace },
+    ...(progress ? { tap: progress } : {}), extras: { ...(progress ? { emitTransient: progress } : {}), signal: ctx.mcpReq.signal, trace: span?.trace },
   })
   const result = await mcpFirstStep(running, async (run): Promise<CreateTaskResult> => ({ task: toMcpTask(run, deps.basePath) })).catch((error: unknown) => (span?.end(ids, 'Error'), Promise.reject(error)))
   span?.end(ids, 'task' in result ? undefined : 'tool_error')

@@ -14,7 +14,7 @@ import { createMemoryMcpSessions } from './create-memory-mcp-sessions.ts'
 import { createModernMcpHandler, peekCallKey, questionStateCodecFor } from './create-modern-mcp-handler.ts'
 import { deferOf } from '../caller/defer-of.ts'
 import { defaultMaxInputBytes } from '../caller/read-body.ts'
-import { defaultElicitationTimeoutMs, defaultServerInfo } from './create-mcp-server.ts'
+import { defaultElicitationTimeoutMs, defaultServerInfo, mcpServerDepsOf } from './create-mcp-server.ts'
 import type { McpServerDeps } from './mcp-server-deps.ts'
 import { jsonRpcError, sessionNotFound } from './json-rpc-error.ts'
 import type { McpSessionHost } from './mcp-session-host.ts'
@@ -35,16 +35,7 @@ export function createMcpEndpoint(deps: McpEndpointDeps) {
 export function mcpEndpoint({ tools, options, runs, tracer }: McpEndpointDeps, memorySessions?: () => McpSessionHost) {
   const settings = typeof options.mcp === 'object' ? options.mcp : {}
   const maxBytes = options.maxInputBytes ?? defaultMaxInputBytes
-  const depsOf = (c: Context): McpServerDeps => ({
-    tools,
-    runs: () => runs(c),
-    storeRuns: options.storeRuns ?? 'stateful',
-    serverInfo: options.server ?? defaultServerInfo,
-    basePath: options.basePath ?? '/',
-    elicitationTimeoutMs: settings.elicitationTimeoutMs ?? defaultElicitationTimeoutMs,
-    ...(settings.requestStateKey !== undefined ? { requestStateKey: settings.requestStateKey } : {}),
-    ...(tracer ? { tracer } : {}),
-  })
+  const depsOf = (c: Context): McpServerDeps => mcpServerDepsOf(tools, options, settings, () => runs(c), tracer)
   const modern = createModernMcpHandler(options.server ?? defaultServerInfo, settings.elicitationTimeoutMs ?? defaultElicitationTimeoutMs)
   const codecOf = (c: Context) => questionStateCodecFor(settings.requestStateKey ?? (c.env as { TOOLROUTE_MCP_STATE_KEY?: unknown } | undefined)?.TOOLROUTE_MCP_STATE_KEY)
   const calls = new StatelessCalls()

@@ -7,6 +7,9 @@ import { questionStateCodecFor } from './create-modern-mcp-handler.ts'
 import { errorResult } from './mcp-tool-result.ts'
 import { ParkedCalls } from './parked-calls.ts'
 import type { McpServerDeps } from './mcp-server-deps.ts'
+import type { McpAppOptions, ToolAppMcpOptions } from './mcp-app-options.ts'
+import type { RunHost } from '../runs/run-host.ts'
+import type { CallTracer } from '../runs/call-tracer.ts'
 import { serveMcpTasks, mcpTasksCapability } from './serve-mcp-tasks.ts'
 import { hasTasks } from './legacy-version.ts'
 import { findMcpTool, mcpToolIndex } from '../manifest/to-mcp-tool.ts'
@@ -15,6 +18,17 @@ import { mcpLoggingCapability } from './mcp-logging.ts'
 export const defaultServerInfo = { name: 'toolroute', version: '0.1.0' }
 /** Five minutes: a human answers a form; an evicted session object loses a pending question anyway. */
 export const defaultElicitationTimeoutMs = 5 * 60 * 1000
+
+/** A server's deps from the app's options and its `mcp` settings: `/mcp`'s in a request, and a Worker's MCP session object's from its env. */
+export const mcpServerDepsOf = (tools: McpServerDeps['tools'], options: Pick<McpAppOptions, 'storeRuns' | 'server' | 'basePath'>, settings: ToolAppMcpOptions, runs: () => RunHost, tracer?: CallTracer): McpServerDeps => ({
+  tools, runs,
+  storeRuns: options.storeRuns ?? 'stateful',
+  serverInfo: options.server ?? defaultServerInfo,
+  basePath: options.basePath ?? '/',
+  elicitationTimeoutMs: settings.elicitationTimeoutMs || defaultElicitationTimeoutMs,
+  ...(settings.requestStateKey !== undefined ? { requestStateKey: settings.requestStateKey } : {}),
+  ...(tracer ? { tracer } : {}),
+})
 
 type Handler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>
 

@@ -7,7 +7,7 @@ import {
   type Server,
 } from '@modelcontextprotocol/server'
 import { ToolrouteError } from '../errors/toolroute-error.ts'
-import { settledStatuses, type RunRecord } from '../runs/run-record.ts'
+import { isObject, settledStatuses, type RunRecord } from '../runs/run-record.ts'
 import type { AnyTool } from '../tool/tool-types.ts'
 import type { ElicitResult } from '../tool/tool-execution-context.ts'
 import { readCaller } from './mcp-caller.ts'
@@ -41,8 +41,6 @@ export function taskRequiredRefusal(tool: AnyTool, ctx: ServerContext): Protocol
 export function createTaskResult(run: RunRecord, basePath: string) {
   return { ...toModernTask(run, basePath), resultType: 'task' as const }
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /**
  * The 2026-07-28 tasks extension (SEP-2663), as `serveMcpTasks` for 2025-11-25. A request not

@@ -40,7 +40,7 @@ export interface RunRecord
 }
 
 const statuses = new Set<unknown>(['running', ...waitingStatuses, ...settledStatuses])
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+export const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 const optional = (check: (value: unknown) => boolean) => (value: unknown) => value === undefined || check(value)
 const isString = (value: unknown) => typeof value === 'string'
 const isIssue = (value: unknown) =>

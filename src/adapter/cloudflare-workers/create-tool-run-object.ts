@@ -9,11 +9,9 @@ import type { ObjectTracer } from '../../runs/call-tracer.ts'
 /**
  * The Durable Object class that holds one run of `tools`, driven by the full run engine (approval,
  * suspend and resume, background attempts, cancellation, expiry and retention), and the
- * per-principal run index on the objects named `index:<principal>`; `mount` (webhooks) shares each object's store and alarm;
- * with `tracer`, each object's steps are spans, made from its env and flushed with its `waitUntil` (SPEC §17).
+ * per-principal run index on the objects named `index:<principal>`; `mount` (webhooks) shares each object's store and alarm; `tracer` its spans.
  */
 export function createToolRunObject(tools: ReadonlyMap<string, AnyTool>, options: ToolRunObjectOptions = {}, mount?: RunObjectMount, tracer?: ObjectTracer): new (ctx: DurableObjectState, env: unknown) => ToolRunObject {
   const drive = driveRuns(tools)
-  const driveOf = ({ env, ctx }: { env: unknown; ctx: DurableObjectState }) => (tracer ? driveRuns(tools, tracer(env, (work) => ctx.waitUntil(work))) : drive)
-  return createRunObjectClass((engine, object) => createRunEngine({ ...engine, drive: driveOf(object) }), options, { sql: createSqlRunIndex, of: createDurableObjectRunIndex }, mount)
+  return createRunObjectClass((engine, { env, ctx }) => createRunEngine({ ...engine, drive: tracer ? driveRuns(tools, tracer(env, (work) => ctx.waitUntil(work))) : drive }), options, { sql: createSqlRunIndex, of: createDurableObjectRunIndex }, mount)
 }

@@ -128,8 +128,7 @@ export function createWorker<
     tools,
     runs: objectRuns,
     sessionNamespace: (env) => binding(env, mcpSessionsBinding),
-    mcp: mcpOptions ?? {},
-    tracer: inObject,
+    mcp: mcpOptions ?? {}, tracer: inObject,
   })
   if (jsonSchema) setJsonSchemaValidator(jsonSchema)
   const app = createToolApp(

@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import { createMcpEndpoint, mcpEndpoint } from '../../mcp/create-mcp-endpoint.ts'
-import { defaultElicitationTimeoutMs, defaultServerInfo } from '../../mcp/create-mcp-server.ts'
+import { mcpServerDepsOf } from '../../mcp/create-mcp-server.ts'
 import type { ToolAppOptions } from '../../http/tool-app-options.ts'
 import type { ToolAppMcpOptions } from '../../mcp/mcp-app-options.ts'
 import type { McpSessionHost } from '../../mcp/mcp-session-host.ts'
@@ -46,18 +46,7 @@ export function workerMcpServer(context: WorkerMcpContext): Required<WorkerMcp> 
       return namespace ? hostOf(namespace) : undefined
     },
     McpSessionObject: createMcpSessionObject({
-      deps: (env, ctx) => ({
-        tools: context.tools,
-        runs: () => context.runs(env),
-        storeRuns: context.storeRuns ?? 'stateful',
-        serverInfo: context.server ?? defaultServerInfo,
-        basePath: context.basePath ?? '/',
-        elicitationTimeoutMs: context.mcp.elicitationTimeoutMs || defaultElicitationTimeoutMs,
-        // The config's key seals question states in the object too, as it does in the Worker.
-        requestStateKey: context.mcp.requestStateKey,
-        // Its tools/call spans made from the object's env, flushed with its `waitUntil` (SPEC §17).
-        ...(context.tracer ? { tracer: context.tracer(env, (work) => ctx.waitUntil(work)) } : {}),
-      }),
+      deps: (env, ctx) => mcpServerDepsOf(context.tools, context, context.mcp, () => context.runs(env), context.tracer?.(env, (work) => ctx.waitUntil(work))),
       sessionTtlMs: context.mcpSessionTtlMs,
     }),
   }

@@ -9,7 +9,6 @@ import { createDurableObjectRunHost, createFinishedDurableObjectRunHost } from '
 import { createDurableObjectRunIndex } from './durable-object-run-index.ts'
 import { perNamespace } from './per-namespace.ts'
 import { createSqlRunIndex } from './sql-run-index.ts'
-import type { ObjectTracer } from '../../runs/call-tracer.ts'
 
 /** What `createWorker` knows that runs on Workers need. */
 export interface WorkerRunStoreContext {
@@ -19,7 +18,7 @@ export interface WorkerRunStoreContext {
   /** What a mounted feature adds to each run object (`workerWebhooks`), when the entry passed one. */
   mount?: RunObjectMount | undefined
   /** Each run object's tracer (`workerTracing.inObject`), when the config has `tracing`. */
-  tracer?: ObjectTracer | undefined
+  tracer?: Parameters<typeof createToolRunObject>[3]
 }
 
 /** Runs on Workers: the run host over the `TOOLROUTE_RUNS` namespace, and the object class each run lives in. */
