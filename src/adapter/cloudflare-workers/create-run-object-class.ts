@@ -10,6 +10,7 @@ import { millisecondsOf } from './milliseconds-of.ts'
 import type { RunIndex, RunIndexEntry, RunIndexPage, RunQuery } from '../../runs/run-index.ts'
 import type { SqlRunIndex } from './sql-run-index.ts'
 import { runsBinding } from './runs-binding.ts'
+import { durableObjectIndexOutbox } from './durable-object-index-outbox.ts'
 import { eventPage } from '../../runs/run-limits.ts'
 import type { ElicitResult } from '../../tool/tool-execution-context.ts'
 
@@ -68,7 +69,7 @@ export type RunObjectMount = (storage: DurableObjectStorage) => { store(store: R
 /** Makes the engine a run object runs, from what the object hands it: its own storage, alarm and `waitUntil`, and the config's times. */
 type EngineOf = (options: Pick<RunEngineOptions, 'store' | 'index' | 'ttlMs' | 'retentionMs' | 'runLimits' | 'leaseMs' | 'schedule' | 'defer' | 'exclusive'>, object: { env: unknown; ctx: DurableObjectState }) => RunEngine
 /** A principal's index in this object's own storage, and the index a run's object writes to, over the runs namespace. */
-type IndexOf = { sql: (sql: SqlStorage) => SqlRunIndex; of: (namespace: DurableObjectNamespace) => RunIndex }
+type IndexOf = { sql: (sql: SqlStorage) => SqlRunIndex; of: (namespace: DurableObjectNamespace) => RunIndex & { put(principal: string, entry: RunIndexEntry, version?: number): Promise<void> } }
 
 /**
  * A run's Durable Object: its record, event log, execution and alarm (background attempts, expiry,
@@ -79,6 +80,7 @@ export class ToolRunObject extends DurableObject {
   readonly engine: RunEngine
   readonly #indexOf: IndexOf | undefined
   readonly #mounted: ReturnType<RunObjectMount> | undefined
+  readonly #outbox: ReturnType<typeof durableObjectIndexOutbox> | undefined
   #index?: SqlRunIndex
 
   constructor(ctx: DurableObjectState, env: unknown, engineOf: EngineOf, options: ToolRunObjectOptions, indexOf?: IndexOf, mount?: RunObjectMount) {
@@ -87,9 +89,12 @@ export class ToolRunObject extends DurableObject {
     const mounted = (this.#mounted = mount?.(ctx.storage))
     // Each run of a principal is listed in the object named `index:<principal>` of its own namespace.
     const namespace = (env as Record<string, DurableObjectNamespace | undefined> | undefined)?.[runsBinding]
+    // Each entry goes through this object's outbox, stored with the run: sent after its commit, again from the alarm until the index has it.
+    const index = indexOf && namespace ? indexOf.of(namespace) : undefined
+    const outbox = (this.#outbox = index && durableObjectIndexOutbox(ctx.storage, index.put))
     this.engine = engineOf({
-      store: (mounted?.store ?? ((store) => store))(createDurableObjectRunStore(ctx.storage)),
-      ...(indexOf && namespace ? { index: indexOf.of(namespace) } : {}),
+      store: (mounted?.store ?? ((store) => store))(createDurableObjectRunStore(ctx.storage, ...(outbox ? [outbox.writes] : []))),
+      ...(index && outbox ? { index: { put: outbox.send, remove: (principal, entry) => (outbox.clear(), index.remove(principal, entry)) } } : {}),
       ttlMs: millisecondsOf(options.runTtlMs, env, 'TOOLROUTE_RUN_TTL_MS'),
       retentionMs: millisecondsOf(options.retentionMs, env, 'TOOLROUTE_RETENTION_MS'),
       runLimits: options.runLimits,
@@ -97,8 +102,8 @@ export class ToolRunObject extends DurableObject {
       // One object holds one run, which no other process executes.
       exclusive: true,
       // The run's state names the one time it next needs (expiry, retention, the next background
-      // attempt, the end of a running step's lease): each call replaces the object's single alarm.
-      schedule: (_runId, at) => (mounted ? mounted.schedule(at) : ctx.storage.setAlarm(at)),
+      // attempt, the end of a running step's lease): each call replaces the object's single alarm, no later than an unsent index entry's retry.
+      schedule: (_runId, at) => ((at = Math.min(at, outbox?.dueAt() ?? at)), mounted ? mounted.schedule(at) : ctx.storage.setAlarm(at)),
       defer: (work) => ctx.waitUntil(work.catch(() => {})),
     }, { env, ctx })
   }
@@ -143,8 +148,8 @@ export class ToolRunObject extends DurableObject {
     return (this.#index ??= this.#indexOf.sql(this.ctx.storage.sql))
   }
   /** On the object named `index:<principal>`: the principal's run index (`createDurableObjectRunIndex`). */
-  indexPut(entry: RunIndexEntry): Promise<RpcResult<void>> {
-    return rpc(async () => this.#runIndex().put(entry))
+  indexPut(entry: RunIndexEntry, version?: number): Promise<RpcResult<void>> {
+    return rpc(async () => this.#runIndex().put(entry, version))
   }
   indexRemove(runId: string): Promise<RpcResult<void>> {
     return rpc(async () => this.#runIndex().remove(runId))
@@ -156,7 +161,9 @@ export class ToolRunObject extends DurableObject {
   async alarm(): Promise<void> {
     const runId = storedRunId(this.ctx.storage)
     const sweep = async () => void (runId && (await this.engine.sweep(runId)))
+    await this.#outbox?.send()
     await (this.#mounted ? this.#mounted.alarm(sweep) : sweep())
+    await this.#outbox?.arm()
   }
 }
 

@@ -1,4 +1,4 @@
-import type { RunIndex } from '../../runs/run-index.ts'
+import type { RunIndex, RunIndexEntry } from '../../runs/run-index.ts'
 import type { ToolRunObject } from './create-run-object-class.ts'
 import { fromRpc } from './segment-stream.ts'
 
@@ -6,11 +6,11 @@ import { fromRpc } from './segment-stream.ts'
  * A `RunIndex` over the runs namespace: a principal's index is the object named `index:<principal>`
  * (the same `ToolRunObject` class), so no binding is added and each principal's list is serialised by its object.
  */
-export function createDurableObjectRunIndex(namespace: DurableObjectNamespace): RunIndex {
+export function createDurableObjectRunIndex(namespace: DurableObjectNamespace): RunIndex & { put(principal: string, entry: RunIndexEntry, version?: number): Promise<void> } {
   type IndexObjectStub = Pick<ToolRunObject, 'indexPut' | 'indexRemove' | 'indexList'>
   const stub = (principal: string) => namespace.get(namespace.idFromName(`index:${principal}`)) as unknown as IndexObjectStub
   return {
-    put: async (principal, entry) => fromRpc(await stub(principal).indexPut(entry)),
+    put: async (principal, entry, version?: number) => fromRpc(await stub(principal).indexPut(entry, version)),
     remove: async (principal, entry) => fromRpc(await stub(principal).indexRemove(entry.runId)),
     list: async (principal, query) => fromRpc(await stub(principal).indexList(query)),
   }

@@ -12,8 +12,9 @@ import { checkRunLimits, checkStoredValue, jsonBytes, storedValueLimits, type Ru
  * `sql.exec` is synchronous and the object runs one request's code at a time, so a read-check-write
  * with no `await` inside `transactionSync` is a true compare-and-set. The log's size (what `RunLimits`
  * count) is summed once per object instance, then kept in memory: only this object writes it.
+ * `writes` (the run index's outbox) run in the transaction that stores a run's record: both commit or neither.
  */
-export function createDurableObjectRunStore(storage: DurableObjectStorage): RunStore {
+export function createDurableObjectRunStore(storage: DurableObjectStorage, ...writes: DurableObjectRunWrites[]): RunStore {
   const sql = storage.sql
   sql.exec('CREATE TABLE IF NOT EXISTS run (id TEXT PRIMARY KEY, record TEXT NOT NULL)')
   sql.exec('CREATE TABLE IF NOT EXISTS event (seq INTEGER PRIMARY KEY, body TEXT NOT NULL)')
@@ -43,10 +44,11 @@ export function createDurableObjectRunStore(storage: DurableObjectStorage): RunS
     size = { events: seq, bytes: current.bytes + bytes }
     return inserted
   }
-  const write = (run: RunRecord) => {
+  const write = (run: RunRecord, patch?: Partial<RunRecord>) => {
     const record = JSON.stringify(run)
     checkStoredValue(record, storedValueLimits.durableObjectRow)
     sql.exec('INSERT OR REPLACE INTO run (id, record) VALUES (?, ?)', run.runId, record)
+    for (const hook of writes) hook(run, patch)
   }
 
   return {
@@ -66,7 +68,7 @@ export function createDurableObjectRunStore(storage: DurableObjectStorage): RunS
         if (!run) return { ok: false, reason: 'not-found' }
         if (!from.includes(run.status) || (when && !when(run))) return { ok: false, reason: 'conflict', run }
         const next = JSON.parse(JSON.stringify({ ...run, ...patch })) as RunRecord
-        write(next)
+        write(next, patch)
         return { ok: true, run: next, events: insert(events) }
       })
     },
@@ -99,6 +101,9 @@ export function createDurableObjectRunStore(storage: DurableObjectStorage): RunS
     },
   }
 }
+
+/** What a feature adds to the transaction storing a run's record, given it and the transition's patch (none: created). */
+export type DurableObjectRunWrites = (run: RunRecord, patch?: Partial<RunRecord>) => void
 
 /** The id of the one run an object holds, if any (its alarm needs it), once its store made the tables. */
 export function storedRunId(storage: DurableObjectStorage): string | undefined {
