@@ -7,5 +7,6 @@ declare namespace Cloudflare {
     TOOLROUTE_RUNS_KV: KVNamespace
     LIMITED_RUNS: DurableObjectNamespace
     WEBHOOK_RUNS: DurableObjectNamespace
+    FLAKY_INDEX_RUNS: DurableObjectNamespace
   }
 }

@@ -35,3 +35,31 @@ export class WebhookToolRunObject extends createWorker({
   webhooks: webhookTestConfig.webhooks,
   webhookSender: () => workerWebhooks(webhookTestConfig),
 }).ToolRunObject {}
+
+/**
+ * Runs whose objects reach their principals' indexes through a wrapper of the namespace that fails the
+ * first `indexPut` of each run, as a send cut off by a reset would (bound as FLAKY_INDEX_RUNS;
+ * runs-list-outbox.test.ts binds it as TOOLROUTE_RUNS).
+ */
+export class FlakyIndexToolRunObject extends worker.ToolRunObject {
+  constructor(ctx: DurableObjectState, env: Cloudflare.Env) {
+    super(ctx, { ...env, TOOLROUTE_RUNS: failingFirstIndexPut(env.FLAKY_INDEX_RUNS) })
+  }
+}
+const failedRuns = new Set<string>()
+function failingFirstIndexPut(namespace: DurableObjectNamespace): DurableObjectNamespace {
+  const get = (id: DurableObjectId) => {
+    const stub = namespace.get(id) as unknown as Record<string, (...args: unknown[]) => unknown>
+    return new Proxy(stub, {
+      get: (target, key) =>
+        key === 'indexPut'
+          ? async (entry: { runId: string }, version?: number) => {
+              if (failedRuns.has(entry.runId)) return target.indexPut!(entry, version)
+              failedRuns.add(entry.runId)
+              throw new Error('The index object did not answer')
+            }
+          : Reflect.get(target, key),
+    })
+  }
+  return { idFromName: (name: string) => namespace.idFromName(name), get } as unknown as DurableObjectNamespace
+}
