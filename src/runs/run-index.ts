@@ -44,5 +44,5 @@ export interface RunIndex {
   list(principal: string, query: RunQuery): Promise<RunIndexPage>
 }
 
-/** What a run store's wrapper writes to an index (`withIndexedStore`); without `put`, the store writes each entry itself (Deno KV: in the run's own commit). */
+/** What a run store's wrapper writes to an index (`withIndexedStore`); without `put`, the store writes each entry itself (Deno KV: in the run's own commit); a Durable Object's `put` sends what its store's transaction wrote. */
 export type RunIndexWrites = Pick<RunIndex, 'remove'> & Partial<Pick<RunIndex, 'put'>>

@@ -7,10 +7,10 @@ import type { RunCaller, RunEventPage, RunSegment } from '../../runs/run-host.ts
 import { encodeSegmentStream, rpc, type RpcResult } from './segment-stream.ts'
 import { createDurableObjectRunStore, storedRunId } from './durable-object-run-store.ts'
 import { millisecondsOf } from './milliseconds-of.ts'
-import type { RunIndex, RunIndexEntry, RunIndexPage, RunQuery } from '../../runs/run-index.ts'
+import type { RunIndexEntry, RunIndexPage, RunQuery } from '../../runs/run-index.ts'
+import { durableObjectIndexOutbox, type DurableObjectRunIndex } from './durable-object-index-outbox.ts'
 import type { SqlRunIndex } from './sql-run-index.ts'
 import { runsBinding } from './runs-binding.ts'
-import { durableObjectIndexOutbox } from './durable-object-index-outbox.ts'
 import { eventPage } from '../../runs/run-limits.ts'
 import type { ElicitResult } from '../../tool/tool-execution-context.ts'
 
@@ -69,7 +69,7 @@ export type RunObjectMount = (storage: DurableObjectStorage) => { store(store: R
 /** Makes the engine a run object runs, from what the object hands it: its own storage, alarm and `waitUntil`, and the config's times. */
 type EngineOf = (options: Pick<RunEngineOptions, 'store' | 'index' | 'ttlMs' | 'retentionMs' | 'runLimits' | 'leaseMs' | 'schedule' | 'defer' | 'exclusive'>, object: { env: unknown; ctx: DurableObjectState }) => RunEngine
 /** A principal's index in this object's own storage, and the index a run's object writes to, over the runs namespace. */
-type IndexOf = { sql: (sql: SqlStorage) => SqlRunIndex; of: (namespace: DurableObjectNamespace) => RunIndex & { put(principal: string, entry: RunIndexEntry, version?: number): Promise<void> } }
+type IndexOf = { sql: (sql: SqlStorage) => SqlRunIndex; of: (namespace: DurableObjectNamespace) => DurableObjectRunIndex }
 
 /**
  * A run's Durable Object: its record, event log, execution and alarm (background attempts, expiry,
@@ -103,7 +103,7 @@ export class ToolRunObject extends DurableObject {
       exclusive: true,
       // The run's state names the one time it next needs (expiry, retention, the next background
       // attempt, the end of a running step's lease): each call replaces the object's single alarm, no later than an unsent index entry's retry.
-      schedule: (_runId, at) => ((at = Math.min(at, outbox?.dueAt() ?? at)), mounted ? mounted.schedule(at) : ctx.storage.setAlarm(at)),
+      schedule: (_runId, at) => (mounted?.schedule ?? ((next: number) => ctx.storage.setAlarm(next)))(Math.min(at, outbox?.dueAt() ?? at)),
       defer: (work) => ctx.waitUntil(work.catch(() => {})),
     }, { env, ctx })
   }
@@ -172,12 +172,7 @@ export class ToolRunObject extends DurableObject {
  * engine, or `workerFinishedRunStore`'s of runs stored settled). With `index`, the objects named
  * `index:<principal>` keep run indexes (`createSqlRunIndex`), and each run's object keeps its entry there.
  */
-export function createRunObjectClass(
-  engineOf: EngineOf,
-  options: ToolRunObjectOptions = {},
-  index?: IndexOf,
-  mount?: RunObjectMount,
-): new (ctx: DurableObjectState, env: unknown) => ToolRunObject {
+export function createRunObjectClass(engineOf: EngineOf, options: ToolRunObjectOptions = {}, index?: IndexOf, mount?: RunObjectMount): new (ctx: DurableObjectState, env: unknown) => ToolRunObject {
   return class extends ToolRunObject {
     constructor(ctx: DurableObjectState, env: unknown) {
       super(ctx, env, engineOf, options, index, mount)

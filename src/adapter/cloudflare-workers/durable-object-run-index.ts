@@ -1,4 +1,4 @@
-import type { RunIndex, RunIndexEntry } from '../../runs/run-index.ts'
+import type { DurableObjectRunIndex } from './durable-object-index-outbox.ts'
 import type { ToolRunObject } from './create-run-object-class.ts'
 import { fromRpc } from './segment-stream.ts'
 
@@ -6,7 +6,7 @@ import { fromRpc } from './segment-stream.ts'
  * A `RunIndex` over the runs namespace: a principal's index is the object named `index:<principal>`
  * (the same `ToolRunObject` class), so no binding is added and each principal's list is serialised by its object.
  */
-export function createDurableObjectRunIndex(namespace: DurableObjectNamespace): RunIndex & { put(principal: string, entry: RunIndexEntry, version?: number): Promise<void> } {
+export function createDurableObjectRunIndex(namespace: DurableObjectNamespace): DurableObjectRunIndex {
   type IndexObjectStub = Pick<ToolRunObject, 'indexPut' | 'indexRemove' | 'indexList'>
   const stub = (principal: string) => namespace.get(namespace.idFromName(`index:${principal}`)) as unknown as IndexObjectStub
   return {

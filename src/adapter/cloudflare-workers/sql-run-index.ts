@@ -12,12 +12,11 @@ export interface SqlRunIndex {
  * `index:<principal>` of the runs namespace): `run_list (run_id, created_at, status, tool_id,
  * background, entry, version)`, read newest first by SQLite's own indexes, filters included, whatever the count.
  * The cursor is the last row of a page (`createdAt|runId`), so runs added meanwhile shift nothing.
- * (The earlier `run_index` table, of background runs' ids only, is no longer read.)
  */
 export function createSqlRunIndex(sql: SqlStorage): SqlRunIndex {
   // Made on the index's first use (`ToolRunObject` makes the index then), so a run's own object has no such table.
   sql.exec('CREATE TABLE IF NOT EXISTS run_list (run_id TEXT PRIMARY KEY, created_at TEXT NOT NULL, status TEXT NOT NULL, tool_id TEXT NOT NULL, background INTEGER NOT NULL, entry TEXT NOT NULL, version INTEGER NOT NULL DEFAULT 0)')
-  // A table made before entries were numbered gains the column (it fails, unharmed, on one made with it).
+  // A table made before entries were numbered gains the column (this fails, unharmed, on one that has it).
   try { sql.exec('ALTER TABLE run_list ADD COLUMN version INTEGER NOT NULL DEFAULT 0') } catch {}
   sql.exec('CREATE INDEX IF NOT EXISTS run_list_newest ON run_list (created_at DESC, run_id DESC)')
   sql.exec('CREATE INDEX IF NOT EXISTS run_list_status ON run_list (status, created_at DESC, run_id DESC)')
