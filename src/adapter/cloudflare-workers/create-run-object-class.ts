@@ -8,8 +8,9 @@ import { encodeSegmentStream, rpc, type RpcResult } from './segment-stream.ts'
 import { createDurableObjectRunStore, storedRunId } from './durable-object-run-store.ts'
 import { millisecondsOf } from './milliseconds-of.ts'
 import type { RunIndexEntry, RunIndexPage, RunQuery } from '../../runs/run-index.ts'
-import { durableObjectIndexOutbox, type DurableObjectRunIndex } from './durable-object-index-outbox.ts'
-import type { SqlRunIndex } from './sql-run-index.ts'
+import { durableObjectIndexOutbox } from './durable-object-index-outbox.ts'
+import { createSqlRunIndex, type SqlRunIndex } from './sql-run-index.ts'
+import { createDurableObjectRunIndex } from './durable-object-run-index.ts'
 import { runsBinding } from './runs-binding.ts'
 import { eventPage } from '../../runs/run-limits.ts'
 import type { ElicitResult } from '../../tool/tool-execution-context.ts'
@@ -68,8 +69,6 @@ export type RunObjectMount = (storage: DurableObjectStorage) => { store(store: R
 
 /** Makes the engine a run object runs, from what the object hands it: its own storage, alarm and `waitUntil`, and the config's times. */
 type EngineOf = (options: Pick<RunEngineOptions, 'store' | 'index' | 'ttlMs' | 'retentionMs' | 'runLimits' | 'leaseMs' | 'schedule' | 'defer' | 'exclusive'>, object: { env: unknown; ctx: DurableObjectState }) => RunEngine
-/** A principal's index in this object's own storage, and the index a run's object writes to, over the runs namespace. */
-type IndexOf = { sql: (sql: SqlStorage) => SqlRunIndex; of: (namespace: DurableObjectNamespace) => DurableObjectRunIndex }
 
 /**
  * A run's Durable Object: its record, event log, execution and alarm (background attempts, expiry,
@@ -78,19 +77,17 @@ type IndexOf = { sql: (sql: SqlStorage) => SqlRunIndex; of: (namespace: DurableO
 // A named class: the .d.ts cannot carry an anonymous class extending DurableObject (ctx and env are protected).
 export class ToolRunObject extends DurableObject {
   readonly engine: RunEngine
-  readonly #indexOf: IndexOf | undefined
   readonly #mounted: ReturnType<RunObjectMount> | undefined
   readonly #outbox: ReturnType<typeof durableObjectIndexOutbox> | undefined
   #index?: SqlRunIndex
 
-  constructor(ctx: DurableObjectState, env: unknown, engineOf: EngineOf, options: ToolRunObjectOptions, indexOf?: IndexOf, mount?: RunObjectMount) {
+  constructor(ctx: DurableObjectState, env: unknown, engineOf: EngineOf, options: ToolRunObjectOptions, mount?: RunObjectMount) {
     super(ctx, env as never)
-    this.#indexOf = indexOf
     const mounted = (this.#mounted = mount?.(ctx.storage))
     // Each run of a principal is listed in the object named `index:<principal>` of its own namespace.
     const namespace = (env as Record<string, DurableObjectNamespace | undefined> | undefined)?.[runsBinding]
     // Each entry goes through this object's outbox, stored with the run: sent after its commit, again from the alarm until the index has it.
-    const index = indexOf && namespace ? indexOf.of(namespace) : undefined
+    const index = namespace && createDurableObjectRunIndex(namespace)
     const outbox = (this.#outbox = index && durableObjectIndexOutbox(ctx.storage, index.put))
     this.engine = engineOf({
       store: (mounted?.store ?? ((store) => store))(createDurableObjectRunStore(ctx.storage, ...(outbox ? [outbox.writes] : []))),
@@ -144,8 +141,7 @@ export class ToolRunObject extends DurableObject {
   }
 
   #runIndex(): SqlRunIndex {
-    if (!this.#indexOf) throw new Error('This Worker keeps no run index')
-    return (this.#index ??= this.#indexOf.sql(this.ctx.storage.sql))
+    return (this.#index ??= createSqlRunIndex(this.ctx.storage.sql))
   }
   /** On the object named `index:<principal>`: the principal's run index (`createDurableObjectRunIndex`). */
   indexPut(entry: RunIndexEntry, version?: number): Promise<RpcResult<void>> {
@@ -169,13 +165,13 @@ export class ToolRunObject extends DurableObject {
 
 /**
  * The class of a Worker's run objects, over the engine `engineOf` makes (`createToolRunObject`'s full
- * engine, or `workerFinishedRunStore`'s of runs stored settled). With `index`, the objects named
+ * engine, or `workerFinishedRunStore`'s of runs stored settled). The objects named
  * `index:<principal>` keep run indexes (`createSqlRunIndex`), and each run's object keeps its entry there.
  */
-export function createRunObjectClass(engineOf: EngineOf, options: ToolRunObjectOptions = {}, index?: IndexOf, mount?: RunObjectMount): new (ctx: DurableObjectState, env: unknown) => ToolRunObject {
+export function createRunObjectClass(engineOf: EngineOf, options: ToolRunObjectOptions = {}, mount?: RunObjectMount): new (ctx: DurableObjectState, env: unknown) => ToolRunObject {
   return class extends ToolRunObject {
     constructor(ctx: DurableObjectState, env: unknown) {
-      super(ctx, env, engineOf, options, index, mount)
+      super(ctx, env, engineOf, options, mount)
     }
   }
 }

@@ -2,8 +2,6 @@ import { createRunEngine } from '../../runs/create-run-engine.ts'
 import { driveRuns } from '../../runs/drive-runs.ts'
 import type { AnyTool } from '../../tool/tool-types.ts'
 import { createRunObjectClass, type RunObjectMount, type ToolRunObject, type ToolRunObjectOptions } from './create-run-object-class.ts'
-import { createSqlRunIndex } from './sql-run-index.ts'
-import { createDurableObjectRunIndex } from './durable-object-run-index.ts'
 import type { ObjectTracer } from '../../runs/call-tracer.ts'
 
 /**
@@ -13,5 +11,5 @@ import type { ObjectTracer } from '../../runs/call-tracer.ts'
  */
 export function createToolRunObject(tools: ReadonlyMap<string, AnyTool>, options: ToolRunObjectOptions = {}, mount?: RunObjectMount, tracer?: ObjectTracer): new (ctx: DurableObjectState, env: unknown) => ToolRunObject {
   const drive = driveRuns(tools)
-  return createRunObjectClass((engine, { env, ctx }) => createRunEngine({ ...engine, drive: tracer ? driveRuns(tools, tracer(env, (work) => ctx.waitUntil(work))) : drive }), options, { sql: createSqlRunIndex, of: createDurableObjectRunIndex }, mount)
+  return createRunObjectClass((engine, { env, ctx }) => createRunEngine({ ...engine, drive: tracer ? driveRuns(tools, tracer(env, (work) => ctx.waitUntil(work))) : drive }), options, mount)
 }

@@ -8,7 +8,6 @@ import { createToolRunObject } from './create-tool-run-object.ts'
 import { createDurableObjectRunHost, createFinishedDurableObjectRunHost } from './durable-object-run-host.ts'
 import { createDurableObjectRunIndex } from './durable-object-run-index.ts'
 import { perNamespace } from './per-namespace.ts'
-import { createSqlRunIndex } from './sql-run-index.ts'
 
 /** What `createWorker` knows that runs on Workers need. */
 export interface WorkerRunStoreContext {
@@ -48,6 +47,6 @@ export function workerRunStore(context: WorkerRunStoreContext): WorkerRunStore {
 export function workerFinishedRunStore(context: WorkerRunStoreContext): WorkerRunStore {
   return {
     host: perNamespace((namespace) => withRunIndex(createFinishedDurableObjectRunHost(namespace), createDurableObjectRunIndex(namespace))),
-    ToolRunObject: createRunObjectClass((engine) => createRunEngine({ ...engine, drive: finishedRuns }), context.options, { sql: createSqlRunIndex, of: createDurableObjectRunIndex }),
+    ToolRunObject: createRunObjectClass((engine) => createRunEngine({ ...engine, drive: finishedRuns }), context.options),
   }
 }
