@@ -73,7 +73,7 @@ export function createStepRunner(deps: { tools: ReadonlyMap<string, AnyTool>; st
       }
       let outcome: ExecuteOutcome
       // Approved or resumed in a request (`after`), else a background attempt.
-      const span = deps.tracer?.(run.toolId, { step: resume ? 'resume' : after === undefined ? 'attempt' : 'approve', first: run, traceparent })
+      const span = deps.tracer?.(run.toolId, { step: resume ? 'resume' : after === undefined ? 'attempt' : 'approve', first: run, traceparent: traceparent ?? run.approvedUnder })
       try {
         const tool = await toolOfRun(tools, run)
         // The stored request context checked again: a schema a redeploy changed may now refuse it.

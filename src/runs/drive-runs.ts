@@ -131,7 +131,7 @@ export const driveRuns = (tools: ReadonlyMap<string, AnyTool>, tracer?: Paramete
       else await runs.schedule(stored)
     },
     async approve(runId, caller) {
-      const result = await step(await load(runId, caller), { type: 'approve', ...(caller.approvalId !== undefined ? { approvalId: caller.approvalId } : {}) })
+      const result = await step(await load(runId, caller), { type: 'approve', traceparent: caller.traceparent, ...(caller.approvalId !== undefined ? { approvalId: caller.approvalId } : {}) })
       if (!result.run.background) return foreground(result, deferFor(caller), undefined, caller.traceparent)
       await requeue(runId, deferFor(caller))
       return doneStep(result.run, result.events)

@@ -19,6 +19,8 @@ export interface RunRecord
   extends Pick<RunView, 'runId' | 'toolId' | 'toolCallId' | 'traceId' | 'status' | 'createdAt' | 'updatedAt' | 'approvalId' | 'suspendPayload' | 'output' | 'modelOutput' | 'error' | 'reason'> {
   /** The span of the call that made the run, when traced (SPEC §17): a later step's span links to it. Never sent. */
   spanId?: string
+  /** A traced background run's approval's `traceparent`: its attempts' spans are under it, as a foreground approve's (SPEC §17). Never sent. */
+  approvedUnder?: string
   /** Who created the run; only they may read or drive it. `null`: anyone holding the run id. */
   principal: string | null
   /** When a waiting run expires (ISO time). */
@@ -53,6 +55,7 @@ const fields: Record<keyof RunRecord, (value: unknown) => boolean> = {
   toolCallId: isString,
   traceId: optional(isString),
   spanId: optional(isString),
+  approvedUnder: optional(isString),
   principal: (value) => value === null || isString(value),
   status: (value) => statuses.has(value),
   createdAt: isString,

@@ -7,7 +7,7 @@ import { callerStepRefusal, callerSteps, refusal, type CallerStep } from './run-
 
 /** What can happen to a run: a caller's step, or the engine's own bookkeeping. */
 export type RunAction =
-  | { type: 'approve'; approvalId?: string }
+  | { type: 'approve'; approvalId?: string; traceparent?: string | undefined }
   | { type: 'decline'; reason?: string }
   | { type: 'resume'; resumeData: unknown }
   | { type: 'cancel' }
@@ -56,8 +56,9 @@ export function transitionOf(run: RunRecord, action: RunAction, now: number): Ru
         return { ok: false, error: new ToolrouteError('RUN_STATE_CONFLICT', `Approval ${action.approvalId} does not belong to run ${run.runId}`) }
       }
       const events: ToolEvent[] = [start(run), { type: 'tool-approval-response', approvalId: run.approvalId ?? '', approved: true }]
-      // A background run's lease is taken by its first attempt, which may start at once anywhere.
-      return { ok: true, from: callerSteps.approve.from, patch: { status: 'running', ...(run.background ? { leaseUntil: undefined } : {}) }, events }
+      // A background run's lease is taken by its first attempt, which may start at once anywhere; a traced one's attempts go under the approver's trace.
+      const approvedUnder = run.spanId ? action.traceparent : undefined
+      return { ok: true, from: callerSteps.approve.from, patch: { status: 'running', ...(run.background ? { leaseUntil: undefined, ...(approvedUnder ? { approvedUnder } : {}) } : {}) }, events }
     }
     case 'decline': {
       const reason = action.reason !== undefined ? { reason: action.reason } : {}

@@ -51,6 +51,14 @@ const later = createTool({
   background: { enabled: true, timeoutMs: 10_000 },
   execute: async ({ note }) => ({ length: note.length }),
 })
+const laterGuarded = createTool({
+  id: 'laterGuarded',
+  description: 'Runs in the background once approved',
+  inputSchema: z.object({ path: z.string() }),
+  requireApproval: true,
+  background: { enabled: true, timeoutMs: 10_000 },
+  execute: async ({ path }, { observe }) => observe.span('work', async () => ({ done: `${SECRET_OUTPUT}:${path.length}` })),
+})
 
 let collector: Awaited<ReturnType<typeof startCollector>>
 let app: Awaited<ReturnType<typeof serveApp>>
@@ -59,7 +67,7 @@ beforeAll(async () => {
   collector = await startCollector()
   process.env.OTEL_EXPORTER_OTLP_ENDPOINT = collector.url
   process.env.OTEL_BSP_SCHEDULE_DELAY = '50'
-  app = await serveApp(createToolApp({ tools: [lookup, guarded, paused, later], tracing: { serviceName: 'steps-service' } }).fetch)
+  app = await serveApp(createToolApp({ tools: [lookup, guarded, paused, later, laterGuarded], tracing: { serviceName: 'steps-service' } }).fetch)
 })
 
 afterAll(async () => {
@@ -208,6 +216,23 @@ describe("a run's later steps are spans linked to its first (SPEC §17)", () => 
     const step = await stepSpan('guarded', 'approve', approver)
     expect(step.parentSpanId).toBe('708192031425364a')
     expect(step.links?.map(({ traceId, spanId }) => ({ traceId, spanId }))).toEqual([{ traceId: caller, spanId: first.spanId }])
+  })
+
+  it("HTTP: a background run's approval that sends a traceparent: the attempt it lets go ahead is its child (the approver's trace), linked to the first", async () => {
+    const called = await post('/tools/laterGuarded', { path: SECRET_INPUT })
+    expect(called.status).toBe(202)
+    const traceId = called.headers.get('x-trace-id')!
+    const { runId } = (await called.json()) as { runId: string }
+    const first = named(await collector.traceOf(traceId), 'execute_tool laterGuarded')
+    const approver = '2d7e59128ce5ab05f1f24d3ecfb0a192'
+    const approved = await post(`/runs/${runId}/approve`, {}, { traceparent: `00-${approver}-8192031425364a5b-01` })
+    expect(approved.status).toBe(202)
+    await approved.text()
+    const attempt = await collector.spanWhere((span) => attributesOf(span)['toolroute.run.id'] === runId && attributesOf(span)['toolroute.run.step'] === 'attempt')
+    expect({ traceId: attempt.traceId, parentSpanId: attempt.parentSpanId }).toEqual({ traceId: approver, parentSpanId: '8192031425364a5b' })
+    expect(attempt.links?.map(({ traceId, spanId }) => ({ traceId, spanId }))).toEqual([{ traceId, spanId: first.spanId }])
+    const work = await collector.spanWhere((span) => span.name === 'work' && span.traceId === approver)
+    expect(collector.spans.find((span) => span.spanId === work.parentSpanId)?.parentSpanId).toBe(attempt.spanId)
   })
 
   it('HTTP: a suspended call resumed: the resume span links to the first', async () => {
