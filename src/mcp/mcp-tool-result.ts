@@ -8,9 +8,11 @@ import type { AnyTool } from '../tool/tool-types.ts'
 import { toMcpContent } from './to-mcp-content.ts'
 import { shown } from './waiting-run-questions.ts'
 
-/** `_meta` keys of toolroute's results: the run behind a result (a traced call's span id stays on its run, SPEC §17), and the spec error code of a failure. */
+/** `_meta` keys of toolroute's results: the run behind a result, and the spec error code of a failure. */
 const runMetaKey = 'toolroute/run'
 const errorMetaKey = 'toolroute/error'
+/** A run's public ids and status under `runMetaKey`: named, so a call's own ids (its span's, SPEC §17) never ride along. */
+const runMeta = ({ runId, toolCallId, traceId }: RunIds & { traceId?: string }, status: string) => ({ runId, toolCallId, ...(traceId !== undefined && { traceId }), status })
 
 type RunIds = { runId: string; toolCallId: string }
 
@@ -28,12 +30,12 @@ export function completedResult(ids: RunIds, output: unknown, modelOutput: ToolM
     content = structured && !isJson(output) ? undefined : toMcpContent(modelOutput)
   } catch {}
   if (!content) return errorResult(new ToolrouteError('EXECUTION_FAILED', outputNotJsonMessage), ids)
-  return { content, ...(structured ? { structuredContent: output as Record<string, unknown> } : {}), _meta: { [runMetaKey]: { ...ids, spanId: undefined, status: 'completed' } } }
+  return { content, ...(structured ? { structuredContent: output as Record<string, unknown> } : {}), _meta: { [runMetaKey]: runMeta(ids, 'completed') } }
 }
 
 /** A failure as an `isError` result the model reads (no `structuredContent`: a client would check it against the output schema). */
 export function errorResult(error: ToolrouteError, ids?: RunIds, status = 'failed'): CallToolResult {
-  return isErrorResult(`${error.code}: ${error.message}`, { [errorMetaKey]: error.toJSON().error, ...(ids ? { [runMetaKey]: { ...ids, spanId: undefined, status } } : {}) })
+  return isErrorResult(`${error.code}: ${error.message}`, { [errorMetaKey]: error.toJSON().error, ...(ids ? { [runMetaKey]: runMeta(ids, status) } : {}) })
 }
 
 /** For a run an MCP session owns, how to reach it over HTTP: its routes answer only a request naming the session (principal-of.ts). */
