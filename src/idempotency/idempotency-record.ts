@@ -1,7 +1,6 @@
 import type { IdempotencyLease, IdempotencyRecord, IdempotentAnswer } from './idempotency-store.ts'
+import { isObject, isString } from '../runs/run-record.ts'
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
-const isString = (value: unknown) => typeof value === 'string'
 const isAnswer = (value: unknown) => isObject(value) && Number.isInteger(value.status) && [value.body, value.runId, value.toolCallId].every(isString)
 const isLease = (value: unknown): value is IdempotencyLease =>
   isObject(value) && typeof value.until === 'number' && [value.runId, value.toolCallId, value.toolId].every(isString) && (value.principal === null || isString(value.principal))

@@ -44,7 +44,7 @@ export interface RunRecord
 const statuses = new Set<unknown>(['running', ...waitingStatuses, ...settledStatuses])
 export const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 const optional = (check: (value: unknown) => boolean) => (value: unknown) => value === undefined || check(value)
-const isString = (value: unknown) => typeof value === 'string'
+export const isString = (value: unknown): value is string => typeof value === 'string'
 const isIssue = (value: unknown) =>
   isObject(value) && isString(value.message) && Array.isArray(value.path) && value.path.every((key) => typeof key === 'string' || typeof key === 'number')
 
