@@ -1,4 +1,4 @@
-import type { Context, Hono } from 'hono'
+import type { Hono, MiddlewareHandler } from 'hono'
 import { ToolrouteError } from '../errors/toolroute-error.ts'
 import type { PlaygroundPageLoader } from '../playground/load-playground-page.ts'
 import type { ToolAppEnv } from './tool-app-options.ts'
@@ -21,20 +21,24 @@ const headers = {
 
 type PlaygroundMount = { playground: boolean | undefined; basePath: string; page: PlaygroundPageLoader | undefined; root: Hono<ToolAppEnv>; auth: boolean }
 
+/** Where the page answers: `/`, and under a base path `/v1` and `/v1/` alike (the root app's route: the base app's `/` is `/v1`). `handler` gets the base. */
+function onPage(app: Hono<ToolAppEnv>, options: PlaygroundMount, handler: (base: string) => MiddlewareHandler<ToolAppEnv>): void {
+  const base = options.basePath.replace(/\/+$/, '')
+  const answer = handler(base)
+  app.get('/', answer)
+  if (base) options.root.get(`${base}/`, answer)
+}
+
 /** `GET /`: the playground page, rendered on first request, behind the app's auth like its routes; when off or not built, answered as unknown. */
 export function mountPlayground(app: Hono<ToolAppEnv>, options: PlaygroundMount): void {
   if (options.playground === false) return
-  const base = options.basePath.replace(/\/+$/, '')
   let page: Promise<string> | undefined
-  const serve = async (c: Context<ToolAppEnv>) => {
+  onPage(app, options, (base) => async (c) => {
     if (!servesPlayground(options.playground, c.req.url)) return c.notFound()
     if (!options.page) throw new ToolrouteError('TOOL_NOT_FOUND', `No route for GET ${c.req.path}: ${notBuilt}`)
     page ??= Promise.resolve(options.page({ base, auth: options.auth }))
     return c.html(await page, 200, headers)
-  }
-  app.get('/', serve)
-  // Under a base path the page answers at `/v1` and `/v1/` alike (the root app's route: the base app's `/` is `/v1`).
-  if (base) options.root.get(`${base}/`, serve)
+  })
 }
 
 /**
@@ -45,15 +49,12 @@ export function mountPlayground(app: Hono<ToolAppEnv>, options: PlaygroundMount)
 export function mountTokenPrompt(app: Hono<ToolAppEnv>, options: PlaygroundMount): void {
   if (options.playground === false || !options.page) return
   const page = options.page
-  const base = options.basePath.replace(/\/+$/, '')
-  const prompt = async (c: Context<ToolAppEnv>, next: () => Promise<void>) => {
+  onPage(app, options, (base) => async (c, next) => {
     await next()
     if (c.res.status !== 401 || !c.req.header('accept')?.includes('text/html') || !servesPlayground(options.playground, c.req.url)) return
     // Hono keeps the refusal's headers (its challenge among them) on the answer that replaces it.
     c.res = new Response(await page({ base, tokenPrompt: true }), { status: 401, headers: { ...headers, 'content-type': 'text/html; charset=utf-8' } })
-  }
-  app.get('/', prompt)
-  if (base) options.root.get(`${base}/`, prompt)
+  })
 }
 
 const notBuilt =
